@@ -1,0 +1,145 @@
+//! Deterministic, portable shuffling.
+//!
+//! The algorithm is fixed and independent of any library's RNG so that a
+//! game's record replays identically on every platform and version:
+//!
+//! 1. The seed is an unsigned integer of at most 256 bits. Its 32-byte
+//!    little-endian encoding is the ChaCha20 key (RFC 8439, 20 rounds), with a
+//!    nonce of zero and the block counter starting at zero.
+//! 2. The keystream is read as little-endian 32-bit words, in order.
+//! 3. Fisher-Yates: for `i` from `n - 1` down to 1, draw `j` uniform in
+//!    `0..=i` and swap positions `i` and `j`. A draw takes a word `x` and
+//!    rejects it when `x >= 2^32 - (2^32 mod (i + 1))`; otherwise
+//!    `j = x mod (i + 1)`.
+//!
+//! The result is a permutation of `0..n`: position `k` of the shuffled deck
+//! holds the card with id `perm[k]`; the stock is drawn from the end.
+
+/// A ChaCha20 keystream (RFC 8439 block function) read word by word.
+pub struct ChaCha20 {
+    state: [u32; 16],
+    block: [u32; 16],
+    next: usize,
+}
+
+const CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+
+#[inline]
+fn quarter(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+    s[a] = s[a].wrapping_add(s[b]);
+    s[d] = (s[d] ^ s[a]).rotate_left(16);
+    s[c] = s[c].wrapping_add(s[d]);
+    s[b] = (s[b] ^ s[c]).rotate_left(12);
+    s[a] = s[a].wrapping_add(s[b]);
+    s[d] = (s[d] ^ s[a]).rotate_left(8);
+    s[c] = s[c].wrapping_add(s[d]);
+    s[b] = (s[b] ^ s[c]).rotate_left(7);
+}
+
+impl ChaCha20 {
+    /// A keystream for `key`, `nonce`, starting at block `counter`.
+    #[must_use]
+    pub fn new(key: &[u8; 32], nonce: &[u8; 12], counter: u32) -> ChaCha20 {
+        let mut state = [0u32; 16];
+        state[..4].copy_from_slice(&CONSTANTS);
+        for i in 0..8 {
+            state[4 + i] = u32::from_le_bytes(key[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        }
+        state[12] = counter;
+        for i in 0..3 {
+            state[13 + i] = u32::from_le_bytes(nonce[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        }
+        ChaCha20 { state, block: [0; 16], next: 16 }
+    }
+
+    /// The keystream for a shuffle seed (see the module docs).
+    #[must_use]
+    pub fn from_seed(seed: &[u8; 32]) -> ChaCha20 {
+        ChaCha20::new(seed, &[0; 12], 0)
+    }
+
+    /// One 64-byte block of keystream as 16 words, advancing the counter.
+    pub fn next_block(&mut self) -> [u32; 16] {
+        let mut w = self.state;
+        for _ in 0..10 {
+            quarter(&mut w, 0, 4, 8, 12);
+            quarter(&mut w, 1, 5, 9, 13);
+            quarter(&mut w, 2, 6, 10, 14);
+            quarter(&mut w, 3, 7, 11, 15);
+            quarter(&mut w, 0, 5, 10, 15);
+            quarter(&mut w, 1, 6, 11, 12);
+            quarter(&mut w, 2, 7, 8, 13);
+            quarter(&mut w, 3, 4, 9, 14);
+        }
+        for (o, s) in w.iter_mut().zip(self.state.iter()) {
+            *o = o.wrapping_add(*s);
+        }
+        self.state[12] = self.state[12].wrapping_add(1);
+        w
+    }
+
+    /// The next keystream word.
+    pub fn next_u32(&mut self) -> u32 {
+        if self.next == 16 {
+            self.block = self.next_block();
+            self.next = 0;
+        }
+        self.next += 1;
+        self.block[self.next - 1]
+    }
+
+    /// A uniform integer in `0..bound` by rejection (`bound >= 1`).
+    pub fn below(&mut self, bound: u32) -> u32 {
+        let zone = u32::MAX - ((u32::MAX % bound + 1) % bound);
+        loop {
+            let x = self.next_u32();
+            if x <= zone {
+                return x % bound;
+            }
+        }
+    }
+}
+
+/// The permutation of `0..n` that the seed gives (see the module docs).
+///
+/// ```
+/// let p = ramino_core::shuffle(&[0; 32], 5);
+/// let mut sorted = p.clone();
+/// sorted.sort();
+/// assert_eq!(sorted, vec![0, 1, 2, 3, 4]);
+/// ```
+#[must_use]
+pub fn shuffle(seed: &[u8; 32], n: usize) -> Vec<u32> {
+    let mut perm: Vec<u32> = (0..n as u32).collect();
+    let mut rng = ChaCha20::from_seed(seed);
+    for i in (1..n).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        perm.swap(i, j);
+    }
+    perm
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc8439_block_test_vector() {
+        // RFC 8439 section 2.3.2.
+        let key: [u8; 32] = core::array::from_fn(|i| i as u8);
+        let nonce = [0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0];
+        let block = ChaCha20::new(&key, &nonce, 1).next_block();
+        assert_eq!(block[0], 0xe4e7_f110);
+        assert_eq!(block[1], 0x1559_3bd1);
+        assert_eq!(block[15], 0x4e3c_50a2);
+    }
+
+    #[test]
+    fn rejection_zone_is_exact() {
+        // 2^32 mod 3 = 1: the last acceptable word is 2^32 - 2.
+        let zone3 = u32::MAX - ((u32::MAX % 3 + 1) % 3);
+        assert_eq!(zone3, u32::MAX - 1);
+        let zone4 = u32::MAX - ((u32::MAX % 4 + 1) % 4);
+        assert_eq!(zone4, u32::MAX);
+    }
+}
