@@ -141,7 +141,10 @@ impl FromStr for Card {
     type Err = CardError;
 
     fn from_str(token: &str) -> Result<Card, CardError> {
-        let bad = |why: &'static str| CardError::BadToken { token: token.to_string(), why };
+        let bad = |why: &'static str| CardError::BadToken {
+            token: token.to_string(),
+            why,
+        };
         let t = token.trim();
         if t.is_empty() {
             return Err(bad("empty token"));

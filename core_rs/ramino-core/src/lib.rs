@@ -22,8 +22,7 @@ pub use card::{Card, Deck, Suit};
 pub use error::{CardError, HandError, MeldError, VariantError};
 pub use meld::{extend_meld, swap_joker, validate_meld, End, JokerRole, Meld, MeldKind};
 pub use search::{
-    best_opening, check_hand, joker_swaps, layoff_targets, min_deadwood, Deadwood, JokerSwap, LayOff, Opening,
-    MAX_HAND,
+    best_opening, check_hand, joker_swaps, layoff_targets, min_deadwood, Deadwood, JokerSwap, LayOff, Opening, MAX_HAND,
 };
 pub use shuffle::{shuffle, ChaCha20};
 pub use variant::{ParamValue, Scoring, StockExhausted, Variant, PARAMETERS, PRESETS};

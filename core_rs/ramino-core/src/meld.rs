@@ -137,9 +137,14 @@ fn validate_set(cards: &[Card], rank: u8, variant: &Variant) -> Result<Meld, Mel
         .iter()
         .enumerate()
         .filter(|(_, c)| c.is_joker())
-        .map(|(index, _)| JokerRole { index, position: rank, rank, suits: missing.clone() })
+        .map(|(index, _)| JokerRole {
+            index,
+            position: rank,
+            rank,
+            suits: missing.clone(),
+        })
         .collect();
-    let per_card = variant.position_value(if rank == 1 { 14 } else { rank });
+    let per_card = variant.set_card_value(rank);
     Ok(Meld {
         kind: MeldKind::Set,
         cards: cards.to_vec(),
@@ -192,10 +197,23 @@ fn validate_run(cards: &[Card], suit: Suit, variant: &Variant) -> Result<Meld, M
         .filter(|(_, c)| c.is_joker())
         .map(|(index, _)| {
             let position = low + index as u8;
-            JokerRole { index, position, rank: position_rank(position), suits: vec![suit] }
+            JokerRole {
+                index,
+                position,
+                rank: position_rank(position),
+                suits: vec![suit],
+            }
         })
         .collect();
-    Ok(Meld { kind: MeldKind::Run, cards: cards.to_vec(), value, jokers, low, high, suit: Some(suit) })
+    Ok(Meld {
+        kind: MeldKind::Run,
+        cards: cards.to_vec(),
+        value,
+        jokers,
+        low,
+        high,
+        suit: Some(suit),
+    })
 }
 
 /// Names what is wrong with a one-suit list whose naturals fit no run.
@@ -315,7 +333,10 @@ mod tests {
         for (text, var, want) in cases {
             assert_eq!(check(text, var).unwrap_err(), want, "{text}");
         }
-        let loose = v.clone().with_override("max_jokers_per_meld", crate::ParamValue::Int(3)).unwrap();
+        let loose = v
+            .clone()
+            .with_override("max_jokers_per_meld", crate::ParamValue::Int(3))
+            .unwrap();
         assert_eq!(check("JK 5H JK", &loose).unwrap_err(), MeldError::TooFewNaturals);
     }
 

@@ -53,7 +53,11 @@ impl Counts {
     /// Removes one copy of each kind in `kinds` (all held).
     #[inline]
     fn remove_once(self, kinds: u64) -> Counts {
-        Counts { one: self.one & !(kinds & !self.two), two: self.two & !kinds, jokers: self.jokers }
+        Counts {
+            one: self.one & !(kinds & !self.two),
+            two: self.two & !kinds,
+            jokers: self.jokers,
+        }
     }
 
     #[inline]
@@ -93,10 +97,17 @@ fn candidates(hand: Counts, cards_held: &[u8; 53], v: &Variant) -> Vec<Candidate
     let max_j = (v.max_jokers_per_meld as usize).min(hand.jokers as usize);
     let jp = v.penalty(&Card::JOKER);
     for rank in 1..=13u8 {
-        let suits: Vec<Suit> = Suit::ALL.into_iter().filter(|&s| cards_held[Card::new(rank, s).index()] > 0).collect();
+        let suits: Vec<Suit> = Suit::ALL
+            .into_iter()
+            .filter(|&s| cards_held[Card::new(rank, s).index()] > 0)
+            .collect();
         for mask in 1u32..(1 << suits.len()) {
-            let chosen: Vec<Card> =
-                suits.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &s)| Card::new(rank, s)).collect();
+            let chosen: Vec<Card> = suits
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, &s)| Card::new(rank, s))
+                .collect();
             if chosen.len() < 2 {
                 continue;
             }
@@ -105,12 +116,21 @@ fn candidates(hand: Counts, cards_held: &[u8; 53], v: &Variant) -> Vec<Candidate
                 if !(3..=4).contains(&len) {
                     continue;
                 }
-                let per = v.position_value(if rank == 1 { 14 } else { rank });
+                let per = v.set_card_value(rank);
                 let mut cards = chosen.clone();
                 cards.extend(std::iter::repeat_n(Card::JOKER, j));
                 let weight = chosen.iter().map(|c| v.penalty(c)).sum::<u32>() + jp * j as u32;
-                let uses = Counts { jokers: j as u8, ..Counts::of(&chosen) };
-                out.push(Candidate { uses, value: per * len as u32, weight, pure_run: false, cards });
+                let uses = Counts {
+                    jokers: j as u8,
+                    ..Counts::of(&chosen)
+                };
+                out.push(Candidate {
+                    uses,
+                    value: per * len as u32,
+                    weight,
+                    pure_run: false,
+                    cards,
+                });
             }
         }
     }
@@ -145,7 +165,11 @@ fn runs_from(
         return;
     }
     // An ace at both ends of A..K..A uses two copies of that ace.
-    let need = if pos == 14 && start == 1 && path.first() == Some(&Some(1)) { 2 } else { 1 };
+    let need = if pos == 14 && start == 1 && path.first() == Some(&Some(1)) {
+        2
+    } else {
+        1
+    };
     let mut choices: [Option<Option<u8>>; 2] = [None, None];
     if held(pos) >= need {
         choices[0] = Some(Some(pos));
@@ -158,13 +182,25 @@ fn runs_from(
         let j = jokers + usize::from(choice.is_none());
         let naturals = path.len() - j;
         if path.len() >= 3 && naturals >= 2 {
-            let cards: Vec<Card> =
-                path.iter().enumerate().map(|(i, p)| p.map_or(Card::JOKER, |_| natural(start + i as u8, suit))).collect();
+            let cards: Vec<Card> = path
+                .iter()
+                .enumerate()
+                .map(|(i, p)| p.map_or(Card::JOKER, |_| natural(start + i as u8, suit)))
+                .collect();
             let nat: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
             let value = (start..=pos).map(|p| v.position_value(p)).sum();
             let weight = nat.iter().map(|c| v.penalty(c)).sum::<u32>() + jp * j as u32;
-            let uses = Counts { jokers: j as u8, ..Counts::of(&nat) };
-            out.push(Candidate { uses, value, weight, pure_run: j == 0, cards });
+            let uses = Counts {
+                jokers: j as u8,
+                ..Counts::of(&nat)
+            };
+            out.push(Candidate {
+                uses,
+                value,
+                weight,
+                pure_run: j == 0,
+                cards,
+            });
         }
         runs_from(start, pos + 1, top, suit, held, max_j, j, path, v, jp, out);
         path.pop();
@@ -223,7 +259,15 @@ impl Search {
             by_lowest[cand.uses.one.trailing_zeros() as usize].push(cand);
         }
         let memo = HashMap::with_capacity_and_hasher(256, BuildHasherDefault::default());
-        (Search { by_lowest, objective, include, memo }, counts)
+        (
+            Search {
+                by_lowest,
+                objective,
+                include,
+                memo,
+            },
+            counts,
+        )
     }
 
     fn score(&self, c: &Candidate) -> i32 {
@@ -239,7 +283,11 @@ impl Search {
             f &= !NEED_PURE;
         }
         if let Some(inc) = self.include {
-            let has = if inc.is_joker() { c.uses.jokers > 0 } else { c.uses.one & (1 << inc.index()) != 0 };
+            let has = if inc.is_joker() {
+                c.uses.jokers > 0
+            } else {
+                c.uses.one & (1 << inc.index()) != 0
+            };
             if has {
                 f &= !NEED_INCLUDE;
             }
@@ -249,9 +297,7 @@ impl Search {
 
     /// May the lowest card `low` be left out of every meld under `flags`?
     fn may_leave(&self, s: Counts, low: usize, flags: u8) -> bool {
-        !(flags & NEED_INCLUDE != 0
-            && self.include.is_some_and(|c| c.index() == low)
-            && s.two & (1 << low) == 0)
+        !(flags & NEED_INCLUDE != 0 && self.include.is_some_and(|c| c.index() == low) && s.two & (1 << low) == 0)
     }
 
     fn best(&mut self, s: Counts, flags: u8) -> i32 {
@@ -329,7 +375,10 @@ pub fn check_hand(hand: &[Card], v: &Variant) -> Result<(), HandError> {
         return Err(HandError::Empty);
     }
     if hand.len() > MAX_HAND {
-        return Err(HandError::TooLarge { len: hand.len(), max: MAX_HAND });
+        return Err(HandError::TooLarge {
+            len: hand.len(),
+            max: MAX_HAND,
+        });
     }
     v.deck().check_hand(hand)?;
     Ok(())
@@ -377,7 +426,10 @@ pub fn best_opening(hand: &[Card], v: &Variant, include: Option<Card>) -> Result
         return Ok(None);
     }
     let melds = search.melds(counts, flags);
-    Ok(Some(Opening { value: best as u32, melds }))
+    Ok(Some(Opening {
+        value: best as u32,
+        melds,
+    }))
 }
 
 /// The minimum deadwood: disjoint melds leaving the least penalty in hand.
@@ -404,12 +456,19 @@ pub fn min_deadwood(hand: &[Card], v: &Variant) -> Result<Deadwood, HandError> {
     let melds = search.melds(counts, 0);
     let mut left = hand.to_vec();
     for card in melds.iter().flatten() {
-        let i = left.iter().position(|c| c == card).expect("melded card comes from the hand");
+        let i = left
+            .iter()
+            .position(|c| c == card)
+            .expect("melded card comes from the hand");
         left.remove(i);
     }
     let value = v.hand_penalty(hand) - taken as u32;
     debug_assert_eq!(value, v.hand_penalty(&left));
-    Ok(Deadwood { value, melds, deadwood: left })
+    Ok(Deadwood {
+        value,
+        melds,
+        deadwood: left,
+    })
 }
 
 /// Where a hand card can be laid off.
@@ -452,16 +511,28 @@ fn distinct(hand: &[Card]) -> Vec<Card> {
 /// For each distinct card of the hand, the table melds that accept it and where.
 pub fn layoff_targets(hand: &[Card], table: &[Vec<Card>], v: &Variant) -> Result<Vec<LayOff>, HandError> {
     if hand.len() > MAX_HAND {
-        return Err(HandError::TooLarge { len: hand.len(), max: MAX_HAND });
+        return Err(HandError::TooLarge {
+            len: hand.len(),
+            max: MAX_HAND,
+        });
     }
     let melds = check_table(table, v)?;
     let mut out = Vec::new();
     for card in distinct(hand) {
         for (i, m) in melds.iter().enumerate() {
-            let ends: &[End] = if m.kind == crate::MeldKind::Run { &[End::Start, End::End] } else { &[End::End] };
+            let ends: &[End] = if m.kind == crate::MeldKind::Run {
+                &[End::Start, End::End]
+            } else {
+                &[End::End]
+            };
             for &end in ends {
                 if let Ok(result) = extend_meld(m, card, end, v) {
-                    out.push(LayOff { card, meld: i, end, result });
+                    out.push(LayOff {
+                        card,
+                        meld: i,
+                        end,
+                        result,
+                    });
                 }
             }
         }
@@ -472,7 +543,10 @@ pub fn layoff_targets(hand: &[Card], table: &[Vec<Card>], v: &Variant) -> Result
 /// For each distinct card of the hand, the table jokers it can replace.
 pub fn joker_swaps(hand: &[Card], table: &[Vec<Card>], v: &Variant) -> Result<Vec<JokerSwap>, HandError> {
     if hand.len() > MAX_HAND {
-        return Err(HandError::TooLarge { len: hand.len(), max: MAX_HAND });
+        return Err(HandError::TooLarge {
+            len: hand.len(),
+            max: MAX_HAND,
+        });
     }
     let melds = check_table(table, v)?;
     let mut out = Vec::new();
@@ -480,7 +554,12 @@ pub fn joker_swaps(hand: &[Card], table: &[Vec<Card>], v: &Variant) -> Result<Ve
         for (i, m) in melds.iter().enumerate() {
             for role in &m.jokers {
                 if let Some(result) = swap_joker(m, role.index, card) {
-                    out.push(JokerSwap { card, meld: i, joker_index: role.index, result });
+                    out.push(JokerSwap {
+                        card,
+                        meld: i,
+                        joker_index: role.index,
+                        result,
+                    });
                 }
             }
         }
@@ -498,7 +577,9 @@ mod tests {
 
     #[test]
     fn opening_of_the_rules_example() {
-        let o = best_opening(&hand("6S 7S 8S TD TC TH 2C"), &Variant::ramino51(), None).unwrap().unwrap();
+        let o = best_opening(&hand("6S 7S 8S TD TC TH 2C"), &Variant::ramino51(), None)
+            .unwrap()
+            .unwrap();
         assert_eq!(o.value, 51);
         assert_eq!(o.melds.len(), 2);
     }
@@ -513,8 +594,12 @@ mod tests {
     #[test]
     fn rami51_opening_needs_a_pure_run() {
         let v = Variant::rami51();
-        assert!(best_opening(&hand("KS KH KD KC QS QH QD 2C"), &v, None).unwrap().is_none());
-        assert!(best_opening(&hand("KS KH KD QS QH QD 2C 3C 4C 9H"), &v, None).unwrap().is_some());
+        assert!(best_opening(&hand("KS KH KD KC QS QH QD 2C"), &v, None)
+            .unwrap()
+            .is_none());
+        assert!(best_opening(&hand("KS KH KD QS QH QD 2C 3C 4C 9H"), &v, None)
+            .unwrap()
+            .is_some());
     }
 
     #[test]
@@ -535,9 +620,15 @@ mod tests {
     fn bad_hands_are_refused() {
         let v = Variant::rummy();
         assert_eq!(min_deadwood(&[], &v).unwrap_err(), HandError::Empty);
-        assert!(matches!(min_deadwood(&hand("AS AS 2S"), &v).unwrap_err(), HandError::Card(_)));
+        assert!(matches!(
+            min_deadwood(&hand("AS AS 2S"), &v).unwrap_err(),
+            HandError::Card(_)
+        ));
         let big = vec![Card::new(2, Suit::Spades); 31];
-        assert!(matches!(min_deadwood(&big, &Variant::ramino51()).unwrap_err(), HandError::TooLarge { .. }));
+        assert!(matches!(
+            min_deadwood(&big, &Variant::ramino51()).unwrap_err(),
+            HandError::TooLarge { .. }
+        ));
     }
 
     #[test]

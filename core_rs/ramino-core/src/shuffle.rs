@@ -49,7 +49,11 @@ impl ChaCha20 {
         for i in 0..3 {
             state[13 + i] = u32::from_le_bytes(nonce[4 * i..4 * i + 4].try_into().expect("4 bytes"));
         }
-        ChaCha20 { state, block: [0; 16], next: 16 }
+        ChaCha20 {
+            state,
+            block: [0; 16],
+            next: 16,
+        }
     }
 
     /// The keystream for a shuffle seed (see the module docs).

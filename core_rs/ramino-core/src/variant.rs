@@ -270,8 +270,7 @@ impl Variant {
     /// Cards dealt to each non-first player for `players` players, if allowed.
     #[must_use]
     pub fn hand_size(&self, players: u8) -> Option<u8> {
-        if players < self.min_players || players > self.max_players || !(2..=6).contains(&players)
-        {
+        if players < self.min_players || players > self.max_players || !(2..=6).contains(&players) {
             return None;
         }
         Some(self.hand_sizes[(players - 2) as usize])
@@ -288,7 +287,7 @@ impl Variant {
     }
 
     /// Meld value of the card at run position `pos` (1 = ace low .. 14 = ace
-    /// high); for a set pass the rank, with an ace as 14.
+    /// high).
     #[must_use]
     pub const fn position_value(&self, pos: u8) -> u32 {
         match pos {
@@ -296,6 +295,17 @@ impl Variant {
             14 => self.ace_high_value as u32,
             2..=9 => pos as u32,
             _ => 10,
+        }
+    }
+
+    /// Meld value of one card of a set of `rank` (1..=13). An ace in a set
+    /// counts as an ace high where `ace_high` is on, as an ace low otherwise.
+    #[must_use]
+    pub const fn set_card_value(&self, rank: u8) -> u32 {
+        match rank {
+            1 if self.ace_high => self.ace_high_value as u32,
+            1 => self.ace_low_value as u32,
+            r => self.position_value(r),
         }
     }
 
@@ -322,9 +332,61 @@ impl Variant {
         cards.iter().map(|c| self.penalty(c)).sum()
     }
 
+    /// The value of the parameter `name` (one of [`PARAMETERS`]).
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<ParamValue> {
+        use ParamValue::{Bool, Int, IntList, Str};
+        Some(match name {
+            "name" => Str(self.name.clone()),
+            "deck_size" => Int(self.deck().len() as i64),
+            "min_players" => Int(self.min_players.into()),
+            "max_players" => Int(self.max_players.into()),
+            "packs" => Int(self.packs.into()),
+            "jokers" => Int(self.jokers.into()),
+            "hand_sizes" => IntList(self.hand_sizes.iter().map(|&h| h.into()).collect()),
+            "first_player_extra_cards" => Int(self.first_player_extra_cards.into()),
+            "first_turn_draws" => Bool(self.first_turn_draws),
+            "upcard" => Bool(self.upcard),
+            "ace_high" => Bool(self.ace_high),
+            "max_jokers_per_meld" => Int(self.max_jokers_per_meld.into()),
+            "ace_low_value" => Int(self.ace_low_value.into()),
+            "ace_high_value" => Int(self.ace_high_value.into()),
+            "ace_penalty" => Int(self.ace_penalty.into()),
+            "ace_high_penalty" => Int(self.ace_high_penalty.into()),
+            "joker_penalty" => Int(self.joker_penalty.into()),
+            "open_threshold" => Int(self.open_threshold.into()),
+            "open_requires_pure_run" => Bool(self.open_requires_pure_run),
+            "layoff_on_opening_turn" => Bool(self.layoff_on_opening_turn),
+            "discard_take_requires_open" => Bool(self.discard_take_requires_open),
+            "joker_swap" => Bool(self.joker_swap),
+            "must_discard_to_go_out" => Bool(self.must_discard_to_go_out),
+            "scoring" => Str(match self.scoring {
+                Scoring::Penalty => "penalty".into(),
+                Scoring::WinnerCollects => "winner_collects".into(),
+            }),
+            "winner_score" => Int(self.winner_score.into()),
+            "closed_hand_score" => Int(self.closed_hand_score.into()),
+            "closed_hand_multiplier" => Int(self.closed_hand_multiplier.into()),
+            "never_opened_penalty" => Int(self.never_opened_penalty.into()),
+            "rummy_multiplier" => Int(self.rummy_multiplier.into()),
+            "stock_exhausted" => Str(match self.stock_exhausted {
+                StockExhausted::Reshuffle => "reshuffle".into(),
+                StockExhausted::TurnOver => "turn_over".into(),
+            }),
+            "max_stock_rebuilds" => Int(self.max_stock_rebuilds.into()),
+            "winner_deals" => Bool(self.winner_deals),
+            "target_score" => Int(self.target_score.into()),
+            "max_rounds" => Int(self.max_rounds.into()),
+            _ => return None,
+        })
+    }
+
     /// This variant with one parameter replaced, checked.
     pub fn with_override(mut self, name: &str, value: ParamValue) -> Result<Variant, VariantError> {
-        let bad = |why: &str| VariantError::BadValue { name: name.to_string(), why: why.to_string() };
+        let bad = |why: &str| VariantError::BadValue {
+            name: name.to_string(),
+            why: why.to_string(),
+        };
         fn int<T: TryFrom<i64>>(v: &ParamValue, bad: impl Fn(&str) -> VariantError) -> Result<T, VariantError> {
             match v {
                 ParamValue::Int(i) => T::try_from(*i).map_err(|_| bad("out of range")),
@@ -390,7 +452,10 @@ impl Variant {
             "name" | "deck_size" => return Err(bad("is derived, not a parameter")),
             _ => return Err(VariantError::UnknownParameter(name.to_string())),
         }
-        self.check().map_err(|why| VariantError::BadValue { name: name.to_string(), why })?;
+        self.check().map_err(|why| VariantError::BadValue {
+            name: name.to_string(),
+            why,
+        })?;
         Ok(self)
     }
 
@@ -416,7 +481,9 @@ impl Variant {
             let h = self.hand_sizes[(players - 2) as usize] as usize;
             let dealt = h * players as usize + self.first_player_extra_cards as usize;
             if dealt + usize::from(self.upcard) + 1 > deck {
-                return Err(format!("{players} players with {h} cards each need more than the deck's {deck} cards"));
+                return Err(format!(
+                    "{players} players with {h} cards each need more than the deck's {deck} cards"
+                ));
             }
         }
         Ok(())
@@ -433,6 +500,17 @@ mod tests {
             Variant::preset(name).unwrap().check().unwrap();
         }
         assert!(Variant::preset("gin").is_err());
+    }
+
+    #[test]
+    fn every_parameter_reads_back_and_overrides_round_trip() {
+        let v = Variant::rami51();
+        for name in PARAMETERS {
+            let value = v.get(name).unwrap_or_else(|| panic!("{name}"));
+            if name != "name" && name != "deck_size" {
+                assert_eq!(v.clone().with_override(name, value).unwrap(), v, "{name}");
+            }
+        }
     }
 
     #[test]

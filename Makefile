@@ -1,0 +1,55 @@
+# Every target bootstraps what it needs on a fresh machine.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+HAND ?= AS 2S 3S QH KH AH JK TD TC
+
+.PHONY: help venv build run test test-rust test-python lint fuzz bench clean
+
+help:
+	@echo "make run    - analyze an example hand (RUN_HAND='...' to change it)"
+	@echo "make test   - build, then cargo test, pytest and the linters"
+	@echo "make bench  - benchmarks of bench/ (prints figures, asserts nothing)"
+
+$(VENV)/.bootstrapped: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet "maturin==1.16.0" "pytest==8.3.4" "hypothesis==6.122.3" \
+		"mypy==1.13.0" "ruff==0.8.4" "rich>=13"
+	touch $@
+
+venv: $(VENV)/.bootstrapped
+
+# The extension is built in release mode by maturin and installed in editable
+# mode, so service/ramino is imported from the source tree.
+build: venv
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
+	$(PY) -c "import ramino"
+
+run: build
+	$(VENV)/bin/ramino analyze "$(HAND)" --variant ramino51
+
+test-rust:
+	cargo test --workspace --exclude ramino-py --quiet
+
+test-python: build
+	$(PY) -m pytest -q
+
+lint: build
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo fmt --all -- --check
+	$(VENV)/bin/ruff check service tests bench
+	$(VENV)/bin/ruff format --check service tests bench
+	$(VENV)/bin/mypy
+	$(PY) -m mypy.stubtest ramino._core
+
+test: build test-rust test-python lint
+
+bench: build
+	$(PIP) install --quiet ".[bench]" --no-deps 2>/dev/null || $(PIP) install --quiet "open-spiel==1.6.1"
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) target

@@ -1,0 +1,3 @@
+from ramino.cli import main
+
+raise SystemExit(main())
