@@ -7,6 +7,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 
 .PHONY: help venv build run test test-rust test-python lint fuzz bench clean
+FUZZ_SECONDS ?= 15
 
 help:
 	@echo "make run    - analyze an example hand (RUN_HAND='...' to change it)"
@@ -45,7 +46,16 @@ lint: build
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
 
-test: build test-rust test-python lint
+# cargo-fuzz needs a nightly compiler; where rustup has none, stable is let
+# through its nightly gate with RUSTC_BOOTSTRAP.
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
+	if rustup toolchain list | grep -q '^nightly'; then tc=+nightly; else tc=; export RUSTC_BOOTSTRAP=1; fi; \
+	for target in parse_and_validate search; do \
+		cargo $$tc fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=64 -print_final_stats=0 2>&1 | tail -n 1 || exit 1; \
+	done
+
+test: build test-rust test-python lint fuzz
 
 bench: build
 	$(PIP) install --quiet ".[bench]" --no-deps 2>/dev/null || $(PIP) install --quiet "open-spiel==1.6.1"
