@@ -1,5 +1,6 @@
 # Every target bootstraps what it needs on a fresh machine.
 SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := help
 VENV := .venv
 PY := $(VENV)/bin/python

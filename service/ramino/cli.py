@@ -19,7 +19,9 @@ def _meld_rows(melds: list[list[str]], variant: ramino.Variant) -> list[tuple[st
     for cards in melds:
         meld = ramino.validate_meld(cards, variant)
         jokers = ", ".join(f"JK={'/'.join(j.stands_for)}" for j in meld.jokers)
-        rows.append((" ".join(meld.cards), f"{meld.kind}{' ' + jokers if jokers else ''}", str(meld.value)))
+        rows.append(
+            (" ".join(meld.cards), f"{meld.kind}{' ' + jokers if jokers else ''}", str(meld.value))
+        )
     return rows
 
 

@@ -94,7 +94,7 @@ impl ChaCha20 {
 
     /// A uniform integer in `0..bound` by rejection (`bound >= 1`).
     pub fn below(&mut self, bound: u32) -> u32 {
-        let zone = u32::MAX - ((u32::MAX % bound + 1) % bound);
+        let zone = acceptance_limit(bound);
         loop {
             let x = self.next_u32();
             if x <= zone {
@@ -102,6 +102,13 @@ impl ChaCha20 {
             }
         }
     }
+}
+
+/// The largest word accepted when drawing below `bound`: `2^32 - 1 - (2^32 mod bound)`,
+/// so that every residue is equally likely.
+#[must_use]
+pub const fn acceptance_limit(bound: u32) -> u32 {
+    u32::MAX - ((u32::MAX % bound + 1) % bound)
 }
 
 /// The permutation of `0..n` that the seed gives (see the module docs).
@@ -141,9 +148,12 @@ mod tests {
     #[test]
     fn rejection_zone_is_exact() {
         // 2^32 mod 3 = 1: the last acceptable word is 2^32 - 2.
-        let zone3 = u32::MAX - ((u32::MAX % 3 + 1) % 3);
-        assert_eq!(zone3, u32::MAX - 1);
-        let zone4 = u32::MAX - ((u32::MAX % 4 + 1) % 4);
-        assert_eq!(zone4, u32::MAX);
+        assert_eq!(acceptance_limit(3), u32::MAX - 1);
+        assert_eq!(acceptance_limit(4), u32::MAX);
+        assert_eq!(acceptance_limit(1), u32::MAX);
+        assert_eq!(
+            u64::from(acceptance_limit(108)),
+            u64::from(u32::MAX) - (1u64 << 32) % 108
+        );
     }
 }

@@ -8,9 +8,19 @@ use ramino_core::{
 };
 
 fn variants() -> Vec<Variant> {
-    let two_jokers = Variant::ramino51().with_override("max_jokers_per_meld", ParamValue::Int(2)).unwrap();
-    let rummy_high = Variant::rummy().with_override("ace_high", ParamValue::Bool(true)).unwrap();
-    vec![Variant::ramino51(), Variant::rami51(), Variant::rummy(), two_jokers, rummy_high]
+    let two_jokers = Variant::ramino51()
+        .with_override("max_jokers_per_meld", ParamValue::Int(2))
+        .unwrap();
+    let rummy_high = Variant::rummy()
+        .with_override("ace_high", ParamValue::Bool(true))
+        .unwrap();
+    vec![
+        Variant::ramino51(),
+        Variant::rami51(),
+        Variant::rummy(),
+        two_jokers,
+        rummy_high,
+    ]
 }
 
 /// A hand of `len` physical cards drawn without replacement from `v`'s deck.
