@@ -73,8 +73,51 @@ impl Counts {
     }
 }
 
+/// The cards of a candidate meld, kept compact: the card list is built only
+/// for the melds of the answer.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// A set of `rank`: the suits in the bit set `suits`, then `jokers` jokers.
+    Set { rank: u8, suits: u8, jokers: u8 },
+    /// A run of `suit` from position `start`, `len` cards; bit `i` of
+    /// `joker_mask` set where position `start + i` is a joker.
+    Run {
+        suit: Suit,
+        start: u8,
+        len: u8,
+        joker_mask: u16,
+    },
+}
+
+impl Shape {
+    fn cards(self) -> Vec<Card> {
+        match self {
+            Shape::Set { rank, suits, jokers } => Suit::ALL
+                .into_iter()
+                .filter(|&s| suits & (1 << s as u8) != 0)
+                .map(|s| Card::new(rank, s))
+                .chain(std::iter::repeat_n(Card::JOKER, jokers as usize))
+                .collect(),
+            Shape::Run {
+                suit,
+                start,
+                len,
+                joker_mask,
+            } => (0..len)
+                .map(|i| {
+                    if joker_mask & (1 << i) != 0 {
+                        Card::JOKER
+                    } else {
+                        natural(start + i, suit)
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A meld the hand could form, before any other meld is taken.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Candidate {
     uses: Counts,
     /// Meld value (toward an opening).
@@ -82,128 +125,152 @@ struct Candidate {
     /// Penalty of the cards it takes out of the hand.
     weight: u32,
     pure_run: bool,
-    /// The meld's cards in meld order.
-    cards: Vec<Card>,
+    shape: Shape,
 }
 
 fn natural(pos: u8, suit: Suit) -> Card {
     Card::new(position_rank(pos), suit)
 }
 
-/// Every set and run the hand's cards can form under `v`, jokers standing
-/// anywhere they are allowed (also where the hand holds the natural card).
-fn candidates(hand: Counts, cards_held: &[u8; 53], v: &Variant) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    let max_j = (v.max_jokers_per_meld as usize).min(hand.jokers as usize);
-    let jp = v.penalty(&Card::JOKER);
-    for rank in 1..=13u8 {
-        let suits: Vec<Suit> = Suit::ALL
-            .into_iter()
-            .filter(|&s| cards_held[Card::new(rank, s).index()] > 0)
-            .collect();
-        for mask in 1u32..(1 << suits.len()) {
-            let chosen: Vec<Card> = suits
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, &s)| Card::new(rank, s))
-                .collect();
-            if chosen.len() < 2 {
-                continue;
+impl Counts {
+    /// This multiset plus one copy of the natural `card`.
+    #[inline]
+    fn add(self, card: Card) -> Counts {
+        let bit = 1u64 << card.index();
+        if self.one & bit != 0 {
+            Counts {
+                two: self.two | bit,
+                ..self
             }
-            for j in 0..=max_j {
-                let len = chosen.len() + j;
-                if !(3..=4).contains(&len) {
-                    continue;
-                }
-                let per = v.set_card_value(rank);
-                let mut cards = chosen.clone();
-                cards.extend(std::iter::repeat_n(Card::JOKER, j));
-                let weight = chosen.iter().map(|c| v.penalty(c)).sum::<u32>() + jp * j as u32;
-                let uses = Counts {
-                    jokers: j as u8,
-                    ..Counts::of(&chosen)
-                };
-                out.push(Candidate {
-                    uses,
-                    value: per * len as u32,
-                    weight,
-                    pure_run: false,
-                    cards,
-                });
+        } else {
+            Counts {
+                one: self.one | bit,
+                ..self
             }
         }
     }
-    let top = v.top_position();
-    for suit in Suit::ALL {
-        let held = |pos: u8| cards_held[natural(pos, suit).index()];
-        for start in 1..=top {
-            let mut path = Vec::new();
-            runs_from(start, start, top, suit, &held, max_j, 0, &mut path, v, jp, &mut out);
-        }
-    }
-    out
 }
 
-/// Extends the run started at `start`, whose cards so far are `path`
-/// (`Some(pos)` natural, `None` joker), by the card at `pos`.
-#[allow(clippy::too_many_arguments)]
-fn runs_from(
-    start: u8,
-    pos: u8,
-    top: u8,
-    suit: Suit,
-    held: &dyn Fn(u8) -> u8,
-    max_j: usize,
-    jokers: usize,
-    path: &mut Vec<Option<u8>>,
-    v: &Variant,
-    jp: u32,
-    out: &mut Vec<Candidate>,
-) {
-    if pos > top {
-        return;
-    }
-    // An ace at both ends of A..K..A uses two copies of that ace.
-    let need = if pos == 14 && start == 1 && path.first() == Some(&Some(1)) {
-        2
-    } else {
-        1
-    };
-    let mut choices: [Option<Option<u8>>; 2] = [None, None];
-    if held(pos) >= need {
-        choices[0] = Some(Some(pos));
-    }
-    if jokers < max_j {
-        choices[1] = Some(None);
-    }
-    for choice in choices.into_iter().flatten() {
-        path.push(choice);
-        let j = jokers + usize::from(choice.is_none());
-        let naturals = path.len() - j;
-        if path.len() >= 3 && naturals >= 2 {
-            let cards: Vec<Card> = path
-                .iter()
-                .enumerate()
-                .map(|(i, p)| p.map_or(Card::JOKER, |_| natural(start + i as u8, suit)))
-                .collect();
-            let nat: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
-            let value = (start..=pos).map(|p| v.position_value(p)).sum();
-            let weight = nat.iter().map(|c| v.penalty(c)).sum::<u32>() + jp * j as u32;
-            let uses = Counts {
-                jokers: j as u8,
-                ..Counts::of(&nat)
-            };
-            out.push(Candidate {
-                uses,
-                value,
-                weight,
-                pure_run: j == 0,
-                cards,
-            });
+/// Every set and run the hand's cards can form under `v`, jokers standing
+/// anywhere they are allowed (also where the hand holds the natural card).
+fn candidates(hand: Counts, held: &[u8; 53], v: &Variant, out: &mut Vec<Candidate>) {
+    let max_j = (v.max_jokers_per_meld).min(hand.jokers);
+    let jp = v.penalty(&Card::JOKER);
+    for rank in 1..=13u8 {
+        let present = Suit::ALL
+            .into_iter()
+            .filter(|&s| held[Card::new(rank, s).index()] > 0)
+            .fold(0u8, |m, s| m | 1 << s as u8);
+        let per = v.set_card_value(rank);
+        // Every non-empty subset of the present suits.
+        let mut suits = present;
+        while suits != 0 {
+            let naturals = suits.count_ones() as u8;
+            if naturals >= 2 {
+                let chosen = Suit::ALL.into_iter().filter(|&s| suits & (1 << s as u8) != 0);
+                let uses = chosen.clone().fold(Counts::default(), |c, s| c.add(Card::new(rank, s)));
+                let nat_weight: u32 = chosen.map(|s| v.penalty(&Card::new(rank, s))).sum();
+                for jokers in 0..=max_j {
+                    let len = naturals + jokers;
+                    if (3..=4).contains(&len) {
+                        out.push(Candidate {
+                            uses: Counts { jokers, ..uses },
+                            value: per * u32::from(len),
+                            weight: nat_weight + jp * u32::from(jokers),
+                            pure_run: false,
+                            shape: Shape::Set { rank, suits, jokers },
+                        });
+                    }
+                }
+            }
+            suits = (suits - 1) & present;
         }
-        runs_from(start, pos + 1, top, suit, held, max_j, j, path, v, jp, out);
-        path.pop();
+    }
+    for suit in Suit::ALL {
+        let mut run = RunSearch {
+            suit,
+            top: v.top_position(),
+            max_j,
+            held: [0; 15],
+            value: [0; 15],
+            penalty: [0; 15],
+            jp,
+        };
+        for pos in 1..=14u8 {
+            let card = natural(pos, suit);
+            run.held[pos as usize] = held[card.index()];
+            run.value[pos as usize] = v.position_value(pos);
+            run.penalty[pos as usize] = v.penalty(&card);
+        }
+        for start in 1..=run.top {
+            run.extend(start, start, 0, 0, Counts::default(), 0, 0, out);
+        }
+    }
+}
+
+/// Run enumeration for one suit, by position 1 (ace low) to 14 (ace high).
+struct RunSearch {
+    suit: Suit,
+    top: u8,
+    max_j: u8,
+    held: [u8; 15],
+    value: [u32; 15],
+    penalty: [u32; 15],
+    jp: u32,
+}
+
+impl RunSearch {
+    /// Extends the run from `start` whose cards so far end before `pos`.
+    #[allow(clippy::too_many_arguments)]
+    fn extend(
+        &self,
+        start: u8,
+        pos: u8,
+        jokers: u8,
+        joker_mask: u16,
+        uses: Counts,
+        value: u32,
+        weight: u32,
+        out: &mut Vec<Candidate>,
+    ) {
+        if pos > self.top {
+            return;
+        }
+        let len = pos - start + 1;
+        let value = value + self.value[pos as usize];
+        // An ace at both ends of A..K..A takes two copies of that ace.
+        let need = if pos == 14 && start == 1 && joker_mask & 1 == 0 {
+            2
+        } else {
+            1
+        };
+        let emit = |out: &mut Vec<Candidate>, jokers: u8, joker_mask: u16, uses: Counts, weight: u32| {
+            if len >= 3 && len - jokers >= 2 {
+                out.push(Candidate {
+                    uses: Counts { jokers, ..uses },
+                    value,
+                    weight,
+                    pure_run: jokers == 0,
+                    shape: Shape::Run {
+                        suit: self.suit,
+                        start,
+                        len,
+                        joker_mask,
+                    },
+                });
+            }
+        };
+        if self.held[pos as usize] >= need {
+            let uses = uses.add(natural(pos, self.suit));
+            let weight = weight + self.penalty[pos as usize];
+            emit(out, jokers, joker_mask, uses, weight);
+            self.extend(start, pos + 1, jokers, joker_mask, uses, value, weight, out);
+        }
+        if jokers < self.max_j {
+            let (jokers, joker_mask, weight) = (jokers + 1, joker_mask | 1 << (pos - start), weight + self.jp);
+            emit(out, jokers, joker_mask, uses, weight);
+            self.extend(start, pos + 1, jokers, joker_mask, uses, value, weight, out);
+        }
     }
 }
 
@@ -240,11 +307,31 @@ enum Objective {
     Weight,
 }
 
+type Memo = HashMap<u128, i32, BuildHasherDefault<KeyHasher>>;
+
+thread_local! {
+    /// Buffers reused across searches on a thread, so a search allocates
+    /// nothing once warm.
+    static SCRATCH: std::cell::RefCell<(Vec<Candidate>, Memo)> = std::cell::RefCell::default();
+}
+
 struct Search {
-    by_lowest: Vec<Vec<Candidate>>,
+    /// Candidates sorted by their lowest natural card.
+    candidates: Vec<Candidate>,
+    /// `candidates[first[k]..first[k + 1]]` are filed under card kind `k`.
+    first: [u32; 53],
     objective: Objective,
     include: Option<Card>,
-    memo: HashMap<u128, i32, BuildHasherDefault<KeyHasher>>,
+    memo: Memo,
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        let mut memo = std::mem::take(&mut self.memo);
+        memo.clear();
+        let all = std::mem::take(&mut self.candidates);
+        SCRATCH.with(|s| *s.borrow_mut() = (all, memo));
+    }
 }
 
 impl Search {
@@ -254,20 +341,32 @@ impl Search {
         for c in hand {
             held[c.index()] += 1;
         }
-        let mut by_lowest = vec![Vec::new(); 52];
-        for cand in candidates(counts, &held, v) {
-            by_lowest[cand.uses.one.trailing_zeros() as usize].push(cand);
+        let (mut all, memo) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        all.clear();
+        candidates(counts, &held, v, &mut all);
+        // File each candidate under its lowest natural card, in one flat list.
+        all.sort_by_key(|c| c.uses.one.trailing_zeros());
+        let mut first = [0u32; 53];
+        for c in &all {
+            first[c.uses.one.trailing_zeros() as usize + 1] += 1;
         }
-        let memo = HashMap::with_capacity_and_hasher(256, BuildHasherDefault::default());
+        for i in 1..53 {
+            first[i] += first[i - 1];
+        }
         (
             Search {
-                by_lowest,
+                candidates: all,
+                first,
                 objective,
                 include,
                 memo,
             },
             counts,
         )
+    }
+
+    fn filed_under(&self, low: usize) -> std::ops::Range<usize> {
+        self.first[low] as usize..self.first[low + 1] as usize
     }
 
     fn score(&self, c: &Candidate) -> i32 {
@@ -317,12 +416,12 @@ impl Search {
         if self.may_leave(s, low, flags) {
             best = self.best(s.remove_once(1 << low), flags & !NEED_LEFTOVER);
         }
-        for i in 0..self.by_lowest[low].len() {
-            let c = &self.by_lowest[low][i];
+        for i in self.filed_under(low) {
+            let c = self.candidates[i];
             if !s.contains(&c.uses) {
                 continue;
             }
-            let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, c), self.score(c));
+            let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), self.score(&c));
             let r = self.best(next, f);
             if r != NONE && r + gain > best {
                 best = r + gain;
@@ -347,15 +446,15 @@ impl Search {
                 }
             }
             let mut found = false;
-            for i in 0..self.by_lowest[low].len() {
-                let c = self.by_lowest[low][i].clone();
+            for i in self.filed_under(low) {
+                let c = self.candidates[i];
                 if !s.contains(&c.uses) {
                     continue;
                 }
                 let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), self.score(&c));
                 let r = self.best(next, f);
                 if r != NONE && r + gain == target {
-                    out.push(c.cards);
+                    out.push(c.shape.cards());
                     s = next;
                     flags = f;
                     target = r;
