@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 
-.PHONY: help venv build run test test-rust test-python lint fuzz bench clean
+.PHONY: help venv build proto buf-lint run test test-rust test-python lint fuzz bench clean
 FUZZ_SECONDS ?= 15
 
 help:
@@ -18,8 +18,7 @@ help:
 $(VENV)/.bootstrapped: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet "maturin==1.16.0" "pytest==8.3.4" "hypothesis==6.122.3" \
-		"mypy==1.13.0" "ruff==0.8.4" "rich>=13"
+	$(PIP) install --quiet "maturin==1.16.0"
 	touch $@
 
 venv: $(VENV)/.bootstrapped
@@ -27,8 +26,25 @@ venv: $(VENV)/.bootstrapped
 # The extension is built in release mode by maturin and installed in editable
 # mode, so service/ramino is imported from the source tree.
 build: venv
-	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
-	$(PY) -c "import ramino"
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet --extras dev
+	$(MAKE) --no-print-directory proto
+	$(PY) -c "import ramino, ramino.v1.game_pb2"
+
+# Python code generated from proto/ into its own package, ramino.v1 (never
+# edited by hand, not committed).
+proto:
+	rm -rf service/ramino/v1
+	$(PY) -m grpc_tools.protoc -Iproto --python_out=service --pyi_out=service \
+		--grpc_python_out=service proto/ramino/v1/*.proto
+	touch service/ramino/v1/__init__.py
+
+node_modules/.bin/buf: package.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+buf-lint: node_modules/.bin/buf
+	node_modules/.bin/buf lint
+	node_modules/.bin/buf format --diff --exit-code
 
 run: build
 	$(VENV)/bin/ramino analyze "$(HAND)" --variant ramino51
@@ -39,7 +55,7 @@ test-rust:
 test-python: build
 	$(PY) -m pytest -q
 
-lint: build
+lint: build buf-lint
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo fmt --all -- --check
 	$(VENV)/bin/ruff check service tests bench

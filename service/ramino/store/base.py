@@ -1,0 +1,177 @@
+"""The store interface: a game is an append-only log of entries (JSON text),
+appended only at the expected version, plus a summary row for the lobby and
+the first answer of each request id.
+
+Every store gives the same guarantees:
+- ``append`` is atomic and succeeds only when the game is at
+  ``expected_version``; otherwise it raises :class:`VersionConflict` and
+  writes nothing;
+- a ``request_id`` already seen for the game raises :class:`DuplicateRequest`
+  carrying the first answer, and nothing is written;
+- ``subscribe`` yields every entry after a version, in order, with no gap and
+  none twice, including entries appended through other processes where the
+  store is shared.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "Entry",
+    "GameSummary",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+    "DuplicateRequest",
+    "GameExists",
+    "GameNotFound",
+    "Page",
+    "encode_page_token",
+    "decode_page_token",
+]
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class VersionConflict(StoreError):
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id} is at version {actual}, not {expected}")
+        self.game_id, self.expected, self.actual = game_id, expected, actual
+
+
+class DuplicateRequest(StoreError):
+    def __init__(self, game_id: str, request_id: str, response: bytes) -> None:
+        super().__init__(f"request {request_id} was already applied to game {game_id}")
+        self.game_id, self.request_id, self.response = game_id, request_id, response
+
+
+class GameExists(StoreError):
+    pass
+
+
+class GameNotFound(StoreError):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a game's log; versions count from 1."""
+
+    version: int
+    data: str
+
+
+@dataclass(slots=True)
+class GameSummary:
+    """What the lobby lists of a game, kept beside its log."""
+
+    game_id: str
+    variant: str
+    status: str
+    created_at: float
+    open_seats: int = 0
+    seats: int = 0
+    version: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "game_id": self.game_id,
+                "variant": self.variant,
+                "status": self.status,
+                "created_at": self.created_at,
+                "open_seats": self.open_seats,
+                "seats": self.seats,
+                "version": self.version,
+                "extra": self.extra,
+            },
+            separators=(",", ":"),
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameSummary:
+        return cls(**json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    games: list[GameSummary]
+    next_page_token: str
+
+
+def encode_page_token(created_at: float, game_id: str) -> str:
+    raw = json.dumps([created_at, game_id]).encode()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def decode_page_token(token: str) -> tuple[float, str] | None:
+    """The cursor of a page token; ``None`` for the first page. Raises
+    ``ValueError`` on a token this store did not make."""
+    if not token:
+        return None
+    try:
+        created_at, game_id = json.loads(base64.urlsafe_b64decode(token.encode()))
+        return float(created_at), str(game_id)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"bad page token {token!r}") from e
+
+
+class Store(Protocol):
+    """What the application needs of a store (memory, sqlite, redis)."""
+
+    async def create(self, summary: GameSummary, first: str) -> None:
+        """A new game whose log starts with ``first`` (version 1)."""
+        ...
+
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        entries: Sequence[str],
+        summary: GameSummary,
+        request_id: str | None = None,
+        response: bytes = b"",
+    ) -> int:
+        """Appends ``entries`` after ``expected_version`` and replaces the
+        summary, atomically; returns the new version."""
+        ...
+
+    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
+        """The entries after ``after_version``, in order."""
+        ...
+
+    async def version(self, game_id: str) -> int: ...
+
+    async def request(self, game_id: str, request_id: str) -> bytes | None:
+        """The first answer to ``request_id``, if it was applied."""
+        ...
+
+    def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
+        """Every entry after ``after_version``, then each new one as it lands."""
+        ...
+
+    async def list_games(
+        self,
+        page_size: int,
+        page_token: str = "",
+        variant: str = "",
+        status: str = "",
+        open_only: bool = False,
+    ) -> Page: ...
+
+    async def save_snapshot(self, game_id: str, version: int, data: str) -> None: ...
+
+    async def load_snapshot(self, game_id: str) -> tuple[int, str] | None: ...
+
+    async def close(self) -> None: ...

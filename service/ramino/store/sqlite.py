@@ -1,0 +1,201 @@
+"""The embedded default store: one SQLite file in WAL mode, so games survive
+a restart of the server. One server process per file (subscribers are woken
+in-process); the redis store is the one for many replicas."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+from ramino.store.base import (
+    DuplicateRequest,
+    Entry,
+    GameExists,
+    GameNotFound,
+    GameSummary,
+    Page,
+    VersionConflict,
+    decode_page_token,
+    encode_page_token,
+)
+from ramino.store.local import Notifier, follow
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    variant TEXT NOT NULL,
+    status TEXT NOT NULL,
+    open_seats INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    summary TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_creation ON games (created_at, game_id);
+CREATE TABLE IF NOT EXISTS entries (
+    game_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+    game_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    response BLOB NOT NULL,
+    PRIMARY KEY (game_id, request_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+"""
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(SCHEMA)
+        self._notifier = Notifier()
+
+    def _version(self, game_id: str) -> int:
+        row = self._db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return int(row[0])
+
+    def _put_summary(self, summary: GameSummary) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                summary.game_id,
+                summary.created_at,
+                summary.variant,
+                summary.status,
+                summary.open_seats,
+                summary.version,
+                summary.to_json(),
+            ),
+        )
+
+    async def create(self, summary: GameSummary, first: str) -> None:
+        summary.version = 1
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                exists = self._db.execute(
+                    "SELECT 1 FROM games WHERE game_id = ?", (summary.game_id,)
+                ).fetchone()
+                if exists:
+                    raise GameExists(summary.game_id)
+                self._put_summary(summary)
+                self._db.execute("INSERT INTO entries VALUES (?, 1, ?)", (summary.game_id, first))
+        finally:
+            self._notifier.notify(summary.game_id)
+
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        entries: Sequence[str],
+        summary: GameSummary,
+        request_id: str | None = None,
+        response: bytes = b"",
+    ) -> int:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            if request_id:
+                row = self._db.execute(
+                    "SELECT response FROM requests WHERE game_id = ? AND request_id = ?",
+                    (game_id, request_id),
+                ).fetchone()
+                if row is not None:
+                    raise DuplicateRequest(game_id, request_id, bytes(row[0]))
+            actual = self._version(game_id)
+            if actual != expected_version:
+                raise VersionConflict(game_id, expected_version, actual)
+            self._db.executemany(
+                "INSERT INTO entries VALUES (?, ?, ?)",
+                [(game_id, actual + i + 1, data) for i, data in enumerate(entries)],
+            )
+            if request_id:
+                self._db.execute(
+                    "INSERT INTO requests VALUES (?, ?, ?)", (game_id, request_id, response)
+                )
+            summary.version = actual + len(entries)
+            self._put_summary(summary)
+        self._notifier.notify(game_id)
+        return summary.version
+
+    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
+        rows = self._db.execute(
+            "SELECT version, data FROM entries WHERE game_id = ? AND version > ? ORDER BY version",
+            (game_id, after_version),
+        ).fetchall()
+        if not rows:
+            self._version(game_id)
+        return [Entry(int(v), str(d)) for v, d in rows]
+
+    async def version(self, game_id: str) -> int:
+        return self._version(game_id)
+
+    async def request(self, game_id: str, request_id: str) -> bytes | None:
+        row = self._db.execute(
+            "SELECT response FROM requests WHERE game_id = ? AND request_id = ?",
+            (game_id, request_id),
+        ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
+        return follow(self.read, self._notifier, game_id, after_version)
+
+    async def list_games(
+        self,
+        page_size: int,
+        page_token: str = "",
+        variant: str = "",
+        status: str = "",
+        open_only: bool = False,
+    ) -> Page:
+        cursor = decode_page_token(page_token)
+        where: list[str] = ["1"]
+        args: list[object] = []
+        if cursor is not None:
+            where.append("(created_at, game_id) > (?, ?)")
+            args += [cursor[0], cursor[1]]
+        if variant:
+            where.append("variant = ?")
+            args.append(variant)
+        if status:
+            where.append("status = ?")
+            args.append(status)
+        if open_only:
+            where.append("open_seats > 0")
+        rows = self._db.execute(
+            f"SELECT summary FROM games WHERE {' AND '.join(where)} "
+            "ORDER BY created_at, game_id LIMIT ?",
+            (*args, page_size + 1),
+        ).fetchall()
+        games = [GameSummary.from_json(r[0]) for r in rows[:page_size]]
+        more = len(rows) > page_size
+        token = encode_page_token(games[-1].created_at, games[-1].game_id) if more else ""
+        return Page(games, token)
+
+    async def save_snapshot(self, game_id: str, version: int, data: str) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", (game_id, version, data)
+        )
+
+    async def load_snapshot(self, game_id: str) -> tuple[int, str] | None:
+        row = self._db.execute(
+            "SELECT version, data FROM snapshots WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    async def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,126 @@
+"""The store contract, run against every store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from ramino.store import (
+    DuplicateRequest,
+    GameExists,
+    GameNotFound,
+    GameSummary,
+    Store,
+    VersionConflict,
+    open_store,
+)
+
+StoreFactory = Callable[[], Store]
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    url = "memory" if request.param == "memory" else f"sqlite:{tmp_path / 'games.db'}"
+    s = open_store(url)
+    yield s
+    await s.close()
+
+
+def summary(game_id: str, created_at: float = 1.0, variant: str = "rummy", open_seats: int = 1) -> GameSummary:
+    return GameSummary(game_id, variant, "waiting", created_at, open_seats=open_seats, seats=2)
+
+
+async def test_append_only_at_the_expected_version(store: Store) -> None:
+    await store.create(summary("g"), "e1")
+    assert await store.append("g", 1, ["e2", "e3"], summary("g")) == 3
+    with pytest.raises(VersionConflict) as err:
+        await store.append("g", 1, ["x"], summary("g"))
+    assert err.value.actual == 3
+    assert [e.data for e in await store.read("g")] == ["e1", "e2", "e3"]
+    assert [e.version for e in await store.read("g", 1)] == [2, 3]
+
+
+async def test_a_request_id_is_applied_once_and_returns_the_first_answer(store: Store) -> None:
+    await store.create(summary("g"), "e1")
+    await store.append("g", 1, ["e2"], summary("g"), request_id="r1", response=b"first")
+    with pytest.raises(DuplicateRequest) as err:
+        await store.append("g", 2, ["e3"], summary("g"), request_id="r1", response=b"second")
+    assert err.value.response == b"first"
+    assert await store.version("g") == 2
+    assert await store.request("g", "r1") == b"first"
+    assert await store.request("g", "r2") is None
+
+
+async def test_unknown_and_duplicate_games(store: Store) -> None:
+    with pytest.raises(GameNotFound):
+        await store.read("nope")
+    with pytest.raises(GameNotFound):
+        await store.append("nope", 0, ["x"], summary("nope"))
+    await store.create(summary("g"), "e1")
+    with pytest.raises(GameExists):
+        await store.create(summary("g"), "again")
+    assert [e.data for e in await store.read("g")] == ["e1"]
+
+
+async def test_subscribe_sees_every_entry_in_order_once(store: Store) -> None:
+    await store.create(summary("g"), "e1")
+    seen: list[int] = []
+
+    async def watch() -> None:
+        async for entry in store.subscribe("g", 0):
+            seen.append(entry.version)
+            if entry.version == 21:
+                return
+
+    task = asyncio.create_task(watch())
+    for v in range(1, 21):
+        await store.append("g", v, [f"e{v + 1}"], summary("g"))
+        if v % 5 == 0:
+            await asyncio.sleep(0)
+    await asyncio.wait_for(task, 5)
+    assert seen == list(range(1, 22))
+
+
+async def test_lobby_pages_and_filters(store: Store) -> None:
+    for i in range(7):
+        await store.create(
+            summary(f"g{i}", created_at=float(i), variant="rummy" if i % 2 else "rami51", open_seats=i % 3),
+            "e1",
+        )
+    page = await store.list_games(3)
+    assert [g.game_id for g in page.games] == ["g0", "g1", "g2"]
+    page = await store.list_games(3, page.next_page_token)
+    assert [g.game_id for g in page.games] == ["g3", "g4", "g5"]
+    page = await store.list_games(3, page.next_page_token)
+    assert [g.game_id for g in page.games] == ["g6"] and page.next_page_token == ""
+    rummy_open = await store.list_games(10, variant="rummy", open_only=True)
+    assert [g.game_id for g in rummy_open.games] == ["g1", "g5"]
+    with pytest.raises(ValueError):
+        await store.list_games(3, "garbage!")
+
+
+async def test_snapshots(store: Store) -> None:
+    await store.create(summary("g"), "e1")
+    assert await store.load_snapshot("g") is None
+    await store.save_snapshot("g", 1, "state")
+    assert await store.load_snapshot("g") == (1, "state")
+
+
+async def test_sqlite_store_survives_reopening(tmp_path: Path) -> None:
+    url = f"sqlite:{tmp_path / 'games.db'}"
+    s = open_store(url)
+    await s.create(summary("g"), "e1")
+    await s.append("g", 1, ["e2"], summary("g"), request_id="r", response=b"ok")
+    await s.close()
+    s = open_store(url)
+    assert [e.data for e in await s.read("g")] == ["e1", "e2"]
+    assert await s.request("g", "r") == b"ok"
+    await s.close()
+
+
+def test_unknown_store_urls_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="unknown store"):
+        open_store("postgres://x")
