@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-
 from ramino.store import (
     DuplicateRequest,
     GameExists,
@@ -29,7 +28,9 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     await s.close()
 
 
-def summary(game_id: str, created_at: float = 1.0, variant: str = "rummy", open_seats: int = 1) -> GameSummary:
+def summary(
+    game_id: str, created_at: float = 1.0, variant: str = "rummy", open_seats: int = 1
+) -> GameSummary:
     return GameSummary(game_id, variant, "waiting", created_at, open_seats=open_seats, seats=2)
 
 
@@ -87,7 +88,12 @@ async def test_subscribe_sees_every_entry_in_order_once(store: Store) -> None:
 async def test_lobby_pages_and_filters(store: Store) -> None:
     for i in range(7):
         await store.create(
-            summary(f"g{i}", created_at=float(i), variant="rummy" if i % 2 else "rami51", open_seats=i % 3),
+            summary(
+                f"g{i}",
+                created_at=float(i),
+                variant="rummy" if i % 2 else "rami51",
+                open_seats=i % 3,
+            ),
             "e1",
         )
     page = await store.list_games(3)

@@ -1,0 +1,1 @@
+"""The gRPC surface: servicers, interceptors, error mapping, auth and the server."""

@@ -1,0 +1,94 @@
+"""Seat tokens: HS256 JWTs naming one seat of one game.
+
+The secret comes from ``RAMINO_TOKEN_SECRET``, or the file named by
+``RAMINO_TOKEN_SECRET_FILE``; without either, a random secret is made for the
+life of the process (tokens then die with it: fine for local runs only, and
+not for several replicas, which must share the secret).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import jwt
+
+from ramino.api.errors import ApiError
+
+ISSUER = "ramino"
+DEFAULT_LIFETIME = 7 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClaim:
+    game_id: str
+    seat: int
+
+
+def load_secret() -> bytes:
+    if value := os.environ.get("RAMINO_TOKEN_SECRET"):
+        return value.encode()
+    if path := os.environ.get("RAMINO_TOKEN_SECRET_FILE"):
+        return Path(path).read_bytes().strip()
+    return secrets.token_bytes(32)
+
+
+class TokenIssuer:
+    def __init__(self, secret: bytes, lifetime: int = DEFAULT_LIFETIME) -> None:
+        if len(secret) < 16:
+            raise ValueError("the token secret must be at least 16 bytes")
+        self._secret = secret
+        self._lifetime = lifetime
+
+    def issue(self, game_id: str, seat: int, now: float | None = None) -> str:
+        issued = int(time.time() if now is None else now)
+        claims = {
+            "iss": ISSUER,
+            "sub": f"games/{game_id}/seats/{seat}",
+            "game": game_id,
+            "seat": seat,
+            "iat": issued,
+            "exp": issued + self._lifetime,
+        }
+        return jwt.encode(claims, self._secret, algorithm="HS256")
+
+    def verify(self, token: str) -> SeatClaim:
+        try:
+            claims = jwt.decode(
+                token,
+                self._secret,
+                algorithms=["HS256"],
+                issuer=ISSUER,
+                options={"require": ["exp", "iat", "game", "seat"]},
+            )
+        except jwt.ExpiredSignatureError:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED", "the seat token has expired"
+            ) from None
+        except jwt.PyJWTError as e:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", f"bad seat token: {e}"
+            ) from None
+        if not isinstance(claims["game"], str) or not isinstance(claims["seat"], int):
+            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad seat token")
+        return SeatClaim(claims["game"], claims["seat"])
+
+
+def bearer(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str | None:
+    """The token of an ``authorization: Bearer <token>`` header, if any."""
+    for key, value in metadata or ():
+        if key == "authorization":
+            text = value.decode() if isinstance(value, bytes) else value
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() != "bearer" or not token:
+                raise ApiError(
+                    grpc.StatusCode.UNAUTHENTICATED,
+                    "TOKEN_INVALID",
+                    'the authorization metadata must be "Bearer <seat token>"',
+                )
+            return token.strip()
+    return None

@@ -1,0 +1,69 @@
+"""The one place where errors become gRPC statuses.
+
+Every status carries a ``google.rpc.ErrorInfo`` with a stable UPPER_SNAKE
+``reason`` and the domain ``ramino.v1``: malformed input INVALID_ARGUMENT, an
+illegal move FAILED_PRECONDITION, a stale version ABORTED, an unknown game
+NOT_FOUND, a bad token UNAUTHENTICATED, acting for another seat
+PERMISSION_DENIED.
+"""
+
+from __future__ import annotations
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from ramino.errors import InputError, RaminoError
+from ramino.store import DuplicateRequest, GameExists, GameNotFound, StoreError, VersionConflict
+
+DOMAIN = "ramino.v1"
+
+
+class ApiError(Exception):
+    """An error decided by the service itself (auth, lookups, limits)."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.reason, self.message = code, reason, message
+
+
+def make_status(
+    code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str] | None = None
+) -> grpc.Status:
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata or {})
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    result: grpc.Status = rpc_status.to_status(status)
+    return result
+
+
+def status_for(exc: BaseException) -> grpc.Status | None:
+    """The status for an expected error; ``None`` for a bug."""
+    from ramino.engine.errors import IllegalMove
+
+    match exc:
+        case ApiError():
+            return make_status(exc.code, exc.reason, exc.message)
+        case IllegalMove():
+            return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
+        case InputError():
+            return make_status(grpc.StatusCode.INVALID_ARGUMENT, exc.reason, str(exc))
+        case RaminoError():
+            return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
+        case VersionConflict():
+            return make_status(
+                grpc.StatusCode.ABORTED,
+                "VERSION_MISMATCH",
+                str(exc),
+                {"expected": str(exc.expected), "actual": str(exc.actual)},
+            )
+        case GameNotFound():
+            return make_status(grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND", str(exc))
+        case GameExists():
+            return make_status(grpc.StatusCode.ALREADY_EXISTS, "GAME_EXISTS", str(exc))
+        case DuplicateRequest() | StoreError():
+            return None
+        case _:
+            return None

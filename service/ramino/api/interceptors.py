@@ -1,0 +1,109 @@
+"""Server interceptors: one canonical log line and metrics per RPC, expected
+errors mapped to their status, and anything unexpected turned into INTERNAL
+and logged once."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import grpc
+import structlog
+from prometheus_client import Counter, Histogram
+
+from ramino.api.errors import make_status, status_for
+
+log = structlog.get_logger("ramino.rpc")
+if TYPE_CHECKING:
+    Context = grpc.aio.ServicerContext[Any, Any]
+    Handler = grpc.RpcMethodHandler[Any, Any]
+else:
+    Context = grpc.aio.ServicerContext
+    Handler = grpc.RpcMethodHandler
+
+RPCS = Counter("ramino_rpcs", "RPCs handled, by method and status code", ["method", "code"])
+LATENCY = Histogram(
+    "ramino_rpc_latency_seconds",
+    "RPC latency (to the first message for streams)",
+    ["method"],
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+
+
+def _code(context: Context) -> str:
+    code = context.code()
+    if code is None:
+        return "OK"
+    return code.name if isinstance(code, grpc.StatusCode) else str(code)
+
+
+async def _handle(exc: BaseException, context: Context, method: str) -> None:
+    status = status_for(exc)
+    if status is None:
+        log.exception("unexpected error", rpc=method)
+        status = make_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+    await context.abort_with_status(status)
+
+
+class ServiceInterceptor(grpc.aio.ServerInterceptor):
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
+        details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
+        found = await continuation(details)
+        if found is None:
+            return None
+        handler: Any = found
+        method = details.method.rsplit("/", 1)[-1]
+        if handler.unary_unary is not None:
+            inner = handler.unary_unary
+
+            async def unary(request: Any, context: Context) -> Any:
+                structlog.contextvars.clear_contextvars()
+                start = time.perf_counter()
+                try:
+                    return await inner(request, context)
+                except grpc.aio.AbortError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - mapped or reported as INTERNAL
+                    await _handle(exc, context, method)
+                finally:
+                    _done(method, context, start)
+
+            return grpc.unary_unary_rpc_method_handler(
+                unary,
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream is not None:
+            inner_stream = handler.unary_stream
+
+            async def stream(request: Any, context: Context) -> AsyncIterator[Any]:
+                structlog.contextvars.clear_contextvars()
+                start = time.perf_counter()
+                try:
+                    async for item in inner_stream(request, context):
+                        yield item
+                except grpc.aio.AbortError:
+                    raise
+                except Exception as exc:  # noqa: BLE001
+                    await _handle(exc, context, method)
+                finally:
+                    _done(method, context, start)
+
+            return grpc.unary_stream_rpc_method_handler(
+                stream,
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return found
+
+
+def _done(method: str, context: Context, start: float) -> None:
+    latency = time.perf_counter() - start
+    code = _code(context)
+    RPCS.labels(method, code).inc()
+    LATENCY.labels(method).observe(latency)
+    log.info("rpc", rpc=method, status=code, latency_ms=round(latency * 1000, 3))
