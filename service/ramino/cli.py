@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyze.add_argument("--json", action="store_true", help="print JSON for machines")
     analyze.set_defaults(func=_analyze)
+    from ramino import serve
+
+    serve.add_parser(sub)
     return parser
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,7 +79,7 @@ class TokenIssuer:
         return SeatClaim(claims["game"], claims["seat"])
 
 
-def bearer(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str | None:
+def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
     """The token of an ``authorization: Bearer <token>`` header, if any."""
     for key, value in metadata or ():
         if key == "authorization":

@@ -94,5 +94,5 @@ def end_name(end: int) -> str:
     return "start" if end == types_pb2.END_FIRST else "end"
 
 
-def end_value(name: str) -> int:
+def end_value(name: str) -> types_pb2.End:
     return types_pb2.END_FIRST if name == "start" else types_pb2.END_LAST

@@ -1,0 +1,460 @@
+"""GameService: decodes requests, authenticates the seat, calls the
+application layer, and encodes what the caller may see. No rule is decided
+here."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import grpc
+import structlog
+from google.protobuf import struct_pb2, timestamp_pb2
+
+import ramino
+from ramino.api import convert
+from ramino.api.auth import SeatClaim, TokenIssuer, bearer
+from ramino.api.errors import ApiError
+from ramino.api.interceptors import Context
+from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
+from ramino.engine import (
+    Command,
+    Discard,
+    DrawFromStock,
+    Event,
+    LayMelds,
+    LayOff,
+    Resign,
+    SwapJoker,
+    TakeDiscard,
+    TurnOverDiscardPile,
+    project,
+    to_data,
+)
+from ramino.store import GameSummary
+from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
+
+BOTS = {
+    game_pb2.BOT_LEVEL_RANDOM: "random",
+    game_pb2.BOT_LEVEL_GREEDY: "greedy",
+}
+BOT_LEVELS = {v: k for k, v in BOTS.items()}
+STATUSES = {
+    "waiting": game_pb2.GAME_STATUS_WAITING,
+    "playing": game_pb2.GAME_STATUS_PLAYING,
+    "finished": game_pb2.GAME_STATUS_FINISHED,
+}
+STATUS_NAMES = {v: k for k, v in STATUSES.items()}
+PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
+MAX_CARD_ID = 1 << 10
+
+
+def game_id_of(name: str) -> str:
+    prefix, _, game_id = name.partition("/")
+    if prefix != "games" or not game_id or not game_id.isalnum() or len(game_id) > 64:
+        raise convert.invalid("BAD_GAME_NAME", f'a game name is "games/{{game}}", not {name!r}')
+    return game_id
+
+
+def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    ts = timestamp_pb2.Timestamp()
+    ts.FromNanoseconds(int(seconds * 1e9))
+    return ts
+
+
+def _struct(fields: dict[str, Any]) -> struct_pb2.Struct:
+    s = struct_pb2.Struct()
+    s.update(fields)
+    return s
+
+
+def game_message(summary: GameSummary) -> game_pb2.Game:
+    extra = summary.extra
+    return game_pb2.Game(
+        name=f"games/{summary.game_id}",
+        variant=summary.variant,
+        status=STATUSES[summary.status],
+        seats=[
+            game_pb2.SeatSummary(
+                seat=i,
+                player_name=s["name"],
+                bot=BOT_LEVELS.get(s["bot"], game_pb2.BOT_LEVEL_UNSPECIFIED),
+                taken=s["taken"],
+            )
+            for i, s in enumerate(extra.get("seats", []))
+        ],
+        open_seats=summary.open_seats,
+        version=summary.version,
+        seed_hash=extra.get("seed_hash", ""),
+        turn_timer_seconds=extra.get("turn_timer_seconds", 0),
+        create_time=_timestamp(summary.created_at),
+    )
+
+
+def view_message(app: GameApp, game: HostedGame, viewer: int | None) -> game_pb2.GameView:
+    h = game.header
+    variant = ramino.Variant(h.variant, **h.overrides)
+    msg = game_pb2.GameView(
+        name=f"games/{h.game_id}",
+        version=game.version,
+        status=STATUSES[game.status],
+        variant=convert.variant_message(variant),
+        seed_hash=h.seed_hash,
+        turn_timer_seconds=h.turn_timer_seconds,
+        phase=game_pb2.TURN_PHASE_NONE,
+    )
+    if viewer is not None:
+        msg.seat = viewer
+    engine = game.engine
+    seats = [
+        game_pb2.SeatView(
+            seat=i,
+            player_name=game.players[i] or "",
+            bot=BOT_LEVELS.get(s.bot or "", game_pb2.BOT_LEVEL_UNSPECIFIED),
+            taken=game.players[i] is not None,
+            timed_out=i in game.timed_out,
+        )
+        for i, s in enumerate(h.seats)
+    ]
+    if engine is None:
+        msg.seats.extend(seats)
+        return msg
+    view = engine.view(viewer)
+    deck = view.deck
+    for sv, s in zip(seats, view.seats, strict=True):
+        sv.hand_size, sv.opened, sv.total, sv.resigned = s.hand_size, s.opened, s.total, s.resigned
+    msg.seats.extend(seats)
+    if view.hand is not None:
+        msg.hand.extend(convert.card(deck[c], c) for c in view.hand)
+    for m in view.melds:
+        meld = ramino.validate_meld([deck[c] for c in m.cards], variant)
+        msg.table.add(index=m.index, owner=m.owner, meld=convert.meld(meld, m.cards))
+    msg.discard_pile.extend(convert.card(deck[c], c) for c in view.discard_pile)
+    msg.stock_size = view.stock_size
+    msg.round = view.round
+    msg.dealer = view.dealer
+    if view.turn is not None:
+        msg.turn = view.turn
+        msg.phase = PHASES.get(view.phase, game_pb2.TURN_PHASE_NONE)
+        if h.turn_timer_seconds and h.seats[view.turn].bot is None:
+            msg.turn_deadline.CopyFrom(_timestamp(game.last_at + h.turn_timer_seconds))
+    for r in view.results:
+        scores = game_pb2.RoundScores(round=r.round, scores=list(r.scores), ending=r.ending)
+        if r.winner is not None:
+            scores.winner = r.winner
+        msg.rounds.append(scores)
+    if engine.finished:
+        msg.seed = str(h.seed)
+        msg.winners.extend(view.winners)
+    return msg
+
+
+def event_message(version: int, kind: str, fields: dict[str, Any]) -> game_pb2.GameEvent:
+    seat = fields.get("seat")
+    msg = game_pb2.GameEvent(version=version, type=kind, data=_struct(fields))
+    if isinstance(seat, int):
+        msg.seat = seat
+    return msg
+
+
+def engine_events(
+    events: Sequence[Event], viewer: int | None, last_version: int
+) -> list[game_pb2.GameEvent]:
+    first = last_version - len(events) + 1
+    out = []
+    for i, e in enumerate(events):
+        fields = to_data(project(e, viewer))
+        kind = str(fields.pop("type"))
+        out.append(event_message(first + i, kind, fields))
+    return out
+
+
+def _card_id(value: int) -> int:
+    if not 0 <= value < MAX_CARD_ID:
+        raise convert.invalid("BAD_CARD_ID", f"no card has id {value}")
+    return value
+
+
+def _index(value: int, what: str) -> int:
+    if not 0 <= value < MAX_CARD_ID:
+        raise convert.invalid("BAD_MELD_INDEX", f"no {what} {value}")
+    return value
+
+
+def move_message(cmd: Command) -> game_pb2.Move:
+    match cmd:
+        case DrawFromStock():
+            return game_pb2.Move(draw_from_stock=game_pb2.DrawFromStockMove())
+        case TakeDiscard():
+            return game_pb2.Move(take_discard=game_pb2.TakeDiscardMove())
+        case TurnOverDiscardPile():
+            return game_pb2.Move(turn_over_discard_pile=game_pb2.TurnOverDiscardPileMove())
+        case LayMelds(melds=melds):
+            return game_pb2.Move(
+                lay_melds=game_pb2.LayMeldsMove(
+                    melds=[game_pb2.MeldCardIds(card_ids=list(m)) for m in melds]
+                )
+            )
+        case LayOff(card=card, meld=meld, end=end):
+            return game_pb2.Move(
+                lay_off=game_pb2.LayOffMove(
+                    card_id=card, meld_index=meld, end=convert.end_value(end)
+                )
+            )
+        case SwapJoker(card=card, meld=meld, joker=joker):
+            return game_pb2.Move(
+                swap_joker=game_pb2.SwapJokerMove(card_id=card, meld_index=meld, joker_id=joker)
+            )
+        case Discard(card=card):
+            return game_pb2.Move(discard=game_pb2.DiscardMove(card_id=card))
+        case Resign():
+            return game_pb2.Move(resign=game_pb2.ResignMove())
+    raise AssertionError(f"unknown command {cmd!r}")
+
+
+class GameServicer(game_pb2_grpc.GameServiceServicer):
+    def __init__(self, app: GameApp, tokens: TokenIssuer) -> None:
+        self.app = app
+        self.tokens = tokens
+
+    async def close(self) -> None:
+        await self.app.close()
+
+    # --- auth -------------------------------------------------------------------
+
+    def _claim(self, context: Context) -> SeatClaim | None:
+        token = bearer(context.invocation_metadata())
+        return None if token is None else self.tokens.verify(token)
+
+    def _seat(self, context: Context, game_id: str) -> int:
+        """The seat the caller's token acts for in ``game_id``."""
+        claim = self._claim(context)
+        if claim is None:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "TOKEN_MISSING",
+                "moves need a seat token in the authorization metadata",
+            )
+        if claim.game_id != game_id:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "WRONG_GAME",
+                "this seat token is for another game",
+            )
+        structlog.contextvars.bind_contextvars(seat=claim.seat)
+        return claim.seat
+
+    def _viewer(self, context: Context, game_id: str) -> int | None:
+        """The caller's seat, or None for a spectator (no token)."""
+        claim = self._claim(context)
+        if claim is None:
+            return None
+        if claim.game_id != game_id:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "WRONG_GAME",
+                "this seat token is for another game",
+            )
+        return claim.seat
+
+    @staticmethod
+    def _bind(game_id: str, request_id: str = "") -> None:
+        structlog.contextvars.bind_contextvars(game=game_id, request_id=request_id or None)
+
+    # --- lobby ------------------------------------------------------------------
+
+    async def CreateGame(  # noqa: N802
+        self, request: game_pb2.CreateGameRequest, context: Context
+    ) -> game_pb2.CreateGameResponse:
+        structlog.contextvars.bind_contextvars(request_id=request.request_id or None)
+        seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
+        game = await self.app.create(
+            request.variant or "ramino51",
+            convert.overrides(request.overrides),
+            seats,
+            request.turn_timer_seconds,
+            request.request_id,
+        )
+        self._bind(game.game_id)
+        return game_pb2.CreateGameResponse(game=game_message(self.app.summary(game)))
+
+    async def JoinGame(  # noqa: N802
+        self, request: game_pb2.JoinGameRequest, context: Context
+    ) -> game_pb2.JoinGameResponse:
+        game_id = game_id_of(request.name)
+        self._bind(game_id, request.request_id)
+        seat = request.seat if request.HasField("seat") else None
+        game, taken = await self.app.join(game_id, seat, request.player_name, request.request_id)
+        structlog.contextvars.bind_contextvars(seat=taken)
+        return game_pb2.JoinGameResponse(
+            seat=taken,
+            seat_token=self.tokens.issue(game_id, taken),
+            view=view_message(self.app, game, taken),
+        )
+
+    async def GetGame(  # noqa: N802
+        self, request: game_pb2.GetGameRequest, context: Context
+    ) -> game_pb2.GetGameResponse:
+        game_id = game_id_of(request.name)
+        self._bind(game_id)
+        viewer = self._viewer(context, game_id)
+        game = await self.app.load(game_id)
+        return game_pb2.GetGameResponse(view=view_message(self.app, game, viewer))
+
+    async def ListGames(  # noqa: N802
+        self, request: game_pb2.ListGamesRequest, context: Context
+    ) -> game_pb2.ListGamesResponse:
+        if request.page_size < 0:
+            raise convert.invalid("BAD_PAGE_SIZE", "page_size cannot be negative")
+        page = await self.app.list_games(
+            request.page_size,
+            request.page_token,
+            request.variant,
+            STATUS_NAMES.get(request.status, ""),
+            request.open_seats_only,
+        )
+        return game_pb2.ListGamesResponse(
+            games=[game_message(g) for g in page.games], next_page_token=page.next_page_token
+        )
+
+    # --- moves ------------------------------------------------------------------
+
+    async def _move(self, request: Any, context: Context, command: Command) -> game_pb2.MoveResult:
+        game_id = game_id_of(request.name)
+        self._bind(game_id, request.request_id)
+        seat = self._seat(context, game_id)
+        if len(request.request_id) > 128:
+            raise convert.invalid("BAD_REQUEST_ID", "a request id is at most 128 characters")
+        expected = request.expected_version if request.HasField("expected_version") else None
+
+        def render(game: HostedGame, events: list[Event]) -> bytes:
+            result = game_pb2.MoveResult(
+                events=engine_events(events, seat, game.version),
+                view=view_message(self.app, game, seat),
+            )
+            return result.SerializeToString()
+
+        answer = await self.app.move(game_id, seat, command, expected, request.request_id, render)
+        return game_pb2.MoveResult.FromString(answer)
+
+    async def DrawFromStock(  # noqa: N802
+        self, request: game_pb2.DrawFromStockRequest, context: Context
+    ) -> game_pb2.DrawFromStockResponse:
+        return game_pb2.DrawFromStockResponse(
+            result=await self._move(request, context, DrawFromStock())
+        )
+
+    async def TakeDiscard(  # noqa: N802
+        self, request: game_pb2.TakeDiscardRequest, context: Context
+    ) -> game_pb2.TakeDiscardResponse:
+        return game_pb2.TakeDiscardResponse(
+            result=await self._move(request, context, TakeDiscard())
+        )
+
+    async def TurnOverDiscardPile(  # noqa: N802
+        self, request: game_pb2.TurnOverDiscardPileRequest, context: Context
+    ) -> game_pb2.TurnOverDiscardPileResponse:
+        result = await self._move(request, context, TurnOverDiscardPile())
+        return game_pb2.TurnOverDiscardPileResponse(result=result)
+
+    async def LayMelds(  # noqa: N802
+        self, request: game_pb2.LayMeldsRequest, context: Context
+    ) -> game_pb2.LayMeldsResponse:
+        if not request.melds or any(not m.card_ids for m in request.melds):
+            raise convert.invalid("EMPTY_MELD", "lay at least one meld, each with its card ids")
+        melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
+        return game_pb2.LayMeldsResponse(result=await self._move(request, context, LayMelds(melds)))
+
+    async def LayOff(  # noqa: N802
+        self, request: game_pb2.LayOffRequest, context: Context
+    ) -> game_pb2.LayOffResponse:
+        cmd = LayOff(
+            _card_id(request.card_id),
+            _index(request.meld_index, "table meld"),
+            "start" if request.end == types_pb2.END_FIRST else "end",
+        )
+        return game_pb2.LayOffResponse(result=await self._move(request, context, cmd))
+
+    async def SwapJoker(  # noqa: N802
+        self, request: game_pb2.SwapJokerRequest, context: Context
+    ) -> game_pb2.SwapJokerResponse:
+        cmd = SwapJoker(
+            _card_id(request.card_id),
+            _index(request.meld_index, "table meld"),
+            _card_id(request.joker_id),
+        )
+        return game_pb2.SwapJokerResponse(result=await self._move(request, context, cmd))
+
+    async def Discard(  # noqa: N802
+        self, request: game_pb2.DiscardRequest, context: Context
+    ) -> game_pb2.DiscardResponse:
+        cmd = Discard(_card_id(request.card_id))
+        return game_pb2.DiscardResponse(result=await self._move(request, context, cmd))
+
+    async def Resign(  # noqa: N802
+        self, request: game_pb2.ResignRequest, context: Context
+    ) -> game_pb2.ResignResponse:
+        return game_pb2.ResignResponse(result=await self._move(request, context, Resign()))
+
+    # --- reading ----------------------------------------------------------------
+
+    async def WatchGame(  # noqa: N802
+        self, request: game_pb2.WatchGameRequest, context: Context
+    ) -> AsyncIterator[game_pb2.WatchGameResponse]:
+        game_id = game_id_of(request.name)
+        self._bind(game_id)
+        viewer = self._viewer(context, game_id)
+        after = request.after_version if request.HasField("after_version") else None
+        item: WatchItem
+        async for item in self.app.watch(game_id, viewer, after, request.snapshot):
+            if item.game is not None:
+                yield game_pb2.WatchGameResponse(
+                    version=item.version, snapshot=view_message(self.app, item.game, viewer)
+                )
+            else:
+                yield game_pb2.WatchGameResponse(
+                    version=item.version,
+                    event=event_message(item.version, item.type, item.fields or {}),
+                )
+
+    async def GetLegalMoves(  # noqa: N802
+        self, request: game_pb2.GetLegalMovesRequest, context: Context
+    ) -> game_pb2.GetLegalMovesResponse:
+        game_id = game_id_of(request.name)
+        self._bind(game_id)
+        seat = self._seat(context, game_id)
+        game = await self.app.load(game_id)
+        response = game_pb2.GetLegalMovesResponse(version=game.version)
+        if game.engine is None:
+            return response
+        response.moves.extend(move_message(m) for m in game.engine.legal_moves(seat))
+        view = game.engine.view(seat)
+        hand = [view.deck[c] for c in view.hand or ()]
+        if hand:
+            variant = ramino.Variant(game.header.variant, **game.header.overrides)
+            response.hint.CopyFrom(hint_message(hand, list(view.hand or ()), variant, view))
+        return response
+
+
+def hint_message(
+    hand: list[str], ids: list[int], variant: ramino.Variant, view: Any
+) -> game_pb2.Hint:
+    deadwood = ramino.min_deadwood(hand, variant)
+    hint = game_pb2.Hint(
+        min_deadwood=types_pb2.Deadwood(
+            value=deadwood.value,
+            melds=convert.melds(deadwood.melds, variant),
+            deadwood=[convert.card(c) for c in deadwood.deadwood],
+        )
+    )
+    opened = view.seats[view.viewer].opened
+    if not opened:
+        opening = ramino.best_opening(hand, variant)
+        if opening is not None:
+            hint.best_opening.CopyFrom(
+                types_pb2.Opening(value=opening.value, melds=convert.melds(opening.melds, variant))
+            )
+    candidates = [c for c in deadwood.deadwood] or hand
+    worst = max(candidates, key=lambda c: variant.card_penalty(c))
+    hint.suggested_discard.CopyFrom(convert.card(worst, ids[hand.index(worst)]))
+    return hint

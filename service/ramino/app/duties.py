@@ -1,0 +1,104 @@
+"""Server-side duties of a game: bots take their turns, and a seat whose turn
+timer runs out has its turn played by the greedy bot.
+
+One task per game in this replica, woken by every move it sees (``kick``).
+Each action goes through :meth:`GameApp.act_for` at the version it was
+decided on, so a duty that loses a race changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import structlog
+
+from ramino.bots import Bot, make_bot
+
+if TYPE_CHECKING:
+    from ramino.app.games import GameApp
+
+log = structlog.get_logger("ramino.duties")
+
+
+class Duties:
+    def __init__(self, app: GameApp, clock: Callable[[], float], bot_delay: float = 0.0) -> None:
+        self._app = app
+        self._clock = clock
+        self.bot_delay = bot_delay
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wake: dict[str, asyncio.Event] = {}
+        self._bots: dict[tuple[str, int, str], Bot] = {}
+
+    def kick(self, game_id: str) -> None:
+        """Something happened in ``game_id``: look at it again."""
+        wake = self._wake.get(game_id)
+        if wake is not None:
+            wake.set()
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._wake[game_id] = asyncio.Event()
+            self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"duties {game_id}")
+
+    async def stop(self) -> None:
+        tasks = list(self._tasks.values())
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._tasks.clear()
+
+    def _bot(self, game_id: str, seed: int, seat: int, kind: str) -> Bot:
+        key = (game_id, seat, kind)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = make_bot(kind, (seed + 1_000_003 * (seat + 1)) % 2**64)
+        return bot
+
+    async def _run(self, game_id: str) -> None:
+        try:
+            while await self._step(game_id):
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("duty failed", game=game_id)
+        finally:
+            self._tasks.pop(game_id, None)
+            self._wake.pop(game_id, None)
+
+    async def _step(self, game_id: str) -> bool:
+        """Does what is due now or waits for it; False when nothing will be."""
+        wake = self._wake[game_id]
+        wake.clear()
+        game = await self._app.load(game_id)
+        engine = game.engine
+        if engine is None or engine.finished or engine.turn is None:
+            return False
+        seat = engine.turn
+        spec = game.header.seats[seat]
+        if spec.bot is not None:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            bot = self._bot(game_id, game.header.seed, seat, spec.bot)
+            await self._app.act_for(
+                game_id, seat, game.version, lambda g: bot.choose(g, seat), timed_out=False
+            )
+            await asyncio.sleep(0)
+            return True
+        timer = game.header.turn_timer_seconds
+        if timer <= 0:
+            return False
+        delay = game.last_at + timer - self._clock()
+        if delay > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), delay)
+            return True
+        stand_in = self._bot(game_id, game.header.seed, seat, "greedy")
+        await self._app.act_for(
+            game_id, seat, game.version, lambda g: stand_in.choose(g, seat), timed_out=True
+        )
+        return True

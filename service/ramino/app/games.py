@@ -1,0 +1,365 @@
+"""The application layer: hosted games over a store.
+
+One move: load the game (from this replica's cache, caught up with the
+store), check the expected version and the request id, let the engine decide,
+append the new entries at the version the decision was made on, and only then
+keep the result. Bots and turn timers act through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import structlog
+from prometheus_client import Counter, Gauge
+
+from ramino.api.errors import ApiError
+from ramino.app.duties import Duties
+from ramino.app.log import (
+    Header,
+    HostedGame,
+    SeatSpec,
+    engine_entries,
+    entry,
+    public_entry,
+)
+from ramino.bots import BOT_KINDS
+from ramino.engine import Command, Event, Game
+from ramino.store import DuplicateRequest, GameExists, GameSummary, Page, Store, VersionConflict
+
+log = structlog.get_logger("ramino.app")
+
+MOVES = Counter("ramino_moves_applied", "Moves applied to games, by command", ["command"])
+ACTIVE = Gauge("ramino_active_games", "Games being played in this replica's cache")
+
+Clock = Callable[[], float]
+Render = Callable[[HostedGame, list[Event]], bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class WatchItem:
+    """One message of a watch: a snapshot (``game``) or an entry."""
+
+    version: int
+    game: HostedGame | None = None
+    type: str = ""
+    fields: dict[str, Any] | None = None
+    seat: int | None = None
+
+
+def _game_id_for(request_id: str) -> str:
+    """A create retried with the same request id names the same game."""
+    return hashlib.sha256(f"create:{request_id}".encode()).hexdigest()[:16]
+
+
+class GameApp:
+    """Hosted games over one store, as one replica serves them."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock = time.time,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(256),
+        run_duties: bool = True,
+        bot_delay: float = 0.0,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._seed_source = seed_source
+        self._cache: dict[str, HostedGame] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.duties = Duties(self, clock, bot_delay) if run_duties else None
+
+    async def close(self) -> None:
+        if self.duties is not None:
+            await self.duties.stop()
+        await self.store.close()
+
+    # --- loading ------------------------------------------------------------
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def load(self, game_id: str) -> HostedGame:
+        """The game at the store's latest version."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            newer = await self.store.read(game_id, cached.version)
+            if not newer:
+                return cached
+            if cached.catch_up(newer):
+                return cached
+        game = HostedGame.fold(await self.store.read(game_id))
+        self._remember(game)
+        return game
+
+    def _remember(self, game: HostedGame) -> None:
+        self._cache[game.game_id] = game
+        ACTIVE.set(sum(1 for g in self._cache.values() if g.status == "playing"))
+
+    def forget(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+
+    def summary(self, game: HostedGame) -> GameSummary:
+        h = game.header
+        return GameSummary(
+            game_id=h.game_id,
+            variant=h.variant,
+            status=game.status,
+            created_at=h.created_at,
+            open_seats=len(game.open_seats),
+            seats=len(h.seats),
+            version=game.version,
+            extra={
+                "seed_hash": h.seed_hash,
+                "turn_timer_seconds": h.turn_timer_seconds,
+                "seats": [
+                    {
+                        "name": game.players[i] or "",
+                        "bot": s.bot or "",
+                        "taken": game.players[i] is not None,
+                    }
+                    for i, s in enumerate(h.seats)
+                ],
+            },
+        )
+
+    # --- lobby ----------------------------------------------------------------
+
+    async def create(
+        self,
+        variant: str,
+        overrides: dict[str, Any],
+        seats: Sequence[SeatSpec],
+        turn_timer_seconds: int = 0,
+        request_id: str = "",
+    ) -> HostedGame:
+        if not seats:
+            raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "NO_SEATS", "a game needs seats")
+        for s in seats:
+            if s.bot is not None and s.bot not in BOT_KINDS:
+                raise ApiError(
+                    grpc.StatusCode.INVALID_ARGUMENT, "BAD_BOT", f"unknown bot {s.bot!r}"
+                )
+        if not 0 <= turn_timer_seconds <= 24 * 3600:
+            raise ApiError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "BAD_TURN_TIMER",
+                "the turn timer is 0 (none) to 86400 seconds",
+            )
+        seed = self._seed_source()
+        # Checks the variant, the overrides and the seat count now, by dealing once.
+        Game.new(variant, [f"seat {i}" for i in range(len(seats))], seed=seed, overrides=overrides)
+        game_id = _game_id_for(request_id) if request_id else secrets.token_hex(8)
+        now = self._clock()
+        named = tuple(
+            SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot)
+            for i, s in enumerate(seats)
+        )
+        header = Header(game_id, variant, dict(overrides), named, seed, turn_timer_seconds, now)
+        game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
+        try:
+            await self.store.create(
+                self.summary(game), entry("created", now, header=header.to_data())
+            )
+        except GameExists:
+            if not request_id:
+                raise
+            return await self.load(game_id)
+        if not game.open_seats:
+            async with self.lock(game_id):
+                await self._start(game, [])
+        self._remember(game)
+        log.info("game created", game=game_id, variant=variant, seats=len(named))
+        return game
+
+    async def _start(
+        self, game: HostedGame, before: list[str], request_id: str = "", response: bytes = b""
+    ) -> None:
+        """Appends the entries ``before`` and the deal at once."""
+        now = self._clock()
+        entries = [*before, *engine_entries(game.start(), now)]
+        game.version = await self.store.append(
+            game.game_id, game.version, entries, self.summary(game), request_id or None, response
+        )
+        game.last_at = now
+        if self.duties is not None:
+            self.duties.kick(game.game_id)
+
+    async def join(
+        self, game_id: str, seat: int | None, player_name: str, request_id: str = ""
+    ) -> tuple[HostedGame, int]:
+        name = player_name.strip()
+        if not name or len(name) > 64:
+            raise ApiError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "BAD_PLAYER_NAME",
+                "a player name is 1 to 64 characters",
+            )
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if request_id and (first := await self.store.request(game_id, request_id)) is not None:
+                return game, int(first.decode())
+            open_seats = game.open_seats
+            if seat is None:
+                if not open_seats:
+                    raise ApiError(
+                        grpc.StatusCode.FAILED_PRECONDITION, "NO_OPEN_SEAT", "every seat is taken"
+                    )
+                seat = open_seats[0]
+            elif not 0 <= seat < len(game.players):
+                raise ApiError(
+                    grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAT", f"the game has no seat {seat}"
+                )
+            elif seat not in open_seats:
+                raise ApiError(
+                    grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {seat} is taken"
+                )
+            joined = entry("joined", self._clock(), seat=seat, player_name=name)
+            game.players[seat] = name
+            answer = str(seat).encode()
+            try:
+                if game.open_seats:
+                    game.version = await self.store.append(
+                        game_id,
+                        game.version,
+                        [joined],
+                        self.summary(game),
+                        request_id or None,
+                        answer,
+                    )
+                else:
+                    await self._start(game, [joined], request_id, answer)
+            except (VersionConflict, DuplicateRequest):
+                self.forget(game_id)
+                raise
+            return game, seat
+
+    async def list_games(
+        self, page_size: int, page_token: str, variant: str, status: str, open_only: bool
+    ) -> Page:
+        size = 50 if page_size <= 0 else min(page_size, 200)
+        try:
+            return await self.store.list_games(size, page_token, variant, status, open_only)
+        except ValueError as e:
+            raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "BAD_PAGE_TOKEN", str(e)) from None
+
+    # --- moves ------------------------------------------------------------------
+
+    async def move(
+        self,
+        game_id: str,
+        seat: int,
+        command: Command,
+        expected_version: int | None,
+        request_id: str,
+        render: Render,
+    ) -> bytes:
+        """Plays ``command`` for ``seat`` and returns ``render``'s answer,
+        stored with the move so that a retry of ``request_id`` gets it again."""
+        async with self.lock(game_id):
+            if request_id and (first := await self.store.request(game_id, request_id)) is not None:
+                return first
+            game = await self.load(game_id)
+            if expected_version is not None and expected_version != game.version:
+                raise VersionConflict(game_id, expected_version, game.version)
+            if game.engine is None:
+                raise ApiError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "GAME_NOT_STARTED",
+                    "the game has not started: seats are open",
+                )
+            extra = [entry("reclaimed", self._clock(), seat=seat)] if seat in game.timed_out else []
+            return await self._apply(game, seat, command, request_id, render, extra)
+
+    async def _apply(
+        self,
+        game: HostedGame,
+        seat: int,
+        command: Command,
+        request_id: str,
+        render: Render,
+        extra: list[str],
+    ) -> bytes:
+        """Decides and appends one command (the caller holds the game's lock)."""
+        assert game.engine is not None
+        before = game.version
+        events = game.engine.apply(seat, command)
+        now = self._clock()
+        entries = [*extra, *engine_entries(events, now)]
+        for e in extra:
+            game._note(json.loads(e))
+        game.version = before + len(entries)
+        game.last_at = now
+        response = render(game, events)
+        try:
+            await self.store.append(
+                game.game_id, before, entries, self.summary(game), request_id or None, response
+            )
+        except DuplicateRequest as dup:
+            self.forget(game.game_id)
+            return dup.response
+        except BaseException:
+            # The engine has moved on but the store has not: fold again next time.
+            self.forget(game.game_id)
+            raise
+        MOVES.labels(type(command).__name__).inc()
+        self._remember(game)
+        if self.duties is not None:
+            self.duties.kick(game.game_id)
+        return response
+
+    async def act_for(
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        choose: Callable[[Game], Command],
+        timed_out: bool,
+    ) -> bool:
+        """A server-side move (bot or timer) for ``seat`` at ``version``;
+        False when the game has moved on meanwhile."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if game.version != version or game.engine is None or game.engine.turn != seat:
+                return False
+            extra = (
+                []
+                if not timed_out or seat in game.timed_out
+                else [entry("timed_out", self._clock(), seat=seat)]
+            )
+            command = choose(game.engine)
+            try:
+                await self._apply(game, seat, command, "", lambda g, e: b"", extra)
+            except VersionConflict:
+                return False
+            return True
+
+    # --- reading ------------------------------------------------------------------
+
+    async def watch(
+        self, game_id: str, viewer: int | None, after_version: int | None, snapshot: bool
+    ) -> AsyncIterator[WatchItem]:
+        game = await self.load(game_id)
+        start = after_version
+        if start is None or snapshot or start > game.version or start < 0:
+            yield WatchItem(game.version, game=game)
+            start = game.version
+        async for e in self.store.subscribe(game_id, start):
+            data = json.loads(e.data)
+            kind, fields = public_entry(data, viewer)
+            seat = fields.get("seat")
+            yield WatchItem(
+                e.version, type=kind, fields=fields, seat=seat if isinstance(seat, int) else None
+            )

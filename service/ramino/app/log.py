@@ -1,0 +1,203 @@
+"""A hosted game's log: the entries a store keeps for it, and the game they
+fold into.
+
+The log wraps the engine's record with what only the service knows: who sits
+where (people join, bots are seated at creation), the seed's published hash,
+turn timers, and when each entry landed. Entries are JSON objects with a
+``kind``:
+
+- ``created``: the header (variant, overrides, seats, the secret seed, its
+  hash, the turn timer), always version 1;
+- ``joined``: a person took a seat;
+- ``engine``: one event of the engine's record (``event`` in the engine's
+  stable JSON form);
+- ``timed_out`` / ``reclaimed``: a seat's turn timer ran out and a bot played
+  its turn / its owner acted again.
+
+Every entry carries ``at``, the server's clock when it was appended (used
+only for turn timers, never by the rules).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ramino.engine import Event, Game, Record, event_from_data, project, to_data
+from ramino.store import Entry
+
+__all__ = ["SeatSpec", "Header", "HostedGame", "seed_hash", "entry", "public_entry"]
+
+
+def seed_hash(seed: int) -> str:
+    """SHA-256 of the seed's decimal digits: published at creation, so that
+    anyone can check the seed revealed at the end."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    name: str
+    bot: str | None
+    """``random`` or ``greedy`` for a bot seat, ``None`` for a person."""
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    game_id: str
+    variant: str
+    overrides: dict[str, Any]
+    seats: tuple[SeatSpec, ...]
+    seed: int
+    turn_timer_seconds: int
+    created_at: float
+
+    @property
+    def seed_hash(self) -> str:
+        return seed_hash(self.seed)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "variant": self.variant,
+            "overrides": self.overrides,
+            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "seed": str(self.seed),
+            "seed_hash": self.seed_hash,
+            "turn_timer_seconds": self.turn_timer_seconds,
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_data(cls, d: dict[str, Any]) -> Header:
+        return cls(
+            game_id=d["game_id"],
+            variant=d["variant"],
+            overrides=dict(d["overrides"]),
+            seats=tuple(SeatSpec(s["name"], s["bot"]) for s in d["seats"]),
+            seed=int(d["seed"]),
+            turn_timer_seconds=int(d["turn_timer_seconds"]),
+            created_at=float(d["created_at"]),
+        )
+
+
+def entry(kind: str, at: float, **fields: Any) -> str:
+    return json.dumps({"kind": kind, "at": at, **fields}, separators=(",", ":"), sort_keys=True)
+
+
+def public_entry(data: dict[str, Any], viewer: int | None) -> tuple[str, dict[str, Any]]:
+    """The entry's type and fields as ``viewer`` may see them: the header
+    without its seed, an engine event projected by the engine."""
+    kind = data["kind"]
+    if kind == "created":
+        header = dict(data["header"])
+        header.pop("seed")
+        return "GameCreated", header
+    if kind == "engine":
+        event = project(event_from_data(data["event"]), viewer)
+        fields = to_data(event)
+        return str(fields.pop("type")), fields
+    if kind == "joined":
+        return "SeatJoined", {"seat": data["seat"], "player_name": data["player_name"]}
+    if kind == "timed_out":
+        return "SeatTimedOut", {"seat": data["seat"]}
+    if kind == "reclaimed":
+        return "SeatReclaimed", {"seat": data["seat"]}
+    raise ValueError(f"unknown log entry kind {kind!r}")
+
+
+@dataclass
+class HostedGame:
+    """A hosted game folded from its log, as one replica holds it."""
+
+    header: Header
+    players: list[str | None]
+    """Who sits in each seat; ``None`` while the seat is open."""
+    version: int
+    last_at: float
+    engine: Game | None = None
+    timed_out: set[int] = field(default_factory=set)
+
+    @property
+    def game_id(self) -> str:
+        return self.header.game_id
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [i for i, p in enumerate(self.players) if p is None]
+
+    @property
+    def status(self) -> str:
+        if self.engine is None:
+            return "waiting"
+        return "finished" if self.engine.finished else "playing"
+
+    @classmethod
+    def fold(cls, entries: Sequence[Entry]) -> HostedGame:
+        first = json.loads(entries[0].data)
+        header = Header.from_data(first["header"])
+        game = cls(
+            header=header,
+            players=[s.name if s.bot else None for s in header.seats],
+            version=entries[0].version,
+            last_at=first["at"],
+        )
+        events: list[Event] = []
+        for e in entries[1:]:
+            data = json.loads(e.data)
+            game._note(data)
+            if data["kind"] == "engine":
+                events.append(event_from_data(data["event"]))
+            game.version = e.version
+        if events:
+            game.engine = Game.from_record(
+                Record(
+                    variant=header.variant,
+                    overrides=dict(header.overrides),
+                    players=tuple(p or "" for p in game.players),
+                    seed=header.seed,
+                    events=events,
+                )
+            )
+        return game
+
+    def _note(self, data: dict[str, Any]) -> None:
+        """Folds the service's own facts of one entry (not the engine's)."""
+        kind = data["kind"]
+        if kind == "joined":
+            self.players[data["seat"]] = data["player_name"]
+        elif kind == "timed_out":
+            self.timed_out.add(data["seat"])
+        elif kind == "reclaimed":
+            self.timed_out.discard(data["seat"])
+        self.last_at = data["at"]
+
+    def catch_up(self, entries: Iterable[Entry]) -> bool:
+        """Applies entries appended by another writer; False when they hold
+        engine events (the caller then folds the log again)."""
+        for e in entries:
+            data = json.loads(e.data)
+            if data["kind"] == "engine":
+                return False
+            self._note(data)
+            self.version = e.version
+        return True
+
+    def start(self) -> list[Event]:
+        """Deals the first round once every seat is taken: the engine's first
+        events."""
+        assert self.engine is None and not self.open_seats
+        self.engine = Game.new(
+            self.header.variant,
+            [p or "" for p in self.players],
+            seed=self.header.seed,
+            overrides=self.header.overrides,
+        )
+        return list(self.engine.record.events)
+
+
+def engine_entries(events: Iterable[Event], at: float) -> list[str]:
+    return [entry("engine", at, event=to_data(e)) for e in events]
