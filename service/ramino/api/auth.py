@@ -40,8 +40,8 @@ def load_secret() -> bytes:
 
 class TokenIssuer:
     def __init__(self, secret: bytes, lifetime: int = DEFAULT_LIFETIME) -> None:
-        if len(secret) < 16:
-            raise ValueError("the token secret must be at least 16 bytes")
+        if len(secret) < 32:
+            raise ValueError("the token secret must be at least 32 bytes")
         self._secret = secret
         self._lifetime = lifetime
 

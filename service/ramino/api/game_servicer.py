@@ -362,6 +362,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.LayMeldsResponse:
         if not request.melds or any(not m.card_ids for m in request.melds):
             raise convert.invalid("EMPTY_MELD", "lay at least one meld, each with its card ids")
+        if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
+            raise convert.invalid(
+                "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
+            )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
         return game_pb2.LayMeldsResponse(result=await self._move(request, context, LayMelds(melds)))
 

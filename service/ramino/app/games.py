@@ -144,7 +144,10 @@ class GameApp:
         seats: Sequence[SeatSpec],
         turn_timer_seconds: int = 0,
         request_id: str = "",
+        decks: Sequence[Sequence[int]] = (),
     ) -> HostedGame:
+        """A new game. ``decks`` stacks the first deals: for tests only, the
+        API never sets it."""
         if not seats:
             raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "NO_SEATS", "a game needs seats")
         for s in seats:
@@ -160,14 +163,29 @@ class GameApp:
             )
         seed = self._seed_source()
         # Checks the variant, the overrides and the seat count now, by dealing once.
-        Game.new(variant, [f"seat {i}" for i in range(len(seats))], seed=seed, overrides=overrides)
+        Game.new(
+            variant,
+            [f"seat {i}" for i in range(len(seats))],
+            seed=seed,
+            overrides=overrides,
+            decks=decks,
+        )
         game_id = _game_id_for(request_id) if request_id else secrets.token_hex(8)
         now = self._clock()
         named = tuple(
             SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot)
             for i, s in enumerate(seats)
         )
-        header = Header(game_id, variant, dict(overrides), named, seed, turn_timer_seconds, now)
+        header = Header(
+            game_id,
+            variant,
+            dict(overrides),
+            named,
+            seed,
+            turn_timer_seconds,
+            now,
+            tuple(tuple(d) for d in decks),
+        )
         game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
         try:
             await self.store.create(

@@ -54,6 +54,8 @@ class Header:
     seed: int
     turn_timer_seconds: int
     created_at: float
+    decks: tuple[tuple[int, ...], ...] = ()
+    """Fixed deck orders of the first rounds: only tests stack a deal."""
 
     @property
     def seed_hash(self) -> str:
@@ -69,6 +71,7 @@ class Header:
             "seed_hash": self.seed_hash,
             "turn_timer_seconds": self.turn_timer_seconds,
             "created_at": self.created_at,
+            "decks": [list(d) for d in self.decks],
         }
 
     @classmethod
@@ -81,6 +84,7 @@ class Header:
             seed=int(d["seed"]),
             turn_timer_seconds=int(d["turn_timer_seconds"]),
             created_at=float(d["created_at"]),
+            decks=tuple(tuple(x) for x in d.get("decks", ())),
         )
 
 
@@ -95,6 +99,7 @@ def public_entry(data: dict[str, Any], viewer: int | None) -> tuple[str, dict[st
     if kind == "created":
         header = dict(data["header"])
         header.pop("seed")
+        header.pop("decks", None)
         return "GameCreated", header
     if kind == "engine":
         event = project(event_from_data(data["event"]), viewer)
@@ -159,6 +164,7 @@ class HostedGame:
                     overrides=dict(header.overrides),
                     players=tuple(p or "" for p in game.players),
                     seed=header.seed,
+                    decks=header.decks,
                     events=events,
                 )
             )
@@ -195,6 +201,7 @@ class HostedGame:
             [p or "" for p in self.players],
             seed=self.header.seed,
             overrides=self.header.overrides,
+            decks=self.header.decks,
         )
         return list(self.engine.record.events)
 

@@ -1,0 +1,158 @@
+"""A real GameService server on a loopback port, and helpers to drive it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from ramino.api.auth import TokenIssuer
+from ramino.api.game_servicer import GameServicer
+from ramino.api.server import RunningServer, create_server
+from ramino.app import GameApp
+from ramino.store import open_store
+from ramino.v1 import game_pb2, game_pb2_grpc
+
+SECRET = b"test-secret-of-at-least-thirty-two-bytes"
+SEED = 20261129
+
+
+@dataclass
+class Harness:
+    server: RunningServer
+    app: GameApp
+    tokens: TokenIssuer
+    stub: game_pb2_grpc.GameServiceStub
+
+
+@pytest.fixture
+async def harness() -> AsyncIterator[Harness]:
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED)
+    tokens = TokenIssuer(SECRET)
+    running = await create_server("127.0.0.1:0", GameServicer(app, tokens))
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
+    await running.stop(0)
+
+
+def auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def reason_of(err: grpc.aio.AioRpcError) -> str:
+    status = rpc_status.from_call(err)
+    assert status is not None, err
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    assert info.domain == "ramino.v1"
+    return info.reason
+
+
+async def seated_game(
+    h: Harness, variant: str, people: int, bots: int = 0, decks: list[list[int]] | None = None
+) -> tuple[str, list[str]]:
+    """A game with ``people`` joined seats (then ``bots`` greedy bots): its
+    name and the people's tokens, by seat."""
+    seats = [game_pb2.SeatConfig(player_name=f"p{i}") for i in range(people)]
+    seats += [game_pb2.SeatConfig(bot=game_pb2.BOT_LEVEL_GREEDY) for _ in range(bots)]
+    if decks is None:
+        created = await h.stub.CreateGame(game_pb2.CreateGameRequest(variant=variant, seats=seats))
+        name = created.game.name
+    else:
+        from ramino.app import SeatSpec
+
+        game = await h.app.create(
+            variant,
+            {},
+            [SeatSpec(s.player_name, "greedy" if s.bot else None) for s in seats],
+            decks=decks,
+        )
+        name = f"games/{game.game_id}"
+    tokens = []
+    for i in range(people):
+        joined = await h.stub.JoinGame(
+            game_pb2.JoinGameRequest(name=name, seat=i, player_name=f"p{i}")
+        )
+        tokens.append(joined.seat_token)
+    return name, tokens
+
+
+async def play_one(h: Harness, name: str, token: str) -> game_pb2.MoveResult | None:
+    """One move chosen from the legal moves: melds, lay-offs, a draw, the
+    hinted discard. None when it is not this seat's turn."""
+    legal = await h.stub.GetLegalMoves(
+        game_pb2.GetLegalMovesRequest(name=name), metadata=auth(token)
+    )
+    if not legal.moves:
+        return None
+    kinds = {m.WhichOneof("move"): m for m in legal.moves}
+    md = auth(token)
+    v = legal.version
+    if "lay_melds" in kinds:
+        r = await h.stub.LayMelds(
+            game_pb2.LayMeldsRequest(
+                name=name, expected_version=v, melds=kinds["lay_melds"].lay_melds.melds
+            ),
+            metadata=md,
+        )
+        return r.result
+    if "lay_off" in kinds:
+        m = kinds["lay_off"].lay_off
+        r2 = await h.stub.LayOff(
+            game_pb2.LayOffRequest(
+                name=name, expected_version=v, card_id=m.card_id, meld_index=m.meld_index, end=m.end
+            ),
+            metadata=md,
+        )
+        return r2.result
+    for draw in ("draw_from_stock", "turn_over_discard_pile", "take_discard"):
+        if draw in kinds:
+            request = {"name": name, "expected_version": v}
+            if draw == "draw_from_stock":
+                return (
+                    await h.stub.DrawFromStock(
+                        game_pb2.DrawFromStockRequest(**request), metadata=md
+                    )
+                ).result
+            if draw == "turn_over_discard_pile":
+                return (
+                    await h.stub.TurnOverDiscardPile(
+                        game_pb2.TurnOverDiscardPileRequest(**request), metadata=md
+                    )
+                ).result
+            return (
+                await h.stub.TakeDiscard(game_pb2.TakeDiscardRequest(**request), metadata=md)
+            ).result
+    discards = [m.discard.card_id for m in legal.moves if m.WhichOneof("move") == "discard"]
+    if discards:
+        card = (
+            legal.hint.suggested_discard.id
+            if legal.hint.suggested_discard.id in discards
+            else discards[0]
+        )
+        return (
+            await h.stub.Discard(
+                game_pb2.DiscardRequest(name=name, expected_version=v, card_id=card), metadata=md
+            )
+        ).result
+    first = legal.moves[0]
+    kind = first.WhichOneof("move")
+    if kind == "swap_joker":
+        s = first.swap_joker
+        return (
+            await h.stub.SwapJoker(
+                game_pb2.SwapJokerRequest(
+                    name=name,
+                    expected_version=v,
+                    card_id=s.card_id,
+                    meld_index=s.meld_index,
+                    joker_id=s.joker_id,
+                ),
+                metadata=md,
+            )
+        ).result
+    raise AssertionError(f"no move to make among {legal.moves}")
