@@ -9,7 +9,6 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import grpc
 import pytest
-
 from ramino.api.auth import TokenIssuer
 from ramino.engine import stack_deck
 from ramino.v1 import game_pb2, types_pb2

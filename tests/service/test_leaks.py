@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
-
 from ramino.engine import (
-    DiscardPileTurnedOver,
     Discarded,
+    DiscardPileTurnedOver,
     DrewFromStock,
     Event,
     JokerSwapped,
