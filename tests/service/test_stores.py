@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 from ramino.store import (
     DuplicateRequest,
+    Entry,
     GameExists,
     GameNotFound,
     GameSummary,
@@ -16,14 +18,20 @@ from ramino.store import (
     VersionConflict,
     open_store,
 )
+from ramino.store.redis import RedisStore
+from tests.support.redis_server import RedisServer
 
 StoreFactory = Callable[[], Store]
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    url = "memory" if request.param == "memory" else f"sqlite:{tmp_path / 'games.db'}"
-    s = open_store(url)
+    s: Store
+    if request.param == "redis":
+        server: RedisServer = request.getfixturevalue("redis_server")
+        s = RedisStore(server.url, prefix=f"test-{uuid.uuid4().hex}:")
+    else:
+        s = open_store("memory" if request.param == "memory" else f"sqlite:{tmp_path / 'games.db'}")
     yield s
     await s.close()
 
@@ -130,3 +138,42 @@ async def test_sqlite_store_survives_reopening(tmp_path: Path) -> None:
 def test_unknown_store_urls_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="unknown store"):
         open_store("postgres://x")
+
+
+async def test_duties_due_and_leases(store: Store) -> None:
+    s = summary("g")
+    await store.create(s, "e1")
+    assert await store.due_games(100.0) == []
+    s.duty_at = 50.0
+    await store.append("g", 1, ["e2"], s)
+    assert await store.due_games(49.0) == []
+    assert await store.due_games(50.0) == ["g"]
+    assert await store.acquire_lease("g", "a", 5)
+    assert not await store.acquire_lease("g", "b", 5)
+    assert await store.acquire_lease("g", "a", 5)
+    await store.release_lease("g", "a")
+    assert await store.acquire_lease("g", "b", 0.05)
+    await asyncio.sleep(0.1)
+    assert await store.acquire_lease("g", "a", 5)
+    s.duty_at = None
+    await store.append("g", 2, ["e3"], s)
+    assert await store.due_games(1e12) == []
+
+
+async def test_finished_games_expire_after_being_archived(store: Store) -> None:
+    archived: dict[str, list[str]] = {}
+
+    async def archive(game_id: str, entries: list[Entry]) -> None:
+        archived[game_id] = [e.data for e in entries]
+
+    for i, finished in enumerate((10.0, 20.0, None)):
+        s = summary(f"g{i}", created_at=float(i))
+        await store.create(s, "e1")
+        s.finished_at = finished
+        await store.append(f"g{i}", 1, ["e2"], s)
+    assert await store.expire_finished(15.0, archive) == ["g0"]
+    assert archived == {"g0": ["e1", "e2"]}
+    with pytest.raises(GameNotFound):
+        await store.read("g0")
+    assert [g.game_id for g in (await store.list_games(10)).games] == ["g1", "g2"]
+    assert sorted(await store.expire_finished(1e12)) == ["g1"]

@@ -39,5 +39,7 @@ def open_store(url: str) -> Store:
 
         return SqliteStore(url.removeprefix("sqlite:").removeprefix("//") or "var/ramino.db")
     if url.startswith("redis://"):
-        raise ValueError(f"the redis store is not available yet: {url}")
+        from ramino.store.redis import RedisStore
+
+        return RedisStore(url)
     raise ValueError(f"unknown store {url!r}: use memory, sqlite:PATH or redis://HOST:PORT/DB")

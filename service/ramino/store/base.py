@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -31,6 +31,7 @@ __all__ = [
     "GameExists",
     "GameNotFound",
     "Page",
+    "Archive",
     "encode_page_token",
     "decode_page_token",
 ]
@@ -81,6 +82,9 @@ class GameSummary:
     open_seats: int = 0
     seats: int = 0
     version: int = 0
+    duty_at: float | None = None
+    """When a server-side duty (a bot's move, a turn timer) is next due."""
+    finished_at: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
@@ -93,6 +97,8 @@ class GameSummary:
                 "open_seats": self.open_seats,
                 "seats": self.seats,
                 "version": self.version,
+                "duty_at": self.duty_at,
+                "finished_at": self.finished_at,
                 "extra": self.extra,
             },
             separators=(",", ":"),
@@ -174,4 +180,23 @@ class Store(Protocol):
 
     async def load_snapshot(self, game_id: str) -> tuple[int, str] | None: ...
 
+    async def due_games(self, now: float, limit: int = 100) -> list[str]:
+        """Games with a duty due at or before ``now``, soonest first."""
+        ...
+
+    async def acquire_lease(self, game_id: str, owner: str, ttl: float) -> bool:
+        """Takes or renews the game's duty lease for ``owner`` for ``ttl``
+        seconds; False while another owner holds it."""
+        ...
+
+    async def release_lease(self, game_id: str, owner: str) -> None: ...
+
+    async def expire_finished(self, before: float, archive: Archive | None = None) -> list[str]:
+        """Removes the games finished before ``before`` (after handing each
+        game's entries to ``archive``); returns their ids."""
+        ...
+
     async def close(self) -> None: ...
+
+
+Archive = Callable[[str, list[Entry]], Awaitable[None]]

@@ -43,3 +43,22 @@ async def follow(
             version = entry.version
         if not entries:
             await waiter.wait()
+
+
+class Leases:
+    """Duty leases inside one process (the memory and sqlite stores serve one)."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, tuple[str, float]] = {}
+
+    def acquire(self, game_id: str, owner: str, ttl: float, now: float) -> bool:
+        holder = self._held.get(game_id)
+        if holder is not None and holder[0] != owner and holder[1] > now:
+            return False
+        self._held[game_id] = (owner, now + ttl)
+        return True
+
+    def release(self, game_id: str, owner: str) -> None:
+        holder = self._held.get(game_id)
+        if holder is not None and holder[0] == owner:
+            del self._held[game_id]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Sequence
 
 from ramino.store.base import (
+    Archive,
     DuplicateRequest,
     Entry,
     GameExists,
@@ -15,7 +17,7 @@ from ramino.store.base import (
     decode_page_token,
     encode_page_token,
 )
-from ramino.store.local import Notifier, follow
+from ramino.store.local import Leases, Notifier, follow
 
 
 class MemoryStore:
@@ -25,6 +27,7 @@ class MemoryStore:
         self._requests: dict[tuple[str, str], bytes] = {}
         self._snapshots: dict[str, tuple[int, str]] = {}
         self._notifier = Notifier()
+        self._leases = Leases()
 
     def _log(self, game_id: str) -> list[str]:
         try:
@@ -104,6 +107,32 @@ class MemoryStore:
 
     async def load_snapshot(self, game_id: str) -> tuple[int, str] | None:
         return self._snapshots.get(game_id)
+
+    async def due_games(self, now: float, limit: int = 100) -> list[str]:
+        due = [s for s in self._summaries.values() if s.duty_at is not None and s.duty_at <= now]
+        due.sort(key=lambda s: (s.duty_at or 0.0, s.game_id))
+        return [s.game_id for s in due[:limit]]
+
+    async def acquire_lease(self, game_id: str, owner: str, ttl: float) -> bool:
+        return self._leases.acquire(game_id, owner, ttl, time.monotonic())
+
+    async def release_lease(self, game_id: str, owner: str) -> None:
+        self._leases.release(game_id, owner)
+
+    async def expire_finished(self, before: float, archive: Archive | None = None) -> list[str]:
+        gone = [
+            s.game_id
+            for s in self._summaries.values()
+            if s.finished_at is not None and s.finished_at < before
+        ]
+        for game_id in gone:
+            if archive is not None:
+                await archive(game_id, await self.read(game_id))
+            for table in (self._logs, self._summaries, self._snapshots):
+                table.pop(game_id, None)
+            for key in [k for k in self._requests if k[0] == game_id]:
+                del self._requests[key]
+        return gone
 
     async def close(self) -> None:
         pass

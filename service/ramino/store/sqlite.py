@@ -5,10 +5,12 @@ in-process); the redis store is the one for many replicas."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from ramino.store.base import (
+    Archive,
     DuplicateRequest,
     Entry,
     GameExists,
@@ -19,7 +21,7 @@ from ramino.store.base import (
     decode_page_token,
     encode_page_token,
 )
-from ramino.store.local import Notifier, follow
+from ramino.store.local import Leases, Notifier, follow
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -29,9 +31,13 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,
     open_seats INTEGER NOT NULL,
     version INTEGER NOT NULL,
+    duty_at REAL,
+    finished_at REAL,
     summary TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_creation ON games (created_at, game_id);
+CREATE INDEX IF NOT EXISTS games_by_duty ON games (duty_at) WHERE duty_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_by_finish ON games (finished_at) WHERE finished_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS entries (
     game_id TEXT NOT NULL,
     version INTEGER NOT NULL,
@@ -62,6 +68,7 @@ class SqliteStore:
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
         self._notifier = Notifier()
+        self._leases = Leases()
 
     def _version(self, game_id: str) -> int:
         row = self._db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
@@ -71,7 +78,7 @@ class SqliteStore:
 
     def _put_summary(self, summary: GameSummary) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 summary.game_id,
                 summary.created_at,
@@ -79,6 +86,8 @@ class SqliteStore:
                 summary.status,
                 summary.open_seats,
                 summary.version,
+                summary.duty_at,
+                summary.finished_at,
                 summary.to_json(),
             ),
         )
@@ -196,6 +205,35 @@ class SqliteStore:
             "SELECT version, data FROM snapshots WHERE game_id = ?", (game_id,)
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
+
+    async def due_games(self, now: float, limit: int = 100) -> list[str]:
+        rows = self._db.execute(
+            "SELECT game_id FROM games WHERE duty_at IS NOT NULL AND duty_at <= ? "
+            "ORDER BY duty_at, game_id LIMIT ?",
+            (now, limit),
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    async def acquire_lease(self, game_id: str, owner: str, ttl: float) -> bool:
+        return self._leases.acquire(game_id, owner, ttl, time.monotonic())
+
+    async def release_lease(self, game_id: str, owner: str) -> None:
+        self._leases.release(game_id, owner)
+
+    async def expire_finished(self, before: float, archive: Archive | None = None) -> list[str]:
+        rows = self._db.execute(
+            "SELECT game_id FROM games WHERE finished_at IS NOT NULL AND finished_at < ?",
+            (before,),
+        ).fetchall()
+        gone = [str(r[0]) for r in rows]
+        for game_id in gone:
+            if archive is not None:
+                await archive(game_id, await self.read(game_id))
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                for table in ("entries", "requests", "snapshots", "games"):
+                    self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+        return gone
 
     async def close(self) -> None:
         self._db.close()
