@@ -19,6 +19,7 @@ from ramino.store import (
     open_store,
 )
 from ramino.store.redis import RedisStore
+
 from tests.support.redis_server import RedisServer
 
 StoreFactory = Callable[[], Store]

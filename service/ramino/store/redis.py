@@ -108,9 +108,11 @@ class RedisStore:
             "health_check_interval": 5,
             "socket_keepalive": True,
         }
-        self._redis = Redis.from_url(url, max_connections=256, **options)
+        # redis-py types its replies as unions of every shape a reply can
+        # take; this store decodes them itself, so the clients are untyped.
+        self._redis: Any = Redis.from_url(url, max_connections=256, **options)
         # Blocking stream reads hold a connection each: a pool of their own.
-        self._blocking = Redis.from_url(url, max_connections=4096, **options)
+        self._blocking: Any = Redis.from_url(url, max_connections=4096, **options)
         self._prefix = prefix
         self._append = self._redis.register_script(APPEND)
         self._create = self._redis.register_script(CREATE)
