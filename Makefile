@@ -75,8 +75,8 @@ fuzz:
 test: build test-rust test-python lint fuzz
 
 bench: build
-	$(PIP) install --quiet ".[bench]" --no-deps 2>/dev/null || $(PIP) install --quiet "open-spiel==1.6.1"
-	$(PY) bench/run.py
+	$(PIP) install --quiet "open-spiel==2.0.2"
+	$(PY) bench/core_bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) target

@@ -51,6 +51,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=float(_env("BOT_DELAY", "0")),
         help="seconds a bot waits before each move (for people watching) [RAMINO_BOT_DELAY]",
     )
+    retention = _env("FINISHED_RETENTION", "")
+    p.add_argument(
+        "--finished-retention",
+        type=float,
+        default=float(retention) if retention else None,
+        help="seconds a finished game is kept, then expired (default: kept) "
+        "[RAMINO_FINISHED_RETENTION]",
+    )
+    p.add_argument(
+        "--archive",
+        default=_env("ARCHIVE", "") or None,
+        help="folder where expired games' logs are written first (default: deleted) "
+        "[RAMINO_ARCHIVE]",
+    )
     p.add_argument("--log-level", default=_env("LOG_LEVEL", "info"))
     p.set_defaults(func=run)
 
@@ -68,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         app = GameApp(open_store(config.store), bot_delay=args.bot_delay)
+        await app.start(args.finished_retention, args.archive)
         await serve(config, GameServicer(app, TokenIssuer(load_secret())))
 
     asyncio.run(main())

@@ -2,14 +2,19 @@
 timer runs out has its turn played by the greedy bot.
 
 One task per game in this replica, woken by every move it sees (``kick``).
-Each action goes through :meth:`GameApp.act_for` at the version it was
-decided on, so a duty that loses a race changes nothing.
+Before acting, a replica takes the game's lease in the store (renewed at each
+step, lost when the replica dies), so that one replica at a time acts for a
+game. Each replica also sweeps the store's index of due duties, which is how
+a game whose replica died is picked up by another once the lease runs out.
+Each action goes through :meth:`GameApp.act_for` at the version it was decided
+on, so a duty that loses a race changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -22,6 +27,9 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("ramino.duties")
 
+LEASE_SECONDS = 3.0
+SWEEP_SECONDS = 0.5
+
 
 class Duties:
     def __init__(self, app: GameApp, clock: Callable[[], float], bot_delay: float = 0.0) -> None:
@@ -31,6 +39,27 @@ class Duties:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
         self._bots: dict[tuple[str, int, str], Bot] = {}
+        self.owner = uuid.uuid4().hex
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Starts sweeping the store for due duties (idempotent)."""
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep(), name="duty sweeper")
+
+    async def _sweep(self) -> None:
+        store = self._app.store
+        while True:
+            try:
+                for game_id in await store.due_games(self._clock()):
+                    task = self._tasks.get(game_id)
+                    if task is None or task.done():
+                        self.kick(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("duty sweep failed")
+            await asyncio.sleep(SWEEP_SECONDS)
 
     def kick(self, game_id: str) -> None:
         """Something happened in ``game_id``: look at it again."""
@@ -44,6 +73,8 @@ class Duties:
 
     async def stop(self) -> None:
         tasks = list(self._tasks.values())
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -69,6 +100,8 @@ class Duties:
         finally:
             self._tasks.pop(game_id, None)
             self._wake.pop(game_id, None)
+            with contextlib.suppress(Exception):
+                await self._app.store.release_lease(game_id, self.owner)
 
     async def _step(self, game_id: str) -> bool:
         """Does what is due now or waits for it; False when nothing will be."""
@@ -80,6 +113,12 @@ class Duties:
             return False
         seat = engine.turn
         spec = game.header.seats[seat]
+        timer = game.header.turn_timer_seconds
+        if spec.bot is None and timer <= 0:
+            return False
+        if not await self._app.store.acquire_lease(game_id, self.owner, LEASE_SECONDS):
+            # Another replica acts for this game; the sweep looks again later.
+            return False
         if spec.bot is not None:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
@@ -89,13 +128,10 @@ class Duties:
             )
             await asyncio.sleep(0)
             return True
-        timer = game.header.turn_timer_seconds
-        if timer <= 0:
-            return False
         delay = game.last_at + timer - self._clock()
         if delay > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), delay)
+                await asyncio.wait_for(wake.wait(), min(delay, LEASE_SECONDS / 2))
             return True
         stand_in = self._bot(game_id, game.header.seed, seat, "greedy")
         await self._app.act_for(

@@ -9,12 +9,14 @@ keep the result. Bots and turn timers act through the same path.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -33,7 +35,15 @@ from ramino.app.log import (
 )
 from ramino.bots import BOT_KINDS
 from ramino.engine import Command, Event, Game
-from ramino.store import DuplicateRequest, GameExists, GameSummary, Page, Store, VersionConflict
+from ramino.store import (
+    DuplicateRequest,
+    Entry,
+    GameExists,
+    GameSummary,
+    Page,
+    Store,
+    VersionConflict,
+)
 
 log = structlog.get_logger("ramino.app")
 
@@ -77,10 +87,15 @@ class GameApp:
         self._cache: dict[str, HostedGame] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
+        self._janitor: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
         if self.duties is not None:
             await self.duties.stop()
+        if self._janitor is not None:
+            self._janitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._janitor
         await self.store.close()
 
     # --- loading ------------------------------------------------------------
@@ -121,6 +136,8 @@ class GameApp:
             open_seats=len(game.open_seats),
             seats=len(h.seats),
             version=game.version,
+            duty_at=self._duty_at(game),
+            finished_at=game.last_at if game.status == "finished" else None,
             extra={
                 "seed_hash": h.seed_hash,
                 "turn_timer_seconds": h.turn_timer_seconds,
@@ -134,6 +151,52 @@ class GameApp:
                 ],
             },
         )
+
+    @staticmethod
+    def _duty_at(game: HostedGame) -> float | None:
+        """When a bot or a turn timer must next act in ``game``."""
+        engine = game.engine
+        if engine is None or engine.finished or engine.turn is None:
+            return None
+        if game.header.seats[engine.turn].bot is not None:
+            return game.last_at
+        timer = game.header.turn_timer_seconds
+        return game.last_at + timer if timer > 0 else None
+
+    async def start(self, retention: float | None = None, archive_dir: str | None = None) -> None:
+        """Starts this replica's background work: duties (bots, timers, the
+        sweep) and, with ``retention`` seconds, the expiry of finished games
+        (archived as ``archive_dir/{game}.jsonl`` first when given)."""
+        if self.duties is not None:
+            self.duties.start()
+        if retention is not None and self._janitor is None:
+            self._janitor = asyncio.create_task(self._expire(retention, archive_dir))
+
+    async def _expire(self, retention: float, archive_dir: str | None) -> None:
+        archive = None
+        if archive_dir is not None:
+            folder = Path(archive_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+
+            async def write(game_id: str, entries: list[Entry]) -> None:
+                lines = "".join(e.data + "\n" for e in entries)
+                (folder / f"{game_id}.jsonl").write_text(lines)
+
+            archive = write
+        while True:
+            try:
+                gone = await self.store.expire_finished(self._clock() - retention, archive)
+                for game_id in gone:
+                    self.forget(game_id)
+                if gone:
+                    log.info(
+                        "finished games expired", count=len(gone), archived=archive is not None
+                    )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("expiry failed")
+            await asyncio.sleep(min(30.0, max(retention / 4, 0.05)))
 
     # --- lobby ----------------------------------------------------------------
 
