@@ -116,6 +116,22 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// The highest meld value a joker of this meld stands for.
+    fn best_joker_value(self, v: &Variant) -> u32 {
+        match self {
+            Shape::Set { rank, .. } => v.set_card_value(rank),
+            Shape::Run {
+                start, len, joker_mask, ..
+            } => (0..len)
+                .filter(|i| joker_mask & (1 << i) != 0)
+                .map(|i| v.position_value(start + i))
+                .max()
+                .unwrap_or(0),
+        }
+    }
+}
+
 /// A meld the hand could form, before any other meld is taken.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
@@ -132,51 +148,37 @@ fn natural(pos: u8, suit: Suit) -> Card {
     Card::new(position_rank(pos), suit)
 }
 
-impl Counts {
-    /// This multiset plus one copy of the natural `card`.
-    #[inline]
-    fn add(self, card: Card) -> Counts {
-        let bit = 1u64 << card.index();
-        if self.one & bit != 0 {
-            Counts {
-                two: self.two | bit,
-                ..self
-            }
-        } else {
-            Counts {
-                one: self.one | bit,
-                ..self
-            }
-        }
-    }
-}
-
 /// Every set and run the hand's cards can form under `v`, jokers standing
 /// anywhere they are allowed (also where the hand holds the natural card).
-fn candidates(hand: Counts, held: &[u8; 53], v: &Variant, out: &mut Vec<Candidate>) {
+fn candidates(hand: Counts, v: &Variant, out: &mut Vec<Candidate>) {
     let max_j = (v.max_jokers_per_meld).min(hand.jokers);
     let jp = v.penalty(&Card::JOKER);
-    for rank in 1..=13u8 {
-        let present = Suit::ALL
-            .into_iter()
-            .filter(|&s| held[Card::new(rank, s).index()] > 0)
-            .fold(0u8, |m, s| m | 1 << s as u8);
+    let suit_ranks = |suit: u32| (hand.one >> (suit * 13)) & 0x1FFF;
+    let (s0, s1, s2, s3) = (suit_ranks(0), suit_ranks(1), suit_ranks(2), suit_ranks(3));
+    // Ranks held in two suits or more: the only ones a set can be of.
+    let mut pairs = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3);
+    while pairs != 0 {
+        let rank = pairs.trailing_zeros() as u8 + 1;
+        pairs &= pairs - 1;
+        let bit = |suit: u32| ((hand.one >> (suit * 13 + u32::from(rank) - 1)) & 1) as u8;
+        let present = bit(0) | bit(1) << 1 | bit(2) << 2 | bit(3) << 3;
         let per = v.set_card_value(rank);
-        // Every non-empty subset of the present suits.
+        let penalty = v.penalty(&Card::new(rank, Suit::Spades));
+        // Every subset of two or more of the present suits.
         let mut suits = present;
         while suits != 0 {
             let naturals = suits.count_ones() as u8;
             if naturals >= 2 {
-                let chosen = Suit::ALL.into_iter().filter(|&s| suits & (1 << s as u8) != 0);
-                let uses = chosen.clone().fold(Counts::default(), |c, s| c.add(Card::new(rank, s)));
-                let nat_weight: u32 = chosen.map(|s| v.penalty(&Card::new(rank, s))).sum();
+                let one = (0..4u32)
+                    .filter(|s| suits & (1 << s) != 0)
+                    .fold(0u64, |m, s| m | 1 << (s * 13 + u32::from(rank) - 1));
                 for jokers in 0..=max_j {
                     let len = naturals + jokers;
                     if (3..=4).contains(&len) {
                         out.push(Candidate {
-                            uses: Counts { jokers, ..uses },
+                            uses: Counts { one, two: 0, jokers },
                             value: per * u32::from(len),
-                            weight: nat_weight + jp * u32::from(jokers),
+                            weight: penalty * u32::from(naturals) + jp * u32::from(jokers),
                             pure_run: false,
                             shape: Shape::Set { rank, suits, jokers },
                         });
@@ -186,24 +188,47 @@ fn candidates(hand: Counts, held: &[u8; 53], v: &Variant, out: &mut Vec<Candidat
             suits = (suits - 1) & present;
         }
     }
+    let top = v.top_position();
+    let mut run = RunSearch {
+        suit: Suit::Spades,
+        top,
+        max_j,
+        held: [0; 15],
+        bits: [0; 15],
+        value: [0; 15],
+        penalty: [0; 15],
+        jp,
+    };
+    for pos in 1..=top {
+        run.value[pos as usize] = v.position_value(pos);
+        run.penalty[pos as usize] = v.penalty(&natural(pos, Suit::Spades));
+    }
     for suit in Suit::ALL {
-        let mut run = RunSearch {
-            suit,
-            top: v.top_position(),
-            max_j,
-            held: [0; 15],
-            value: [0; 15],
-            penalty: [0; 15],
-            jp,
+        let shift = suit as u32 * 13;
+        let ranks = (hand.one >> shift) & 0x1FFF;
+        // Run positions held: bit p for position p (1..=14, 14 the ace again).
+        let positions = ranks << 1 | if top == 14 { (ranks & 1) << 14 } else { 0 };
+        let starts = if max_j == 0 {
+            positions & positions >> 1 & positions >> 2
+        } else {
+            positions
         };
-        for pos in 1..=14u8 {
-            let card = natural(pos, suit);
-            run.held[pos as usize] = held[card.index()];
-            run.value[pos as usize] = v.position_value(pos);
-            run.penalty[pos as usize] = v.penalty(&card);
+        if ranks.count_ones() < 2 || starts == 0 {
+            continue;
         }
-        for start in 1..=run.top {
-            run.extend(start, start, 0, 0, Counts::default(), 0, 0, out);
+        run.suit = suit;
+        for pos in 1..=top {
+            let bit = 1u64 << (shift + u32::from(position_rank(pos)) - 1);
+            run.bits[pos as usize] = bit;
+            run.held[pos as usize] = u8::from(hand.one & bit != 0) + u8::from(hand.two & bit != 0);
+        }
+        for start in 1..=top {
+            // A run starts with a natural (three in a row without jokers), or
+            // with jokers before one.
+            let reach = (start + max_j).min(top);
+            if (starts >> start) & 1 != 0 || (max_j > 0 && (start..=reach).any(|p| run.held[p as usize] > 0)) {
+                run.extend(start, start, 0, 0, Counts::default(), 0, 0, out);
+            }
         }
     }
 }
@@ -214,6 +239,8 @@ struct RunSearch {
     top: u8,
     max_j: u8,
     held: [u8; 15],
+    /// The bit of the natural card at each position, in `Counts` planes.
+    bits: [u64; 15],
     value: [u32; 15],
     penalty: [u32; 15],
     jp: u32,
@@ -261,7 +288,18 @@ impl RunSearch {
             }
         };
         if self.held[pos as usize] >= need {
-            let uses = uses.add(natural(pos, self.suit));
+            let bit = self.bits[pos as usize];
+            let uses = if uses.one & bit != 0 {
+                Counts {
+                    two: uses.two | bit,
+                    ..uses
+                }
+            } else {
+                Counts {
+                    one: uses.one | bit,
+                    ..uses
+                }
+            };
             let weight = weight + self.penalty[pos as usize];
             emit(out, jokers, joker_mask, uses, weight);
             self.extend(start, pos + 1, jokers, joker_mask, uses, value, weight, out);
@@ -275,6 +313,8 @@ impl RunSearch {
 }
 
 const NONE: i32 = i32::MIN / 2;
+/// Candidate count above which the search memoises.
+const MEMO_FROM: usize = 12;
 const NEED_PURE: u8 = 1;
 const NEED_LEFTOVER: u8 = 2;
 const NEED_INCLUDE: u8 = 4;
@@ -307,22 +347,43 @@ enum Objective {
     Weight,
 }
 
-type Memo = HashMap<u128, i32, BuildHasherDefault<KeyHasher>>;
+/// Per state: a score, and whether it is exact (else an upper bound).
+type Memo = HashMap<u128, (i32, bool), BuildHasherDefault<KeyHasher>>;
 
 thread_local! {
     /// Buffers reused across searches on a thread, so a search allocates
     /// nothing once warm.
-    static SCRATCH: std::cell::RefCell<(Vec<Candidate>, Memo)> = std::cell::RefCell::default();
+    static SCRATCH: std::cell::RefCell<(Vec<Candidate>, Vec<Hot>, Memo)> = std::cell::RefCell::default();
+}
+
+/// What the search loop reads of a candidate, packed for the cache.
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    uses: Counts,
+    score: i32,
+    pure_run: bool,
 }
 
 struct Search {
     /// Candidates sorted by their lowest natural card.
     candidates: Vec<Candidate>,
+    /// `hot[i]` is what the search needs of `candidates[i]`.
+    hot: Vec<Hot>,
     /// `candidates[first[k]..first[k + 1]]` are filed under card kind `k`.
     first: [u32; 53],
-    objective: Objective,
     include: Option<Card>,
     memo: Memo,
+    /// Kinds that some candidate melds.
+    meldable: u64,
+    /// The most a natural kind can add to the score in any candidate.
+    card_gain: [i32; 52],
+    /// The most a joker can add to the score.
+    joker_gain: i32,
+    /// Whether some candidate holds a joker.
+    jokers_meld: bool,
+    /// Whether to memoise: with a few candidates the search is small
+    /// enough that the table costs more than it saves.
+    memoize: bool,
 }
 
 impl Drop for Search {
@@ -330,53 +391,86 @@ impl Drop for Search {
         let mut memo = std::mem::take(&mut self.memo);
         memo.clear();
         let all = std::mem::take(&mut self.candidates);
-        SCRATCH.with(|s| *s.borrow_mut() = (all, memo));
+        let hot = std::mem::take(&mut self.hot);
+        SCRATCH.with(|s| *s.borrow_mut() = (all, hot, memo));
     }
 }
 
 impl Search {
     fn new(hand: &[Card], v: &Variant, objective: Objective, include: Option<Card>) -> (Search, Counts) {
         let counts = Counts::of(hand);
-        let mut held = [0u8; 53];
-        for c in hand {
-            held[c.index()] += 1;
-        }
-        let (mut all, memo) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        let (mut all, mut hot, mut memo) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
         all.clear();
-        candidates(counts, &held, v, &mut all);
-        // File each candidate under its lowest natural card, in one flat list.
-        all.sort_by_key(|c| c.uses.one.trailing_zeros());
+        if memo.capacity() > 1 << 14 {
+            // Clearing a table costs its capacity: keep only small ones.
+            memo = Memo::default();
+        }
+        candidates(counts, v, &mut all);
+        let score = |c: &Candidate| match objective {
+            Objective::Value => c.value,
+            Objective::Weight => c.weight,
+        };
+        // File each candidate under its lowest natural card, in one flat list,
+        // the best scoring first within each card.
+        all.sort_by_key(|c| (c.uses.one.trailing_zeros(), std::cmp::Reverse(score(c))));
         let mut first = [0u32; 53];
+        let (mut meldable, mut joker_value) = (0u64, None);
         for c in &all {
             first[c.uses.one.trailing_zeros() as usize + 1] += 1;
+            meldable |= c.uses.one;
+            if c.uses.jokers > 0 {
+                joker_value = joker_value.max(Some(c.shape.best_joker_value(v)));
+            }
         }
+        // What one card can add at most: its penalty, or its best meld value.
+        let mut card_gain = [0i32; 52];
+        let mut kinds = meldable;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let card = Card::from_index(k as u8);
+            let rank = card.rank().expect("natural");
+            card_gain[k] = match objective {
+                Objective::Weight => v.penalty(&card),
+                Objective::Value if rank == 1 => v.position_value(1).max(v.position_value(14)).max(v.set_card_value(1)),
+                Objective::Value => v.position_value(rank),
+            } as i32;
+        }
+        let joker_gain = match (joker_value, objective) {
+            (None, _) => 0,
+            (Some(_), Objective::Weight) => v.penalty(&Card::JOKER) as i32,
+            (Some(value), Objective::Value) => value as i32,
+        };
         for i in 1..53 {
             first[i] += first[i - 1];
         }
-        (
-            Search {
-                candidates: all,
-                first,
-                objective,
-                include,
-                memo,
-            },
-            counts,
-        )
+        let memoize = all.len() > MEMO_FROM;
+        hot.clear();
+        hot.extend(all.iter().map(|c| Hot {
+            uses: c.uses,
+            score: score(c) as i32,
+            pure_run: c.pure_run,
+        }));
+        let search = Search {
+            memoize,
+            hot,
+            candidates: all,
+            first,
+            include,
+            memo,
+            meldable,
+            card_gain,
+            joker_gain,
+            jokers_meld: joker_value.is_some(),
+        };
+        (search, counts)
     }
 
     fn filed_under(&self, low: usize) -> std::ops::Range<usize> {
         self.first[low] as usize..self.first[low + 1] as usize
     }
 
-    fn score(&self, c: &Candidate) -> i32 {
-        match self.objective {
-            Objective::Value => c.value as i32,
-            Objective::Weight => c.weight as i32,
-        }
-    }
-
-    fn flags_after(&self, flags: u8, c: &Candidate) -> u8 {
+    fn flags_after(&self, flags: u8, c: &Hot) -> u8 {
         let mut f = flags;
         if c.pure_run {
             f &= !NEED_PURE;
@@ -399,7 +493,54 @@ impl Search {
         !(flags & NEED_INCLUDE != 0 && self.include.is_some_and(|c| c.index() == low) && s.two & (1 << low) == 0)
     }
 
-    fn best(&mut self, s: Counts, flags: u8) -> i32 {
+    /// `s` without the cards that no candidate melds (they are left over
+    /// whatever the melds), or `None` when the opening must use one of them.
+    fn strip_dead(&self, s: Counts, flags: u8) -> Option<(Counts, u8)> {
+        let dead = (s.one | s.two) & !self.meldable;
+        let dead_jokers = if self.jokers_meld { 0 } else { s.jokers };
+        if dead == 0 && dead_jokers == 0 {
+            return Some((s, flags));
+        }
+        if flags & NEED_INCLUDE != 0 {
+            match self.include {
+                Some(c) if c.is_joker() && dead_jokers > 0 => return None,
+                Some(c) if !c.is_joker() && dead & (1 << c.index()) != 0 => return None,
+                _ => {}
+            }
+        }
+        let kept = Counts {
+            one: s.one & !dead,
+            two: s.two & !dead,
+            jokers: s.jokers - dead_jokers,
+        };
+        Some((kept, flags & !NEED_LEFTOVER))
+    }
+
+    /// An upper bound of what the melds of `s` can score: every card that
+    /// some candidate melds, at its best, but for the card that must be kept
+    /// to discard when every card could be melded.
+    fn bound(&self, s: Counts, flags: u8) -> i32 {
+        let mut total = i32::from(s.jokers) * self.joker_gain;
+        let mut least = if s.jokers > 0 { self.joker_gain } else { i32::MAX };
+        for plane in [s.one & self.meldable, s.two & self.meldable] {
+            let mut bits = plane;
+            while bits != 0 {
+                let gain = self.card_gain[bits.trailing_zeros() as usize];
+                total += gain;
+                least = least.min(gain);
+                bits &= bits - 1;
+            }
+        }
+        if flags & NEED_LEFTOVER != 0 && s.one & !self.meldable == 0 {
+            total -= least;
+        }
+        total
+    }
+
+    /// The best score of the melds of `s` under `flags` when it is above
+    /// `floor`; otherwise a value no greater than `floor` that bounds it
+    /// from above (branch and bound, with exact results memoised).
+    fn best(&mut self, s: Counts, flags: u8, floor: i32) -> i32 {
         if s.one == 0 {
             let pending_joker = flags & NEED_INCLUDE != 0;
             if flags & NEED_PURE != 0 || pending_joker || (flags & NEED_LEFTOVER != 0 && s.jokers == 0) {
@@ -408,61 +549,73 @@ impl Search {
             return 0;
         }
         let key = s.key(flags);
-        if let Some(&r) = self.memo.get(&key) {
-            return r;
+        if self.memoize {
+            if let Some(&(v, exact)) = self.memo.get(&key) {
+                if exact || v <= floor {
+                    return v;
+                }
+            }
+        }
+        let upper = self.bound(s, flags);
+        if upper <= floor {
+            return upper;
         }
         let low = s.one.trailing_zeros() as usize;
         let mut best = NONE;
-        if self.may_leave(s, low, flags) {
-            best = self.best(s.remove_once(1 << low), flags & !NEED_LEFTOVER);
-        }
+        // Melds first, the richest first, so that good answers come early and
+        // the bound cuts the rest.
         for i in self.filed_under(low) {
-            let c = self.candidates[i];
+            if best >= upper {
+                break;
+            }
+            let c = self.hot[i];
             if !s.contains(&c.uses) {
                 continue;
             }
-            let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), self.score(&c));
-            let r = self.best(next, f);
+            let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), c.score);
+            let r = self.best(next, f, floor.max(best) - gain);
             if r != NONE && r + gain > best {
                 best = r + gain;
             }
         }
-        self.memo.insert(key, best);
+        if best < upper && self.may_leave(s, low, flags) {
+            let r = self.best(s.remove_once(1 << low), flags & !NEED_LEFTOVER, floor.max(best));
+            best = best.max(r);
+        }
+        // Above the floor the best child was exact; at or below it, every child
+        // gave an upper bound of itself, so `best` bounds this state.
+        if self.memoize {
+            self.memo.insert(key, (best, best > floor));
+        }
         best
     }
 
-    /// The melds of an optimal answer from `s` (after `best` has run).
-    fn melds(&mut self, mut s: Counts, mut flags: u8) -> Vec<Vec<Card>> {
+    /// The melds of an answer worth exactly `target` from `s`, which is the
+    /// best score of `s` under `flags`.
+    fn melds(&mut self, mut s: Counts, mut flags: u8, mut target: i32) -> Vec<Vec<Card>> {
         let mut out = Vec::new();
-        let mut target = self.best(s, flags);
         while s.one != 0 {
             let low = s.one.trailing_zeros() as usize;
-            if self.may_leave(s, low, flags) {
-                let next = s.remove_once(1 << low);
-                if self.best(next, flags & !NEED_LEFTOVER) == target {
-                    s = next;
-                    flags &= !NEED_LEFTOVER;
-                    continue;
-                }
-            }
             let mut found = false;
             for i in self.filed_under(low) {
-                let c = self.candidates[i];
+                let c = self.hot[i];
                 if !s.contains(&c.uses) {
                     continue;
                 }
-                let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), self.score(&c));
-                let r = self.best(next, f);
+                let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), c.score);
+                let r = self.best(next, f, target - gain - 1);
                 if r != NONE && r + gain == target {
-                    out.push(c.shape.cards());
-                    s = next;
-                    flags = f;
-                    target = r;
+                    out.push(self.candidates[i].shape.cards());
+                    (s, flags, target) = (next, f, r);
                     found = true;
                     break;
                 }
             }
-            assert!(found, "search memo is inconsistent");
+            if !found {
+                assert!(self.may_leave(s, low, flags), "search memo is inconsistent");
+                s = s.remove_once(1 << low);
+                flags &= !NEED_LEFTOVER;
+            }
         }
         out
     }
@@ -520,11 +673,16 @@ pub fn best_opening(hand: &[Card], v: &Variant, include: Option<Card>) -> Result
     if include.is_some() {
         flags |= NEED_INCLUDE;
     }
-    let best = search.best(counts, flags);
-    if best == NONE || best <= 0 || (best as u32) < u32::from(v.open_threshold) {
+    let Some((counts, flags)) = search.strip_dead(counts, flags) else {
+        return Ok(None);
+    };
+    // Only openings worth the threshold (and more than nothing) matter.
+    let floor = i32::from(v.open_threshold).max(1) - 1;
+    let best = search.best(counts, flags, floor);
+    if best <= floor {
         return Ok(None);
     }
-    let melds = search.melds(counts, flags);
+    let melds = search.melds(counts, flags, best);
     Ok(Some(Opening {
         value: best as u32,
         melds,
@@ -551,8 +709,9 @@ pub struct Deadwood {
 pub fn min_deadwood(hand: &[Card], v: &Variant) -> Result<Deadwood, HandError> {
     check_hand(hand, v)?;
     let (mut search, counts) = Search::new(hand, v, Objective::Weight, None);
-    let taken = search.best(counts, 0);
-    let melds = search.melds(counts, 0);
+    let (counts, _) = search.strip_dead(counts, 0).expect("no constraint to fail");
+    let taken = search.best(counts, 0, NONE);
+    let melds = search.melds(counts, 0, taken);
     let mut left = hand.to_vec();
     for card in melds.iter().flatten() {
         let i = left

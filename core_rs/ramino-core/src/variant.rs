@@ -44,7 +44,7 @@ pub enum ParamValue {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
     /// The preset this variant started from (informative only).
-    pub name: String,
+    pub name: &'static str,
     pub min_players: u8,
     pub max_players: u8,
     /// 52-card packs in the deck (1 or 2).
@@ -62,8 +62,11 @@ pub struct Variant {
     /// Whether Q-K-A (and A-2-..-K-A) runs are allowed.
     pub ace_high: bool,
     pub max_jokers_per_meld: u8,
-    /// Meld value of an ace low in a run (A-2-3).
+    /// Meld value of an ace low in a run (A-2-3) where `ace_high` is off.
     pub ace_low_value: u8,
+    /// Meld value of an ace low in a run (A-2-3) where `ace_high` is on
+    /// (rummy counts every ace 15 then).
+    pub ace_low_value_with_ace_high: u8,
     /// Meld value of an ace high in a run (Q-K-A) or in a set.
     pub ace_high_value: u8,
     /// Penalty of an ace left in hand when `ace_high` is off.
@@ -108,7 +111,7 @@ pub struct Variant {
 }
 
 /// Parameter names accepted by [`Variant::with_override`], in a fixed order.
-pub const PARAMETERS: [&str; 34] = [
+pub const PARAMETERS: [&str; 35] = [
     "min_players",
     "max_players",
     "packs",
@@ -120,6 +123,7 @@ pub const PARAMETERS: [&str; 34] = [
     "ace_high",
     "max_jokers_per_meld",
     "ace_low_value",
+    "ace_low_value_with_ace_high",
     "ace_high_value",
     "ace_penalty",
     "ace_high_penalty",
@@ -153,7 +157,7 @@ impl Variant {
     #[must_use]
     pub fn ramino51() -> Variant {
         Variant {
-            name: "ramino51".into(),
+            name: "ramino51",
             min_players: 2,
             max_players: 6,
             packs: 2,
@@ -165,6 +169,7 @@ impl Variant {
             ace_high: true,
             max_jokers_per_meld: 1,
             ace_low_value: 10,
+            ace_low_value_with_ace_high: 10,
             ace_high_value: 10,
             ace_penalty: 10,
             ace_high_penalty: 10,
@@ -193,11 +198,12 @@ impl Variant {
     #[must_use]
     pub fn rami51() -> Variant {
         Variant {
-            name: "rami51".into(),
+            name: "rami51",
             max_players: 4,
             first_player_extra_cards: 0,
             first_turn_draws: true,
             ace_low_value: 1,
+            ace_low_value_with_ace_high: 1,
             ace_high_value: 11,
             ace_penalty: 11,
             ace_high_penalty: 11,
@@ -215,7 +221,7 @@ impl Variant {
     #[must_use]
     pub fn rummy() -> Variant {
         Variant {
-            name: "rummy".into(),
+            name: "rummy",
             min_players: 2,
             max_players: 6,
             packs: 1,
@@ -227,6 +233,7 @@ impl Variant {
             ace_high: false,
             max_jokers_per_meld: 0,
             ace_low_value: 1,
+            ace_low_value_with_ace_high: 15,
             ace_high_value: 15,
             ace_penalty: 1,
             ace_high_penalty: 15,
@@ -253,12 +260,17 @@ impl Variant {
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<Variant, VariantError> {
-        match name.to_ascii_lowercase().as_str() {
-            "ramino51" => Ok(Variant::ramino51()),
-            "rami51" => Ok(Variant::rami51()),
-            "rummy" => Ok(Variant::rummy()),
-            _ => Err(VariantError::UnknownVariant(name.to_string())),
-        }
+        Ok(Variant::preset_ref(name)?.clone())
+    }
+
+    /// A preset by name, without copying it.
+    pub fn preset_ref(name: &str) -> Result<&'static Variant, VariantError> {
+        static PRESET_VARIANTS: std::sync::LazyLock<[Variant; 3]> =
+            std::sync::LazyLock::new(|| [Variant::ramino51(), Variant::rami51(), Variant::rummy()]);
+        PRESET_VARIANTS
+            .iter()
+            .find(|v| v.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| VariantError::UnknownVariant(name.to_string()))
     }
 
     /// The deck this variant plays with.
@@ -291,6 +303,7 @@ impl Variant {
     #[must_use]
     pub const fn position_value(&self, pos: u8) -> u32 {
         match pos {
+            1 if self.ace_high => self.ace_low_value_with_ace_high as u32,
             1 => self.ace_low_value as u32,
             14 => self.ace_high_value as u32,
             2..=9 => pos as u32,
@@ -337,7 +350,7 @@ impl Variant {
     pub fn get(&self, name: &str) -> Option<ParamValue> {
         use ParamValue::{Bool, Int, IntList, Str};
         Some(match name {
-            "name" => Str(self.name.clone()),
+            "name" => Str(self.name.to_string()),
             "deck_size" => Int(self.deck().len() as i64),
             "min_players" => Int(self.min_players.into()),
             "max_players" => Int(self.max_players.into()),
@@ -350,6 +363,7 @@ impl Variant {
             "ace_high" => Bool(self.ace_high),
             "max_jokers_per_meld" => Int(self.max_jokers_per_meld.into()),
             "ace_low_value" => Int(self.ace_low_value.into()),
+            "ace_low_value_with_ace_high" => Int(self.ace_low_value_with_ace_high.into()),
             "ace_high_value" => Int(self.ace_high_value.into()),
             "ace_penalty" => Int(self.ace_penalty.into()),
             "ace_high_penalty" => Int(self.ace_high_penalty.into()),
@@ -416,6 +430,7 @@ impl Variant {
             "ace_high" => self.ace_high = boolean(&value)?,
             "max_jokers_per_meld" => self.max_jokers_per_meld = int(&value, bad)?,
             "ace_low_value" => self.ace_low_value = int(&value, bad)?,
+            "ace_low_value_with_ace_high" => self.ace_low_value_with_ace_high = int(&value, bad)?,
             "ace_high_value" => self.ace_high_value = int(&value, bad)?,
             "ace_penalty" => self.ace_penalty = int(&value, bad)?,
             "ace_high_penalty" => self.ace_high_penalty = int(&value, bad)?,

@@ -2,6 +2,8 @@
 //! arguments, calls the kernel, converts results, and maps every kernel error
 //! to its Python class in one place ([`CoreError`]).
 
+use std::borrow::Cow;
+
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
@@ -281,6 +283,7 @@ variant_class!(
     ace_high,
     max_jokers_per_meld,
     ace_low_value,
+    ace_low_value_with_ace_high,
     ace_high_value,
     ace_penalty,
     ace_high_penalty,
@@ -304,12 +307,14 @@ variant_class!(
     max_rounds,
 );
 
-fn variant_arg(obj: &Bound<'_, PyAny>) -> PyResult<core::Variant> {
+fn variant_arg(obj: &Bound<'_, PyAny>) -> PyResult<Cow<'static, core::Variant>> {
     if let Ok(v) = obj.downcast::<PyVariant>() {
-        return Ok(v.get().0.clone());
+        return Ok(Cow::Owned(v.get().0.clone()));
     }
     if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(core::Variant::preset(s.to_str()?).map_err(CoreError::from)?);
+        return Ok(Cow::Borrowed(
+            core::Variant::preset_ref(s.to_str()?).map_err(CoreError::from)?,
+        ));
     }
     Err(PyTypeError::new_err(format!(
         "expected a variant name or a Variant, not {}",
@@ -375,36 +380,58 @@ impl PyMeld {
 }
 
 /// The best opening of a hand.
-#[pyclass(name = "Opening", module = "ramino", frozen, get_all)]
+#[pyclass(name = "Opening", module = "ramino", frozen)]
 #[derive(Clone)]
 struct PyOpening {
+    #[pyo3(get)]
     value: u32,
-    melds: Vec<Vec<String>>,
+    cards: Vec<Vec<Card>>,
 }
 
 #[pymethods]
 impl PyOpening {
+    /// The melds, each a list of cards in meld order.
+    #[getter]
+    fn melds(&self) -> Vec<Vec<String>> {
+        self.cards.iter().map(|m| strings(m)).collect()
+    }
+
     fn __repr__(&self) -> String {
-        format!("Opening(value={}, melds={:?})", self.value, self.melds)
+        format!("Opening(value={}, melds={:?})", self.value, self.melds())
     }
 }
 
 /// The minimum deadwood of a hand.
-#[pyclass(name = "Deadwood", module = "ramino", frozen, get_all)]
+#[pyclass(name = "Deadwood", module = "ramino", frozen)]
 #[derive(Clone)]
 struct PyDeadwood {
     /// Penalty of the cards left over.
+    #[pyo3(get)]
     value: u32,
-    melds: Vec<Vec<String>>,
-    deadwood: Vec<String>,
+    cards: Vec<Vec<Card>>,
+    left: Vec<Card>,
 }
 
 #[pymethods]
 impl PyDeadwood {
+    /// The melds, each a list of cards in meld order.
+    #[getter]
+    fn melds(&self) -> Vec<Vec<String>> {
+        self.cards.iter().map(|m| strings(m)).collect()
+    }
+
+    /// The cards left over, in hand order.
+    #[getter]
+    fn deadwood(&self) -> Vec<String> {
+        strings(&self.left)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Deadwood(value={}, melds={:?}, deadwood={:?})",
-            self.value, self.melds, self.deadwood
+            self.value,
+            self.melds(),
+            self.deadwood()
         )
     }
 }
@@ -480,15 +507,15 @@ fn end_arg(s: &str) -> CoreResult<End> {
 fn opening_py(o: core::Opening) -> PyOpening {
     PyOpening {
         value: o.value,
-        melds: o.melds.iter().map(|m| strings(m)).collect(),
+        cards: o.melds,
     }
 }
 
 fn deadwood_py(d: core::Deadwood) -> PyDeadwood {
     PyDeadwood {
         value: d.value,
-        melds: d.melds.iter().map(|m| strings(m)).collect(),
-        deadwood: strings(&d.deadwood),
+        cards: d.melds,
+        left: d.deadwood,
     }
 }
 
@@ -536,10 +563,10 @@ fn single_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     Ok(s.to_str()?.parse::<Card>().map_err(CoreError::from)?)
 }
 
-fn variant_or_default(variant: Option<&Bound<'_, PyAny>>) -> PyResult<core::Variant> {
+fn variant_or_default(variant: Option<&Bound<'_, PyAny>>) -> PyResult<Cow<'static, core::Variant>> {
     match variant {
         Some(v) => variant_arg(v),
-        None => Ok(core::Variant::ramino51()),
+        None => Ok(Cow::Borrowed(core::Variant::preset_ref("ramino51").expect("a preset"))),
     }
 }
 
@@ -548,7 +575,6 @@ fn variant_or_default(variant: Option<&Bound<'_, PyAny>>) -> PyResult<core::Vari
 #[pyfunction]
 #[pyo3(signature = (hand, variant = None, *, include = None))]
 fn best_opening(
-    py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
     include: Option<&Bound<'_, PyAny>>,
@@ -556,9 +582,7 @@ fn best_opening(
     let v = variant_or_default(variant)?;
     let hand = cards_arg(hand)?;
     let include = include.map(single_card).transpose()?;
-    let o = py
-        .allow_threads(|| core::best_opening(&hand, &v, include))
-        .map_err(CoreError::from)?;
+    let o = core::best_opening(&hand, &v, include).map_err(CoreError::from)?;
     Ok(o.map(opening_py))
 }
 
