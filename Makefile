@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 
-.PHONY: help venv build proto buf-lint run test test-rust test-python lint fuzz bench clean
+.PHONY: help venv build proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
 FUZZ_SECONDS ?= 15
 
 help:
@@ -52,7 +52,14 @@ run: build
 test-rust:
 	cargo test --workspace --exclude ramino-py --quiet
 
-test-python: build
+# The Redis tests run a real redis-server (Debian package redis-server).
+redis-server:
+	@command -v redis-server >/dev/null || { \
+		echo "installing redis-server (Debian package)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } \
+		|| { echo "cannot install redis-server: run 'apt-get install redis-server' as root" >&2; exit 1; }; }
+
+test-python: build redis-server
 	$(PY) -m pytest -q
 
 lint: build buf-lint

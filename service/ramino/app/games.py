@@ -348,7 +348,28 @@ class GameApp:
         render: Render,
     ) -> bytes:
         """Plays ``command`` for ``seat`` and returns ``render``'s answer,
-        stored with the move so that a retry of ``request_id`` gets it again."""
+        stored with the move so that a retry of ``request_id`` gets it again.
+        Without ``expected_version``, a move that loses a race with another
+        replica is decided again on the new state (up to a few times)."""
+        for attempt in range(4):
+            try:
+                return await self._move_once(
+                    game_id, seat, command, expected_version, request_id, render
+                )
+            except VersionConflict:
+                if expected_version is not None or attempt == 3:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _move_once(
+        self,
+        game_id: str,
+        seat: int,
+        command: Command,
+        expected_version: int | None,
+        request_id: str,
+        render: Render,
+    ) -> bytes:
         async with self.lock(game_id):
             if request_id and (first := await self.store.request(game_id, request_id)) is not None:
                 return first
