@@ -6,12 +6,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
+PORT ?= 50051
 
 .PHONY: help venv build proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
 FUZZ_SECONDS ?= 15
 
 help:
-	@echo "make run    - analyze an example hand (RUN_HAND='...' to change it)"
+	@echo "make run    - build, then serve games on 127.0.0.1:$(PORT) (sqlite store)"
 	@echo "make test   - build, then cargo test, pytest and the linters"
 	@echo "make bench  - benchmarks of bench/ (prints figures, asserts nothing)"
 
@@ -46,8 +47,14 @@ buf-lint: node_modules/.bin/buf
 	node_modules/.bin/buf lint
 	node_modules/.bin/buf format --diff --exit-code
 
+# The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts.
 run: build
-	$(VENV)/bin/ramino analyze "$(HAND)" --variant ramino51
+	@echo "Ramino on 127.0.0.1:$(PORT) (sqlite store var/ramino.db); Ctrl-C stops it."
+	@echo "  play against bots:  $(VENV)/bin/ramino play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
+	@echo "  Python SDK:         from ramino.client import Client; Client('127.0.0.1:$(PORT)')"
+	@echo "  any language:       proto/ramino/v1/*.proto, or server reflection (grpcurl -plaintext 127.0.0.1:$(PORT) list)"
+	@echo "  analyse a hand:     $(VENV)/bin/ramino analyze \"$(HAND)\" --variant ramino51"
+	$(VENV)/bin/ramino serve --host 127.0.0.1 --port $(PORT) --store sqlite:var/ramino.db --bot-delay 0.3
 
 test-rust:
 	cargo test --workspace --exclude ramino-py --quiet

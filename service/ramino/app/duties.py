@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING
 
 import structlog
 
+import ramino
 from ramino.bots import Bot, make_bot
+from ramino.engine import (
+    Command,
+    Discard,
+    DrawFromStock,
+    Game,
+    TakeDiscard,
+    TurnOverDiscardPile,
+)
 
 if TYPE_CHECKING:
     from ramino.app.games import GameApp
@@ -135,6 +144,29 @@ class Duties:
             return True
         stand_in = self._bot(game_id, game.header.seed, seat, "greedy")
         await self._app.act_for(
-            game_id, seat, game.version, lambda g: stand_in.choose(g, seat), timed_out=True
+            game_id, seat, game.version, lambda g: timeout_move(g, seat, stand_in), timed_out=True
         )
         return True
+
+
+def timeout_move(game: Game, seat: int, fallback: Bot) -> Command:
+    """The move played for a seat whose time ran out: draw (from the stock
+    when it can), then discard the costliest card of its deadwood; anything
+    else the turn requires (a swapped joker to lay) is left to the greedy bot."""
+    legal = game.legal_moves(seat)
+    for kind in (DrawFromStock, TurnOverDiscardPile, TakeDiscard):
+        if any(isinstance(m, kind) for m in legal):
+            return kind()
+    discards = [m for m in legal if isinstance(m, Discard)]
+    if not discards:
+        return fallback.choose(game, seat)
+    view = game.view(seat)
+    hand = [view.deck[c] for c in view.hand or ()]
+    variant = game.rules.variant
+    deadwood = set(ramino.min_deadwood(hand, variant).deadwood) if hand else set()
+
+    def cost(move: Discard) -> tuple[bool, int]:
+        name = view.deck[move.card]
+        return (name in deadwood, variant.card_penalty(name))
+
+    return max(discards, key=cost)
