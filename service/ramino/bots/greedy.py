@@ -1,0 +1,218 @@
+"""A greedy bot built on the kernel's exact search.
+
+It opens as soon as it can, lays every meld of its minimum-deadwood partition,
+lays off what fits, swaps jokers it can use, takes the discard only when the
+card joins a meld (or is a joker), and discards the most costly deadwood card,
+keeping cards that extend near-melds (a pair of a rank, two cards of a suit
+close in rank). Ties are broken with its seeded random generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+import ramino
+from ramino.engine import (
+    Command,
+    Discard,
+    DrawFromStock,
+    Game,
+    IllegalMove,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    TakeDiscard,
+    TurnOverDiscardPile,
+    View,
+)
+
+__all__ = ["GreedyBot"]
+
+_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}
+
+
+class GreedyBot:
+    kind = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, game: Game, seat: int) -> Command:
+        view = game.view(seat)
+        cmd = self._draw(game, view) if view.phase == "draw" else self._play(game, view)
+        if cmd is not None and self._legal(game, seat, cmd):
+            return cmd
+        return self._fallback(game, view)
+
+    # --- helpers -------------------------------------------------------------
+
+    @staticmethod
+    def _legal(game: Game, seat: int, cmd: Command) -> bool:
+        try:
+            game.check(seat, cmd)
+        except IllegalMove:
+            return False
+        return True
+
+    @staticmethod
+    def _ids(
+        hand: tuple[int, ...],
+        deck: tuple[str, ...],
+        melds: list[list[str]],
+        first: tuple[int | None, ...],
+    ) -> tuple[tuple[int, ...], ...]:
+        pools: dict[str, list[int]] = {}
+        preferred = [c for c in first if c is not None and c in hand]
+        for c in [*preferred, *(c for c in hand if c not in preferred)]:
+            pools.setdefault(deck[c], []).append(c)
+        return tuple(tuple(pools[n].pop(0) for n in meld) for meld in melds)
+
+    def _fallback(self, game: Game, view: View) -> Command:
+        assert view.viewer is not None
+        moves = game.legal_moves(view.viewer)
+        if not moves:
+            raise RuntimeError(f"seat {view.viewer} has no legal move")
+        discards = [m for m in moves if isinstance(m, Discard)]
+        if discards:
+            best = self._discard_choice(game, view, [m.card for m in discards])
+            return Discard(best)
+        return moves[0]
+
+    # --- drawing ----------------------------------------------------------------
+
+    def _draw(self, game: Game, view: View) -> Command:
+        assert view.viewer is not None and view.hand is not None
+        deck = view.deck
+        if view.discard_pile:
+            top = view.discard_pile[-1]
+            wanted = deck[top] == "JK"
+            if not wanted:
+                names = [deck[c] for c in view.hand]
+                names.append(deck[top])
+                dw = ramino.min_deadwood(names, game.rules.variant)
+                wanted = deck[top] not in dw.deadwood
+            if wanted and self._legal(game, view.viewer, TakeDiscard()):
+                return TakeDiscard()
+        if view.stock_size:
+            return DrawFromStock()
+        return TurnOverDiscardPile()
+
+    # --- playing -----------------------------------------------------------------
+
+    def _play(self, game: Game, view: View) -> Command | None:
+        assert view.viewer is not None and view.hand is not None
+        seat = view.viewer
+        rules = game.rules
+        v = rules.variant
+        deck = view.deck
+        hand = view.hand
+        names = [deck[c] for c in hand]
+        me = view.seats[seat]
+        first = (view.taken_card, view.pending_joker)
+
+        if rules.needs_opening and not me.opened:
+            include = (
+                deck[view.taken_card] if view.must_open and view.taken_card is not None else None
+            )
+            opening = ramino.best_opening(names, v, include=include)
+            if opening is not None:
+                cmd = LayMelds(self._ids(hand, deck, opening.melds, first))
+                if self._legal(game, seat, cmd):
+                    return cmd
+            return self._choose_discard(game, view)
+
+        if view.pending_joker is not None:
+            rest = tuple(c for c in hand if c != view.taken_card)
+            o = ramino.best_opening([deck[c] for c in rest], rules.joker_meld_variant, include="JK")
+            if o is not None:
+                return LayMelds(self._ids(rest, deck, o.melds, first))
+
+        dw = ramino.min_deadwood(names, v)
+        if dw.melds:
+            melds = [list(m) for m in dw.melds]
+            if not dw.deadwood and rules.must_discard:
+                melds = self._keep_one(melds, v)
+            if melds:
+                cmd = LayMelds(self._ids(hand, deck, melds, first))
+                if self._legal(game, seat, cmd):
+                    return cmd
+
+        if view.melds:
+            table = [[deck[c] for c in m.cards] for m in view.melds]
+            for lo in ramino.layoff_targets(names, table, v):
+                if lo.card == "JK" and len(hand) > 2:
+                    continue
+                ids = [c for c in hand if deck[c] == lo.card and c != view.pending_joker]
+                if not ids:
+                    continue
+                cmd_lo = LayOff(ids[0], lo.meld, lo.end)
+                if self._legal(game, seat, cmd_lo):
+                    return cmd_lo
+            if v.joker_swap and view.pending_joker is None:
+                for sw in ramino.joker_swaps(names, table, v):
+                    card = next(c for c in hand if deck[c] == sw.card)
+                    joker = view.melds[sw.meld].cards[sw.joker_index]
+                    cmd_sw = SwapJoker(card, sw.meld, joker)
+                    if self._legal(game, seat, cmd_sw):
+                        return cmd_sw
+        return self._choose_discard(game, view)
+
+    @staticmethod
+    def _keep_one(melds: list[list[str]], v: ramino.Variant) -> list[list[str]]:
+        """Every card melds but going out needs a discard: keep back one card
+        (an end of a long run, a card of a set of four) or a whole meld."""
+        for i, m in enumerate(melds):
+            if len(m) >= 4:
+                for rest in (m[1:], m[:-1]):
+                    try:
+                        ramino.validate_meld(rest, v)
+                    except ramino.InvalidMeld:
+                        continue
+                    return [*melds[:i], rest, *melds[i + 1 :]]
+        if len(melds) > 1:
+            values = [ramino.validate_meld(m, v).value for m in melds]
+            drop = values.index(min(values))
+            return [m for i, m in enumerate(melds) if i != drop]
+        return []
+
+    def _choose_discard(self, game: Game, view: View) -> Command:
+        assert view.hand is not None
+        allowed = [c for c in view.hand if c != view.taken_card and c != view.pending_joker]
+        if not allowed:
+            return self._fallback(game, view)
+        return Discard(self._discard_choice(game, view, allowed))
+
+    def _discard_choice(self, game: Game, view: View, allowed: list[int]) -> int:
+        """The allowed card whose discard costs least: deadwood before melded
+        cards, high penalties first, lone cards before cards with partners
+        (another suit of the rank, or the suit within two ranks). Never a
+        joker while there is another choice."""
+        assert view.hand is not None
+        deck = view.deck
+        penalties = game.rules.penalties
+        hand = [deck[c] for c in view.hand]
+        deadwood = set(ramino.min_deadwood(hand, game.rules.variant).deadwood)
+        suits_of_rank: dict[str, set[str]] = {}
+        ranks_of_suit: dict[str, list[int]] = {}
+        for name in hand:
+            if name != "JK":
+                suits_of_rank.setdefault(name[0], set()).add(name[1])
+                ranks_of_suit.setdefault(name[1], []).append(_RANK[name[0]])
+        best: list[int] = []
+        best_score = -(10**9)
+        for c in allowed:
+            name = deck[c]
+            if name == "JK":
+                score = -1000
+            elif name not in deadwood:
+                score = penalties[c] * 2 - 500
+            else:
+                rank = _RANK[name[0]]
+                partners = len(suits_of_rank[name[0]]) - 1
+                partners += sum(1 for r in ranks_of_suit[name[1]] if 0 < abs(r - rank) <= 2)
+                score = penalties[c] * 2 - 8 * partners
+            if score > best_score:
+                best, best_score = [c], score
+            elif score == best_score:
+                best.append(c)
+        return self._rng.choice(best)

@@ -1,0 +1,103 @@
+"""The rules engine: a pure, deterministic state machine over variant
+parameters (RULES.md sections 4 and 5).
+
+::
+
+    from ramino.engine import Game, DrawFromStock, Discard
+    game = Game.new("ramino51", ["ann", "bob"], seed=42)
+    events = game.apply(1, DrawFromStock())  # raises IllegalMove: NOT_YOUR_TURN
+    game.view(0)                             # what seat 0 may see
+    game.legal_moves(0)                      # what seat 0 may do now
+    text = game.record.to_json()             # the record; Game.from_record(...) replays it
+
+No clock, no I/O, no randomness but the seeded shuffle of ``ramino._core``.
+"""
+
+from ramino.engine import reasons
+from ramino.engine.codec import command_from_data, event_from_data, to_data
+from ramino.engine.commands import (
+    COMMAND_TYPES,
+    Command,
+    Discard,
+    DrawFromStock,
+    LayMelds,
+    LayOff,
+    Resign,
+    SwapJoker,
+    TakeDiscard,
+    TurnOverDiscardPile,
+)
+from ramino.engine.deck import reshuffle_seed, round_seed, stack_deck
+from ramino.engine.errors import IllegalMove, InvalidSetup, MalformedCommand, RecordError
+from ramino.engine.events import (
+    EVENT_TYPES,
+    RESIGNATIONS,
+    STOCK_EXHAUSTED,
+    WENT_OUT,
+    Discarded,
+    DiscardPileTurnedOver,
+    DrewFromStock,
+    Event,
+    JokerSwapped,
+    LaidOff,
+    MatchEnded,
+    MeldsLaid,
+    Resigned,
+    RoundEnded,
+    RoundStarted,
+    StockReshuffled,
+    TookDiscard,
+    project,
+)
+from ramino.engine.game import Game
+from ramino.engine.record import FORMAT_VERSION, Record
+from ramino.engine.views import MeldView, SeatView, Standing, View
+
+__all__ = [
+    "COMMAND_TYPES",
+    "EVENT_TYPES",
+    "FORMAT_VERSION",
+    "RESIGNATIONS",
+    "STOCK_EXHAUSTED",
+    "WENT_OUT",
+    "Command",
+    "Discard",
+    "DiscardPileTurnedOver",
+    "Discarded",
+    "DrawFromStock",
+    "DrewFromStock",
+    "Event",
+    "Game",
+    "IllegalMove",
+    "InvalidSetup",
+    "JokerSwapped",
+    "LaidOff",
+    "LayMelds",
+    "LayOff",
+    "MalformedCommand",
+    "MatchEnded",
+    "MeldView",
+    "MeldsLaid",
+    "Record",
+    "RecordError",
+    "Resign",
+    "Resigned",
+    "RoundEnded",
+    "RoundStarted",
+    "SeatView",
+    "Standing",
+    "StockReshuffled",
+    "SwapJoker",
+    "TakeDiscard",
+    "TookDiscard",
+    "TurnOverDiscardPile",
+    "View",
+    "command_from_data",
+    "event_from_data",
+    "project",
+    "reasons",
+    "reshuffle_seed",
+    "round_seed",
+    "stack_deck",
+    "to_data",
+]

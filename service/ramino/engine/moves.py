@@ -1,0 +1,138 @@
+"""The moves a seat may make now, found with the kernel's exact search, so that
+clients and bots need no rules of their own.
+
+Every move listed is legal (each is checked by the rules before it is
+listed). The list is complete for draws and discards (one discard per distinct
+card); melds, lay-offs and joker swaps are the ones the search proposes, capped:
+the best opening before a seat has opened; afterwards the melds of the
+minimum-deadwood partition, together and one by one; every lay-off and swap
+the kernel finds. ``Resign`` is always possible and never listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import ramino
+from ramino.engine.commands import (
+    Command,
+    Discard,
+    DrawFromStock,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    TakeDiscard,
+    TurnOverDiscardPile,
+)
+from ramino.engine.context import Rules
+from ramino.engine.errors import IllegalMove
+from ramino.engine.rules import decide
+from ramino.engine.state import DRAW, PLAY, State
+
+__all__ = ["legal_moves", "MAX_MELD_MOVES", "MAX_LAYOFF_MOVES", "MAX_SWAP_MOVES"]
+
+MAX_MELD_MOVES = 16
+MAX_LAYOFF_MOVES = 48
+MAX_SWAP_MOVES = 16
+
+
+class _Ids:
+    """Card names back to the ids of a hand, some ids preferred (the taken
+    discard, a swapped joker) and some avoided."""
+
+    def __init__(self, hand: list[int], names: tuple[str, ...], first: Iterable[int | None]):
+        preferred = [c for c in first if c is not None and c in hand]
+        self._by_name: dict[str, list[int]] = {}
+        for c in [*preferred, *(c for c in hand if c not in preferred)]:
+            self._by_name.setdefault(names[c], []).append(c)
+
+    def melds(self, melds: list[list[str]]) -> tuple[tuple[int, ...], ...]:
+        pools = {k: list(v) for k, v in self._by_name.items()}
+        return tuple(tuple(pools[n].pop(0) for n in meld) for meld in melds)
+
+    def one(self, name: str) -> int:
+        return self._by_name[name][0]
+
+
+def _legal(state: State, rules: Rules, seat: int, command: Command) -> bool:
+    try:
+        decide(state, rules, seat, command)
+    except IllegalMove:
+        return False
+    return True
+
+
+def legal_moves(state: State, rules: Rules, seat: int) -> list[Command]:
+    """The moves ``seat`` may make now (empty when it is not its turn)."""
+    if state.turn != seat or state.phase not in (DRAW, PLAY) or state.seats[seat].resigned:
+        return []
+    if state.phase == DRAW:
+        draws: list[Command] = [DrawFromStock(), TakeDiscard(), TurnOverDiscardPile()]
+        return [c for c in draws if _legal(state, rules, seat, c)]
+    s = state.seats[seat]
+    hand = s.hand
+    names = rules.names
+    v = rules.variant
+    hand_names = [names[c] for c in hand]
+    out: list[Command] = []
+
+    melds: list[LayMelds] = []
+    ids = _Ids(hand, names, (state.taken, state.pending_joker))
+    if rules.needs_opening and not s.opened:
+        include = names[state.taken] if state.must_open and state.taken is not None else None
+        opening = ramino.best_opening(hand_names, v, include=include)
+        if opening is not None:
+            melds.append(LayMelds(ids.melds(opening.melds)))
+    else:
+        if state.pending_joker is not None:
+            # The search the swap was allowed on: a new meld for the joker
+            # that keeps a card other than the taken discard to discard.
+            rest = [c for c in hand if c != state.taken]
+            o = ramino.best_opening(
+                [names[c] for c in rest], rules.joker_meld_variant, include="JK"
+            )
+            if o is not None:
+                melds.append(LayMelds(_Ids(rest, names, (state.pending_joker,)).melds(o.melds)))
+        partition = ramino.min_deadwood(hand_names, v).melds
+        if len(partition) > 1:
+            melds.append(LayMelds(ids.melds(partition)))
+        melds.extend(LayMelds(ids.melds([m])) for m in partition)
+    seen: set[LayMelds] = set()
+    for m in melds:
+        if m not in seen and len(seen) < MAX_MELD_MOVES and _legal(state, rules, seat, m):
+            seen.add(m)
+            out.append(m)
+
+    table = [[names[c] for c in m.cards] for m in state.melds]
+    may_touch = table and (s.opened or not rules.needs_opening)
+    if may_touch:
+        plain = _Ids([c for c in hand if c != state.pending_joker], names, ())
+        count = 0
+        for lo in ramino.layoff_targets(hand_names, table, v):
+            if count >= MAX_LAYOFF_MOVES:
+                break
+            try:
+                card = plain.one(lo.card)
+            except KeyError:
+                continue
+            cmd = LayOff(card, lo.meld, lo.end)
+            if _legal(state, rules, seat, cmd):
+                out.append(cmd)
+                count += 1
+        if v.joker_swap and state.pending_joker is None:
+            count = 0
+            for sw in ramino.joker_swaps(hand_names, table, v):
+                if count >= MAX_SWAP_MOVES:
+                    break
+                joker = state.melds[sw.meld].cards[sw.joker_index]
+                swap = SwapJoker(ids.one(sw.card), sw.meld, joker)
+                if _legal(state, rules, seat, swap):
+                    out.append(swap)
+                    count += 1
+
+    discarded: set[str] = set()
+    for c in hand:
+        if names[c] not in discarded and _legal(state, rules, seat, Discard(c)):
+            discarded.add(names[c])
+            out.append(Discard(c))
+    return out

@@ -1,0 +1,115 @@
+"""Every reason code the engine gives, in one place.
+
+A reason is a stable, machine-readable UPPER_SNAKE string: clients and the
+service branch on it, so a code is never renamed or reused for another rule.
+:data:`ILLEGAL` lists the codes of :class:`~ramino.engine.errors.IllegalMove`
+(a well-formed command that the rules forbid now), :data:`MALFORMED` those of
+:class:`~ramino.engine.errors.MalformedCommand` (a command that cannot be
+meant), :data:`SETUP` and :data:`RECORD` those of game creation and records.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --- illegal moves: the command is well formed, the rules refuse it now ---
+MATCH_OVER: Final = "MATCH_OVER"
+SEAT_RESIGNED: Final = "SEAT_RESIGNED"
+NOT_YOUR_TURN: Final = "NOT_YOUR_TURN"
+MUST_DRAW_FIRST: Final = "MUST_DRAW_FIRST"
+ALREADY_DREW: Final = "ALREADY_DREW"
+FIRST_TURN_HAS_NO_DRAW: Final = "FIRST_TURN_HAS_NO_DRAW"
+STOCK_EMPTY: Final = "STOCK_EMPTY"
+STOCK_NOT_EMPTY: Final = "STOCK_NOT_EMPTY"
+DISCARD_PILE_EMPTY: Final = "DISCARD_PILE_EMPTY"
+TURN_OVER_NOT_ALLOWED: Final = "TURN_OVER_NOT_ALLOWED"
+CANNOT_OPEN_WITH_DISCARD: Final = "CANNOT_OPEN_WITH_DISCARD"
+MUST_OPEN_WITH_TAKEN_DISCARD: Final = "MUST_OPEN_WITH_TAKEN_DISCARD"
+CARD_NOT_IN_HAND: Final = "CARD_NOT_IN_HAND"
+INVALID_MELD: Final = "INVALID_MELD"
+OPENING_BELOW_THRESHOLD: Final = "OPENING_BELOW_THRESHOLD"
+OPENING_NEEDS_PURE_RUN: Final = "OPENING_NEEDS_PURE_RUN"
+NOT_OPENED: Final = "NOT_OPENED"
+NO_LAYOFF_ON_OPENING_TURN: Final = "NO_LAYOFF_ON_OPENING_TURN"
+NO_SWAP_ON_OPENING_TURN: Final = "NO_SWAP_ON_OPENING_TURN"
+NO_SUCH_MELD: Final = "NO_SUCH_MELD"
+MELD_CLOSED: Final = "MELD_CLOSED"
+CANNOT_LAY_OFF: Final = "CANNOT_LAY_OFF"
+JOKER_SWAP_NOT_ALLOWED: Final = "JOKER_SWAP_NOT_ALLOWED"
+NO_SUCH_JOKER: Final = "NO_SUCH_JOKER"
+SWAP_NEEDS_NATURAL_CARD: Final = "SWAP_NEEDS_NATURAL_CARD"
+JOKER_STANDS_FOR_OTHER_CARD: Final = "JOKER_STANDS_FOR_OTHER_CARD"
+SWAPPED_JOKER_NOT_MELDED: Final = "SWAPPED_JOKER_NOT_MELDED"
+SWAPPED_JOKER_CANNOT_BE_MELDED: Final = "SWAPPED_JOKER_CANNOT_BE_MELDED"
+LAST_CARD_MUST_BE_DISCARDED: Final = "LAST_CARD_MUST_BE_DISCARDED"
+CANNOT_DISCARD_TAKEN_CARD: Final = "CANNOT_DISCARD_TAKEN_CARD"
+NO_CARD_LEFT_TO_DISCARD: Final = "NO_CARD_LEFT_TO_DISCARD"
+
+ILLEGAL: Final[frozenset[str]] = frozenset(
+    {
+        MATCH_OVER,
+        SEAT_RESIGNED,
+        NOT_YOUR_TURN,
+        MUST_DRAW_FIRST,
+        ALREADY_DREW,
+        FIRST_TURN_HAS_NO_DRAW,
+        STOCK_EMPTY,
+        STOCK_NOT_EMPTY,
+        DISCARD_PILE_EMPTY,
+        TURN_OVER_NOT_ALLOWED,
+        CANNOT_OPEN_WITH_DISCARD,
+        MUST_OPEN_WITH_TAKEN_DISCARD,
+        CARD_NOT_IN_HAND,
+        INVALID_MELD,
+        OPENING_BELOW_THRESHOLD,
+        OPENING_NEEDS_PURE_RUN,
+        NOT_OPENED,
+        NO_LAYOFF_ON_OPENING_TURN,
+        NO_SWAP_ON_OPENING_TURN,
+        NO_SUCH_MELD,
+        MELD_CLOSED,
+        CANNOT_LAY_OFF,
+        JOKER_SWAP_NOT_ALLOWED,
+        NO_SUCH_JOKER,
+        SWAP_NEEDS_NATURAL_CARD,
+        JOKER_STANDS_FOR_OTHER_CARD,
+        SWAPPED_JOKER_NOT_MELDED,
+        SWAPPED_JOKER_CANNOT_BE_MELDED,
+        LAST_CARD_MUST_BE_DISCARDED,
+        CANNOT_DISCARD_TAKEN_CARD,
+        NO_CARD_LEFT_TO_DISCARD,
+    }
+)
+
+# --- malformed commands: wrong shape, unknown ids ---
+UNKNOWN_COMMAND: Final = "UNKNOWN_COMMAND"
+UNKNOWN_SEAT: Final = "UNKNOWN_SEAT"
+UNKNOWN_CARD: Final = "UNKNOWN_CARD"
+DUPLICATE_CARD: Final = "DUPLICATE_CARD"
+BAD_END: Final = "BAD_END"
+NO_MELDS: Final = "NO_MELDS"
+BAD_FIELD: Final = "BAD_FIELD"
+
+MALFORMED: Final[frozenset[str]] = frozenset(
+    {UNKNOWN_COMMAND, UNKNOWN_SEAT, UNKNOWN_CARD, DUPLICATE_CARD, BAD_END, NO_MELDS, BAD_FIELD}
+)
+
+# --- game creation ---
+PLAYER_COUNT: Final = "PLAYER_COUNT"
+BAD_PLAYER_NAME: Final = "BAD_PLAYER_NAME"
+BAD_SEED: Final = "BAD_SEED"
+BAD_DECK: Final = "BAD_DECK"
+DECK_TOO_SMALL: Final = "DECK_TOO_SMALL"
+
+SETUP: Final[frozenset[str]] = frozenset(
+    {PLAYER_COUNT, BAD_PLAYER_NAME, BAD_SEED, BAD_DECK, DECK_TOO_SMALL}
+)
+
+# --- records ---
+RECORD_FORMAT: Final = "RECORD_FORMAT"
+RECORD_VERSION: Final = "RECORD_VERSION"
+RECORD_INCONSISTENT: Final = "RECORD_INCONSISTENT"
+
+RECORD: Final[frozenset[str]] = frozenset({RECORD_FORMAT, RECORD_VERSION, RECORD_INCONSISTENT})
+
+ALL: Final[frozenset[str]] = ILLEGAL | MALFORMED | SETUP | RECORD

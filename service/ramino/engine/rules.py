@@ -1,0 +1,500 @@
+"""The rules: a command checked against the state becomes events, and the state
+after them may call for more (a reshuffle, the end of a round, the next deal,
+the end of the match).
+
+:func:`decide` never changes the state; it raises :class:`IllegalMove` or
+:class:`MalformedCommand` or returns the events of the command.
+:func:`follow_up` returns the events the state itself calls for, one step at a
+time, until it returns nothing. Every rule reads variant parameters only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ramino
+from ramino.engine import reasons as r
+from ramino.engine.commands import (
+    Command,
+    Discard,
+    DrawFromStock,
+    LayMelds,
+    LayOff,
+    Resign,
+    SwapJoker,
+    TakeDiscard,
+    TurnOverDiscardPile,
+)
+from ramino.engine.context import Rules
+from ramino.engine.deck import deal, reshuffle_seed, round_seed
+from ramino.engine.errors import IllegalMove, MalformedCommand
+from ramino.engine.events import (
+    RESIGNATIONS,
+    STOCK_EXHAUSTED,
+    WENT_OUT,
+    Discarded,
+    DiscardPileTurnedOver,
+    DrewFromStock,
+    Event,
+    JokerSwapped,
+    LaidOff,
+    MatchEnded,
+    MeldsLaid,
+    Resigned,
+    RoundEnded,
+    RoundStarted,
+    StockReshuffled,
+    TookDiscard,
+)
+from ramino.engine.state import BETWEEN_ROUNDS, DRAW, OVER, PLAY, State, obliged_to_open
+
+__all__ = ["Setup", "decide", "follow_up", "round_scores", "match_winners"]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a game was created with, beyond its variant."""
+
+    seed: int
+    decks: tuple[tuple[int, ...], ...] = ()
+    """Explicit deck orders for the first rounds (tests and puzzles)."""
+
+
+def _illegal(reason: str, message: str, detail: str | None = None) -> IllegalMove:
+    return IllegalMove(message, reason, detail)
+
+
+def _malformed(reason: str, message: str) -> MalformedCommand:
+    return MalformedCommand(message, reason)
+
+
+def _card_id(value: object, rules: Rules) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _malformed(r.BAD_FIELD, f"a card id is an integer, got {value!r}")
+    if not 0 <= value < rules.deck_size:
+        raise _malformed(r.UNKNOWN_CARD, f"no card {value} in a deck of {rules.deck_size}")
+    return value
+
+
+def _index(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise _malformed(r.BAD_FIELD, f"{what} is a non-negative integer, got {value!r}")
+    return value
+
+
+def _in_hand(hand: list[int], card: int) -> None:
+    if card not in hand:
+        raise _illegal(r.CARD_NOT_IN_HAND, f"card {card} is not in your hand")
+
+
+def decide(state: State, rules: Rules, seat: object, command: Command) -> list[Event]:
+    """The events of ``seat`` issuing ``command`` now (the state is untouched)."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
+        raise _malformed(r.UNKNOWN_SEAT, f"no seat {seat!r}")
+    if state.phase == OVER:
+        raise _illegal(r.MATCH_OVER, "the match is over")
+    if state.seats[seat].resigned:
+        raise _illegal(r.SEAT_RESIGNED, "this seat has resigned")
+    if isinstance(command, Resign):
+        return [Resigned(seat)]
+    # Check the command's shape before the state, so that a malformed command
+    # is always reported as such.
+    if isinstance(command, DrawFromStock | TakeDiscard | TurnOverDiscardPile):
+        shaped: Command = command
+    elif isinstance(command, Discard):
+        shaped = Discard(_card_id(command.card, rules))
+    elif isinstance(command, LayOff):
+        if command.end not in ("start", "end"):
+            raise _malformed(r.BAD_END, f"end is 'start' or 'end', got {command.end!r}")
+        shaped = LayOff(_card_id(command.card, rules), _index(command.meld, "meld"), command.end)
+    elif isinstance(command, SwapJoker):
+        shaped = SwapJoker(
+            _card_id(command.card, rules),
+            _index(command.meld, "meld"),
+            _card_id(command.joker, rules),
+        )
+    elif isinstance(command, LayMelds):
+        shaped = LayMelds(_meld_ids(command.melds, rules))
+    else:
+        raise _malformed(r.UNKNOWN_COMMAND, f"not a command: {command!r}")
+    if state.turn != seat:
+        raise _illegal(r.NOT_YOUR_TURN, "it is not your turn")
+    if isinstance(shaped, DrawFromStock | TakeDiscard | TurnOverDiscardPile):
+        return _draw(state, rules, seat, shaped)
+    if state.phase == DRAW:
+        raise _illegal(r.MUST_DRAW_FIRST, "draw a card first")
+    if isinstance(shaped, Discard):
+        return _discard(state, rules, seat, shaped.card)
+    if isinstance(shaped, LayMelds):
+        return _lay_melds(state, rules, seat, shaped.melds)
+    if isinstance(shaped, LayOff):
+        return _lay_off(state, rules, seat, shaped)
+    assert isinstance(shaped, SwapJoker)
+    return _swap(state, rules, seat, shaped)
+
+
+def _meld_ids(melds: object, rules: Rules) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(melds, list | tuple) or not melds:
+        raise _malformed(r.NO_MELDS, "lay at least one meld")
+    out: list[tuple[int, ...]] = []
+    seen: set[int] = set()
+    for meld in melds:
+        if not isinstance(meld, list | tuple):
+            raise _malformed(r.BAD_FIELD, f"a meld is a list of card ids, got {meld!r}")
+        ids = tuple(_card_id(c, rules) for c in meld)
+        for c in ids:
+            if c in seen:
+                raise _malformed(r.DUPLICATE_CARD, f"card {c} is given twice")
+            seen.add(c)
+        out.append(ids)
+    return tuple(out)
+
+
+# --- drawing ---------------------------------------------------------------
+
+
+def can_take_discard(state: State, rules: Rules, seat: int) -> str | None:
+    """Why ``seat`` may not take the discard now, or ``None``."""
+    if not state.discard:
+        return r.DISCARD_PILE_EMPTY
+    if obliged_to_open(state, seat, rules):
+        hand = state.seats[seat].hand
+        top = state.discard[-1]
+        names = rules.names
+        cards = [names[c] for c in hand]
+        cards.append(names[top])
+        if ramino.best_opening(cards, rules.variant, include=names[top]) is None:
+            return r.CANNOT_OPEN_WITH_DISCARD
+    return None
+
+
+def _draw(state: State, rules: Rules, seat: int, command: Command) -> list[Event]:
+    if state.phase == PLAY:
+        if (
+            not rules.variant.first_turn_draws
+            and seat == state.first_player
+            and state.seats[seat].turns == 1
+        ):
+            raise _illegal(r.FIRST_TURN_HAS_NO_DRAW, "the first player's first turn has no draw")
+        raise _illegal(r.ALREADY_DREW, "you have drawn this turn")
+    if isinstance(command, DrawFromStock):
+        if not state.stock:
+            raise _illegal(r.STOCK_EMPTY, "the stock is empty: take the discard or turn it over")
+        return [DrewFromStock(seat, state.stock[-1])]
+    if isinstance(command, TakeDiscard):
+        why = can_take_discard(state, rules, seat)
+        if why == r.DISCARD_PILE_EMPTY:
+            raise _illegal(why, "the discard pile is empty")
+        if why is not None:
+            raise _illegal(why, "taking the discard before opening obliges you to open with it")
+        return [TookDiscard(seat, state.discard[-1])]
+    if rules.reshuffle:
+        raise _illegal(r.TURN_OVER_NOT_ALLOWED, "this variant reshuffles the discard pile")
+    if state.stock:
+        raise _illegal(r.STOCK_NOT_EMPTY, "the stock is not empty")
+    if not state.discard:
+        raise _illegal(r.DISCARD_PILE_EMPTY, "the discard pile is empty")
+    top = state.discard[0]  # the bottom of the pile becomes the top of the stock
+    return [DiscardPileTurnedOver(seat, state.rebuilds + 1), DrewFromStock(seat, top)]
+
+
+# --- after the draw --------------------------------------------------------
+
+
+def _check_leftover(rules: Rules, left: list[int], taken: int | None, pending: int | None) -> None:
+    """Refuses a play that would leave a turn that cannot end."""
+    if not left:
+        if rules.must_discard:
+            raise _illegal(r.LAST_CARD_MUST_BE_DISCARDED, "keep a card: going out needs a discard")
+        return
+    if pending is not None and pending in left:
+        if not _joker_still_meldable(rules, left, taken):
+            raise _illegal(
+                r.SWAPPED_JOKER_NOT_MELDED,
+                "the swapped joker could no longer be laid in a new meld",
+            )
+        return
+    if taken is not None and all(c == taken for c in left):
+        raise _illegal(
+            r.NO_CARD_LEFT_TO_DISCARD,
+            "only the card taken from the discard pile would be left, and it cannot be discarded",
+        )
+
+
+def _joker_still_meldable(rules: Rules, hand: list[int], taken: int | None) -> bool:
+    """Whether a hand holding a swapped joker can lay it in a new meld and
+    still end the turn (keep a card other than the taken discard to discard,
+    or, where going out needs no discard, meld everything)."""
+    names = rules.names
+    rest = [names[c] for c in hand if c != taken]
+    if "JK" in rest and len(rest) <= ramino.MAX_HAND:
+        if ramino.best_opening(rest, rules.joker_meld_variant, include="JK") is not None:
+            return True
+    if not rules.must_discard and len(hand) <= ramino.MAX_HAND:
+        return not ramino.min_deadwood([names[c] for c in hand], rules.variant).deadwood
+    return False
+
+
+def _lay_melds(
+    state: State, rules: Rules, seat: int, melds: tuple[tuple[int, ...], ...]
+) -> list[Event]:
+    s = state.seats[seat]
+    hand = s.hand
+    for meld in melds:
+        for c in meld:
+            _in_hand(hand, c)
+    names = rules.names
+    v = rules.variant
+    total = 0
+    pure_run = False
+    for meld in melds:
+        try:
+            m = ramino.validate_meld([names[c] for c in meld], v)
+        except ramino.InvalidMeld as e:
+            raise _illegal(r.INVALID_MELD, f"not a meld: {e}", e.reason) from None
+        total += m.value
+        pure_run = pure_run or (m.kind == "run" and m.pure)
+    opening = rules.needs_opening and not s.opened
+    if opening:
+        if state.must_open and not any(state.taken in meld for meld in melds):
+            raise _illegal(r.MUST_OPEN_WITH_TAKEN_DISCARD, "the opening must use the card you took")
+        if total < v.open_threshold:
+            raise _illegal(
+                r.OPENING_BELOW_THRESHOLD,
+                f"an opening needs {v.open_threshold}, these melds are worth {total}",
+            )
+        if v.open_requires_pure_run and not pure_run:
+            raise _illegal(
+                r.OPENING_NEEDS_PURE_RUN, "the opening needs a run of 3 or more without a joker"
+            )
+    used = {c for meld in melds for c in meld}
+    left = [c for c in hand if c not in used]
+    pending = state.pending_joker
+    _check_leftover(rules, left, state.taken, None if pending in used else pending)
+    return [MeldsLaid(seat, melds, opening)]
+
+
+def _may_touch_table(state: State, rules: Rules, seat: int, opening_reason: str) -> None:
+    s = state.seats[seat]
+    if rules.needs_opening and not s.opened:
+        if state.must_open:
+            raise _illegal(r.MUST_OPEN_WITH_TAKEN_DISCARD, "open first, with the card you took")
+        raise _illegal(r.NOT_OPENED, "you have not opened yet")
+    if state.opened_this_turn and not rules.variant.layoff_on_opening_turn:
+        raise _illegal(opening_reason, "not on the turn you open")
+
+
+def _table_meld(state: State, index: int) -> None:
+    if index >= len(state.melds):
+        raise _illegal(r.NO_SUCH_MELD, f"there is no table meld {index}")
+
+
+def _lay_off(state: State, rules: Rules, seat: int, command: LayOff) -> list[Event]:
+    _may_touch_table(state, rules, seat, r.NO_LAYOFF_ON_OPENING_TURN)
+    hand = state.seats[seat].hand
+    card = command.card
+    _in_hand(hand, card)
+    _table_meld(state, command.meld)
+    if card == state.pending_joker:
+        raise _illegal(r.SWAPPED_JOKER_NOT_MELDED, "the swapped joker goes into a new meld")
+    meld = state.melds[command.meld]
+    if meld.closed:
+        raise _illegal(r.MELD_CLOSED, "a set of four is closed")
+    names = rules.names
+    try:
+        ramino.extend_meld([names[c] for c in meld.cards], names[card], command.end, rules.variant)
+    except ramino.InvalidMeld as e:
+        raise _illegal(r.CANNOT_LAY_OFF, f"the card does not fit there: {e}", e.reason) from None
+    left = [c for c in hand if c != card]
+    _check_leftover(rules, left, state.taken, state.pending_joker)
+    return [LaidOff(seat, card, command.meld, command.end)]
+
+
+def _swap(state: State, rules: Rules, seat: int, command: SwapJoker) -> list[Event]:
+    if not rules.variant.joker_swap:
+        raise _illegal(r.JOKER_SWAP_NOT_ALLOWED, "this variant has no joker swap")
+    _may_touch_table(state, rules, seat, r.NO_SWAP_ON_OPENING_TURN)
+    if state.pending_joker is not None:
+        raise _illegal(
+            r.SWAPPED_JOKER_NOT_MELDED, "lay the joker you swapped before swapping another"
+        )
+    hand = state.seats[seat].hand
+    card = command.card
+    _in_hand(hand, card)
+    if rules.is_joker[card]:
+        raise _illegal(r.SWAP_NEEDS_NATURAL_CARD, "a joker is swapped for a natural card")
+    _table_meld(state, command.meld)
+    meld = state.melds[command.meld]
+    stands_for = meld.jokers.get(command.joker)
+    if stands_for is None:
+        raise _illegal(r.NO_SUCH_JOKER, f"card {command.joker} is not a joker of that meld")
+    if rules.names[card] not in stands_for:
+        raise _illegal(
+            r.JOKER_STANDS_FOR_OTHER_CARD,
+            f"that joker stands for {' or '.join(stands_for)}",
+        )
+    after = [c for c in hand if c != card]
+    after.append(command.joker)
+    if not _joker_still_meldable(rules, after, state.taken):
+        raise _illegal(
+            r.SWAPPED_JOKER_CANNOT_BE_MELDED,
+            "you could not lay the joker in a new meld this turn",
+        )
+    return [JokerSwapped(seat, card, command.meld, command.joker)]
+
+
+def _discard(state: State, rules: Rules, seat: int, card: int) -> list[Event]:
+    hand = state.seats[seat].hand
+    _in_hand(hand, card)
+    if state.must_open:
+        raise _illegal(r.MUST_OPEN_WITH_TAKEN_DISCARD, "open with the card you took first")
+    if card == state.taken:
+        raise _illegal(
+            r.CANNOT_DISCARD_TAKEN_CARD, "the card taken from the discard pile stays this turn"
+        )
+    if state.pending_joker is not None:
+        raise _illegal(r.SWAPPED_JOKER_NOT_MELDED, "lay the joker you swapped in a new meld")
+    return [Discarded(seat, card)]
+
+
+# --- what the state calls for ----------------------------------------------
+
+
+def follow_up(state: State, rules: Rules, setup: Setup) -> list[Event]:
+    """The events the state calls for by itself now (possibly none)."""
+    if state.phase == OVER:
+        return []
+    if state.phase == BETWEEN_ROUNDS:
+        winners = match_winners(state, rules)
+        if winners is not None:
+            return [MatchEnded(tuple(s.total for s in state.seats), winners)]
+        return [_deal_round(state, rules, setup)]
+    if len(state.active()) < 2:
+        return [_round_ended(state, rules, RESIGNATIONS, None)]
+    if not state.seats[state.turn].hand:
+        return [_round_ended(state, rules, WENT_OUT, state.turn)]
+    if state.phase == DRAW and not state.stock:
+        v = rules.variant
+        can_rebuild = state.rebuilds < v.max_stock_rebuilds
+        if rules.reshuffle:
+            if can_rebuild and len(state.discard) >= 2:
+                rebuild = state.rebuilds + 1
+                pile = state.discard[:-1]
+                perm = ramino.shuffle(reshuffle_seed(setup.seed, state.round, rebuild), len(pile))
+                stock = tuple(pile[i] for i in perm)
+                return [StockReshuffled(rebuild, state.discard[-1], len(stock), stock)]
+            return [_round_ended(state, rules, STOCK_EXHAUSTED, None)]
+        if not can_rebuild or not state.discard:
+            return [_round_ended(state, rules, STOCK_EXHAUSTED, None)]
+    return []
+
+
+def _deal_round(state: State, rules: Rules, setup: Setup) -> RoundStarted:
+    v = rules.variant
+    number = state.round + 1
+    n = len(state.seats)
+    if state.round == 0:
+        dealer = n - 1
+    else:
+        last = state.results[-1]
+        active = state.active()
+        if (
+            v.winner_deals
+            and len(active) == 2
+            and last.winner is not None
+            and not state.seats[last.winner].resigned
+        ):
+            dealer = last.winner
+        else:
+            dealer = state.next_active(state.dealer)
+    order: Sequence[int]
+    if number <= len(setup.decks):
+        order = setup.decks[number - 1]
+    else:
+        order = ramino.shuffle(round_seed(setup.seed, number), rules.deck_size)
+    seats_in_turn: list[int] = []
+    s = dealer
+    for _ in range(len(state.active())):
+        s = state.next_active(s)
+        seats_in_turn.append(s)
+    size = v.hand_size(len(seats_in_turn))
+    assert size is not None, "match_winners ends a match that cannot be dealt"
+    d = deal(order, len(seats_in_turn), size, v.first_player_extra_cards, v.upcard)
+    hands: list[tuple[int, ...] | None] = [() for _ in range(n)]
+    for seat, hand in zip(seats_in_turn, d.hands, strict=True):
+        hands[seat] = tuple(hand)
+    return RoundStarted(
+        round=number,
+        dealer=dealer,
+        first_player=seats_in_turn[0],
+        hands=tuple(hands),
+        hand_sizes=tuple(len(h or ()) for h in hands),
+        upcard=d.upcard,
+        stock_size=len(d.stock),
+        stock=tuple(d.stock),
+    )
+
+
+def _round_ended(state: State, rules: Rules, ending: str, winner: int | None) -> RoundEnded:
+    closed = False
+    if winner is not None:
+        first = state.seats[winner].first_laid_turn
+        closed = first == 0 or first == state.seats[winner].turns
+    scores = round_scores(state, rules, winner, closed)
+    return RoundEnded(
+        round=state.round,
+        ending=ending,
+        winner=winner,
+        closed_hand=closed,
+        scores=scores,
+        hands=tuple(tuple(s.hand) for s in state.seats),
+    )
+
+
+def round_scores(state: State, rules: Rules, winner: int | None, closed: bool) -> tuple[int, ...]:
+    """Scores of a round that ``winner`` won (``closed``: in one turn from an
+    unopened hand); nobody scores in a round with no winner. Seats that have
+    resigned score nothing."""
+    n = len(state.seats)
+    scores = [0] * n
+    if winner is None:
+        return tuple(scores)
+    v = rules.variant
+
+    def hand_score(seat: int) -> int:
+        s = state.seats[seat]
+        if v.never_opened_penalty and not s.opened:
+            return v.never_opened_penalty
+        return rules.penalty(s.hand)
+
+    losers = [i for i in state.active() if i != winner]
+    if v.scoring == "penalty":
+        factor = v.closed_hand_multiplier if closed else 1
+        scores[winner] = v.closed_hand_score if closed else v.winner_score
+        for i in losers:
+            scores[i] = hand_score(i) * factor
+    else:
+        factor = v.rummy_multiplier if closed else 1
+        scores[winner] = sum(hand_score(i) for i in losers) * factor
+    return tuple(scores)
+
+
+def match_winners(state: State, rules: Rules) -> tuple[int, ...] | None:
+    """The winners if the match is over between rounds, else ``None``."""
+    if state.round == 0:
+        return None
+    v = rules.variant
+    active = state.active()
+    if len(active) <= 1:
+        return tuple(active)
+    totals = {i: state.seats[i].total for i in active}
+    over = (
+        (v.max_rounds and state.round >= v.max_rounds)
+        or (v.target_score and any(t >= v.target_score for t in totals.values()))
+        or v.hand_size(len(active)) is None
+    )
+    if not over:
+        return None
+    best = min(totals.values()) if v.scoring == "penalty" else max(totals.values())
+    return tuple(i for i in active if totals[i] == best)
