@@ -1,0 +1,246 @@
+"""Protobuf messages to the SDK's values and back; the only module that
+reads generated message classes field by field."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from google.protobuf import struct_pb2, timestamp_pb2
+from google.protobuf.json_format import MessageToDict
+
+from ramino.client import events as ev
+from ramino.client import models as m
+from ramino.client import moves as mv
+from ramino.v1 import game_pb2, rules_pb2, types_pb2
+
+_SUITS = {
+    types_pb2.SUIT_SPADES: m.Suit.SPADES,
+    types_pb2.SUIT_HEARTS: m.Suit.HEARTS,
+    types_pb2.SUIT_DIAMONDS: m.Suit.DIAMONDS,
+    types_pb2.SUIT_CLUBS: m.Suit.CLUBS,
+}
+_BOTS = {game_pb2.BOT_LEVEL_RANDOM: m.BotLevel.RANDOM, game_pb2.BOT_LEVEL_GREEDY: m.BotLevel.GREEDY}
+BOT_VALUES = {v: k for k, v in _BOTS.items()}
+_STATUSES = {
+    game_pb2.GAME_STATUS_WAITING: m.GameStatus.WAITING,
+    game_pb2.GAME_STATUS_PLAYING: m.GameStatus.PLAYING,
+    game_pb2.GAME_STATUS_FINISHED: m.GameStatus.FINISHED,
+}
+STATUS_VALUES = {v: k for k, v in _STATUSES.items()}
+_PHASES = {
+    game_pb2.TURN_PHASE_DRAW: m.TurnPhase.DRAW,
+    game_pb2.TURN_PHASE_PLAY: m.TurnPhase.PLAY,
+    game_pb2.TURN_PHASE_NONE: m.TurnPhase.NONE,
+}
+_KINDS = {types_pb2.MELD_KIND_SET: m.MeldKind.SET, types_pb2.MELD_KIND_RUN: m.MeldKind.RUN}
+
+
+def struct(values: Mapping[str, Any] | None) -> struct_pb2.Struct:
+    s = struct_pb2.Struct()
+    if values:
+        s.update(dict(values))
+    return s
+
+
+def plain(s: struct_pb2.Struct) -> dict[str, Any]:
+    """A Struct as Python values, whole numbers as ints (JSON has only floats)."""
+    return {k: _whole(v) for k, v in MessageToDict(s).items()}
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    return value
+
+
+def _time(ts: timestamp_pb2.Timestamp) -> dt.datetime:
+    return ts.ToDatetime(tzinfo=dt.UTC)
+
+
+def end(value: types_pb2.End) -> m.End:
+    return m.End.FIRST if value == types_pb2.END_FIRST else m.End.LAST
+
+
+def end_value(value: m.End) -> types_pb2.End:
+    return types_pb2.END_FIRST if value is m.End.FIRST else types_pb2.END_LAST
+
+
+def card(c: types_pb2.Card) -> m.Card:
+    return m.Card(
+        code=c.code,
+        rank=c.rank,
+        suit=_SUITS.get(c.suit),
+        joker=c.joker,
+        id=c.id if c.HasField("id") else None,
+    )
+
+
+def meld(x: types_pb2.Meld) -> m.Meld:
+    return m.Meld(
+        kind=_KINDS.get(x.kind, m.MeldKind.UNSPECIFIED),
+        value=x.value,
+        cards=tuple(card(c) for c in x.cards),
+        jokers=tuple(m.JokerRole(j.index, tuple(j.stands_for)) for j in x.jokers),
+        closed=x.closed,
+        pure=x.pure,
+    )
+
+
+def variant(v: types_pb2.Variant) -> m.VariantInfo:
+    return m.VariantInfo(v.name, plain(v.parameters))
+
+
+def view(v: game_pb2.GameView) -> m.GameView:
+    return m.GameView(
+        name=v.name,
+        version=v.version,
+        status=_STATUSES.get(v.status, m.GameStatus.UNSPECIFIED),
+        variant=variant(v.variant),
+        seat=v.seat if v.HasField("seat") else None,
+        hand=tuple(card(c) for c in v.hand),
+        seats=tuple(
+            m.SeatInfo(
+                seat=s.seat,
+                player_name=s.player_name,
+                bot=_BOTS.get(s.bot),
+                taken=s.taken,
+                hand_size=s.hand_size,
+                opened=s.opened,
+                total=s.total,
+                resigned=s.resigned,
+                timed_out=s.timed_out,
+            )
+            for s in v.seats
+        ),
+        table=tuple(m.TableMeld(t.index, t.owner, meld(t.meld)) for t in v.table),
+        discard_pile=tuple(card(c) for c in v.discard_pile),
+        stock_size=v.stock_size,
+        turn=v.turn if v.HasField("turn") else None,
+        phase=_PHASES.get(v.phase, m.TurnPhase.UNSPECIFIED),
+        round=v.round,
+        dealer=v.dealer,
+        seed_hash=v.seed_hash,
+        seed=v.seed,
+        winners=tuple(v.winners),
+        turn_timer_seconds=v.turn_timer_seconds,
+        turn_deadline=_time(v.turn_deadline) if v.HasField("turn_deadline") else None,
+        rounds=tuple(
+            m.RoundScores(
+                round=r.round,
+                scores=tuple(r.scores),
+                winner=r.winner if r.HasField("winner") else None,
+                ending=r.ending,
+            )
+            for r in v.rounds
+        ),
+    )
+
+
+def game(g: game_pb2.Game) -> m.GameSummary:
+    return m.GameSummary(
+        name=g.name,
+        variant=g.variant,
+        status=_STATUSES.get(g.status, m.GameStatus.UNSPECIFIED),
+        seats=tuple(m.LobbySeat(s.seat, s.player_name, _BOTS.get(s.bot), s.taken) for s in g.seats),
+        open_seats=g.open_seats,
+        version=g.version,
+        seed_hash=g.seed_hash,
+        turn_timer_seconds=g.turn_timer_seconds,
+        create_time=_time(g.create_time) if g.HasField("create_time") else None,
+    )
+
+
+def event(e: game_pb2.GameEvent) -> ev.Event:
+    seat = e.seat if e.HasField("seat") else None
+    return ev.event_from_data(e.version, e.type, plain(e.data), seat)
+
+
+def watch_item(r: game_pb2.WatchGameResponse) -> ev.WatchItem:
+    if r.HasField("snapshot"):
+        return ev.Snapshot(r.version, view(r.snapshot))
+    return event(r.event)
+
+
+def move_result(r: game_pb2.MoveResult) -> mv.MoveResult:
+    return mv.MoveResult(tuple(event(e) for e in r.events), view(r.view))
+
+
+def opening(o: types_pb2.Opening) -> m.Opening:
+    return m.Opening(o.value, tuple(meld(x) for x in o.melds))
+
+
+def deadwood(d: types_pb2.Deadwood) -> m.Deadwood:
+    return m.Deadwood(d.value, tuple(meld(x) for x in d.melds), tuple(card(c) for c in d.deadwood))
+
+
+def move(x: game_pb2.Move) -> mv.Move | None:
+    match x.WhichOneof("move"):
+        case "draw_from_stock":
+            return mv.DrawFromStock()
+        case "take_discard":
+            return mv.TakeDiscard()
+        case "turn_over_discard_pile":
+            return mv.TurnOverDiscardPile()
+        case "lay_melds":
+            return mv.LayMelds(
+                tuple(tuple(ids.card_ids) for ids in x.lay_melds.melds), x.lay_melds.value
+            )
+        case "lay_off":
+            return mv.LayOff(x.lay_off.card_id, x.lay_off.meld_index, end(x.lay_off.end))
+        case "swap_joker":
+            s = x.swap_joker
+            return mv.SwapJoker(s.card_id, s.meld_index, s.joker_id)
+        case "discard":
+            return mv.Discard(x.discard.card_id)
+        case "resign":
+            return mv.Resign()
+    return None  # a move kind newer than this SDK
+
+
+def legal_moves(r: game_pb2.GetLegalMovesResponse) -> mv.LegalMoves:
+    hint = None
+    if r.HasField("hint"):
+        h = r.hint
+        hint = m.Hint(
+            best_opening=opening(h.best_opening) if h.HasField("best_opening") else None,
+            min_deadwood=deadwood(h.min_deadwood) if h.HasField("min_deadwood") else None,
+            suggested_discard=card(h.suggested_discard)
+            if h.HasField("suggested_discard")
+            else None,
+        )
+    moves = tuple(x for x in (move(y) for y in r.moves) if x is not None)
+    return mv.LegalMoves(r.version, moves, hint)
+
+
+def meld_check(r: rules_pb2.ValidateMeldResponse) -> m.MeldCheck:
+    return m.MeldCheck(
+        valid=r.valid,
+        meld=meld(r.meld) if r.HasField("meld") else None,
+        reason=r.reason,
+        message=r.message,
+    )
+
+
+def analysis(r: rules_pb2.AnalyzeHandResponse) -> m.HandAnalysis:
+    return m.HandAnalysis(
+        best_opening=opening(r.best_opening) if r.HasField("best_opening") else None,
+        min_deadwood=deadwood(r.min_deadwood),
+        lay_offs=tuple(m.LayOffTarget(card(t.card), t.meld_index, end(t.end)) for t in r.lay_offs),
+        joker_swaps=tuple(
+            m.JokerSwapTarget(card(t.card), t.meld_index, t.joker_index) for t in r.joker_swaps
+        ),
+        penalty=r.penalty,
+    )
+
+
+def cards_text(cards: str | Sequence[str]) -> list[str]:
+    """Cards in notation from ``"AS 2S 3S"`` or a sequence of codes."""
+    if isinstance(cards, str):
+        return cards.replace(",", " ").split()
+    return [str(c) for c in cards]

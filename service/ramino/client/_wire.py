@@ -1,0 +1,240 @@
+"""What both client flavours share: the RPCs with their message types, the
+retry policy, seat-token metadata and request building."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from google.protobuf.message import Message
+
+from ramino.client import _convert
+from ramino.client import models as m
+from ramino.client import moves as mv
+from ramino.client.events import Snapshot, WatchItem
+from ramino.v1 import game_pb2, rules_pb2
+
+Req = TypeVar("Req", bound=Message)
+Resp = TypeVar("Resp", bound=Message)
+
+DEFAULT_TARGET = "localhost:50051"
+
+# The channel's own reconnect backoff starts at 1 s and grows to 2 min; a
+# game client wants to be back within a retry's budget once the server is.
+CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.keepalive_time_ms", 30_000),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rpc(Generic[Req, Resp]):
+    """One method of a service with its message types."""
+
+    path: str
+    request: type[Req]
+    response: type[Resp]
+
+    def serialize(self, request: Req) -> bytes:
+        return request.SerializeToString()
+
+    def deserialize(self, data: bytes) -> Resp:
+        return self.response.FromString(data)
+
+
+def _game(method: str, req: type[Req], resp: type[Resp]) -> Rpc[Req, Resp]:
+    return Rpc(f"/ramino.v1.GameService/{method}", req, resp)
+
+
+def _rules(method: str, req: type[Req], resp: type[Resp]) -> Rpc[Req, Resp]:
+    return Rpc(f"/ramino.v1.RulesService/{method}", req, resp)
+
+
+g = game_pb2
+CREATE_GAME = _game("CreateGame", g.CreateGameRequest, g.CreateGameResponse)
+JOIN_GAME = _game("JoinGame", g.JoinGameRequest, g.JoinGameResponse)
+GET_GAME = _game("GetGame", g.GetGameRequest, g.GetGameResponse)
+LIST_GAMES = _game("ListGames", g.ListGamesRequest, g.ListGamesResponse)
+WATCH_GAME = _game("WatchGame", g.WatchGameRequest, g.WatchGameResponse)
+GET_LEGAL_MOVES = _game("GetLegalMoves", g.GetLegalMovesRequest, g.GetLegalMovesResponse)
+DRAW_FROM_STOCK = _game("DrawFromStock", g.DrawFromStockRequest, g.DrawFromStockResponse)
+TAKE_DISCARD = _game("TakeDiscard", g.TakeDiscardRequest, g.TakeDiscardResponse)
+TURN_OVER = _game(
+    "TurnOverDiscardPile", g.TurnOverDiscardPileRequest, g.TurnOverDiscardPileResponse
+)
+LAY_MELDS = _game("LayMelds", g.LayMeldsRequest, g.LayMeldsResponse)
+LAY_OFF = _game("LayOff", g.LayOffRequest, g.LayOffResponse)
+SWAP_JOKER = _game("SwapJoker", g.SwapJokerRequest, g.SwapJokerResponse)
+DISCARD = _game("Discard", g.DiscardRequest, g.DiscardResponse)
+RESIGN = _game("Resign", g.ResignRequest, g.ResignResponse)
+VALIDATE_MELD = _rules(
+    "ValidateMeld", rules_pb2.ValidateMeldRequest, rules_pb2.ValidateMeldResponse
+)
+ANALYZE_HAND = _rules("AnalyzeHand", rules_pb2.AnalyzeHandRequest, rules_pb2.AnalyzeHandResponse)
+LIST_VARIANTS = _rules(
+    "ListVariants", rules_pb2.ListVariantsRequest, rules_pb2.ListVariantsResponse
+)
+
+
+class MoveResponse(Protocol):
+    """Every move RPC answers ``{MoveResult result = 1}``."""
+
+    @property
+    def result(self) -> game_pb2.MoveResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How calls are retried on UNAVAILABLE (the server restarting, a dropped
+    connection). Mutating calls keep their ``request_id`` across retries, so
+    the server applies a move once and answers a retry with its first answer."""
+
+    attempts: int = 10
+    """Tries in all, the first included; a watch counts failures in a row."""
+    initial_backoff: float = 0.1
+    max_backoff: float = 2.0
+    multiplier: float = 2.0
+    jitter: float = 0.2
+    """Each delay is randomised by up to this fraction, either way."""
+
+    def delays(self) -> Iterator[float]:
+        """The waits before the 2nd, 3rd ... attempts."""
+        delay = self.initial_backoff
+        for _ in range(max(self.attempts - 1, 0)):
+            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
+            delay = min(delay * self.multiplier, self.max_backoff)
+
+
+DEFAULT_RETRY = RetryPolicy()
+NO_RETRY = RetryPolicy(attempts=1)
+
+
+CardRef = int | m.Card
+"""A card by its id, or a :class:`~ramino.client.models.Card` that has one."""
+
+
+def card_id(card: CardRef) -> int:
+    if isinstance(card, m.Card):
+        if card.id is None:
+            raise ValueError(f"{card.code} has no id: only cards of a game can be played")
+        return card.id
+    return int(card)
+
+
+def auth(token: str | None) -> tuple[tuple[str, str], ...]:
+    return () if token is None else (("authorization", f"Bearer {token}"),)
+
+
+def new_request_id() -> str:
+    return str(uuid.uuid4())
+
+
+SeatSpec = str | m.BotLevel | None
+"""A seat asked for at creation: a person's name (``""`` or ``None`` for
+anyone), or a bot level."""
+
+
+def seat_config(spec: SeatSpec) -> game_pb2.SeatConfig:
+    if isinstance(spec, m.BotLevel):
+        return game_pb2.SeatConfig(bot=_convert.BOT_VALUES[spec])
+    return game_pb2.SeatConfig(player_name=spec or "")
+
+
+def create_game_request(
+    variant: str,
+    seats: Sequence[SeatSpec],
+    overrides: Mapping[str, Any] | None,
+    turn_timer_seconds: int,
+    request_id: str,
+) -> game_pb2.CreateGameRequest:
+    return game_pb2.CreateGameRequest(
+        variant=variant,
+        overrides=_convert.struct(overrides),
+        seats=[seat_config(s) for s in seats],
+        turn_timer_seconds=turn_timer_seconds,
+        request_id=request_id,
+    )
+
+
+def game_name(game: str) -> str:
+    """``games/{id}`` from a name or a bare id."""
+    return game if game.startswith("games/") else f"games/{game}"
+
+
+def list_games_request(
+    page_size: int,
+    page_token: str,
+    variant: str | None,
+    open_seats_only: bool,
+    status: m.GameStatus | None,
+) -> game_pb2.ListGamesRequest:
+    return game_pb2.ListGamesRequest(
+        page_size=page_size,
+        page_token=page_token,
+        variant=variant or "",
+        open_seats_only=open_seats_only,
+        status=_convert.STATUS_VALUES.get(status or m.GameStatus.UNSPECIFIED),
+    )
+
+
+def watch_request(
+    name: str, after_version: int | None, snapshot: bool
+) -> game_pb2.WatchGameRequest:
+    request = game_pb2.WatchGameRequest(name=name, snapshot=snapshot)
+    if after_version is not None:
+        request.after_version = after_version
+    return request
+
+
+def move_call(
+    move: mv.Move, name: str, request_id: str, expected_version: int | None
+) -> tuple[Rpc[Any, Any], Message]:
+    """The RPC and request that make ``move`` (its response is a MoveResponse)."""
+    common: dict[str, Any] = {"name": name, "request_id": request_id}
+    if expected_version is not None:
+        common["expected_version"] = expected_version
+    match move:
+        case mv.DrawFromStock():
+            return DRAW_FROM_STOCK, g.DrawFromStockRequest(**common)
+        case mv.TakeDiscard():
+            return TAKE_DISCARD, g.TakeDiscardRequest(**common)
+        case mv.TurnOverDiscardPile():
+            return TURN_OVER, g.TurnOverDiscardPileRequest(**common)
+        case mv.LayMelds(melds=melds):
+            ids = [g.MeldCardIds(card_ids=list(x)) for x in melds]
+            return LAY_MELDS, g.LayMeldsRequest(melds=ids, **common)
+        case mv.LayOff(card_id=card_id, meld_index=meld_index, end=end):
+            request = g.LayOffRequest(
+                card_id=card_id,
+                meld_index=meld_index,
+                end=_convert.end_value(m.End.parse(end)),
+                **common,
+            )
+            return LAY_OFF, request
+        case mv.SwapJoker(card_id=card_id, meld_index=meld_index, joker_id=joker_id):
+            request_swap = g.SwapJokerRequest(
+                card_id=card_id, meld_index=meld_index, joker_id=joker_id, **common
+            )
+            return SWAP_JOKER, request_swap
+        case mv.Discard(card_id=card_id):
+            return DISCARD, g.DiscardRequest(card_id=card_id, **common)
+        case mv.Resign():
+            return RESIGN, g.ResignRequest(**common)
+    raise TypeError(f"not a move: {move!r}")
+
+
+def melds_of(melds: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(c) for c in x) for x in melds)
+
+
+def order(item: WatchItem, last: int | None) -> Literal["next", "seen", "gap"]:
+    """Where a watched item falls after the last version yielded: the next
+    one (or a snapshot, always taken), one already yielded, or past a gap."""
+    if isinstance(item, Snapshot) or last is None or item.version == last + 1:
+        return "next"
+    return "seen" if item.version <= last else "gap"

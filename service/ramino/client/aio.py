@@ -1,0 +1,451 @@
+"""The asyncio client: :class:`AsyncClient`, :class:`AsyncSeat` and
+:class:`AsyncWatch`, over ``grpc.aio``, with the surface of the blocking
+client (every call awaited, ``watch()`` an async iterator)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar, cast
+
+import grpc
+import grpc.aio
+from google.protobuf.message import Message
+
+from ramino.client import _convert, _wire
+from ramino.client import models as m
+from ramino.client import moves as mv
+from ramino.client.errors import ServiceError, error_from_rpc
+from ramino.client.events import WatchItem, ends_match
+from ramino.client.models import BotLevel, End
+from ramino.v1 import game_pb2, rules_pb2
+
+__all__ = ["AsyncClient", "AsyncSeat", "AsyncRules", "AsyncWatch"]
+
+Req = TypeVar("Req", bound=Message)
+Resp = TypeVar("Resp", bound=Message)
+
+
+def _code(error: grpc.RpcError) -> grpc.StatusCode:
+    code = getattr(error, "code", None)
+    return cast(grpc.StatusCode, code()) if callable(code) else grpc.StatusCode.UNKNOWN
+
+
+class AsyncClient:
+    """A connection to a Ramino server, for asyncio.
+
+    >>> async with AsyncClient("localhost:50051") as client:      # doctest: +SKIP
+    ...     game = await client.create_game("rummy", seats=["ann", BotLevel.GREEDY])
+    ...     seat = await client.join(game.name, "ann")
+    ...     async for item in seat.watch():
+    ...         print(item)
+    """
+
+    def __init__(
+        self,
+        target: str = _wire.DEFAULT_TARGET,
+        *,
+        credentials: grpc.ChannelCredentials | None = None,
+        timeout: float | None = 10.0,
+        retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
+        options: Sequence[tuple[str, Any]] = (),
+        channel: grpc.aio.Channel | None = None,
+    ) -> None:
+        opts = [*_wire.CHANNEL_OPTIONS, *options]
+        if channel is not None:
+            self._channel = channel
+        elif credentials is not None:
+            self._channel = grpc.aio.secure_channel(target, credentials, options=opts)
+        else:
+            self._channel = grpc.aio.insecure_channel(target, options=opts)
+        self.target = target
+        self.timeout = timeout
+        self.retry = retry
+        self.rules = AsyncRules(self)
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- calls --------------------------------------------------------------
+
+    async def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
+        """One unary call, retried on UNAVAILABLE with the same request."""
+        method = self._channel.unary_unary(
+            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+        )
+        delays = self.retry.delays()
+        while True:
+            try:
+                return await method(request, timeout=self.timeout, metadata=_wire.auth(token))
+            except grpc.RpcError as e:
+                if _code(e) == grpc.StatusCode.UNAVAILABLE:
+                    delay = next(delays, None)
+                    if delay is not None:
+                        await asyncio.sleep(delay)
+                        continue
+                raise error_from_rpc(e) from e
+
+    def stream(
+        self, request: game_pb2.WatchGameRequest, token: str | None
+    ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
+        rpc = _wire.WATCH_GAME
+        method = self._channel.unary_stream(
+            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+        )
+        return method(request, metadata=_wire.auth(token))
+
+    # --- lobby --------------------------------------------------------------
+
+    async def create_game(
+        self,
+        variant: str = "ramino51",
+        seats: Sequence[_wire.SeatSpec] = ("", BotLevel.GREEDY),
+        *,
+        overrides: Mapping[str, Any] | None = None,
+        turn_timer_seconds: int = 0,
+        request_id: str | None = None,
+    ) -> m.GameSummary:
+        """A new game. A seat is a person's name (``""`` for anyone) or a
+        :class:`BotLevel`; bot seats are filled at once, people join."""
+        request = _wire.create_game_request(
+            variant, seats, overrides, turn_timer_seconds, request_id or _wire.new_request_id()
+        )
+        return _convert.game((await self.call(_wire.CREATE_GAME, request)).game)
+
+    async def join(
+        self,
+        game: str,
+        player_name: str,
+        seat: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> AsyncSeat:
+        request = game_pb2.JoinGameRequest(
+            name=_wire.game_name(game),
+            player_name=player_name,
+            request_id=request_id or _wire.new_request_id(),
+        )
+        if seat is not None:
+            request.seat = seat
+        response = await self.call(_wire.JOIN_GAME, request)
+        view = _convert.view(response.view)
+        return AsyncSeat(self, view.name, response.seat, response.seat_token, view)
+
+    async def seat(self, game: str, token: str) -> AsyncSeat:
+        """The seat a saved token acts for (to come back to a game)."""
+        view = await self._view(_wire.game_name(game), token)
+        if view.seat is None:
+            raise ValueError("the server sees this token as a spectator")
+        return AsyncSeat(self, view.name, view.seat, token, view)
+
+    async def get_game(self, game: str) -> m.GameView:
+        """The game as a spectator sees it."""
+        return await self._view(_wire.game_name(game), None)
+
+    async def _view(self, name: str, token: str | None) -> m.GameView:
+        response = await self.call(_wire.GET_GAME, game_pb2.GetGameRequest(name=name), token)
+        return _convert.view(response.view)
+
+    async def list_games(
+        self,
+        *,
+        variant: str | None = None,
+        open_seats_only: bool = False,
+        status: m.GameStatus | None = None,
+        page_size: int = 50,
+    ) -> AsyncIterator[m.GameSummary]:
+        """Every game that matches, page after page."""
+        token = ""
+        while True:
+            request = _wire.list_games_request(page_size, token, variant, open_seats_only, status)
+            page = await self.call(_wire.LIST_GAMES, request)
+            for x in page.games:
+                yield _convert.game(x)
+            token = page.next_page_token
+            if not token:
+                return
+
+    def watch(
+        self,
+        game: str,
+        after_version: int | None = None,
+        *,
+        snapshot: bool = False,
+        stop_at_end: bool = True,
+    ) -> AsyncWatch:
+        """The game's events as a spectator sees them (see :class:`AsyncWatch`)."""
+        return AsyncWatch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
+
+
+class AsyncSeat:
+    """One seat of one game, acting with its seat token (see
+    :class:`~ramino.client.Seat`)."""
+
+    def __init__(
+        self,
+        client: AsyncClient,
+        name: str,
+        seat: int,
+        token: str,
+        view: m.GameView | None = None,
+    ) -> None:
+        self.client = client
+        self.name = name
+        self.seat = seat
+        self.token = token
+        self.last_view = view
+
+    def __repr__(self) -> str:
+        return f"AsyncSeat({self.name!r}, seat={self.seat})"
+
+    @property
+    def game_id(self) -> str:
+        return self.name.partition("/")[2]
+
+    async def play(
+        self,
+        move: mv.Move,
+        *,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> mv.MoveResult:
+        """Any move, e.g. one of :meth:`legal_moves`."""
+        rpc, request = _wire.move_call(
+            move, self.name, request_id or _wire.new_request_id(), expected_version
+        )
+        response = cast(_wire.MoveResponse, await self.client.call(rpc, request, self.token))
+        result = _convert.move_result(response.result)
+        self.last_view = result.view
+        return result
+
+    async def draw_from_stock(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return await self.play(mv.DrawFromStock(), expected_version=expected_version)
+
+    async def take_discard(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return await self.play(mv.TakeDiscard(), expected_version=expected_version)
+
+    async def turn_over_discard_pile(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return await self.play(mv.TurnOverDiscardPile(), expected_version=expected_version)
+
+    async def lay_melds(
+        self, melds: Sequence[Sequence[_wire.CardRef]], *, expected_version: int | None = None
+    ) -> mv.MoveResult:
+        ids = tuple(tuple(_wire.card_id(c) for c in x) for x in melds)
+        return await self.play(mv.LayMelds(ids), expected_version=expected_version)
+
+    async def lay_off(
+        self,
+        card: _wire.CardRef,
+        meld_index: int,
+        end: End | str = End.LAST,
+        *,
+        expected_version: int | None = None,
+    ) -> mv.MoveResult:
+        move = mv.LayOff(_wire.card_id(card), meld_index, End.parse(end))
+        return await self.play(move, expected_version=expected_version)
+
+    async def swap_joker(
+        self,
+        card: _wire.CardRef,
+        meld_index: int,
+        joker: _wire.CardRef,
+        *,
+        expected_version: int | None = None,
+    ) -> mv.MoveResult:
+        move = mv.SwapJoker(_wire.card_id(card), meld_index, _wire.card_id(joker))
+        return await self.play(move, expected_version=expected_version)
+
+    async def discard(
+        self, card: _wire.CardRef, *, expected_version: int | None = None
+    ) -> mv.MoveResult:
+        return await self.play(mv.Discard(_wire.card_id(card)), expected_version=expected_version)
+
+    async def resign(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return await self.play(mv.Resign(), expected_version=expected_version)
+
+    async def legal_moves(self) -> mv.LegalMoves:
+        request = game_pb2.GetLegalMovesRequest(name=self.name)
+        response = await self.client.call(_wire.GET_LEGAL_MOVES, request, self.token)
+        return _convert.legal_moves(response)
+
+    async def view(self) -> m.GameView:
+        self.last_view = await self.client._view(self.name, self.token)
+        return self.last_view
+
+    def watch(
+        self,
+        after_version: int | None = None,
+        *,
+        snapshot: bool = False,
+        stop_at_end: bool = True,
+    ) -> AsyncWatch:
+        """This seat's view of every event (see :class:`AsyncWatch`)."""
+        return AsyncWatch(self.client, self.name, self.token, after_version, snapshot, stop_at_end)
+
+
+class AsyncWatch(AsyncIterator[WatchItem]):
+    """The live events of a game, as an async iterator; resumes after a
+    dropped connection like :class:`~ramino.client.Watch`."""
+
+    def __init__(
+        self,
+        client: AsyncClient,
+        name: str,
+        token: str | None,
+        after_version: int | None,
+        snapshot: bool,
+        stop_at_end: bool,
+    ) -> None:
+        self._client = client
+        self._name = name
+        self._token = token
+        self._after = after_version
+        self._snapshot = snapshot
+        self._stop_at_end = stop_at_end
+        self._call: (
+            grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse] | None
+        ) = None
+        self._closed = False
+        self._ended = False
+        self.last_version: int | None = None
+        """The version of the last item yielded."""
+        self.reconnects = 0
+
+    def __aiter__(self) -> AsyncWatch:
+        return self
+
+    async def __aenter__(self) -> AsyncWatch:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.cancel()
+
+    def cancel(self) -> None:
+        self._closed = True
+        self._drop()
+
+    async def aclose(self) -> None:
+        self.cancel()
+
+    def _drop(self) -> None:
+        call, self._call = self._call, None
+        if call is not None:
+            call.cancel()
+
+    def _open(
+        self,
+    ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
+        if self._call is None:
+            after = self._after if self.last_version is None else self.last_version
+            snapshot = self._snapshot and self.last_version is None
+            request = _wire.watch_request(self._name, after, snapshot)
+            self._call = self._client.stream(request, self._token)
+        return self._call
+
+    async def __anext__(self) -> WatchItem:
+        delays = self._client.retry.delays()
+        while True:
+            if self._closed:
+                raise StopAsyncIteration
+            call = self._open()
+            error: grpc.RpcError | None = None
+            try:
+                response = await call.read()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if self._closed and (task is None or not task.cancelling()):
+                    raise StopAsyncIteration from None  # cancel() from elsewhere
+                self._drop()
+                raise
+            except grpc.RpcError as e:
+                if self._closed:
+                    raise StopAsyncIteration from None
+                if _code(e) != grpc.StatusCode.UNAVAILABLE:
+                    raise error_from_rpc(e) from e
+                error = e
+            else:
+                if response is grpc.aio.EOF:
+                    if self._ended:
+                        self.cancel()
+                        raise StopAsyncIteration
+                    # Otherwise the server is going away (draining): resume elsewhere.
+                else:
+                    item = _convert.watch_item(cast(game_pb2.WatchGameResponse, response))
+                    order = _wire.order(item, self.last_version)
+                    if order == "seen":
+                        continue  # yielded before a reconnect
+                    if order == "next":
+                        self.last_version = item.version
+                        self._ended = ends_match(item)
+                        if self._stop_at_end and self._ended:
+                            self.cancel()
+                        return item
+                    # a gap: ask again from what was yielded
+            self._drop()
+            delay = next(delays, None)
+            if delay is None:
+                if error is not None:
+                    raise error_from_rpc(error) from error
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "stream closed")
+            self.reconnects += 1
+            await asyncio.sleep(delay)
+
+
+class AsyncRules:
+    """The stateless RulesService: no game, no token."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+
+    async def validate_meld(
+        self,
+        cards: str | Sequence[str],
+        variant: str = "ramino51",
+        *,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> m.MeldCheck:
+        request = rules_pb2.ValidateMeldRequest(
+            variant=variant,
+            overrides=_convert.struct(overrides),
+            cards=_convert.cards_text(cards),
+        )
+        return _convert.meld_check(await self._client.call(_wire.VALIDATE_MELD, request))
+
+    async def analyze_hand(
+        self,
+        hand: str | Sequence[str],
+        variant: str = "ramino51",
+        *,
+        table: Sequence[str | Sequence[str]] = (),
+        include: str | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> m.HandAnalysis:
+        request = rules_pb2.AnalyzeHandRequest(
+            variant=variant,
+            overrides=_convert.struct(overrides),
+            hand=_convert.cards_text(hand),
+            table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
+            include=include or "",
+        )
+        return _convert.analysis(await self._client.call(_wire.ANALYZE_HAND, request))
+
+    async def list_variants(self) -> tuple[m.VariantInfo, ...]:
+        response = await self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
+        return tuple(_convert.variant(v) for v in response.variants)

@@ -1,0 +1,135 @@
+"""Moves a seat can make, shaped like the requests that make them.
+
+:meth:`Seat.legal_moves <ramino.client.Seat.legal_moves>` returns these, and
+:meth:`Seat.play <ramino.client.Seat.play>` takes any of them, so a client can
+pick one of the server's legal moves and send it back unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from ramino.client.events import Event
+from ramino.client.models import End, GameView, Hint
+
+__all__ = [
+    "DrawFromStock",
+    "TakeDiscard",
+    "TurnOverDiscardPile",
+    "LayMelds",
+    "LayOff",
+    "SwapJoker",
+    "Discard",
+    "Resign",
+    "Move",
+    "LegalMoves",
+    "MoveResult",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFromStock:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOverDiscardPile:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class LayMelds:
+    melds: tuple[tuple[int, ...], ...]
+    """Card ids of each meld, in meld order (a run ascending)."""
+    value: int = 0
+    """Their total meld value, when the server proposed them."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    card_id: int
+    meld_index: int
+    end: End = End.LAST
+
+
+@dataclass(frozen=True, slots=True)
+class SwapJoker:
+    card_id: int
+    """The natural card given for the joker."""
+    meld_index: int
+    joker_id: int
+    """The table joker's card id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    card_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    pass
+
+
+Move: TypeAlias = (
+    DrawFromStock
+    | TakeDiscard
+    | TurnOverDiscardPile
+    | LayMelds
+    | LayOff
+    | SwapJoker
+    | Discard
+    | Resign
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    """The moves the seat may make now (empty when it is not its turn;
+    resigning is always possible and not listed), at ``version``."""
+
+    version: int
+    moves: tuple[Move, ...]
+    hint: Hint | None
+
+    @property
+    def draws(self) -> tuple[Move, ...]:
+        return tuple(
+            m
+            for m in self.moves
+            if isinstance(m, DrawFromStock | TakeDiscard | TurnOverDiscardPile)
+        )
+
+    @property
+    def melds(self) -> tuple[LayMelds, ...]:
+        return tuple(m for m in self.moves if isinstance(m, LayMelds))
+
+    @property
+    def lay_offs(self) -> tuple[LayOff, ...]:
+        return tuple(m for m in self.moves if isinstance(m, LayOff))
+
+    @property
+    def swaps(self) -> tuple[SwapJoker, ...]:
+        return tuple(m for m in self.moves if isinstance(m, SwapJoker))
+
+    @property
+    def discards(self) -> tuple[Discard, ...]:
+        return tuple(m for m in self.moves if isinstance(m, Discard))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What a move did: its events as the mover sees them, and the mover's view after it."""
+
+    events: tuple[Event, ...]
+    view: GameView
+
+    @property
+    def version(self) -> int:
+        return self.view.version

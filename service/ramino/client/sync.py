@@ -1,0 +1,461 @@
+"""The blocking client: :class:`Client`, its :class:`Seat` objects and
+:class:`Watch` streams, over a ``grpc`` channel (thread-safe)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar, cast
+
+import grpc
+from google.protobuf.message import Message
+
+from ramino.client import _convert, _wire
+from ramino.client import models as m
+from ramino.client import moves as mv
+from ramino.client.errors import ServiceError, error_from_rpc
+from ramino.client.events import WatchItem, ends_match
+from ramino.client.models import BotLevel, End
+from ramino.v1 import game_pb2, rules_pb2
+
+__all__ = ["Client", "Seat", "Rules", "Watch"]
+
+Req = TypeVar("Req", bound=Message)
+Resp = TypeVar("Resp", bound=Message)
+
+
+def _code(error: grpc.RpcError) -> grpc.StatusCode:
+    code = getattr(error, "code", None)
+    return cast(grpc.StatusCode, code()) if callable(code) else grpc.StatusCode.UNKNOWN
+
+
+class Client:
+    """A connection to a Ramino server.
+
+    >>> with Client("localhost:50051") as client:          # doctest: +SKIP
+    ...     game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
+    ...     seat = client.join(game.name, "ann")
+    ...     seat.draw_from_stock()
+    """
+
+    def __init__(
+        self,
+        target: str = _wire.DEFAULT_TARGET,
+        *,
+        credentials: grpc.ChannelCredentials | None = None,
+        timeout: float | None = 10.0,
+        retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
+        options: Sequence[tuple[str, Any]] = (),
+        channel: grpc.Channel | None = None,
+    ) -> None:
+        """``timeout`` bounds each call (not a watch); ``retry`` is used on
+        UNAVAILABLE; ``channel`` replaces the one made from ``target``."""
+        opts = [*_wire.CHANNEL_OPTIONS, *options]
+        if channel is not None:
+            self._channel = channel
+        elif credentials is not None:
+            self._channel = grpc.secure_channel(target, credentials, options=opts)
+        else:
+            self._channel = grpc.insecure_channel(target, options=opts)
+        self.target = target
+        self.timeout = timeout
+        self.retry = retry
+        self.rules = Rules(self)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- calls --------------------------------------------------------------
+
+    def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
+        """One unary call, retried on UNAVAILABLE with the same request."""
+        method = self._channel.unary_unary(
+            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+        )
+        delays = self.retry.delays()
+        while True:
+            try:
+                return method(request, timeout=self.timeout, metadata=_wire.auth(token))
+            except grpc.RpcError as e:
+                if _code(e) == grpc.StatusCode.UNAVAILABLE:
+                    delay = next(delays, None)
+                    if delay is not None:
+                        time.sleep(delay)
+                        continue
+                raise error_from_rpc(e) from e
+
+    def stream(
+        self, request: game_pb2.WatchGameRequest, token: str | None
+    ) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
+        rpc = _wire.WATCH_GAME
+        method = self._channel.unary_stream(
+            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+        )
+        return method(request, metadata=_wire.auth(token))
+
+    # --- lobby --------------------------------------------------------------
+
+    def create_game(
+        self,
+        variant: str = "ramino51",
+        seats: Sequence[_wire.SeatSpec] = ("", BotLevel.GREEDY),
+        *,
+        overrides: Mapping[str, Any] | None = None,
+        turn_timer_seconds: int = 0,
+        request_id: str | None = None,
+    ) -> m.GameSummary:
+        """A new game. A seat is a person's name (``""`` for anyone) or a
+        :class:`BotLevel`; bot seats are filled at once, people join."""
+        request = _wire.create_game_request(
+            variant, seats, overrides, turn_timer_seconds, request_id or _wire.new_request_id()
+        )
+        return _convert.game(self.call(_wire.CREATE_GAME, request).game)
+
+    def join(
+        self,
+        game: str,
+        player_name: str,
+        seat: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Seat:
+        """Takes a seat (the first open one unless ``seat``); the deal
+        happens once every seat is taken."""
+        request = game_pb2.JoinGameRequest(
+            name=_wire.game_name(game),
+            player_name=player_name,
+            request_id=request_id or _wire.new_request_id(),
+        )
+        if seat is not None:
+            request.seat = seat
+        response = self.call(_wire.JOIN_GAME, request)
+        view = _convert.view(response.view)
+        return Seat(self, view.name, response.seat, response.seat_token, view)
+
+    def seat(self, game: str, token: str) -> Seat:
+        """The seat a saved token acts for (to come back to a game)."""
+        view = self._view(_wire.game_name(game), token)
+        if view.seat is None:
+            raise ValueError("the server sees this token as a spectator")
+        return Seat(self, view.name, view.seat, token, view)
+
+    def get_game(self, game: str) -> m.GameView:
+        """The game as a spectator sees it."""
+        return self._view(_wire.game_name(game), None)
+
+    def _view(self, name: str, token: str | None) -> m.GameView:
+        response = self.call(_wire.GET_GAME, game_pb2.GetGameRequest(name=name), token)
+        return _convert.view(response.view)
+
+    def list_games(
+        self,
+        *,
+        variant: str | None = None,
+        open_seats_only: bool = False,
+        status: m.GameStatus | None = None,
+        page_size: int = 50,
+    ) -> Iterator[m.GameSummary]:
+        """Every game that matches, page after page."""
+        token = ""
+        while True:
+            request = _wire.list_games_request(page_size, token, variant, open_seats_only, status)
+            page = self.call(_wire.LIST_GAMES, request)
+            yield from (_convert.game(x) for x in page.games)
+            token = page.next_page_token
+            if not token:
+                return
+
+    def watch(
+        self,
+        game: str,
+        after_version: int | None = None,
+        *,
+        snapshot: bool = False,
+        stop_at_end: bool = True,
+    ) -> Watch:
+        """The game's events as a spectator sees them (see :class:`Watch`)."""
+        return Watch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
+
+
+class Seat:
+    """One seat of one game, acting with its seat token.
+
+    Every move sends a fresh ``request_id`` (retried with the same one on
+    UNAVAILABLE) and, when given, ``expected_version``: the server refuses
+    the move with :class:`~ramino.client.StaleVersion` if the game has moved on.
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        name: str,
+        seat: int,
+        token: str,
+        view: m.GameView | None = None,
+    ) -> None:
+        self.client = client
+        self.name = name
+        """``games/{id}``."""
+        self.seat = seat
+        self.token = token
+        self.last_view = view
+        """The latest view this object received (join, moves, :meth:`view`)."""
+
+    def __repr__(self) -> str:
+        return f"Seat({self.name!r}, seat={self.seat})"
+
+    @property
+    def game_id(self) -> str:
+        return self.name.partition("/")[2]
+
+    def play(
+        self,
+        move: mv.Move,
+        *,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> mv.MoveResult:
+        """Any move, e.g. one of :meth:`legal_moves`."""
+        rpc, request = _wire.move_call(
+            move, self.name, request_id or _wire.new_request_id(), expected_version
+        )
+        response = cast(_wire.MoveResponse, self.client.call(rpc, request, self.token))
+        result = _convert.move_result(response.result)
+        self.last_view = result.view
+        return result
+
+    def draw_from_stock(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return self.play(mv.DrawFromStock(), expected_version=expected_version)
+
+    def take_discard(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return self.play(mv.TakeDiscard(), expected_version=expected_version)
+
+    def turn_over_discard_pile(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return self.play(mv.TurnOverDiscardPile(), expected_version=expected_version)
+
+    def lay_melds(
+        self, melds: Sequence[Sequence[_wire.CardRef]], *, expected_version: int | None = None
+    ) -> mv.MoveResult:
+        """Lays new melds, each a list of card ids in meld order (a run ascending)."""
+        ids = tuple(tuple(_wire.card_id(c) for c in x) for x in melds)
+        return self.play(mv.LayMelds(ids), expected_version=expected_version)
+
+    def lay_off(
+        self,
+        card: _wire.CardRef,
+        meld_index: int,
+        end: End | str = End.LAST,
+        *,
+        expected_version: int | None = None,
+    ) -> mv.MoveResult:
+        move = mv.LayOff(_wire.card_id(card), meld_index, End.parse(end))
+        return self.play(move, expected_version=expected_version)
+
+    def swap_joker(
+        self,
+        card: _wire.CardRef,
+        meld_index: int,
+        joker: _wire.CardRef,
+        *,
+        expected_version: int | None = None,
+    ) -> mv.MoveResult:
+        move = mv.SwapJoker(_wire.card_id(card), meld_index, _wire.card_id(joker))
+        return self.play(move, expected_version=expected_version)
+
+    def discard(self, card: _wire.CardRef, *, expected_version: int | None = None) -> mv.MoveResult:
+        return self.play(mv.Discard(_wire.card_id(card)), expected_version=expected_version)
+
+    def resign(self, *, expected_version: int | None = None) -> mv.MoveResult:
+        return self.play(mv.Resign(), expected_version=expected_version)
+
+    def legal_moves(self) -> mv.LegalMoves:
+        """The moves this seat may make now, with hints from the meld search."""
+        request = game_pb2.GetLegalMovesRequest(name=self.name)
+        return _convert.legal_moves(self.client.call(_wire.GET_LEGAL_MOVES, request, self.token))
+
+    def view(self) -> m.GameView:
+        """The game as this seat sees it."""
+        self.last_view = self.client._view(self.name, self.token)
+        return self.last_view
+
+    def watch(
+        self,
+        after_version: int | None = None,
+        *,
+        snapshot: bool = False,
+        stop_at_end: bool = True,
+    ) -> Watch:
+        """This seat's view of every event (see :class:`Watch`)."""
+        return Watch(self.client, self.name, self.token, after_version, snapshot, stop_at_end)
+
+
+class Watch(Iterator[WatchItem]):
+    """The live events of a game, as an iterator.
+
+    Without ``after_version`` it starts with a :class:`~ramino.client.Snapshot`
+    of the game, then yields each event. When the connection drops
+    (UNAVAILABLE: the server restarts, the network fails) it reconnects and
+    resumes after the last version it yielded, so no event is missed or
+    yielded twice; a resume point the server no longer has comes back as a
+    snapshot. With ``stop_at_end`` it ends after the match has ended.
+    :meth:`cancel` (from any thread) ends it.
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        name: str,
+        token: str | None,
+        after_version: int | None,
+        snapshot: bool,
+        stop_at_end: bool,
+    ) -> None:
+        self._client = client
+        self._name = name
+        self._token = token
+        self._after = after_version
+        self._snapshot = snapshot
+        self._stop_at_end = stop_at_end
+        self._call: grpc._CallIterator[game_pb2.WatchGameResponse] | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self._ended = False
+        self.last_version: int | None = None
+        """The version of the last item yielded."""
+        self.reconnects = 0
+
+    def __iter__(self) -> Watch:
+        return self
+
+    def __enter__(self) -> Watch:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.cancel()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._closed = True
+            call, self._call = self._call, None
+        if call is not None:
+            call.cancel()
+
+    def _open(self) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
+        with self._lock:
+            if self._call is None:
+                after = self._after if self.last_version is None else self.last_version
+                snapshot = self._snapshot and self.last_version is None
+                request = _wire.watch_request(self._name, after, snapshot)
+                self._call = self._client.stream(request, self._token)
+            return self._call
+
+    def _drop(self) -> None:
+        with self._lock:
+            call, self._call = self._call, None
+        if call is not None:
+            call.cancel()
+
+    def __next__(self) -> WatchItem:
+        delays = self._client.retry.delays()
+        while True:
+            if self._closed:
+                raise StopIteration
+            call = self._open()
+            error: grpc.RpcError | None = None
+            try:
+                response = next(call)
+            except StopIteration:
+                if self._ended:
+                    self.cancel()
+                    raise StopIteration from None
+                # Otherwise the server is going away (draining): resume elsewhere.
+            except grpc.RpcError as e:
+                if self._closed:
+                    raise StopIteration from None
+                if _code(e) != grpc.StatusCode.UNAVAILABLE:
+                    raise error_from_rpc(e) from e
+                error = e
+            else:
+                item = _convert.watch_item(response)
+                order = _wire.order(item, self.last_version)
+                if order == "seen":
+                    continue  # yielded before a reconnect
+                if order == "next":
+                    self.last_version = item.version
+                    self._ended = ends_match(item)
+                    if self._stop_at_end and self._ended:
+                        self.cancel()
+                    return item
+                # a gap: ask again from what was yielded
+            self._drop()
+            delay = next(delays, None)
+            if delay is None:
+                if error is not None:
+                    raise error_from_rpc(error) from error
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "stream closed")
+            self.reconnects += 1
+            time.sleep(delay)
+
+
+class Rules:
+    """The stateless RulesService: no game, no token."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def validate_meld(
+        self,
+        cards: str | Sequence[str],
+        variant: str = "ramino51",
+        *,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> m.MeldCheck:
+        """Whether the cards (``"QH KH AH"``), in this order, are a legal meld."""
+        request = rules_pb2.ValidateMeldRequest(
+            variant=variant,
+            overrides=_convert.struct(overrides),
+            cards=_convert.cards_text(cards),
+        )
+        return _convert.meld_check(self._client.call(_wire.VALIDATE_MELD, request))
+
+    def analyze_hand(
+        self,
+        hand: str | Sequence[str],
+        variant: str = "ramino51",
+        *,
+        table: Sequence[str | Sequence[str]] = (),
+        include: str | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> m.HandAnalysis:
+        """Best opening, minimum deadwood, and lay-offs and joker swaps
+        against ``table`` (melds in notation)."""
+        request = rules_pb2.AnalyzeHandRequest(
+            variant=variant,
+            overrides=_convert.struct(overrides),
+            hand=_convert.cards_text(hand),
+            table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
+            include=include or "",
+        )
+        return _convert.analysis(self._client.call(_wire.ANALYZE_HAND, request))
+
+    def list_variants(self) -> tuple[m.VariantInfo, ...]:
+        response = self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
+        return tuple(_convert.variant(v) for v in response.variants)

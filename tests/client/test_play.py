@@ -1,0 +1,134 @@
+"""``ramino play`` driven by a script as a person would type, over a real server."""
+
+from __future__ import annotations
+
+import argparse
+import io
+
+import pytest
+from ramino import play
+from ramino.client import (
+    BotLevel,
+    Client,
+    Discard,
+    DrawFromStock,
+    End,
+    LayMelds,
+    LayOff,
+    Move,
+    SwapJoker,
+    TakeDiscard,
+    TurnOverDiscardPile,
+    TurnPhase,
+)
+from rich.console import Console
+
+from .conftest import ThreadServer, choose
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="ramino")
+    play.add_parser(parser.add_subparsers(dest="command", required=True))
+    return parser.parse_args(["play", *argv])
+
+
+def command_for(session: play.Session, move: Move) -> str:
+    """What a person types for ``move``, with the numbers the board shows."""
+    index = {c.id: i for i, c in enumerate(session.numbering.hand, 1)}
+    melds = {t.index: i for i, t in enumerate(session.numbering.table, 1)}
+    match move:
+        case DrawFromStock():
+            return "d"
+        case TakeDiscard():
+            return "t"
+        case TurnOverDiscardPile():
+            return "u"
+        case LayMelds(melds=cards):
+            return "m " + " / ".join(" ".join(str(index[c]) for c in m) for m in cards)
+        case LayOff(card_id=card, meld_index=meld, end=end):
+            return f"o {index[card]} {melds[meld]} {'start' if end is End.FIRST else 'end'}"
+        case SwapJoker(card_id=card, meld_index=meld, joker_id=joker):
+            jokers = [c.id for c in session.numbering.table[melds[meld] - 1].meld.cards if c.joker]
+            return f"s {index[card]} {melds[meld]} {jokers.index(joker) + 1}"
+        case Discard(card_id=card):
+            return f"x {index[card]}"
+    raise AssertionError(move)
+
+
+def test_a_whole_game_typed_at_the_prompt(server: ThreadServer) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    typed: list[str] = []
+    mistakes = ["x 99", "zz", "o 1", "?", "h", "b"]
+    with Client(server.address) as client:
+        game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
+        seat = client.join(game.name, "ann")
+        session = play.Session(seat, console)
+
+        def read(prompt: str) -> str:
+            if mistakes:
+                line = mistakes.pop(0)
+            elif session.view.phase is TurnPhase.PLAY and "d" not in typed:
+                line = "d"  # refused by the server: no second draw
+            else:
+                legal = session.legal
+                move = choose(legal) if legal is not None else None
+                line = command_for(session, move) if move is not None else "b"
+            typed.append(line)
+            return line
+
+        session._read = read
+        assert session.run() == 0
+        final = seat.view()
+    text = out.getvalue()
+    assert final.finished
+    assert "No card 99 in your hand" in text
+    assert "Unknown command 'zz'" in text
+    assert "Lay off how?" in text
+    assert "Commands" in text and "Your hand" in text and "Discard pile" in text
+    assert "Refused:" in text and ("ALREADY_DREW" in text or "FIRST_TURN_HAS_NO_DRAW" in text)
+    assert "Greedy bot 2" in text  # the bot's moves, followed from the watch
+    assert "Game over" in text and "the match" in text
+    assert any(t.startswith("x ") for t in typed) and any(t.startswith("m ") for t in typed)
+
+
+def test_cards_by_number_or_code(server: ThreadServer) -> None:
+    with Client(server.address) as client:
+        game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
+        seat = client.join(game.name, "ann")
+        session = play.Session(seat, Console(file=io.StringIO()))
+        session._board()
+        hand = session.numbering.hand
+        first = hand[0]
+        assert session._cards(["1"]) == [first.id]
+        assert session._cards([first.code.lower()]) == [first.id]
+        if first.rank == 10:
+            assert session._cards(["10" + first.code[1].lower()]) == [first.id]
+        with pytest.raises(play._Refused):
+            session._cards(["1", "1"])
+        with pytest.raises(play._Refused):
+            session._cards(["ZZ"])
+
+
+def test_resigning_from_the_command_line(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\ny\n"))
+    args = parse("--server", server.address, "--bots", "greedy", "--name", "ann")
+    assert args.variant == "ramino51" and args.func is play.run
+    assert play.run(args, Console(file=out, width=100)) == 0
+    text = out.getvalue()
+    assert "Started games/" in text and "You resign." in text and "Game over" in text
+
+
+def test_joining_a_missing_game_says_why(server: ThreadServer) -> None:
+    out = io.StringIO()
+    args = parse("--server", server.address, "--game", "games/nosuchgame", "--name", "ann")
+    assert play.run(args, Console(file=out, width=100)) == 1
+    assert "GAME_NOT_FOUND" in out.getvalue()
+
+
+def test_unknown_bots_are_refused() -> None:
+    with pytest.raises(SystemExit, match="unknown bot"):
+        play._bots("greedy,genius")
