@@ -7,7 +7,6 @@ import struct
 from pathlib import Path
 
 import pytest
-
 import ramino
 
 VECTORS = Path(__file__).parents[1] / "core_rs/ramino-core/tests/vectors/shuffle.txt"

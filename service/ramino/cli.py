@@ -124,9 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyze.add_argument("--json", action="store_true", help="print JSON for machines")
     analyze.set_defaults(func=_analyze)
-    from ramino import serve
+    from ramino import play, serve, simulate
 
     serve.add_parser(sub)
+    play.add_parser(sub)
+    simulate.add_parser(sub)
     return parser
 
 

@@ -44,6 +44,7 @@ class TokenIssuer:
             raise ValueError("the token secret must be at least 32 bytes")
         self._secret = secret
         self._lifetime = lifetime
+        self._verified: dict[str, tuple[SeatClaim, float]] = {}
 
     def issue(self, game_id: str, seat: int, now: float | None = None) -> str:
         issued = int(time.time() if now is None else now)
@@ -58,6 +59,18 @@ class TokenIssuer:
         return jwt.encode(claims, self._secret, algorithm="HS256")
 
     def verify(self, token: str) -> SeatClaim:
+        """The seat a token acts for; verified tokens are remembered until
+        they expire, so a seat's calls pay for the signature check once."""
+        known = self._verified.get(token)
+        if known is not None and known[1] > time.time():
+            return known[0]
+        claim, expires = self._verify(token)
+        if len(self._verified) >= 100_000:
+            self._verified.clear()
+        self._verified[token] = (claim, expires)
+        return claim
+
+    def _verify(self, token: str) -> tuple[SeatClaim, float]:
         try:
             claims = jwt.decode(
                 token,
@@ -76,7 +89,7 @@ class TokenIssuer:
             ) from None
         if not isinstance(claims["game"], str) or not isinstance(claims["seat"], int):
             raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad seat token")
-        return SeatClaim(claims["game"], claims["seat"])
+        return SeatClaim(claims["game"], claims["seat"]), float(claims["exp"])
 
 
 def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:

@@ -91,14 +91,30 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
     )
 
 
-def view_message(app: GameApp, game: HostedGame, viewer: int | None) -> game_pb2.GameView:
+_VARIANTS: dict[str, tuple[ramino.Variant, types_pb2.Variant]] = {}
+
+
+def game_variant(game: HostedGame) -> tuple[ramino.Variant, types_pb2.Variant]:
+    """A game's variant and its message, built once per set of parameters."""
     h = game.header
-    variant = ramino.Variant(h.variant, **h.overrides)
+    key = f"{h.variant}:{sorted(h.overrides.items())}"
+    found = _VARIANTS.get(key)
+    if found is None:
+        variant = ramino.Variant(h.variant, **h.overrides)
+        found = _VARIANTS[key] = (variant, convert.variant_message(variant))
+    return found
+
+
+def view_message(
+    app: GameApp, game: HostedGame, viewer: int | None, with_deck: bool = False
+) -> game_pb2.GameView:
+    h = game.header
+    variant, variant_msg = game_variant(game)
     msg = game_pb2.GameView(
         name=f"games/{h.game_id}",
         version=game.version,
         status=STATUSES[game.status],
-        variant=convert.variant_message(variant),
+        variant=variant_msg,
         seed_hash=h.seed_hash,
         turn_timer_seconds=h.turn_timer_seconds,
         phase=game_pb2.TURN_PHASE_NONE,
@@ -121,6 +137,8 @@ def view_message(app: GameApp, game: HostedGame, viewer: int | None) -> game_pb2
         return msg
     view = engine.view(viewer)
     deck = view.deck
+    if with_deck:
+        msg.deck.extend(deck)
     for sv, s in zip(seats, view.seats, strict=True):
         sv.hand_size, sv.opened, sv.total, sv.resigned = s.hand_size, s.opened, s.total, s.resigned
     msg.seats.extend(seats)
@@ -181,7 +199,9 @@ def _index(value: int, what: str) -> int:
     return value
 
 
-def move_message(cmd: Command) -> game_pb2.Move:
+def move_message(
+    cmd: Command, deck: Sequence[str] = (), variant: ramino.Variant | None = None
+) -> game_pb2.Move:
     match cmd:
         case DrawFromStock():
             return game_pb2.Move(draw_from_stock=game_pb2.DrawFromStockMove())
@@ -190,9 +210,14 @@ def move_message(cmd: Command) -> game_pb2.Move:
         case TurnOverDiscardPile():
             return game_pb2.Move(turn_over_discard_pile=game_pb2.TurnOverDiscardPileMove())
         case LayMelds(melds=melds):
+            value = 0
+            if variant is not None:
+                value = sum(
+                    ramino.validate_meld([deck[c] for c in m], variant).value for m in melds
+                )
             return game_pb2.Move(
                 lay_melds=game_pb2.LayMeldsMove(
-                    melds=[game_pb2.MeldCardIds(card_ids=list(m)) for m in melds]
+                    melds=[game_pb2.MeldCardIds(card_ids=list(m)) for m in melds], value=value
                 )
             )
         case LayOff(card=card, meld=meld, end=end):
@@ -216,6 +241,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(self, app: GameApp, tokens: TokenIssuer) -> None:
         self.app = app
         self.tokens = tokens
+
+    def drain(self) -> None:
+        """The server stops: end the watch streams now, not at the grace's end."""
+        self.app.begin_shutdown()
 
     async def close(self) -> None:
         await self.app.close()
@@ -289,7 +318,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return game_pb2.JoinGameResponse(
             seat=taken,
             seat_token=self.tokens.issue(game_id, taken),
-            view=view_message(self.app, game, taken),
+            view=view_message(self.app, game, taken, with_deck=True),
         )
 
     async def GetGame(  # noqa: N802
@@ -299,7 +328,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
         game = await self.app.load(game_id)
-        return game_pb2.GetGameResponse(view=view_message(self.app, game, viewer))
+        return game_pb2.GetGameResponse(view=view_message(self.app, game, viewer, with_deck=True))
 
     async def ListGames(  # noqa: N802
         self, request: game_pb2.ListGamesRequest, context: Context
@@ -327,14 +356,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             raise convert.invalid("BAD_REQUEST_ID", "a request id is at most 128 characters")
         expected = request.expected_version if request.HasField("expected_version") else None
 
+        rendered: list[tuple[bytes, game_pb2.MoveResult]] = []
+
         def render(game: HostedGame, events: list[Event]) -> bytes:
             result = game_pb2.MoveResult(
                 events=engine_events(events, seat, game.version),
                 view=view_message(self.app, game, seat),
             )
-            return result.SerializeToString()
+            rendered.append((result.SerializeToString(), result))
+            return rendered[-1][0]
 
         answer = await self.app.move(game_id, seat, command, expected, request.request_id, render)
+        if rendered and rendered[-1][0] is answer:
+            return rendered[-1][1]
+        # A retried request: its first answer, as stored.
         return game_pb2.MoveResult.FromString(answer)
 
     async def DrawFromStock(  # noqa: N802
@@ -413,7 +448,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         async for item in self.app.watch(game_id, viewer, after, request.snapshot):
             if item.game is not None:
                 yield game_pb2.WatchGameResponse(
-                    version=item.version, snapshot=view_message(self.app, item.game, viewer)
+                    version=item.version,
+                    snapshot=view_message(self.app, item.game, viewer, with_deck=True),
                 )
             else:
                 yield game_pb2.WatchGameResponse(
@@ -431,11 +467,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         response = game_pb2.GetLegalMovesResponse(version=game.version)
         if game.engine is None:
             return response
-        response.moves.extend(move_message(m) for m in game.engine.legal_moves(seat))
         view = game.engine.view(seat)
+        variant, _ = game_variant(game)
+        response.moves.extend(
+            move_message(m, view.deck, variant) for m in game.engine.legal_moves(seat)
+        )
         hand = [view.deck[c] for c in view.hand or ()]
         if hand:
-            variant = ramino.Variant(game.header.variant, **game.header.overrides)
             response.hint.CopyFrom(hint_message(hand, list(view.hand or ()), variant, view))
         return response
 

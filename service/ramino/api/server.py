@@ -48,6 +48,9 @@ class RunningServer:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        drain = getattr(self.games, "drain", None)
+        if drain is not None:
+            drain()
         await self.server.stop(grace)
         close = getattr(self.games, "close", None)
         if close is not None:

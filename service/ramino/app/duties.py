@@ -49,6 +49,7 @@ class Duties:
         self._wake: dict[str, asyncio.Event] = {}
         self._bots: dict[tuple[str, int, str], Bot] = {}
         self.owner = uuid.uuid4().hex
+        self._leased: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -99,6 +100,7 @@ class Duties:
         return bot
 
     async def _run(self, game_id: str) -> None:
+        self._leased.discard(game_id)
         try:
             while await self._step(game_id):
                 pass
@@ -109,8 +111,10 @@ class Duties:
         finally:
             self._tasks.pop(game_id, None)
             self._wake.pop(game_id, None)
-            with contextlib.suppress(Exception):
-                await self._app.store.release_lease(game_id, self.owner)
+            if game_id in self._leased:
+                self._leased.discard(game_id)
+                with contextlib.suppress(Exception):
+                    await self._app.store.release_lease(game_id, self.owner)
 
     async def _step(self, game_id: str) -> bool:
         """Does what is due now or waits for it; False when nothing will be."""
@@ -128,6 +132,7 @@ class Duties:
         if not await self._app.store.acquire_lease(game_id, self.owner, LEASE_SECONDS):
             # Another replica acts for this game; the sweep looks again later.
             return False
+        self._leased.add(game_id)
         if spec.bot is not None:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)

@@ -49,6 +49,7 @@ log = structlog.get_logger("ramino.app")
 
 MOVES = Counter("ramino_moves_applied", "Moves applied to games, by command", ["command"])
 ACTIVE = Gauge("ramino_active_games", "Games being played in this replica's cache")
+MAX_CACHED = 20_000
 
 Clock = Callable[[], float]
 Render = Callable[[HostedGame, list[Event]], bytes]
@@ -88,8 +89,11 @@ class GameApp:
         self._locks: dict[str, asyncio.Lock] = {}
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         self._janitor: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
+        ACTIVE.set_function(lambda: sum(1 for g in self._cache.values() if g.status == "playing"))
 
     async def close(self) -> None:
+        self.begin_shutdown()
         if self.duties is not None:
             await self.duties.stop()
         if self._janitor is not None:
@@ -107,7 +111,13 @@ class GameApp:
         return lock
 
     async def load(self, game_id: str) -> HostedGame:
-        """The game at the store's latest version."""
+        """The game at the store's latest version. Taken under the game's lock,
+        so that no move of this replica is half applied while it is read."""
+        async with self.lock(game_id):
+            return await self._load(game_id)
+
+    async def _load(self, game_id: str) -> HostedGame:
+        """:meth:`load`, for a caller that holds the game's lock."""
         cached = self._cache.get(game_id)
         if cached is not None:
             newer = await self.store.read(game_id, cached.version)
@@ -120,8 +130,14 @@ class GameApp:
         return game
 
     def _remember(self, game: HostedGame) -> None:
-        self._cache[game.game_id] = game
-        ACTIVE.set(sum(1 for g in self._cache.values() if g.status == "playing"))
+        cache = self._cache
+        if game.status == "finished":
+            # Finished games are read rarely: fold them again when asked.
+            cache.pop(game.game_id, None)
+            return
+        if len(cache) >= MAX_CACHED and game.game_id not in cache:
+            del cache[next(iter(cache))]
+        cache[game.game_id] = game
 
     def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
@@ -289,7 +305,7 @@ class GameApp:
                 "a player name is 1 to 64 characters",
             )
         async with self.lock(game_id):
-            game = await self.load(game_id)
+            game = await self._load(game_id)
             if request_id and (first := await self.store.request(game_id, request_id)) is not None:
                 return game, int(first.decode())
             open_seats = game.open_seats
@@ -373,7 +389,7 @@ class GameApp:
         async with self.lock(game_id):
             if request_id and (first := await self.store.request(game_id, request_id)) is not None:
                 return first
-            game = await self.load(game_id)
+            game = await self._load(game_id)
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(game_id, expected_version, game.version)
             if game.engine is None:
@@ -418,7 +434,7 @@ class GameApp:
             raise
         MOVES.labels(type(command).__name__).inc()
         self._remember(game)
-        if self.duties is not None:
+        if self.duties is not None and self._duty_at(game) is not None:
             self.duties.kick(game.game_id)
         return response
 
@@ -433,7 +449,7 @@ class GameApp:
         """A server-side move (bot or timer) for ``seat`` at ``version``;
         False when the game has moved on meanwhile."""
         async with self.lock(game_id):
-            game = await self.load(game_id)
+            game = await self._load(game_id)
             if game.version != version or game.engine is None or game.engine.turn != seat:
                 return False
             extra = (
@@ -453,15 +469,46 @@ class GameApp:
     async def watch(
         self, game_id: str, viewer: int | None, after_version: int | None, snapshot: bool
     ) -> AsyncIterator[WatchItem]:
+        """The game's entries as ``viewer`` may see them, after a snapshot
+        when asked for or when ``after_version`` is not a version of the game.
+        Ends after the match's end, and when this replica shuts down."""
         game = await self.load(game_id)
         start = after_version
         if start is None or snapshot or start > game.version or start < 0:
             yield WatchItem(game.version, game=game)
             start = game.version
-        async for e in self.store.subscribe(game_id, start):
-            data = json.loads(e.data)
-            kind, fields = public_entry(data, viewer)
-            seat = fields.get("seat")
-            yield WatchItem(
-                e.version, type=kind, fields=fields, seat=seat if isinstance(seat, int) else None
-            )
+        if game.status == "finished" and start >= game.version:
+            return
+        entries = aiter(self.store.subscribe(game_id, start))
+        closing = asyncio.ensure_future(self._closing.wait())
+        try:
+            while True:
+                following = asyncio.ensure_future(anext(entries))
+                await asyncio.wait({following, closing}, return_when=asyncio.FIRST_COMPLETED)
+                if not following.done():
+                    following.cancel()
+                    return
+                try:
+                    e = following.result()
+                except StopAsyncIteration:
+                    return
+                kind, fields = public_entry(json.loads(e.data), viewer)
+                seat = fields.get("seat")
+                yield WatchItem(
+                    e.version,
+                    type=kind,
+                    fields=fields,
+                    seat=seat if isinstance(seat, int) else None,
+                )
+                if kind == "MatchEnded":
+                    return
+        finally:
+            closing.cancel()
+            close = getattr(entries, "aclose", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    await close()
+
+    def begin_shutdown(self) -> None:
+        """Ends every watch stream: the server is draining."""
+        self._closing.set()

@@ -182,12 +182,14 @@ class HostedGame:
         self.last_at = data["at"]
 
     def catch_up(self, entries: Iterable[Entry]) -> bool:
-        """Applies entries appended by another writer; False when they hold
-        engine events (the caller then folds the log again)."""
+        """Applies entries appended by another writer; False when they start
+        the engine (the caller then folds the log again)."""
         for e in entries:
             data = json.loads(e.data)
             if data["kind"] == "engine":
-                return False
+                if self.engine is None:
+                    return False
+                self.engine.absorb([event_from_data(data["event"])])
             self._note(data)
             self.version = e.version
         return True

@@ -197,7 +197,12 @@ class RedisStore:
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
         rows = await self._redis.xrange(self._key(game_id, "log"), min=f"({after_version}-0")
-        if not rows and not await self._redis.exists(self._key(game_id, "meta")):
+        # A game with entries after version 0 exists; only a first read checks.
+        if (
+            not rows
+            and after_version == 0
+            and not await self._redis.exists(self._key(game_id, "meta"))
+        ):
             raise GameNotFound(game_id)
         return [_entry(stream_id, fields) for stream_id, fields in rows]
 
