@@ -81,11 +81,14 @@ class GameApp:
         seed_source: Callable[[], int] = lambda: secrets.randbits(256),
         run_duties: bool = True,
         bot_delay: float = 0.0,
+        snapshot_every: int = 200,
     ) -> None:
+        """``snapshot_every``: entries between two snapshots of a game."""
         self.store = store
         self._clock = clock
         self._seed_source = seed_source
         self._cache: dict[str, HostedGame] = {}
+        self.snapshot_every = snapshot_every
         self._locks: dict[str, asyncio.Lock] = {}
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         self._janitor: asyncio.Task[None] | None = None
@@ -125,9 +128,21 @@ class GameApp:
                 return cached
             if cached.catch_up(newer):
                 return cached
-        game = HostedGame.fold(await self.store.read(game_id))
+        game = await self._from_store(game_id)
         self._remember(game)
         return game
+
+    async def _from_store(self, game_id: str) -> HostedGame:
+        """The game from its latest snapshot and the entries after it, or
+        from its whole log."""
+        snapshot = await self.store.load_snapshot(game_id)
+        if snapshot is not None and snapshot[0] > 1:
+            version, text = snapshot
+            try:
+                return HostedGame.from_snapshot(text, await self.store.read(game_id, version))
+            except ValueError:
+                log.warning("snapshot unusable, folding the log", game=game_id, version=version)
+        return HostedGame.fold(await self.store.read(game_id))
 
     def _remember(self, game: HostedGame) -> None:
         cache = self._cache
@@ -433,6 +448,11 @@ class GameApp:
             self.forget(game.game_id)
             raise
         MOVES.labels(type(command).__name__).inc()
+        if (
+            game.engine is not None
+            and game.version // self.snapshot_every > before // self.snapshot_every
+        ):
+            await self.store.save_snapshot(game.game_id, game.version, game.snapshot())
         self._remember(game)
         if self.duties is not None and self._duty_at(game) is not None:
             self.duties.kick(game.game_id)

@@ -170,6 +170,47 @@ class HostedGame:
             )
         return game
 
+    def snapshot(self) -> str:
+        """This game at its version, for :meth:`from_snapshot`."""
+        return json.dumps(
+            {
+                "header": self.header.to_data(),
+                "players": self.players,
+                "version": self.version,
+                "last_at": self.last_at,
+                "timed_out": sorted(self.timed_out),
+                "engine": None if self.engine is None else self.engine.snapshot(),
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_snapshot(cls, text: str, after: Sequence[Entry]) -> HostedGame:
+        """The game of a snapshot, caught up with the entries after it."""
+        data = json.loads(text)
+        header = Header.from_data(data["header"])
+        game = cls(
+            header=header,
+            players=list(data["players"]),
+            version=int(data["version"]),
+            last_at=float(data["last_at"]),
+            timed_out=set(data["timed_out"]),
+        )
+        if data["engine"] is not None:
+            game.engine = Game.from_snapshot(
+                Record(
+                    variant=header.variant,
+                    overrides=dict(header.overrides),
+                    players=tuple(p or "" for p in game.players),
+                    seed=header.seed,
+                    decks=header.decks,
+                ),
+                data["engine"],
+            )
+        if not game.catch_up(after):
+            raise ValueError("a snapshot taken before the deal cannot be caught up")
+        return game
+
     def _note(self, data: dict[str, Any]) -> None:
         """Folds the service's own facts of one entry (not the engine's)."""
         kind = data["kind"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ramino.engine import reasons
 from ramino.engine.commands import Command
@@ -13,6 +14,7 @@ from ramino.engine.events import Event, project
 from ramino.engine.moves import legal_moves
 from ramino.engine.record import Record, copy_overrides
 from ramino.engine.rules import Setup, decide, follow_up
+from ramino.engine.snapshot import state_from_data, state_to_data
 from ramino.engine.state import OVER, Seat, State, apply_event, conservation_errors
 from ramino.engine.views import View, build_view
 
@@ -183,6 +185,27 @@ class Game:
             out.append(e)
         self._settle(out)
         return out[start:]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state as JSON data (see :mod:`ramino.engine.snapshot`)."""
+        return state_to_data(self._state)
+
+    @classmethod
+    def from_snapshot(cls, header: Record, data: object) -> Game:
+        """The game whose record starts like ``header`` (its events are not
+        needed) and whose state was snapshotted as ``data``. Its record then
+        holds only the events absorbed or applied after the snapshot."""
+        rules = rules_for(header.variant, header.overrides)
+        state = state_from_data(data)
+        record = Record(
+            header.variant,
+            copy_overrides(header.overrides),
+            header.players,
+            header.seed,
+            header.decks,
+            [],
+        )
+        return cls(record, rules, state)
 
     def absorb(self, events: Sequence[Event]) -> None:
         """Folds events recorded elsewhere (another server holding the same
