@@ -43,9 +43,11 @@ node_modules/.bin/buf: package.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+BUF_AGAINST ?= .git\#branch=main
 buf-lint: node_modules/.bin/buf
 	node_modules/.bin/buf lint
 	node_modules/.bin/buf format --diff --exit-code
+	node_modules/.bin/buf breaking --against '$(BUF_AGAINST)'
 
 # The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts.
 run: build
