@@ -90,9 +90,5 @@ def _params(d: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k != "name"}
 
 
-def end_name(end: int) -> str:
-    return "start" if end == types_pb2.END_FIRST else "end"
-
-
 def end_value(name: str) -> types_pb2.End:
     return types_pb2.END_FIRST if name == "start" else types_pb2.END_LAST

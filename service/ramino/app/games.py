@@ -432,7 +432,7 @@ class GameApp:
         now = self._clock()
         entries = [*extra, *engine_entries(events, now)]
         for e in extra:
-            game._note(json.loads(e))
+            game.note(json.loads(e))
         game.version = before + len(entries)
         game.last_at = now
         response = render(game, events)

@@ -153,7 +153,7 @@ class HostedGame:
         events: list[Event] = []
         for e in entries[1:]:
             data = json.loads(e.data)
-            game._note(data)
+            game.note(data)
             if data["kind"] == "engine":
                 events.append(event_from_data(data["event"]))
             game.version = e.version
@@ -211,7 +211,7 @@ class HostedGame:
             raise ValueError("a snapshot taken before the deal cannot be caught up")
         return game
 
-    def _note(self, data: dict[str, Any]) -> None:
+    def note(self, data: dict[str, Any]) -> None:
         """Folds the service's own facts of one entry (not the engine's)."""
         kind = data["kind"]
         if kind == "joined":
@@ -231,7 +231,7 @@ class HostedGame:
                 if self.engine is None:
                     return False
                 self.engine.absorb([event_from_data(data["event"])])
-            self._note(data)
+            self.note(data)
             self.version = e.version
         return True
 
