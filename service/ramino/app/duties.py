@@ -120,6 +120,11 @@ class Duties:
         """Does what is due now or waits for it; False when nothing will be."""
         wake = self._wake[game_id]
         wake.clear()
+        # The lease first: a replica that does not hold it leaves the game
+        # alone without loading it (the sweep looks again later).
+        if not await self._app.store.acquire_lease(game_id, self.owner, LEASE_SECONDS):
+            return False
+        self._leased.add(game_id)
         game = await self._app.load(game_id)
         engine = game.engine
         if engine is None or engine.finished or engine.turn is None:
@@ -129,10 +134,6 @@ class Duties:
         timer = game.header.turn_timer_seconds
         if spec.bot is None and timer <= 0:
             return False
-        if not await self._app.store.acquire_lease(game_id, self.owner, LEASE_SECONDS):
-            # Another replica acts for this game; the sweep looks again later.
-            return False
-        self._leased.add(game_id)
         if spec.bot is not None:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
