@@ -51,9 +51,12 @@ PATIENT = RetryPolicy(attempts=80, initial_backoff=0.05, max_backoff=0.25)
 class ThreadServer:
     """A GameService server on 127.0.0.1, run by a loop in its own thread."""
 
-    def __init__(self, store: str = "memory", bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, store: str = "memory", bot_delay: float = 0.0, seed: int | None = None
+    ) -> None:
         self._store_url = store
         self._bot_delay = bot_delay
+        self._seed = seed
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -73,7 +76,11 @@ class ThreadServer:
         async def start() -> None:
             if self._store is None:
                 self._store = open_store(self._store_url)
-            app = GameApp(self._store, bot_delay=self._bot_delay)
+            if self._seed is None:
+                app = GameApp(self._store, bot_delay=self._bot_delay)
+            else:
+                seed = self._seed
+                app = GameApp(self._store, bot_delay=self._bot_delay, seed_source=lambda: seed)
             await app.start()
             self._running = await create_server(
                 f"127.0.0.1:{self.port}", GameServicer(app, TokenIssuer(SECRET))

@@ -25,6 +25,8 @@ from rich.console import Console
 
 from .conftest import ThreadServer, choose
 
+SEEDS = [2, 3]
+
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="ramino")
@@ -55,7 +57,18 @@ def command_for(session: play.Session, move: Move) -> str:
     raise AssertionError(move)
 
 
-def test_a_whole_game_typed_at_the_prompt(server: ThreadServer) -> None:
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_whole_game_typed_at_the_prompt(seed: int) -> None:
+    """A fixed deal (the server's seed) in which the person lays melds."""
+    server = ThreadServer(seed=seed)
+    server.start()
+    try:
+        play_a_whole_game(server)
+    finally:
+        server.close()
+
+
+def play_a_whole_game(server: ThreadServer) -> None:
     out = io.StringIO()
     console = Console(file=out, width=100, highlight=False)
     typed: list[str] = []
