@@ -56,6 +56,16 @@ def melds(ms: Sequence[Sequence[str]], variant: ramino.Variant) -> list[types_pb
     return [meld(ramino.validate_meld(list(m), variant)) for m in ms]
 
 
+def deadwood(d: ramino.Deadwood, variant: ramino.Variant) -> types_pb2.Deadwood:
+    return types_pb2.Deadwood(
+        value=d.value, melds=melds(d.melds, variant), deadwood=[card(c) for c in d.deadwood]
+    )
+
+
+def opening(o: ramino.Opening, variant: ramino.Variant) -> types_pb2.Opening:
+    return types_pb2.Opening(value=o.value, melds=melds(o.melds, variant))
+
+
 def overrides(struct: struct_pb2.Struct | None) -> dict[str, Any]:
     """Struct values as parameter overrides: integral numbers become ints."""
     if struct is None:

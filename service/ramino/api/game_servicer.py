@@ -482,21 +482,13 @@ def hint_message(
     hand: list[str], ids: list[int], variant: ramino.Variant, view: Any
 ) -> game_pb2.Hint:
     deadwood = ramino.min_deadwood(hand, variant)
-    hint = game_pb2.Hint(
-        min_deadwood=types_pb2.Deadwood(
-            value=deadwood.value,
-            melds=convert.melds(deadwood.melds, variant),
-            deadwood=[convert.card(c) for c in deadwood.deadwood],
-        )
-    )
+    hint = game_pb2.Hint(min_deadwood=convert.deadwood(deadwood, variant))
     opened = view.seats[view.viewer].opened
     if not opened:
         opening = ramino.best_opening(hand, variant)
         if opening is not None:
-            hint.best_opening.CopyFrom(
-                types_pb2.Opening(value=opening.value, melds=convert.melds(opening.melds, variant))
-            )
-    candidates = [c for c in deadwood.deadwood] or hand
+            hint.best_opening.CopyFrom(convert.opening(opening, variant))
+    candidates = deadwood.deadwood or hand
     worst = max(candidates, key=lambda c: variant.card_penalty(c))
     hint.suggested_discard.CopyFrom(convert.card(worst, ids[hand.index(worst)]))
     return hint

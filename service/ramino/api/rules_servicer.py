@@ -5,7 +5,7 @@ from __future__ import annotations
 import ramino
 from ramino.api import convert
 from ramino.api.interceptors import Context
-from ramino.v1 import rules_pb2, rules_pb2_grpc, types_pb2
+from ramino.v1 import rules_pb2, rules_pb2_grpc
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
@@ -29,17 +29,11 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         opening = ramino.best_opening(hand, variant, include=request.include or None)
         deadwood = ramino.min_deadwood(hand, variant)
         response = rules_pb2.AnalyzeHandResponse(
-            min_deadwood=types_pb2.Deadwood(
-                value=deadwood.value,
-                melds=convert.melds(deadwood.melds, variant),
-                deadwood=[convert.card(c) for c in deadwood.deadwood],
-            ),
+            min_deadwood=convert.deadwood(deadwood, variant),
             penalty=ramino.penalty(hand, variant),
         )
         if opening is not None:
-            response.best_opening.CopyFrom(
-                types_pb2.Opening(value=opening.value, melds=convert.melds(opening.melds, variant))
-            )
+            response.best_opening.CopyFrom(convert.opening(opening, variant))
         if table:
             for lay in ramino.layoff_targets(hand, table, variant):
                 response.lay_offs.add(
