@@ -335,7 +335,8 @@ class Session:
     def _turn(self) -> bool:
         """One prompt; False when the person quits."""
         if self._shown_version != self.view.version:
-            self.legal = self.seat.legal_moves()
+            if self.legal is None or self.legal.version != self.view.version:
+                self.legal = self.seat.legal_moves()
             self._board()
             self._shown_version = self.view.version
         self._flush_typeahead()
@@ -391,6 +392,8 @@ class Session:
                 self.fresh.clear()
             self._learn(result.view)
             self.view = result.view
+            if result.legal_moves is not None:
+                self.legal = result.legal_moves
         return True
 
     def _command(self, word: str, args: list[str]) -> MoveResult | None:

@@ -78,10 +78,17 @@ async def _drive(seat: AsyncSeat) -> list[WatchItem]:
             legal = await seat.legal_moves()
             while (move := choose(legal)) is not None:
                 try:
-                    await seat.play(move, expected_version=legal.version)
+                    result = await seat.play(move, expected_version=legal.version)
                 except StaleVersion:
-                    pass
-                legal = await seat.legal_moves()
+                    legal = await seat.legal_moves()
+                    continue
+                # While the turn is still this seat's, the result lists its next moves.
+                assert (result.legal_moves is not None) == result.view.my_turn
+                if result.legal_moves is not None:
+                    assert result.legal_moves.version == result.version
+                    legal = result.legal_moves
+                else:
+                    legal = await seat.legal_moves()
     return feed
 
 

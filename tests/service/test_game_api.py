@@ -344,3 +344,30 @@ async def asyncio_sleep() -> None:
     import asyncio
 
     await asyncio.sleep(0.005)
+
+
+async def test_a_move_result_lists_the_movers_next_legal_moves(harness: Harness) -> None:
+    h = harness
+    name, tokens = await seated_game(h, "ramino51", 2)
+    checked = {"listed": 0, "passed": 0}
+    for _ in range(400):
+        view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+        if view.status == game_pb2.GAME_STATUS_FINISHED:
+            break
+        seat = view.turn
+        md = auth(tokens[seat])
+        result = await play_one(h, name, tokens[seat])
+        assert result is not None
+        asked = await h.stub.GetLegalMoves(game_pb2.GetLegalMovesRequest(name=name), metadata=md)
+        assert asked.version == result.view.version
+        if result.view.HasField("turn") and result.view.turn == seat:
+            checked["listed"] += 1
+            assert list(result.legal_moves) == list(asked.moves) and asked.moves
+            assert result.hint == asked.hint and result.HasField("hint")
+        else:
+            checked["passed"] += 1
+            assert not result.legal_moves and not result.HasField("hint")
+        seen = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=md)).view
+        del seen.deck[:]
+        assert result.view == seen
+    assert checked["listed"] > 10 and checked["passed"] > 10, checked

@@ -5,6 +5,7 @@ here."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -12,7 +13,7 @@ import structlog
 from google.protobuf import struct_pb2, timestamp_pb2
 
 import ramino
-from ramino.api import convert
+from ramino.api import convert, wire
 from ramino.api.auth import SeatClaim, TokenIssuer, bearer
 from ramino.api.errors import ApiError
 from ramino.api.interceptors import Context
@@ -28,6 +29,7 @@ from ramino.engine import (
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
+    View,
     project,
     to_data,
 )
@@ -47,6 +49,9 @@ STATUSES = {
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
 MAX_CARD_ID = 1 << 10
+_RESULT_FIELDS = game_pb2.MoveResult.DESCRIPTOR.fields_by_name
+RESULT_EVENTS = _RESULT_FIELDS["events"].number
+RESULT_VIEW = _RESULT_FIELDS["view"].number
 
 
 def game_id_of(name: str) -> str:
@@ -91,30 +96,70 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
     )
 
 
-_VARIANTS: dict[str, tuple[ramino.Variant, types_pb2.Variant]] = {}
+@dataclass(frozen=True)
+class VariantInfo:
+    """A game's variant, with its message and that message serialized as
+    GameView's field ``variant``, built once per set of parameters."""
+
+    key: str
+    variant: ramino.Variant
+    message: types_pb2.Variant
+    piece: bytes
 
 
-def game_variant(game: HostedGame) -> tuple[ramino.Variant, types_pb2.Variant]:
-    """A game's variant and its message, built once per set of parameters."""
+_VARIANTS: dict[str, VariantInfo] = {}
+_VIEW_FIELDS = game_pb2.GameView.DESCRIPTOR.fields_by_name
+HAND = _VIEW_FIELDS["hand"].number
+DISCARD_PILE = _VIEW_FIELDS["discard_pile"].number
+
+
+def game_variant(game: HostedGame) -> VariantInfo:
     h = game.header
     key = f"{h.variant}:{sorted(h.overrides.items())}"
     found = _VARIANTS.get(key)
     if found is None:
         variant = ramino.Variant(h.variant, **h.overrides)
-        found = _VARIANTS[key] = (variant, convert.variant_message(variant))
+        message = convert.variant_message(variant)
+        piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
+        found = _VARIANTS[key] = VariantInfo(key, variant, message, piece)
     return found
 
 
+def _card_piece(number: int, code: str, card_id: int) -> bytes:
+    return wire.field(number, convert.card(code, card_id).SerializeToString())
+
+
+def _table_piece(
+    variant_key: str, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
+) -> bytes:
+    meld = ramino.validate_meld(list(codes), _VARIANTS[variant_key].variant)
+    table = game_pb2.TableMeld(index=index, owner=owner, meld=convert.meld(meld, ids))
+    return wire.field(_VIEW_FIELDS["table"].number, table.SerializeToString())
+
+
+# A card of a hand or of the discard pile, by field, code and id; a meld on
+# the table, by variant, index, owner and cards.
+CARD_PIECES = wire.Pieces(_card_piece)
+TABLE_PIECES = wire.Pieces(_table_piece)
+
+
 def view_message(
-    app: GameApp, game: HostedGame, viewer: int | None, with_deck: bool = False
+    game: HostedGame, viewer: int | None, with_deck: bool = False
 ) -> game_pb2.GameView:
+    return game_pb2.GameView.FromString(view_bytes(game, viewer, with_deck))
+
+
+def view_bytes(
+    game: HostedGame, viewer: int | None, with_deck: bool = False, view: View | None = None
+) -> bytes:
+    """The serialized GameView of ``game`` for ``viewer`` (None: a spectator);
+    ``view`` is the engine's view for ``viewer`` when the caller has it."""
     h = game.header
-    variant, variant_msg = game_variant(game)
+    info = game_variant(game)
     msg = game_pb2.GameView(
         name=f"games/{h.game_id}",
         version=game.version,
         status=STATUSES[game.status],
-        variant=variant_msg,
         seed_hash=h.seed_hash,
         turn_timer_seconds=h.turn_timer_seconds,
         phase=game_pb2.TURN_PHASE_NONE,
@@ -134,20 +179,15 @@ def view_message(
     ]
     if engine is None:
         msg.seats.extend(seats)
-        return msg
-    view = engine.view(viewer)
+        return msg.SerializeToString() + info.piece
+    if view is None:
+        view = engine.view(viewer)
     deck = view.deck
     if with_deck:
         msg.deck.extend(deck)
     for sv, s in zip(seats, view.seats, strict=True):
         sv.hand_size, sv.opened, sv.total, sv.resigned = s.hand_size, s.opened, s.total, s.resigned
     msg.seats.extend(seats)
-    if view.hand is not None:
-        msg.hand.extend(convert.card(deck[c], c) for c in view.hand)
-    for m in view.melds:
-        meld = ramino.validate_meld([deck[c] for c in m.cards], variant)
-        msg.table.add(index=m.index, owner=m.owner, meld=convert.meld(meld, m.cards))
-    msg.discard_pile.extend(convert.card(deck[c], c) for c in view.discard_pile)
     msg.stock_size = view.stock_size
     msg.round = view.round
     msg.dealer = view.dealer
@@ -164,7 +204,17 @@ def view_message(
     if engine.finished:
         msg.seed = str(h.seed)
         msg.winners.extend(view.winners)
-    return msg
+    card = CARD_PIECES.get
+    parts = [msg.SerializeToString(), info.piece]
+    parts.extend(card(HAND, deck[c], c) for c in view.hand or ())
+    parts.extend(
+        TABLE_PIECES.get(
+            info.key, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards)
+        )
+        for m in view.melds
+    )
+    parts.extend(card(DISCARD_PILE, deck[c], c) for c in view.discard_pile)
+    return b"".join(parts)
 
 
 def event_message(version: int, kind: str, fields: dict[str, Any]) -> game_pb2.GameEvent:
@@ -235,6 +285,12 @@ def move_message(
         case Resign():
             return game_pb2.Move(resign=game_pb2.ResignMove())
     raise AssertionError(f"unknown command {cmd!r}")
+
+
+def move_response(result: bytes) -> bytes:
+    """The serialized response of a move RPC around a serialized
+    ``MoveResult``: every one is ``{MoveResult result = 1}``."""
+    return wire.field(1, result)
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -318,7 +374,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return game_pb2.JoinGameResponse(
             seat=taken,
             seat_token=self.tokens.issue(game_id, taken),
-            view=view_message(self.app, game, taken, with_deck=True),
+            view=view_message(game, taken, with_deck=True),
         )
 
     async def GetGame(  # noqa: N802
@@ -328,7 +384,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
         game = await self.app.load(game_id)
-        return game_pb2.GetGameResponse(view=view_message(self.app, game, viewer, with_deck=True))
+        return game_pb2.GetGameResponse(view=view_message(game, viewer, with_deck=True))
 
     async def ListGames(  # noqa: N802
         self, request: game_pb2.ListGamesRequest, context: Context
@@ -348,7 +404,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- moves ------------------------------------------------------------------
 
-    async def _move(self, request: Any, context: Context, command: Command) -> game_pb2.MoveResult:
+    async def _move(self, request: Any, context: Context, command: Command) -> bytes:
+        """Plays ``command`` and answers with the wire bytes of the move RPC's
+        response, ``{MoveResult result = 1}``: the serialized result is what the
+        store keeps for a retry of the request id, and it goes out as is."""
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
         seat = self._seat(context, game_id)
@@ -356,45 +415,41 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             raise convert.invalid("BAD_REQUEST_ID", "a request id is at most 128 characters")
         expected = request.expected_version if request.HasField("expected_version") else None
 
-        rendered: list[tuple[bytes, game_pb2.MoveResult]] = []
-
         def render(game: HostedGame, events: list[Event]) -> bytes:
-            result = game_pb2.MoveResult(
-                events=engine_events(events, seat, game.version),
-                view=view_message(self.app, game, seat),
-            )
-            rendered.append((result.SerializeToString(), result))
-            return rendered[-1][0]
+            engine = game.engine
+            view = None if engine is None else engine.view(seat)
+            parts = [
+                wire.field(RESULT_EVENTS, e.SerializeToString())
+                for e in engine_events(events, seat, game.version)
+            ]
+            parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
+            if engine is not None and view is not None and engine.turn == seat:
+                more = game_pb2.MoveResult()
+                add_legal_moves(game, seat, more.legal_moves, more.hint, view)
+                parts.append(more.SerializeToString())
+            return b"".join(parts)
 
         answer = await self.app.move(game_id, seat, command, expected, request.request_id, render)
-        if rendered and rendered[-1][0] is answer:
-            return rendered[-1][1]
-        # A retried request: its first answer, as stored.
-        return game_pb2.MoveResult.FromString(answer)
+        return move_response(answer)
 
     async def DrawFromStock(  # noqa: N802
         self, request: game_pb2.DrawFromStockRequest, context: Context
-    ) -> game_pb2.DrawFromStockResponse:
-        return game_pb2.DrawFromStockResponse(
-            result=await self._move(request, context, DrawFromStock())
-        )
+    ) -> bytes:
+        return await self._move(request, context, DrawFromStock())
 
     async def TakeDiscard(  # noqa: N802
         self, request: game_pb2.TakeDiscardRequest, context: Context
-    ) -> game_pb2.TakeDiscardResponse:
-        return game_pb2.TakeDiscardResponse(
-            result=await self._move(request, context, TakeDiscard())
-        )
+    ) -> bytes:
+        return await self._move(request, context, TakeDiscard())
 
     async def TurnOverDiscardPile(  # noqa: N802
         self, request: game_pb2.TurnOverDiscardPileRequest, context: Context
-    ) -> game_pb2.TurnOverDiscardPileResponse:
-        result = await self._move(request, context, TurnOverDiscardPile())
-        return game_pb2.TurnOverDiscardPileResponse(result=result)
+    ) -> bytes:
+        return await self._move(request, context, TurnOverDiscardPile())
 
     async def LayMelds(  # noqa: N802
         self, request: game_pb2.LayMeldsRequest, context: Context
-    ) -> game_pb2.LayMeldsResponse:
+    ) -> bytes:
         if not request.melds or any(not m.card_ids for m in request.melds):
             raise convert.invalid("EMPTY_MELD", "lay at least one meld, each with its card ids")
         if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
@@ -402,38 +457,38 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
-        return game_pb2.LayMeldsResponse(result=await self._move(request, context, LayMelds(melds)))
+        return await self._move(request, context, LayMelds(melds))
 
     async def LayOff(  # noqa: N802
         self, request: game_pb2.LayOffRequest, context: Context
-    ) -> game_pb2.LayOffResponse:
+    ) -> bytes:
         cmd = LayOff(
             _card_id(request.card_id),
             _index(request.meld_index, "table meld"),
             "start" if request.end == types_pb2.END_FIRST else "end",
         )
-        return game_pb2.LayOffResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd)
 
     async def SwapJoker(  # noqa: N802
         self, request: game_pb2.SwapJokerRequest, context: Context
-    ) -> game_pb2.SwapJokerResponse:
+    ) -> bytes:
         cmd = SwapJoker(
             _card_id(request.card_id),
             _index(request.meld_index, "table meld"),
             _card_id(request.joker_id),
         )
-        return game_pb2.SwapJokerResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd)
 
     async def Discard(  # noqa: N802
         self, request: game_pb2.DiscardRequest, context: Context
-    ) -> game_pb2.DiscardResponse:
+    ) -> bytes:
         cmd = Discard(_card_id(request.card_id))
-        return game_pb2.DiscardResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd)
 
     async def Resign(  # noqa: N802
         self, request: game_pb2.ResignRequest, context: Context
-    ) -> game_pb2.ResignResponse:
-        return game_pb2.ResignResponse(result=await self._move(request, context, Resign()))
+    ) -> bytes:
+        return await self._move(request, context, Resign())
 
     # --- reading ----------------------------------------------------------------
 
@@ -449,7 +504,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if item.game is not None:
                 yield game_pb2.WatchGameResponse(
                     version=item.version,
-                    snapshot=view_message(self.app, item.game, viewer, with_deck=True),
+                    snapshot=view_message(item.game, viewer, with_deck=True),
                 )
             else:
                 yield game_pb2.WatchGameResponse(
@@ -465,24 +520,32 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         seat = self._seat(context, game_id)
         game = await self.app.load(game_id)
         response = game_pb2.GetLegalMovesResponse(version=game.version)
-        if game.engine is None:
-            return response
-        view = game.engine.view(seat)
-        variant, _ = game_variant(game)
-        response.moves.extend(
-            move_message(m, view.deck, variant) for m in game.engine.legal_moves(seat)
-        )
-        hand = [view.deck[c] for c in view.hand or ()]
-        if hand:
-            response.hint.CopyFrom(hint_message(hand, list(view.hand or ()), variant, view))
+        if game.engine is not None:
+            add_legal_moves(game, seat, response.moves, response.hint)
         return response
 
 
-def hint_message(
-    hand: list[str], ids: list[int], variant: ramino.Variant, view: Any
-) -> game_pb2.Hint:
+def add_legal_moves(
+    game: HostedGame, seat: int, moves: Any, hint: game_pb2.Hint, view: View | None = None
+) -> None:
+    """Adds ``seat``'s legal moves to ``moves`` and fills ``hint`` from the
+    meld search on its hand (left unset when the hand is empty); ``view`` is
+    the engine's view for ``seat`` when the caller has it."""
+    assert game.engine is not None
+    if view is None:
+        view = game.engine.view(seat)
+    variant = game_variant(game).variant
+    moves.extend(move_message(m, view.deck, variant) for m in game.engine.legal_moves(seat))
+    ids = list(view.hand or ())
+    if ids:
+        fill_hint(hint, [view.deck[c] for c in ids], ids, variant, view)
+
+
+def fill_hint(
+    hint: game_pb2.Hint, hand: list[str], ids: list[int], variant: ramino.Variant, view: Any
+) -> None:
     deadwood = ramino.min_deadwood(hand, variant)
-    hint = game_pb2.Hint(min_deadwood=convert.deadwood(deadwood, variant))
+    hint.min_deadwood.CopyFrom(convert.deadwood(deadwood, variant))
     opened = view.seats[view.viewer].opened
     if not opened:
         opening = ramino.best_opening(hand, variant)
@@ -491,4 +554,3 @@ def hint_message(
     candidates = deadwood.deadwood or hand
     worst = max(candidates, key=lambda c: variant.card_penalty(c))
     hint.suggested_discard.CopyFrom(convert.card(worst, ids[hand.index(worst)]))
-    return hint

@@ -46,7 +46,25 @@ async def _handle(exc: BaseException, context: Context, method: str) -> None:
     await context.abort_with_status(status)
 
 
+def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
+    """The method's serializer, letting through a response the handler already
+    serialized (the move RPCs answer with the bytes the store keeps)."""
+    if serialize is None:
+        return None
+    inner = serialize
+
+    def serializer(message: Any) -> bytes:
+        return message if type(message) is bytes else inner(message)
+
+    return serializer
+
+
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
+    def __init__(self) -> None:
+        # Wrapped handlers by method, built on the first call and kept while
+        # the server hands out the same handler for that method.
+        self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
@@ -55,50 +73,58 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         found = await continuation(details)
         if found is None:
             return None
-        handler: Any = found
-        method = details.method.rsplit("/", 1)[-1]
-        if handler.unary_unary is not None:
-            inner = handler.unary_unary
+        cached = self._wrapped.get(details.method)
+        if cached is not None and cached[0] is found:
+            return cached[1]
+        wrapped = _wrap(found, details.method.rsplit("/", 1)[-1])
+        self._wrapped[details.method] = (found, wrapped)
+        return wrapped
 
-            async def unary(request: Any, context: Context) -> Any:
-                structlog.contextvars.clear_contextvars()
-                start = time.perf_counter()
-                try:
-                    return await inner(request, context)
-                except grpc.aio.AbortError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - mapped or reported as INTERNAL
-                    await _handle(exc, context, method)
-                finally:
-                    _done(method, context, start)
 
-            return grpc.unary_unary_rpc_method_handler(
-                unary,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.unary_stream is not None:
-            inner_stream = handler.unary_stream
+def _wrap(found: Handler, method: str) -> Handler:
+    handler: Any = found
+    if handler.unary_unary is not None:
+        inner = handler.unary_unary
 
-            async def stream(request: Any, context: Context) -> AsyncIterator[Any]:
-                structlog.contextvars.clear_contextvars()
-                start = time.perf_counter()
-                try:
-                    async for item in inner_stream(request, context):
-                        yield item
-                except grpc.aio.AbortError:
-                    raise
-                except Exception as exc:  # noqa: BLE001
-                    await _handle(exc, context, method)
-                finally:
-                    _done(method, context, start)
+        async def unary(request: Any, context: Context) -> Any:
+            structlog.contextvars.clear_contextvars()
+            start = time.perf_counter()
+            try:
+                return await inner(request, context)
+            except grpc.aio.AbortError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - mapped or reported as INTERNAL
+                await _handle(exc, context, method)
+            finally:
+                _done(method, context, start)
 
-            return grpc.unary_stream_rpc_method_handler(
-                stream,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        return found
+        return grpc.unary_unary_rpc_method_handler(
+            unary,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=_serializer(handler.response_serializer),
+        )
+    if handler.unary_stream is not None:
+        inner_stream = handler.unary_stream
+
+        async def stream(request: Any, context: Context) -> AsyncIterator[Any]:
+            structlog.contextvars.clear_contextvars()
+            start = time.perf_counter()
+            try:
+                async for item in inner_stream(request, context):
+                    yield item
+            except grpc.aio.AbortError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                await _handle(exc, context, method)
+            finally:
+                _done(method, context, start)
+
+        return grpc.unary_stream_rpc_method_handler(
+            stream,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+    return found
 
 
 def _done(method: str, context: Context, start: float) -> None:

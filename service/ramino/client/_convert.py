@@ -4,7 +4,7 @@ reads generated message classes field by field."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from google.protobuf import struct_pb2, timestamp_pb2
@@ -168,7 +168,10 @@ def watch_item(r: game_pb2.WatchGameResponse) -> ev.WatchItem:
 
 
 def move_result(r: game_pb2.MoveResult) -> mv.MoveResult:
-    return mv.MoveResult(tuple(event(e) for e in r.events), view(r.view))
+    legal = None
+    if r.legal_moves:
+        legal = _legal_moves(r.view.version, r.legal_moves, r.hint if r.HasField("hint") else None)
+    return mv.MoveResult(tuple(event(e) for e in r.events), view(r.view), legal)
 
 
 def opening(o: types_pb2.Opening) -> m.Opening:
@@ -204,9 +207,14 @@ def move(x: game_pb2.Move) -> mv.Move | None:
 
 
 def legal_moves(r: game_pb2.GetLegalMovesResponse) -> mv.LegalMoves:
+    return _legal_moves(r.version, r.moves, r.hint if r.HasField("hint") else None)
+
+
+def _legal_moves(
+    version: int, moves: Iterable[game_pb2.Move], h: game_pb2.Hint | None
+) -> mv.LegalMoves:
     hint = None
-    if r.HasField("hint"):
-        h = r.hint
+    if h is not None:
         hint = m.Hint(
             best_opening=opening(h.best_opening) if h.HasField("best_opening") else None,
             min_deadwood=deadwood(h.min_deadwood) if h.HasField("min_deadwood") else None,
@@ -214,8 +222,8 @@ def legal_moves(r: game_pb2.GetLegalMovesResponse) -> mv.LegalMoves:
             if h.HasField("suggested_discard")
             else None,
         )
-    moves = tuple(x for x in (move(y) for y in r.moves) if x is not None)
-    return mv.LegalMoves(r.version, moves, hint)
+    known = tuple(x for x in (move(y) for y in moves) if x is not None)
+    return mv.LegalMoves(version, known, hint)
 
 
 def meld_check(r: rules_pb2.ValidateMeldResponse) -> m.MeldCheck:

@@ -125,10 +125,14 @@ class LegalMoves:
 
 @dataclass(frozen=True, slots=True)
 class MoveResult:
-    """What a move did: its events as the mover sees them, and the mover's view after it."""
+    """What a move did: its events as the mover sees them, and the mover's view
+    after it; while the turn is still the mover's, also its legal moves (as
+    :meth:`Seat.legal_moves <ramino.client.Seat.legal_moves>` would answer),
+    otherwise ``legal_moves`` is None."""
 
     events: tuple[Event, ...]
     view: GameView
+    legal_moves: LegalMoves | None = None
 
     @property
     def version(self) -> int:
