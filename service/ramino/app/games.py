@@ -123,6 +123,8 @@ class GameApp:
         """:meth:`load`, for a caller that holds the game's lock."""
         cached = self._cache.get(game_id)
         if cached is not None:
+            if not self.store.shared:
+                return cached
             newer = await self.store.read(game_id, cached.version)
             if not newer:
                 return cached

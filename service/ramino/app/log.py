@@ -20,6 +20,7 @@ only for turn timers, never by the rules).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,7 @@ from ramino.store import Entry
 __all__ = ["SeatSpec", "Header", "HostedGame", "seed_hash", "entry", "public_entry"]
 
 
+@functools.lru_cache(maxsize=4096)
 def seed_hash(seed: int) -> str:
     """SHA-256 of the seed's decimal digits: published at creation, so that
     anyone can check the seed revealed at the end."""

@@ -136,6 +136,11 @@ def decode_page_token(token: str) -> tuple[float, str] | None:
 class Store(Protocol):
     """What the application needs of a store (memory, sqlite, redis)."""
 
+    shared: bool
+    """True where other processes append to the same games (redis): a game
+    kept in memory must then be brought up to date before each use. Where
+    this process is the only writer, the copy it keeps is the latest."""
+
     async def create(self, summary: GameSummary, first: str) -> None:
         """A new game whose log starts with ``first`` (version 1)."""
         ...

@@ -21,6 +21,8 @@ from ramino.store.local import Leases, Notifier, follow
 
 
 class MemoryStore:
+    shared = False
+
     def __init__(self) -> None:
         self._logs: dict[str, list[str]] = {}
         self._summaries: dict[str, GameSummary] = {}

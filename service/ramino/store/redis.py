@@ -101,6 +101,8 @@ def _retry() -> Retry:
 
 
 class RedisStore:
+    shared = True
+
     def __init__(self, url: str, prefix: str = "ramino:") -> None:
         options: dict[str, Any] = {
             "retry": _retry(),

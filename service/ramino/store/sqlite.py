@@ -59,6 +59,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
 
 
 class SqliteStore:
+    shared = False
+
     def __init__(self, path: str | Path) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -116,30 +118,43 @@ class SqliteStore:
         request_id: str | None = None,
         response: bytes = b"",
     ) -> int:
+        version = expected_version + len(entries)
+        summary.version = version
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            if request_id:
-                row = self._db.execute(
-                    "SELECT response FROM requests WHERE game_id = ? AND request_id = ?",
-                    (game_id, request_id),
-                ).fetchone()
-                if row is not None:
-                    raise DuplicateRequest(game_id, request_id, bytes(row[0]))
-            actual = self._version(game_id)
-            if actual != expected_version:
-                raise VersionConflict(game_id, expected_version, actual)
+            # The summary row carries the version: updating it only at the
+            # expected version is the check.
+            updated = self._db.execute(
+                "UPDATE games SET status = ?, open_seats = ?, version = ?, duty_at = ?, "
+                "finished_at = ?, summary = ? WHERE game_id = ? AND version = ?",
+                (
+                    summary.status,
+                    summary.open_seats,
+                    version,
+                    summary.duty_at,
+                    summary.finished_at,
+                    summary.to_json(),
+                    game_id,
+                    expected_version,
+                ),
+            ).rowcount
+            if updated != 1:
+                raise VersionConflict(game_id, expected_version, self._version(game_id))
             self._db.executemany(
                 "INSERT INTO entries VALUES (?, ?, ?)",
-                [(game_id, actual + i + 1, data) for i, data in enumerate(entries)],
+                [(game_id, expected_version + i + 1, data) for i, data in enumerate(entries)],
             )
             if request_id:
-                self._db.execute(
-                    "INSERT INTO requests VALUES (?, ?, ?)", (game_id, request_id, response)
-                )
-            summary.version = actual + len(entries)
-            self._put_summary(summary)
+                try:
+                    self._db.execute(
+                        "INSERT INTO requests VALUES (?, ?, ?)", (game_id, request_id, response)
+                    )
+                except sqlite3.IntegrityError:
+                    first = self._request(game_id, request_id)
+                    assert first is not None
+                    raise DuplicateRequest(game_id, request_id, first) from None
         self._notifier.notify(game_id)
-        return summary.version
+        return version
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
         rows = self._db.execute(
@@ -154,6 +169,9 @@ class SqliteStore:
         return self._version(game_id)
 
     async def request(self, game_id: str, request_id: str) -> bytes | None:
+        return self._request(game_id, request_id)
+
+    def _request(self, game_id: str, request_id: str) -> bytes | None:
         row = self._db.execute(
             "SELECT response FROM requests WHERE game_id = ? AND request_id = ?",
             (game_id, request_id),
