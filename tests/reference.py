@@ -307,9 +307,14 @@ class _Hand:
 _MELD, _PURE, _LEFTOVER, _INCLUDE = 1, 2, 4, 8
 
 
-def _opening_search(hand: list[str], params: Params, include: str | None) -> dict[int, int]:
+def _opening_search(
+    hand: list[str], params: Params, include: str | None, memoise: bool = True
+) -> dict[int, int]:
     """For each combination of facts, the highest total value of a collection
-    of disjoint melds of the hand showing those facts."""
+    of disjoint melds of the hand showing those facts. Without ``memoise``,
+    every collection is enumerated one by one (a plain brute force, for the
+    benchmark); with it, the answer for each remaining hand is kept, so that
+    the tests can afford thousands of hands."""
     h = _Hand(hand, params)
     memo: dict[tuple[int, ...], dict[int, int]] = {}
 
@@ -347,17 +352,19 @@ def _opening_search(hand: list[str], params: Params, include: str | None) -> dic
                     v += cand.value
                     if out.get(f, -1) < v:
                         out[f] = v
-        memo[state] = out
+        if memoise:
+            memo[state] = out
         return out
 
     return best(h.start)
 
 
 def ref_best_opening(
-    hand: str | Sequence[str], params: Params, include: str | None = None
+    hand: str | Sequence[str], params: Params, include: str | None = None, memoise: bool = True
 ) -> int | None:
     """The highest value of an opening of the hand under the variant's
-    opening rule, or None when the hand cannot open."""
+    opening rule, or None when the hand cannot open. ``memoise=False`` gives
+    the same answer by plain enumeration (see :func:`_opening_search`)."""
     cards = split_cards(hand)
     inc = split_cards([include])[0] if include is not None else None
     required = _MELD
@@ -367,7 +374,8 @@ def ref_best_opening(
         required |= _LEFTOVER
     if inc is not None:
         required |= _INCLUDE
-    values = [v for f, v in _opening_search(cards, params, inc).items() if f & required == required]
+    found = _opening_search(cards, params, inc, memoise)
+    values = [v for f, v in found.items() if f & required == required]
     if not values:
         return None
     top = max(values)

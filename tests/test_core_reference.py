@@ -427,3 +427,20 @@ def test_searches_agree_with_reference_on_large_seeded_hands(name: str) -> None:
     for _ in range(LARGE_HANDS):
         hand = ch.sample(deck, ch.integer(16, ramino.MAX_HAND))
         compare_hand(hand, v, params, ch.choice(hand))
+
+
+@by_config
+def test_the_plain_enumeration_agrees_with_the_memoised_reference(
+    config: tuple[str, dict[str, Any]],
+) -> None:
+    # The benchmark times the reference without its memo (a plain brute
+    # force); both modes must give the same answers, and the core's.
+    v, params = variant_of(config)
+    ch = Seeded(1000 + CONFIGS.index(config))
+    for n in range(60):
+        hand = deal_hand(ch, params, dense=n % 3 == 0)
+        include = ch.choice(hand) if n % 2 else None
+        plain = ref_best_opening(hand, params, include, memoise=False)
+        assert plain == ref_best_opening(hand, params, include), hand
+        opening = ramino.best_opening(hand, v, include=include)
+        assert plain == (None if opening is None else opening.value), hand
