@@ -45,6 +45,7 @@ import math
 import multiprocessing
 import os
 import platform
+import random
 import secrets
 import shutil
 import signal
@@ -113,6 +114,7 @@ class PhaseSpec:
     think: float = 0.0  # seconds a seat waits before each move
     sticky: bool = False  # each game's calls all go to one target (else round-robin per call)
     ask_every_move: bool = False  # GetLegalMoves before every move (else use the move results')
+    interval: float = 0.0  # paced: seconds between a game's moves on a fixed schedule (0: none)
     client: int = 0
 
 
@@ -279,6 +281,9 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
     n = 0
     stalls = 0
     legal: Legal | None = None
+    loop = asyncio.get_running_loop()
+    # Paced games start at random points of their interval, spread over time.
+    next_at = loop.time() + random.random() * spec.interval - spec.interval
     while not stop.is_set():
         if view.status == game_pb2.GAME_STATUS_FINISHED:
             result.games_finished += 1
@@ -294,6 +299,11 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
         md = metadata[view.turn]
         if spec.think:
             await asyncio.sleep(spec.think)
+        if spec.interval:
+            # Paced: the game's moves keep to a fixed schedule, whatever the
+            # latency; a game behind its schedule moves at once, without a burst.
+            next_at = max(next_at + spec.interval, loop.time())
+            await asyncio.sleep(next_at - loop.time())
         n += 1
         request_id = f"m{n}" if ids else ""
         if legal is not None and legal.version == view.version and legal.moves:
@@ -311,11 +321,11 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
             continue
         stalls = 0
         rpc, request = choose(legal, name, request_id)
-        result = (await call(rpc, request, md)).result
-        view = result.view
+        answer = (await call(rpc, request, md)).result
+        view = answer.view
         legal = None
-        if result.legal_moves and not spec.ask_every_move:
-            legal = Legal(view.version, result.legal_moves, result.hint)
+        if answer.legal_moves and not spec.ask_every_move:
+            legal = Legal(view.version, answer.legal_moves, answer.hint)
 
 
 async def games_worker(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker: int) -> None:
@@ -662,6 +672,7 @@ class RunConfig:
     think: float
     sticky: bool
     ask_every_move: bool
+    rate: str  # "" (closed loop), moves/s for all games together, or "half-check"
 
 
 @dataclass
@@ -681,6 +692,7 @@ class RunOutcome:
     baseline: Phase
     games: Phase
     problems: Counter[str]
+    interval: float = 0.0  # paced games: seconds between a game's moves
 
 
 def run_clients(procs: Processes, spec: PhaseSpec, clients: int) -> PhaseResult:
@@ -714,6 +726,13 @@ def run_clients(procs: Processes, spec: PhaseSpec, clients: int) -> PhaseResult:
     return total
 
 
+def paced_rate(rate: str, baseline: PhaseResult) -> float:
+    """Moves per second to offer: a number, or half the baseline's Check rate."""
+    if rate == "half-check":
+        return max(len(baseline.latencies.get("Check", [])) / baseline.window / 2, 1.0)
+    return float(rate)
+
+
 def run_once(
     procs: Processes,
     cfg: RunConfig,
@@ -724,8 +743,17 @@ def run_once(
 ) -> RunOutcome:
     pids = [s.process.pid for s in servers]
     logs = [s.log for s in servers]
-    phases = {}
+    phases: dict[str, Phase] = {}
     for kind in ("baseline", "games"):
+        interval = 0.0
+        if kind == "games" and cfg.rate:
+            rate = paced_rate(cfg.rate, phases["baseline"].result)
+            interval = cfg.games / rate
+            print(
+                f"  [{label}] paced: {rate:.0f} moves/s offered, a move per game every "
+                f"{interval * 1000:.1f} ms",
+                flush=True,
+            )
         spec = PhaseSpec(
             kind=kind,
             addresses=addresses,
@@ -740,6 +768,7 @@ def run_once(
             think=cfg.think if kind == "games" else 0.0,
             sticky=cfg.sticky,
             ask_every_move=cfg.ask_every_move,
+            interval=interval,
         )
         what = f"{cfg.games} Check loops" if kind == "baseline" else f"{cfg.games} games"
         print(f"  [{label}] {kind}: {what}, {cfg.warmup:g} s warm-up ...", flush=True)
@@ -752,7 +781,13 @@ def run_once(
     for phase in phases.values():
         phase.server_lat = server_latencies(logs, phase.result.t0, phase.result.t1)
     return RunOutcome(
-        label, store, len(addresses), phases["baseline"], phases["games"], server_problems(logs)
+        label,
+        store,
+        len(addresses),
+        phases["baseline"],
+        phases["games"],
+        server_problems(logs),
+        interval,
     )
 
 
@@ -925,7 +960,13 @@ def print_report(out: RunOutcome, cfg: RunConfig) -> None:
         print(f"   client-side errors: {dict(g.client_errors)}")
     if out.problems:
         print(f"   server log: {dict(out.problems)}")
-    if not cfg.think:
+    if cfg.rate:
+        offered = cfg.games / out.interval
+        print(
+            f"   paced: {offered:.0f} moves/s offered ({cfg.rate}), {n['moves_s']:.0f} achieved"
+            + ("" if n["moves_s"] >= 0.95 * offered else " -> the server did NOT keep up")
+        )
+    elif not cfg.think:
         print(
             f"   closed loop: {cfg.games} calls always in flight, so mean latency = "
             f"{cfg.games} / calls/s ({cfg.games / max(n['rpcs_s'], 1e-9) * 1000:.0f} ms here); "
@@ -1085,6 +1126,13 @@ def main(argv: list[str] | None = None) -> int:
         help="send all the calls of a game to one replica (default: round-robin per call)",
     )
     p.add_argument(
+        "--rate",
+        default="",
+        help="pace the games: moves per second offered by all games together, each game "
+        "on a fixed schedule, or 'half-check' for half the baseline's Check rate "
+        "(default: a closed loop, each move as soon as the last one is answered)",
+    )
+    p.add_argument(
         "--ask-every-move",
         action="store_true",
         help="call GetLegalMoves before every move (default: only when the last move's "
@@ -1101,6 +1149,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1 or args.replicas < 1 or args.clients < 1 or args.seconds <= 0:
         p.error("--games, --replicas, --clients and --seconds must be positive")
+    if args.rate and args.rate != "half-check":
+        try:
+            if float(args.rate) <= 0:
+                raise ValueError
+        except ValueError:
+            p.error("--rate is a positive number of moves per second, or half-check")
     if args.compare and args.target:
         p.error("--compare starts its own servers: drop --target")
     cfg = RunConfig(
@@ -1115,6 +1169,7 @@ def main(argv: list[str] | None = None) -> int:
         think=args.think_ms / 1000,
         sticky=args.sticky,
         ask_every_move=args.ask_every_move,
+        rate=args.rate,
     )
 
     def terminate(signum: int, frame: object) -> None:
