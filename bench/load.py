@@ -8,11 +8,14 @@ empty-RPC baseline (grpc.health.v1 Health/Check) measured with the same
 concurrency, in a separate phase of the same run, on the same server(s).
 
 The players are client-side bots: each game has two seats, each joined with
-JoinGame and acting with its own seat token; the seat whose turn it is asks
-GetLegalMoves and makes one move from that list (the choice of
-tests/service/conftest.py's ``play_one``), so every move is an RPC. A game's
+JoinGame and acting with its own seat token; the seat whose turn it is makes
+one of its legal moves (the choice of tests/service/conftest.py's
+``play_one``), taken from the last move's result while the turn is still its
+own; a turn opens with a draw from the stock, and GetLegalMoves is called
+only when neither applies (``--ask-every-move``: before every move). A game's
 two seats share one coroutine (only one of them can act at a time); a finished
-game is replaced by a new one (CreateGame, two JoinGame).
+game is replaced by a new one (CreateGame, two JoinGame). The games run a
+closed loop, or keep to a schedule with ``--rate``.
 
 Run from the repository root:
 
@@ -23,6 +26,7 @@ Run from the repository root:
     .venv/bin/python bench/load.py --target 127.0.0.1:50051,127.0.0.1:50052
     .venv/bin/python bench/load.py --compare               # sqlite x1, redis x1, redis x3
     .venv/bin/python bench/load.py --think-ms 500          # seats pause before each move
+    .venv/bin/python bench/load.py --rate half-check       # paced at half the Check rate
     .venv/bin/python bench/load.py --store redis --replicas 3 --sticky  # a game stays on one
 
 Stores: ``memory``; ``sqlite`` (a file in a temp dir) or ``sqlite:PATH``;
