@@ -52,6 +52,11 @@ MAX_CARD_ID = 1 << 10
 _RESULT_FIELDS = game_pb2.MoveResult.DESCRIPTOR.fields_by_name
 RESULT_EVENTS = _RESULT_FIELDS["events"].number
 RESULT_VIEW = _RESULT_FIELDS["view"].number
+RESULT_MOVES = _RESULT_FIELDS["legal_moves"].number
+RESULT_HINT = _RESULT_FIELDS["hint"].number
+_LEGAL_FIELDS = game_pb2.GetLegalMovesResponse.DESCRIPTOR.fields_by_name
+LEGAL_MOVES = _LEGAL_FIELDS["moves"].number
+LEGAL_HINT = _LEGAL_FIELDS["hint"].number
 
 
 def game_id_of(name: str) -> str:
@@ -424,9 +429,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             ]
             parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
             if engine is not None and view is not None and engine.turn == seat:
-                more = game_pb2.MoveResult()
-                add_legal_moves(game, seat, more.legal_moves, more.hint, view)
-                parts.append(more.SerializeToString())
+                parts.append(legal_moves_bytes(game, seat, RESULT_MOVES, RESULT_HINT, view))
             return b"".join(parts)
 
         answer = await self.app.move(game_id, seat, command, expected, request.request_id, render)
@@ -514,31 +517,58 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     async def GetLegalMoves(  # noqa: N802
         self, request: game_pb2.GetLegalMovesRequest, context: Context
-    ) -> game_pb2.GetLegalMovesResponse:
+    ) -> bytes:
         game_id = game_id_of(request.name)
         self._bind(game_id)
         seat = self._seat(context, game_id)
         game = await self.app.load(game_id)
-        response = game_pb2.GetLegalMovesResponse(version=game.version)
-        if game.engine is not None:
-            add_legal_moves(game, seat, response.moves, response.hint)
-        return response
+        head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
+        if game.engine is None:
+            return head
+        return head + legal_moves_bytes(game, seat, LEGAL_MOVES, LEGAL_HINT)
 
 
-def add_legal_moves(
-    game: HostedGame, seat: int, moves: Any, hint: game_pb2.Hint, view: View | None = None
-) -> None:
-    """Adds ``seat``'s legal moves to ``moves`` and fills ``hint`` from the
-    meld search on its hand (left unset when the hand is empty); ``view`` is
-    the engine's view for ``seat`` when the caller has it."""
+# The moves that carry no card, by the name of their command.
+_SIMPLE_MOVES: dict[str, Command] = {
+    type(c).__name__: c for c in (DrawFromStock(), TakeDiscard(), TurnOverDiscardPile())
+}
+
+
+def _simple_move_piece(number: int, kind: str, card: int) -> bytes:
+    cmd = Discard(card) if kind == "Discard" else _SIMPLE_MOVES[kind]
+    return wire.field(number, move_message(cmd).SerializeToString())
+
+
+# A draw or a discard as an item of a list of moves, by field, command and card.
+MOVE_PIECES = wire.Pieces(_simple_move_piece)
+
+
+def legal_moves_bytes(
+    game: HostedGame, seat: int, moves_field: int, hint_field: int, view: View | None = None
+) -> bytes:
+    """``seat``'s legal moves as items of field ``moves_field`` and the hint
+    from the meld search on its hand as field ``hint_field`` (absent when the
+    hand is empty), serialized; ``view`` is the engine's view for ``seat``
+    when the caller has it."""
     assert game.engine is not None
     if view is None:
         view = game.engine.view(seat)
     variant = game_variant(game).variant
-    moves.extend(move_message(m, view.deck, variant) for m in game.engine.legal_moves(seat))
+    parts = []
+    for m in game.engine.legal_moves(seat):
+        if isinstance(m, Discard):
+            parts.append(MOVE_PIECES.get(moves_field, "Discard", m.card))
+        elif type(m).__name__ in _SIMPLE_MOVES:
+            parts.append(MOVE_PIECES.get(moves_field, type(m).__name__, -1))
+        else:
+            move = move_message(m, view.deck, variant)
+            parts.append(wire.field(moves_field, move.SerializeToString()))
     ids = list(view.hand or ())
     if ids:
+        hint = game_pb2.Hint()
         fill_hint(hint, [view.deck[c] for c in ids], ids, variant, view)
+        parts.append(wire.field(hint_field, hint.SerializeToString()))
+    return b"".join(parts)
 
 
 def fill_hint(
