@@ -189,48 +189,39 @@ fn candidates(hand: Counts, v: &Variant, out: &mut Vec<Candidate>) {
         }
     }
     let top = v.top_position();
-    let mut run = RunSearch {
-        suit: Suit::Spades,
-        top,
-        max_j,
-        held: [0; 15],
-        bits: [0; 15],
-        value: [0; 15],
-        penalty: [0; 15],
-        jp,
-    };
-    for pos in 1..=top {
-        run.value[pos as usize] = v.position_value(pos);
-        run.penalty[pos as usize] = v.penalty(&natural(pos, Suit::Spades));
-    }
+    // Most hands hold no run: the run tables are filled for the first suit
+    // that can.
+    let mut run: Option<RunSearch> = None;
     for suit in Suit::ALL {
-        let shift = suit as u32 * 13;
-        let ranks = (hand.one >> shift) & 0x1FFF;
+        let ranks = (hand.one >> (suit as u32 * 13)) & 0x1FFF;
         // Run positions held: bit p for position p (1..=14, 14 the ace again).
         let positions = ranks << 1 | if top == 14 { (ranks & 1) << 14 } else { 0 };
-        let starts = if max_j == 0 {
-            positions & positions >> 1 & positions >> 2
-        } else {
-            positions
-        };
-        if ranks.count_ones() < 2 || starts == 0 {
+        let mut starts = run_starts(positions, max_j, top);
+        if starts == 0 {
             continue;
         }
-        run.suit = suit;
-        for pos in 1..=top {
-            let bit = 1u64 << (shift + u32::from(position_rank(pos)) - 1);
-            run.bits[pos as usize] = bit;
-            run.held[pos as usize] = u8::from(hand.one & bit != 0) + u8::from(hand.two & bit != 0);
-        }
-        for start in 1..=top {
-            // A run starts with a natural (three in a row without jokers), or
-            // with jokers before one.
-            let reach = (start + max_j).min(top);
-            if (starts >> start) & 1 != 0 || (max_j > 0 && (start..=reach).any(|p| run.held[p as usize] > 0)) {
-                run.extend(start, start, 0, 0, Counts::default(), 0, 0, out);
-            }
+        let run = run.get_or_insert_with(|| RunSearch::new(v, max_j, jp));
+        run.set_suit(hand, suit);
+        while starts != 0 {
+            let start = starts.trailing_zeros() as u8;
+            starts &= starts - 1;
+            run.extend(start, start, 0, 0, Counts::default(), 0, 0, out);
         }
     }
+}
+
+/// The positions (bits 1..=`top`) where a run of the held `positions` can
+/// start: without jokers, three in a row; with up to `max_j` jokers, two
+/// naturals within the first `max_j + 2` positions, as the jokers before and
+/// between the first two naturals are at most `max_j`.
+fn run_starts(positions: u64, max_j: u8, top: u8) -> u64 {
+    if max_j == 0 {
+        return positions & positions >> 1 & positions >> 2;
+    }
+    let window = (1u64 << (max_j + 2)) - 1;
+    (1..=top)
+        .filter(|&start| (positions >> start & window).count_ones() >= 2)
+        .fold(0, |starts, start| starts | 1 << start)
 }
 
 /// Run enumeration for one suit, by position 1 (ace low) to 14 (ace high).
@@ -247,6 +238,36 @@ struct RunSearch {
 }
 
 impl RunSearch {
+    /// The run values and penalties by position under `v`, no suit set yet.
+    fn new(v: &Variant, max_j: u8, jp: u32) -> RunSearch {
+        let top = v.top_position();
+        let mut run = RunSearch {
+            suit: Suit::Spades,
+            top,
+            max_j,
+            held: [0; 15],
+            bits: [0; 15],
+            value: [0; 15],
+            penalty: [0; 15],
+            jp,
+        };
+        for pos in 1..=top {
+            run.value[pos as usize] = v.position_value(pos);
+            run.penalty[pos as usize] = v.penalty(&natural(pos, Suit::Spades));
+        }
+        run
+    }
+
+    /// Runs of `suit` from now on, with the copies of it the hand holds.
+    fn set_suit(&mut self, hand: Counts, suit: Suit) {
+        self.suit = suit;
+        for pos in 1..=self.top {
+            let bit = 1u64 << (suit as u32 * 13 + u32::from(position_rank(pos)) - 1);
+            self.bits[pos as usize] = bit;
+            self.held[pos as usize] = u8::from(hand.one & bit != 0) + u8::from(hand.two & bit != 0);
+        }
+    }
+
     /// Extends the run from `start` whose cards so far end before `pos`.
     #[allow(clippy::too_many_arguments)]
     fn extend(
@@ -314,7 +335,7 @@ impl RunSearch {
 
 const NONE: i32 = i32::MIN / 2;
 /// Candidate count above which the search memoises.
-const MEMO_FROM: usize = 12;
+const MEMO_FROM: usize = 6;
 const NEED_PURE: u8 = 1;
 const NEED_LEFTOVER: u8 = 2;
 const NEED_INCLUDE: u8 = 4;
@@ -361,6 +382,8 @@ thread_local! {
 struct Hot {
     uses: Counts,
     score: i32,
+    /// What laying it takes from the `potential` of the hand.
+    potential: i32,
     pure_run: bool,
 }
 
@@ -375,6 +398,8 @@ struct Search {
     memo: Memo,
     /// Kinds that some candidate melds.
     meldable: u64,
+    /// Kinds that some candidate is filed under.
+    filed: u64,
     /// The most a natural kind can add to the score in any candidate.
     card_gain: [i32; 52],
     /// The most a joker can add to the score.
@@ -414,10 +439,11 @@ impl Search {
         // the best scoring first within each card.
         all.sort_by_key(|c| (c.uses.one.trailing_zeros(), std::cmp::Reverse(score(c))));
         let mut first = [0u32; 53];
-        let (mut meldable, mut joker_value) = (0u64, None);
+        let (mut meldable, mut filed, mut joker_value) = (0u64, 0u64, None);
         for c in &all {
             first[c.uses.one.trailing_zeros() as usize + 1] += 1;
             meldable |= c.uses.one;
+            filed |= c.uses.one & c.uses.one.wrapping_neg();
             if c.uses.jokers > 0 {
                 joker_value = joker_value.max(Some(c.shape.best_joker_value(v)));
             }
@@ -445,24 +471,28 @@ impl Search {
             first[i] += first[i - 1];
         }
         let memoize = all.len() > MEMO_FROM;
-        hot.clear();
-        hot.extend(all.iter().map(|c| Hot {
-            uses: c.uses,
-            score: score(c) as i32,
-            pure_run: c.pure_run,
-        }));
-        let search = Search {
+        let mut search = Search {
             memoize,
-            hot,
+            hot: Vec::new(),
             candidates: all,
             first,
             include,
             memo,
             meldable,
+            filed,
             card_gain,
             joker_gain,
             jokers_meld: joker_value.is_some(),
         };
+        // A candidate's potential reads the gains just filled in.
+        hot.clear();
+        hot.extend(search.candidates.iter().map(|c| Hot {
+            uses: c.uses,
+            score: score(c) as i32,
+            potential: search.potential(c.uses),
+            pure_run: c.pure_run,
+        }));
+        search.hot = hot;
         (search, counts)
     }
 
@@ -516,31 +546,68 @@ impl Search {
         Some((kept, flags & !NEED_LEFTOVER))
     }
 
-    /// An upper bound of what the melds of `s` can score: every card that
-    /// some candidate melds, at its best, but for the card that must be kept
-    /// to discard when every card could be melded.
-    fn bound(&self, s: Counts, flags: u8) -> i32 {
+    /// The most the cards of `s` can add to the score, each at its best.
+    fn potential(&self, s: Counts) -> i32 {
         let mut total = i32::from(s.jokers) * self.joker_gain;
-        let mut least = if s.jokers > 0 { self.joker_gain } else { i32::MAX };
-        for plane in [s.one & self.meldable, s.two & self.meldable] {
+        for plane in [s.one, s.two] {
             let mut bits = plane;
             while bits != 0 {
-                let gain = self.card_gain[bits.trailing_zeros() as usize];
-                total += gain;
-                least = least.min(gain);
+                total += self.card_gain[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
-        }
-        if flags & NEED_LEFTOVER != 0 && s.one & !self.meldable == 0 {
-            total -= least;
         }
         total
     }
 
+    /// The least a card of `s` can add to the score.
+    fn least_gain(&self, s: Counts) -> i32 {
+        let mut least = if s.jokers > 0 { self.joker_gain } else { i32::MAX };
+        let mut bits = s.one;
+        while bits != 0 {
+            least = least.min(self.card_gain[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        least
+    }
+
+    /// `s` without its lowest cards while no candidate is filed under them:
+    /// those can only be left over, and a state per card left would cost
+    /// more than the rest of a small search. `None` when the opening must
+    /// use one of them.
+    fn skip_unfiled(&self, s: Counts, flags: u8, potential: i32) -> Option<(Counts, u8, i32)> {
+        let filed = s.one & self.filed;
+        // The kinds below the lowest filed one, all of them when none is.
+        let below = s.one & filed.wrapping_sub(1) & !filed;
+        if below == 0 {
+            return Some((s, flags, potential));
+        }
+        let needed = |c: Card| !c.is_joker() && below & (1 << c.index()) != 0;
+        if flags & NEED_INCLUDE != 0 && self.include.is_some_and(needed) {
+            return None;
+        }
+        let left = Counts {
+            one: below,
+            two: s.two & below,
+            jokers: 0,
+        };
+        let rest = s.remove(&left);
+        Some((rest, flags & !NEED_LEFTOVER, potential - self.potential(left)))
+    }
+
     /// The best score of the melds of `s` under `flags` when it is above
     /// `floor`; otherwise a value no greater than `floor` that bounds it
-    /// from above (branch and bound, with exact results memoised).
+    /// from above (branch and bound, with exact results memoised). Every
+    /// card of `s` is meldable (see `strip_dead`).
     fn best(&mut self, s: Counts, flags: u8, floor: i32) -> i32 {
+        self.bounded(s, flags, floor, self.potential(s))
+    }
+
+    /// `best`, given the `potential` of `s`, which the recursion keeps up
+    /// to date rather than recount at each state.
+    fn bounded(&mut self, s: Counts, flags: u8, floor: i32, potential: i32) -> i32 {
+        let Some((s, flags, potential)) = self.skip_unfiled(s, flags, potential) else {
+            return NONE;
+        };
         if s.one == 0 {
             let pending_joker = flags & NEED_INCLUDE != 0;
             if flags & NEED_PURE != 0 || pending_joker || (flags & NEED_LEFTOVER != 0 && s.jokers == 0) {
@@ -556,7 +623,13 @@ impl Search {
                 }
             }
         }
-        let upper = self.bound(s, flags);
+        // Every card melded at its best, but for the one that must be kept to
+        // discard when every card could be melded (all can: none is dead).
+        let upper = if flags & NEED_LEFTOVER != 0 {
+            potential - self.least_gain(s)
+        } else {
+            potential
+        };
         if upper <= floor {
             return upper;
         }
@@ -573,13 +646,14 @@ impl Search {
                 continue;
             }
             let (next, f, gain) = (s.remove(&c.uses), self.flags_after(flags, &c), c.score);
-            let r = self.best(next, f, floor.max(best) - gain);
+            let r = self.bounded(next, f, floor.max(best) - gain, potential - c.potential);
             if r != NONE && r + gain > best {
                 best = r + gain;
             }
         }
         if best < upper && self.may_leave(s, low, flags) {
-            let r = self.best(s.remove_once(1 << low), flags & !NEED_LEFTOVER, floor.max(best));
+            let (next, f) = (s.remove_once(1 << low), flags & !NEED_LEFTOVER);
+            let r = self.bounded(next, f, floor.max(best), potential - self.card_gain[low]);
             best = best.max(r);
         }
         // Above the floor the best child was exact; at or below it, every child
