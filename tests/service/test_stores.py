@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -178,3 +178,42 @@ async def test_finished_games_expire_after_being_archived(store: Store) -> None:
         await store.read("g0")
     assert [g.game_id for g in (await store.list_games(10)).games] == ["g1", "g2"]
     assert sorted(await store.expire_finished(1e12)) == ["g1"]
+
+
+async def test_concurrent_appends_each_land_or_fail_alone(store: Store) -> None:
+    # The sqlite store commits the appends of one turn of the event loop
+    # together; a refused one among them must change nothing of the others.
+    for i in range(8):
+        await store.create(summary(f"g{i}"), "e1")
+
+    def append(i: int) -> Awaitable[int]:
+        expected = 2 if i == 3 else 1  # g3 is at version 1: refused
+        request = "same" if i == 5 else f"r{i}"
+        return store.append(
+            f"g{i}", expected, [f"g{i}-e2"], summary(f"g{i}"), request, response=b"x"
+        )
+
+    outcomes = await asyncio.gather(
+        *(append(i) for i in range(8)),
+        store.append("g5", 1, ["late"], summary("g5"), request_id="same", response=b"y"),
+        return_exceptions=True,
+    )
+    assert isinstance(outcomes[3], VersionConflict)
+    assert [o for i, o in enumerate(outcomes[:8]) if i != 3] == [2] * 7
+    assert isinstance(outcomes[8], VersionConflict | DuplicateRequest)
+    for i in range(8):
+        data = [e.data for e in await store.read(f"g{i}")]
+        assert data == (["e1"] if i == 3 else ["e1", f"g{i}-e2"]), (i, data)
+    assert await store.request("g5", "same") == b"x"
+
+
+async def test_sqlite_appends_are_committed_when_answered(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    first = open_store(f"sqlite:{path}")
+    await first.create(summary("g"), "e1")
+    assert await first.append("g", 1, ["e2"], summary("g")) == 2
+    # Another connection (as after a crash of this process) sees the append.
+    other = open_store(f"sqlite:{path}")
+    assert [e.data for e in await other.read("g")] == ["e1", "e2"]
+    await other.close()
+    await first.close()

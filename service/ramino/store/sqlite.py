@@ -4,6 +4,7 @@ in-process); the redis store is the one for many replicas."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -71,6 +72,7 @@ class SqliteStore:
         self._db.executescript(SCHEMA)
         self._notifier = Notifier()
         self._leases = Leases()
+        self._batch: asyncio.Future[None] | None = None
 
     def _version(self, game_id: str) -> int:
         row = self._db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
@@ -97,6 +99,7 @@ class SqliteStore:
     async def create(self, summary: GameSummary, first: str) -> None:
         summary.version = 1
         try:
+            self._commit_batch()
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 exists = self._db.execute(
@@ -120,8 +123,9 @@ class SqliteStore:
     ) -> int:
         version = expected_version + len(entries)
         summary.version = version
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        batch = self._join_batch()
+        self._db.execute("SAVEPOINT append")
+        try:
             # The summary row carries the version: updating it only at the
             # expected version is the check.
             updated = self._db.execute(
@@ -153,8 +157,42 @@ class SqliteStore:
                     first = self._request(game_id, request_id)
                     assert first is not None
                     raise DuplicateRequest(game_id, request_id, first) from None
+        except BaseException:
+            self._db.execute("ROLLBACK TO append")
+            self._db.execute("RELEASE append")
+            raise
+        self._db.execute("RELEASE append")
+        # Answered only once the batch is committed; shielded, so that a caller
+        # that goes away does not cancel the commit of the others.
+        await asyncio.shield(batch)
         self._notifier.notify(game_id)
         return version
+
+    def _join_batch(self) -> asyncio.Future[None]:
+        """The open batch of appends, opened here when there is none.
+
+        Appends made in the same turn of the event loop share one transaction,
+        committed at the end of that turn (group commit): a commit writes the
+        changed pages to the WAL once for them all. Each append is a savepoint
+        inside it, so a refused one rolls back alone."""
+        if self._batch is None:
+            loop = asyncio.get_running_loop()
+            self._db.execute("BEGIN IMMEDIATE")
+            self._batch = loop.create_future()
+            loop.call_soon(self._commit_batch)
+        return self._batch
+
+    def _commit_batch(self) -> None:
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return  # committed already, by a writer that could not wait
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._db.execute("ROLLBACK")
+            batch.set_exception(exc)
+        else:
+            batch.set_result(None)
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
         rows = self._db.execute(
@@ -247,6 +285,7 @@ class SqliteStore:
         for game_id in gone:
             if archive is not None:
                 await archive(game_id, await self.read(game_id))
+            self._commit_batch()
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 for table in ("entries", "requests", "snapshots", "games"):
@@ -254,4 +293,5 @@ class SqliteStore:
         return gone
 
     async def close(self) -> None:
+        self._commit_batch()
         self._db.close()
