@@ -94,6 +94,21 @@ def test_cards_of_the_wrong_type_are_a_type_error(bad: Any) -> None:
         ramino.best_opening(bad, "ramino51")
 
 
+def test_a_hand_reads_the_same_from_any_sequence_of_cards_and_strings() -> None:
+    # Lists are read by index, other iterables through the iterator protocol.
+    cards = ramino.parse_cards("AS 2S 3S KH JK")
+    mixed = ["AS", cards[1], "3S", cards[3], "JK"]
+    expected = ramino.min_deadwood(cards, "ramino51")
+    assert expected.deadwood == ["KH"]
+    makers = [lambda: mixed, lambda: tuple(mixed), lambda: iter(mixed), lambda: "AS 2S 3S KH JK"]
+    for make in makers:
+        assert ramino.parse_cards(make()) == cards
+        found = ramino.min_deadwood(make(), "ramino51")
+        assert (found.value, found.melds) == (expected.value, expected.melds)
+    with pytest.raises(TypeError, match="not int"):
+        ramino.min_deadwood([*cards[:2], 7], "ramino51")
+
+
 # ---------------------------------------------------------------- hands
 
 

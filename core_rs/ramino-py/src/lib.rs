@@ -129,6 +129,16 @@ fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.downcast::<PyString>() {
         return Ok(Card::parse_list(s.to_str()?).map_err(CoreError::from)?);
     }
+    // Hands come as lists on the hot paths (bots, the service): read those
+    // by index, and look the Card type up once rather than once per card.
+    let card_type = obj.py().get_type::<PyCard>();
+    if let Ok(list) = obj.downcast::<PyList>() {
+        let mut out = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            out.push(card_item(&item, &card_type)?);
+        }
+        return Ok(out);
+    }
     let Ok(iter) = obj.try_iter() else {
         return Err(PyTypeError::new_err(format!(
             "expected cards as a string or a sequence of strings and Cards, not {}",
@@ -137,19 +147,27 @@ fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     };
     let mut out = Vec::new();
     for item in iter {
-        let item = item?;
-        if let Ok(c) = item.downcast::<PyCard>() {
-            out.push(c.get().0);
-        } else if let Ok(s) = item.downcast::<PyString>() {
-            out.push(s.to_str()?.parse::<Card>().map_err(CoreError::from)?);
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "expected a card string or a Card, not {}",
-                item.get_type().name()?
-            )));
-        }
+        out.push(card_item(&item?, &card_type)?);
     }
     Ok(out)
+}
+
+/// One card of a hand: a `Card` (checked against the `Card` type given) or
+/// a card string.
+fn card_item(item: &Bound<'_, PyAny>, card_type: &Bound<'_, pyo3::types::PyType>) -> PyResult<Card> {
+    if item.get_type().is(card_type) {
+        // SAFETY: the object's type is exactly `Card` (which has no
+        // subclasses: it is not declared `subclass`), checked just above.
+        let c = unsafe { item.downcast_unchecked::<PyCard>() };
+        return Ok(c.get().0);
+    }
+    if let Ok(s) = item.downcast::<PyString>() {
+        return Ok(s.to_str()?.parse::<Card>().map_err(CoreError::from)?);
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a card string or a Card, not {}",
+        item.get_type().name()?
+    )))
 }
 
 fn table_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
