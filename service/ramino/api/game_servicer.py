@@ -528,19 +528,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return head + legal_moves_bytes(game, seat, LEGAL_MOVES, LEGAL_HINT)
 
 
-# The moves that carry no card, by the name of their command.
-_SIMPLE_MOVES: dict[str, Command] = {
-    type(c).__name__: c for c in (DrawFromStock(), TakeDiscard(), TurnOverDiscardPile())
-}
-
-
-def _simple_move_piece(number: int, kind: str, card: int) -> bytes:
-    cmd = Discard(card) if kind == "Discard" else _SIMPLE_MOVES[kind]
+def _simple_move_piece(number: int, cmd: Command) -> bytes:
     return wire.field(number, move_message(cmd).SerializeToString())
 
 
-# A draw or a discard as an item of a list of moves, by field, command and card.
+# A draw or a discard (commands that need no variant to describe) as an item
+# of a list of moves, by field and command.
 MOVE_PIECES = wire.Pieces(_simple_move_piece)
+_SIMPLE_MOVES = (DrawFromStock, TakeDiscard, TurnOverDiscardPile, Discard)
 
 
 def legal_moves_bytes(
@@ -556,10 +551,8 @@ def legal_moves_bytes(
     variant = game_variant(game).variant
     parts = []
     for m in game.engine.legal_moves(seat):
-        if isinstance(m, Discard):
-            parts.append(MOVE_PIECES.get(moves_field, "Discard", m.card))
-        elif type(m).__name__ in _SIMPLE_MOVES:
-            parts.append(MOVE_PIECES.get(moves_field, type(m).__name__, -1))
+        if isinstance(m, _SIMPLE_MOVES):
+            parts.append(MOVE_PIECES.get(moves_field, m))
         else:
             move = move_message(m, view.deck, variant)
             parts.append(wire.field(moves_field, move.SerializeToString()))
