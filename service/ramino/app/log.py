@@ -160,17 +160,20 @@ class HostedGame:
                 events.append(event_from_data(data["event"]))
             game.version = e.version
         if events:
-            game.engine = Game.from_record(
-                Record(
-                    variant=header.variant,
-                    overrides=dict(header.overrides),
-                    players=tuple(p or "" for p in game.players),
-                    seed=header.seed,
-                    decks=header.decks,
-                    events=events,
-                )
-            )
+            game.engine = Game.from_record(game.record(events))
         return game
+
+    def record(self, events: Sequence[Event] = ()) -> Record:
+        """The engine's record of this game (its setup), with ``events``."""
+        h = self.header
+        return Record(
+            variant=h.variant,
+            overrides=dict(h.overrides),
+            players=tuple(p or "" for p in self.players),
+            seed=h.seed,
+            decks=h.decks,
+            events=list(events),
+        )
 
     def snapshot(self) -> str:
         """This game at its version, for :meth:`from_snapshot`."""
@@ -199,16 +202,7 @@ class HostedGame:
             timed_out=set(data["timed_out"]),
         )
         if data["engine"] is not None:
-            game.engine = Game.from_snapshot(
-                Record(
-                    variant=header.variant,
-                    overrides=dict(header.overrides),
-                    players=tuple(p or "" for p in game.players),
-                    seed=header.seed,
-                    decks=header.decks,
-                ),
-                data["engine"],
-            )
+            game.engine = Game.from_snapshot(game.record(), data["engine"])
         if not game.catch_up(after):
             raise ValueError("a snapshot taken before the deal cannot be caught up")
         return game
