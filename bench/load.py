@@ -76,15 +76,11 @@ DRAIN_SECONDS = 10.0
 START_SECONDS = 30.0
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
-MOVE_RPCS = (
-    "DrawFromStock",
-    "TakeDiscard",
-    "TurnOverDiscardPile",
-    "LayMelds",
-    "LayOff",
-    "SwapJoker",
-    "Discard",
-    "Resign",
+# The move RPCs: those that take an expected version.
+MOVE_RPCS = tuple(
+    m.name
+    for m in game_pb2.DESCRIPTOR.services_by_name["GameService"].methods
+    if "expected_version" in m.input_type.fields_by_name
 )
 GAME_RPCS = ("GetLegalMoves", *MOVE_RPCS, "CreateGame", "JoinGame", "GetGame")
 DRAW = game_pb2.Move(draw_from_stock=game_pb2.DrawFromStockMove())
@@ -194,14 +190,28 @@ class Caller:
         return response
 
 
+class Pace:
+    """A fixed schedule of one call every ``interval`` seconds (0: none),
+    starting at a random point of the first interval so that many loops
+    spread over time. A loop behind its schedule goes at once, without
+    catching up in a burst."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._loop = asyncio.get_running_loop()
+        self._next = self._loop.time() + (random.random() - 1) * interval
+
+    async def wait(self) -> None:
+        if self.interval:
+            self._next = max(self._next + self.interval, self._loop.time())
+            await asyncio.sleep(self._next - self._loop.time())
+
+
 async def baseline_worker(caller: Caller, stop: asyncio.Event, interval: float = 0.0) -> None:
     request = health_pb2.HealthCheckRequest()
-    loop = asyncio.get_running_loop()
-    next_at = loop.time() + random.random() * interval - interval
+    pace = Pace(interval)
     while not stop.is_set():
-        if interval:  # paced like the games: a call every interval, on a schedule
-            next_at = max(next_at + interval, loop.time())
-            await asyncio.sleep(next_at - loop.time())
+        await pace.wait()
         try:
             await caller.call("Check", request)
         except grpc.aio.AioRpcError:
@@ -290,9 +300,7 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
     n = 0
     stalls = 0
     legal: Legal | None = None
-    loop = asyncio.get_running_loop()
-    # Paced games start at random points of their interval, spread over time.
-    next_at = loop.time() + random.random() * spec.interval - spec.interval
+    pace = Pace(spec.interval)
     while not stop.is_set():
         if view.status == game_pb2.GAME_STATUS_FINISHED:
             result.games_finished += 1
@@ -308,11 +316,7 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
         md = metadata[view.turn]
         if spec.think:
             await asyncio.sleep(spec.think)
-        if spec.interval:
-            # Paced: the game's moves keep to a fixed schedule, whatever the
-            # latency; a game behind its schedule moves at once, without a burst.
-            next_at = max(next_at + spec.interval, loop.time())
-            await asyncio.sleep(next_at - loop.time())
+        await pace.wait()  # paced games keep to their schedule, whatever the latency
         n += 1
         request_id = f"m{n}" if ids else ""
         if legal is not None and legal.version == view.version and legal.moves:
