@@ -102,23 +102,22 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
 
 
 @dataclass(frozen=True)
-class VariantInfo:
-    """A game's variant, with its message and that message serialized as
-    GameView's field ``variant``, built once per set of parameters."""
+class GameVariant:
+    """A game's variant and its message serialized as GameView's field
+    ``variant``, built once per set of parameters (``key``)."""
 
     key: str
     variant: ramino.Variant
-    message: types_pb2.Variant
     piece: bytes
 
 
-_VARIANTS: dict[str, VariantInfo] = {}
+_VARIANTS: dict[str, GameVariant] = {}
 _VIEW_FIELDS = game_pb2.GameView.DESCRIPTOR.fields_by_name
 HAND = _VIEW_FIELDS["hand"].number
 DISCARD_PILE = _VIEW_FIELDS["discard_pile"].number
 
 
-def game_variant(game: HostedGame) -> VariantInfo:
+def game_variant(game: HostedGame) -> GameVariant:
     h = game.header
     key = f"{h.variant}:{sorted(h.overrides.items())}"
     found = _VARIANTS.get(key)
@@ -126,7 +125,7 @@ def game_variant(game: HostedGame) -> VariantInfo:
         variant = ramino.Variant(h.variant, **h.overrides)
         message = convert.variant_message(variant)
         piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
-        found = _VARIANTS[key] = VariantInfo(key, variant, message, piece)
+        found = _VARIANTS[key] = GameVariant(key, variant, piece)
     return found
 
 
