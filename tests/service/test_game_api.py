@@ -130,6 +130,58 @@ async def test_a_retried_request_id_returns_the_first_answer_and_applies_once(
     assert len(first.result.view.hand) == 11
 
 
+async def test_a_request_retried_at_a_stale_version_returns_the_first_answer(
+    harness: Harness,
+) -> None:
+    h = harness
+    name, tokens = await seated_game(h, "rummy", 2)
+    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    md = auth(tokens[view.turn])
+    request = game_pb2.DrawFromStockRequest(
+        name=name, expected_version=view.version, request_id="draw-at-v"
+    )
+    first = await h.stub.DrawFromStock(request, metadata=md)
+    again = await h.stub.DrawFromStock(request, metadata=md)
+    assert first == again
+    assert await version_of(h, name) == view.version + 1
+
+
+async def test_a_request_retried_when_its_move_is_legal_again_applies_nothing(
+    harness: Harness,
+) -> None:
+    h = harness
+    name, tokens = await seated_game(h, "rummy", 2)
+    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    mover, other = view.turn, 1 - view.turn
+    draw = game_pb2.DrawFromStockRequest(name=name, request_id="draw-once")
+    first = await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
+    for seat, drew in ((mover, first), (other, None)):
+        if drew is None:
+            drew = await h.stub.DrawFromStock(
+                game_pb2.DrawFromStockRequest(name=name), metadata=auth(tokens[seat])
+            )
+        card = drew.result.view.hand[0].id
+        await h.stub.Discard(
+            game_pb2.DiscardRequest(name=name, card_id=card), metadata=auth(tokens[seat])
+        )
+    before = (
+        await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(tokens[mover]))
+    ).view
+    assert before.turn == mover and before.phase == game_pb2.TURN_PHASE_DRAW
+    again = await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
+    assert again == first
+    after = (
+        await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(tokens[mover]))
+    ).view
+    assert after == before
+    fresh = await h.stub.DrawFromStock(
+        game_pb2.DrawFromStockRequest(name=name, request_id="draw-twice"),
+        metadata=auth(tokens[mover]),
+    )
+    assert fresh.result.view.version == before.version + 1
+    assert len(fresh.result.view.hand) == len(before.hand) + 1
+
+
 async def test_malformed_requests_are_invalid_argument_and_change_nothing(harness: Harness) -> None:
     h = harness
     name, tokens = await seated_game(h, "rummy", 2)

@@ -35,6 +35,7 @@ from ramino.app.log import (
 )
 from ramino.bots import BOT_KINDS
 from ramino.engine import Command, Event, Game
+from ramino.errors import RaminoError
 from ramino.store import (
     DuplicateRequest,
     Entry,
@@ -404,19 +405,30 @@ class GameApp:
         render: Render,
     ) -> bytes:
         async with self.lock(game_id):
-            if request_id and (first := await self.store.request(game_id, request_id)) is not None:
-                return first
-            game = await self._load(game_id)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflict(game_id, expected_version, game.version)
-            if game.engine is None:
-                raise ApiError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "GAME_NOT_STARTED",
-                    "the game has not started: seats are open",
-                )
-            extra = [entry("reclaimed", self._clock(), seat=seat)] if seat in game.timed_out else []
-            return await self._apply(game, seat, command, request_id, render, extra)
+            # A request id is looked up only when the move is refused: a
+            # retry of a move that was applied meets a game that has moved on
+            # (stale version, illegal move) and gets the first answer instead;
+            # one that is legal again is caught by the store's append.
+            try:
+                game = await self._load(game_id)
+                if expected_version is not None and expected_version != game.version:
+                    raise VersionConflict(game_id, expected_version, game.version)
+                if game.engine is None:
+                    raise ApiError(
+                        grpc.StatusCode.FAILED_PRECONDITION,
+                        "GAME_NOT_STARTED",
+                        "the game has not started: seats are open",
+                    )
+                reclaimed = seat in game.timed_out
+                extra = [entry("reclaimed", self._clock(), seat=seat)] if reclaimed else []
+                return await self._apply(game, seat, command, request_id, render, extra)
+            except (ApiError, RaminoError, VersionConflict):
+                if (
+                    request_id
+                    and (first := await self.store.request(game_id, request_id)) is not None
+                ):
+                    return first
+                raise
 
     async def _apply(
         self,
