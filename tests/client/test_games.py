@@ -19,6 +19,7 @@ from ramino.client import (
     MatchEnded,
     RoundEnded,
     RoundStarted,
+    Seat,
     SeatJoined,
     Snapshot,
     StaleVersion,
@@ -146,3 +147,32 @@ def test_the_lobby_is_read_page_after_page(server: ThreadServer) -> None:
         client.create_game("rami51", seats=["", BotLevel.GREEDY])
         listed = [g.name for g in client.list_games(variant="rummy", page_size=2)]
     assert listed == made
+
+
+async def test_the_named_move_methods_of_both_seat_flavours(server: ThreadServer) -> None:
+    """Each flavour's ``draw_from_stock`` and ``discard`` (shared by both)
+    play the move and answer its result: a value, or a coroutine to await."""
+    with Client(server.address) as client:
+        game = client.create_game("rummy", seats=["ann", "bob"])
+        ann = client.join(game.name, "ann", seat=0)
+        token = client.join(game.name, "bob", seat=1).token
+        assert repr(ann) == f"Seat({game.name!r}, seat=0)"
+        async with AsyncClient(server.address) as aclient:
+            seats: dict[int, Seat | AsyncSeat] = {0: ann, 1: await aclient.seat(game.name, token)}
+            assert repr(seats[1]) == f"AsyncSeat({game.name!r}, seat=1)"
+            start = view = ann.view()
+            for _ in range(2):
+                assert view.turn is not None
+                seat = seats[view.turn]
+                if isinstance(seat, AsyncSeat):
+                    drew = await seat.draw_from_stock(expected_version=view.version)
+                    done = await seat.discard(drew.view.hand[0])
+                else:
+                    drew = seat.draw_from_stock(expected_version=view.version)
+                    done = seat.discard(drew.view.hand[0])
+                assert drew.version == view.version + 1 and len(drew.view.hand) == 11
+                assert done.view.discard_pile[-1] == drew.view.hand[0]
+                assert seat.last_view == done.view
+                view = done.view
+            assert {seats[0].seat, seats[1].seat} == {0, 1}
+        assert ann.view().version == start.version + 4

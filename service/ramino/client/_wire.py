@@ -166,6 +166,41 @@ def game_name(game: str) -> str:
     return game if game.startswith("games/") else f"games/{game}"
 
 
+def join_request(
+    game: str, player_name: str, seat: int | None, request_id: str
+) -> game_pb2.JoinGameRequest:
+    request = game_pb2.JoinGameRequest(
+        name=game_name(game), player_name=player_name, request_id=request_id
+    )
+    if seat is not None:
+        request.seat = seat
+    return request
+
+
+def validate_meld_request(
+    cards: str | Sequence[str], variant: str, overrides: Mapping[str, Any] | None
+) -> rules_pb2.ValidateMeldRequest:
+    return rules_pb2.ValidateMeldRequest(
+        variant=variant, overrides=_convert.struct(overrides), cards=_convert.cards_text(cards)
+    )
+
+
+def analyze_hand_request(
+    hand: str | Sequence[str],
+    variant: str,
+    table: Sequence[str | Sequence[str]],
+    include: str | None,
+    overrides: Mapping[str, Any] | None,
+) -> rules_pb2.AnalyzeHandRequest:
+    return rules_pb2.AnalyzeHandRequest(
+        variant=variant,
+        overrides=_convert.struct(overrides),
+        hand=_convert.cards_text(hand),
+        table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
+        include=include or "",
+    )
+
+
 def list_games_request(
     page_size: int,
     page_token: str,

@@ -5,7 +5,7 @@ client (every call awaited, ``watch()`` an async iterator)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
@@ -16,9 +16,10 @@ from google.protobuf.message import Message
 from ramino.client import _convert, _wire
 from ramino.client import models as m
 from ramino.client import moves as mv
+from ramino.client._seat import SeatBase
 from ramino.client.errors import ServiceError, error_from_rpc
 from ramino.client.events import WatchItem, ends_match
-from ramino.client.models import BotLevel, End
+from ramino.client.models import BotLevel
 from ramino.v1 import game_pb2, rules_pb2
 
 __all__ = ["AsyncClient", "AsyncSeat", "AsyncRules", "AsyncWatch"]
@@ -132,13 +133,7 @@ class AsyncClient:
         *,
         request_id: str | None = None,
     ) -> AsyncSeat:
-        request = game_pb2.JoinGameRequest(
-            name=_wire.game_name(game),
-            player_name=player_name,
-            request_id=request_id or _wire.new_request_id(),
-        )
-        if seat is not None:
-            request.seat = seat
+        request = _wire.join_request(game, player_name, seat, request_id or _wire.new_request_id())
         response = await self.call(_wire.JOIN_GAME, request)
         view = _convert.view(response.view)
         return AsyncSeat(self, view.name, response.seat, response.seat_token, view)
@@ -189,30 +184,10 @@ class AsyncClient:
         return AsyncWatch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
 
 
-class AsyncSeat:
+class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
     """One seat of one game, acting with its seat token (see
-    :class:`~ramino.client.Seat`)."""
-
-    def __init__(
-        self,
-        client: AsyncClient,
-        name: str,
-        seat: int,
-        token: str,
-        view: m.GameView | None = None,
-    ) -> None:
-        self.client = client
-        self.name = name
-        self.seat = seat
-        self.token = token
-        self.last_view = view
-
-    def __repr__(self) -> str:
-        return f"AsyncSeat({self.name!r}, seat={self.seat})"
-
-    @property
-    def game_id(self) -> str:
-        return self.name.partition("/")[2]
+    :class:`~ramino.client.Seat`); every method that calls the server,
+    the move methods among them, is awaited."""
 
     async def play(
         self,
@@ -229,51 +204,6 @@ class AsyncSeat:
         result = _convert.move_result(response.result)
         self.last_view = result.view
         return result
-
-    async def draw_from_stock(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return await self.play(mv.DrawFromStock(), expected_version=expected_version)
-
-    async def take_discard(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return await self.play(mv.TakeDiscard(), expected_version=expected_version)
-
-    async def turn_over_discard_pile(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return await self.play(mv.TurnOverDiscardPile(), expected_version=expected_version)
-
-    async def lay_melds(
-        self, melds: Sequence[Sequence[_wire.CardRef]], *, expected_version: int | None = None
-    ) -> mv.MoveResult:
-        ids = tuple(tuple(_wire.card_id(c) for c in x) for x in melds)
-        return await self.play(mv.LayMelds(ids), expected_version=expected_version)
-
-    async def lay_off(
-        self,
-        card: _wire.CardRef,
-        meld_index: int,
-        end: End | str = End.LAST,
-        *,
-        expected_version: int | None = None,
-    ) -> mv.MoveResult:
-        move = mv.LayOff(_wire.card_id(card), meld_index, End.parse(end))
-        return await self.play(move, expected_version=expected_version)
-
-    async def swap_joker(
-        self,
-        card: _wire.CardRef,
-        meld_index: int,
-        joker: _wire.CardRef,
-        *,
-        expected_version: int | None = None,
-    ) -> mv.MoveResult:
-        move = mv.SwapJoker(_wire.card_id(card), meld_index, _wire.card_id(joker))
-        return await self.play(move, expected_version=expected_version)
-
-    async def discard(
-        self, card: _wire.CardRef, *, expected_version: int | None = None
-    ) -> mv.MoveResult:
-        return await self.play(mv.Discard(_wire.card_id(card)), expected_version=expected_version)
-
-    async def resign(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return await self.play(mv.Resign(), expected_version=expected_version)
 
     async def legal_moves(self) -> mv.LegalMoves:
         request = game_pb2.GetLegalMovesRequest(name=self.name)
@@ -421,11 +351,7 @@ class AsyncRules:
         *,
         overrides: Mapping[str, Any] | None = None,
     ) -> m.MeldCheck:
-        request = rules_pb2.ValidateMeldRequest(
-            variant=variant,
-            overrides=_convert.struct(overrides),
-            cards=_convert.cards_text(cards),
-        )
+        request = _wire.validate_meld_request(cards, variant, overrides)
         return _convert.meld_check(await self._client.call(_wire.VALIDATE_MELD, request))
 
     async def analyze_hand(
@@ -437,13 +363,7 @@ class AsyncRules:
         include: str | None = None,
         overrides: Mapping[str, Any] | None = None,
     ) -> m.HandAnalysis:
-        request = rules_pb2.AnalyzeHandRequest(
-            variant=variant,
-            overrides=_convert.struct(overrides),
-            hand=_convert.cards_text(hand),
-            table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
-            include=include or "",
-        )
+        request = _wire.analyze_hand_request(hand, variant, table, include, overrides)
         return _convert.analysis(await self._client.call(_wire.ANALYZE_HAND, request))
 
     async def list_variants(self) -> tuple[m.VariantInfo, ...]:

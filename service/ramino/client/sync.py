@@ -15,9 +15,10 @@ from google.protobuf.message import Message
 from ramino.client import _convert, _wire
 from ramino.client import models as m
 from ramino.client import moves as mv
+from ramino.client._seat import SeatBase
 from ramino.client.errors import ServiceError, error_from_rpc
 from ramino.client.events import WatchItem, ends_match
-from ramino.client.models import BotLevel, End
+from ramino.client.models import BotLevel
 from ramino.v1 import game_pb2, rules_pb2
 
 __all__ = ["Client", "Seat", "Rules", "Watch"]
@@ -134,13 +135,7 @@ class Client:
     ) -> Seat:
         """Takes a seat (the first open one unless ``seat``); the deal
         happens once every seat is taken."""
-        request = game_pb2.JoinGameRequest(
-            name=_wire.game_name(game),
-            player_name=player_name,
-            request_id=request_id or _wire.new_request_id(),
-        )
-        if seat is not None:
-            request.seat = seat
+        request = _wire.join_request(game, player_name, seat, request_id or _wire.new_request_id())
         response = self.call(_wire.JOIN_GAME, request)
         view = _convert.view(response.view)
         return Seat(self, view.name, response.seat, response.seat_token, view)
@@ -190,36 +185,13 @@ class Client:
         return Watch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
 
 
-class Seat:
+class Seat(SeatBase[Client, mv.MoveResult]):
     """One seat of one game, acting with its seat token.
 
     Every move sends a fresh ``request_id`` (retried with the same one on
     UNAVAILABLE) and, when given, ``expected_version``: the server refuses
     the move with :class:`~ramino.client.StaleVersion` if the game has moved on.
     """
-
-    def __init__(
-        self,
-        client: Client,
-        name: str,
-        seat: int,
-        token: str,
-        view: m.GameView | None = None,
-    ) -> None:
-        self.client = client
-        self.name = name
-        """``games/{id}``."""
-        self.seat = seat
-        self.token = token
-        self.last_view = view
-        """The latest view this object received (join, moves, :meth:`view`)."""
-
-    def __repr__(self) -> str:
-        return f"Seat({self.name!r}, seat={self.seat})"
-
-    @property
-    def game_id(self) -> str:
-        return self.name.partition("/")[2]
 
     def play(
         self,
@@ -236,50 +208,6 @@ class Seat:
         result = _convert.move_result(response.result)
         self.last_view = result.view
         return result
-
-    def draw_from_stock(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return self.play(mv.DrawFromStock(), expected_version=expected_version)
-
-    def take_discard(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return self.play(mv.TakeDiscard(), expected_version=expected_version)
-
-    def turn_over_discard_pile(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return self.play(mv.TurnOverDiscardPile(), expected_version=expected_version)
-
-    def lay_melds(
-        self, melds: Sequence[Sequence[_wire.CardRef]], *, expected_version: int | None = None
-    ) -> mv.MoveResult:
-        """Lays new melds, each a list of card ids in meld order (a run ascending)."""
-        ids = tuple(tuple(_wire.card_id(c) for c in x) for x in melds)
-        return self.play(mv.LayMelds(ids), expected_version=expected_version)
-
-    def lay_off(
-        self,
-        card: _wire.CardRef,
-        meld_index: int,
-        end: End | str = End.LAST,
-        *,
-        expected_version: int | None = None,
-    ) -> mv.MoveResult:
-        move = mv.LayOff(_wire.card_id(card), meld_index, End.parse(end))
-        return self.play(move, expected_version=expected_version)
-
-    def swap_joker(
-        self,
-        card: _wire.CardRef,
-        meld_index: int,
-        joker: _wire.CardRef,
-        *,
-        expected_version: int | None = None,
-    ) -> mv.MoveResult:
-        move = mv.SwapJoker(_wire.card_id(card), meld_index, _wire.card_id(joker))
-        return self.play(move, expected_version=expected_version)
-
-    def discard(self, card: _wire.CardRef, *, expected_version: int | None = None) -> mv.MoveResult:
-        return self.play(mv.Discard(_wire.card_id(card)), expected_version=expected_version)
-
-    def resign(self, *, expected_version: int | None = None) -> mv.MoveResult:
-        return self.play(mv.Resign(), expected_version=expected_version)
 
     def legal_moves(self) -> mv.LegalMoves:
         """The moves this seat may make now, with hints from the meld search."""
@@ -429,11 +357,7 @@ class Rules:
         overrides: Mapping[str, Any] | None = None,
     ) -> m.MeldCheck:
         """Whether the cards (``"QH KH AH"``), in this order, are a legal meld."""
-        request = rules_pb2.ValidateMeldRequest(
-            variant=variant,
-            overrides=_convert.struct(overrides),
-            cards=_convert.cards_text(cards),
-        )
+        request = _wire.validate_meld_request(cards, variant, overrides)
         return _convert.meld_check(self._client.call(_wire.VALIDATE_MELD, request))
 
     def analyze_hand(
@@ -447,13 +371,7 @@ class Rules:
     ) -> m.HandAnalysis:
         """Best opening, minimum deadwood, and lay-offs and joker swaps
         against ``table`` (melds in notation)."""
-        request = rules_pb2.AnalyzeHandRequest(
-            variant=variant,
-            overrides=_convert.struct(overrides),
-            hand=_convert.cards_text(hand),
-            table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
-            include=include or "",
-        )
+        request = _wire.analyze_hand_request(hand, variant, table, include, overrides)
         return _convert.analysis(self._client.call(_wire.ANALYZE_HAND, request))
 
     def list_variants(self) -> tuple[m.VariantInfo, ...]:
