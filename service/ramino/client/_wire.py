@@ -9,12 +9,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+import grpc
 from google.protobuf.message import Message
 
 from ramino.client import _convert
 from ramino.client import models as m
 from ramino.client import moves as mv
-from ramino.client.events import Snapshot, WatchItem
+from ramino.client.errors import ServiceError, error_from_rpc
+from ramino.client.events import Snapshot, WatchItem, ends_match
 from ramino.v1 import game_pb2, rules_pb2
 
 Req = TypeVar("Req", bound=Message)
@@ -273,3 +275,49 @@ def order(item: WatchItem, last: int | None) -> Literal["next", "seen", "gap"]:
     if isinstance(item, Snapshot) or last is None or item.version == last + 1:
         return "next"
     return "seen" if item.version <= last else "gap"
+
+
+class Resume:
+    """Where a watch stands, kept by both flavours of it: what to ask for on
+    each (re)connection, and which items received are the ones to yield."""
+
+    def __init__(
+        self, name: str, after_version: int | None, snapshot: bool, stop_at_end: bool
+    ) -> None:
+        self.name = name
+        self.after_version = after_version
+        self.snapshot = snapshot
+        self.stop_at_end = stop_at_end
+        self.last_version: int | None = None
+        self.ended = False
+        """Whether the last item yielded ended the match."""
+
+    def request(self) -> game_pb2.WatchGameRequest:
+        """The request that goes on after the last item yielded (the first:
+        from ``after_version``, with a snapshot when asked)."""
+        if self.last_version is None:
+            return watch_request(self.name, self.after_version, self.snapshot)
+        return watch_request(self.name, self.last_version, False)
+
+    def take(
+        self, response: game_pb2.WatchGameResponse
+    ) -> tuple[Literal["next", "seen", "gap"], WatchItem]:
+        """The item received with its :func:`order`; a ``next`` one counts as yielded."""
+        item = _convert.watch_item(response)
+        where = order(item, self.last_version)
+        if where == "next":
+            self.last_version = item.version
+            self.ended = ends_match(item)
+        return where, item
+
+    @property
+    def done(self) -> bool:
+        """The match has ended and the watch stops there."""
+        return self.stop_at_end and self.ended
+
+
+def stream_lost(error: grpc.RpcError | None) -> ServiceError:
+    """The error a watch ends with when its retries are spent."""
+    if error is not None:
+        return error_from_rpc(error)
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "stream closed")

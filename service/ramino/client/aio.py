@@ -17,8 +17,8 @@ from ramino.client import _convert, _wire
 from ramino.client import models as m
 from ramino.client import moves as mv
 from ramino.client._seat import SeatBase
-from ramino.client.errors import ServiceError, error_from_rpc
-from ramino.client.events import WatchItem, ends_match
+from ramino.client.errors import error_from_rpc
+from ramino.client.events import WatchItem
 from ramino.client.models import BotLevel
 from ramino.v1 import game_pb2, rules_pb2
 
@@ -239,19 +239,18 @@ class AsyncWatch(AsyncIterator[WatchItem]):
         stop_at_end: bool,
     ) -> None:
         self._client = client
-        self._name = name
         self._token = token
-        self._after = after_version
-        self._snapshot = snapshot
-        self._stop_at_end = stop_at_end
+        self._resume = _wire.Resume(name, after_version, snapshot, stop_at_end)
         self._call: (
             grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse] | None
         ) = None
         self._closed = False
-        self._ended = False
-        self.last_version: int | None = None
-        """The version of the last item yielded."""
         self.reconnects = 0
+
+    @property
+    def last_version(self) -> int | None:
+        """The version of the last item yielded."""
+        return self._resume.last_version
 
     def __aiter__(self) -> AsyncWatch:
         return self
@@ -283,10 +282,7 @@ class AsyncWatch(AsyncIterator[WatchItem]):
         self,
     ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
         if self._call is None:
-            after = self._after if self.last_version is None else self.last_version
-            snapshot = self._snapshot and self.last_version is None
-            request = _wire.watch_request(self._name, after, snapshot)
-            self._call = self._client.stream(request, self._token)
+            self._call = self._client.stream(self._resume.request(), self._token)
         return self._call
 
     async def __anext__(self) -> WatchItem:
@@ -312,28 +308,23 @@ class AsyncWatch(AsyncIterator[WatchItem]):
                 error = e
             else:
                 if response is grpc.aio.EOF:
-                    if self._ended:
+                    if self._resume.ended:
                         self.cancel()
                         raise StopAsyncIteration
                     # Otherwise the server is going away (draining): resume elsewhere.
                 else:
-                    item = _convert.watch_item(cast(game_pb2.WatchGameResponse, response))
-                    order = _wire.order(item, self.last_version)
-                    if order == "seen":
+                    where, item = self._resume.take(cast(game_pb2.WatchGameResponse, response))
+                    if where == "seen":
                         continue  # yielded before a reconnect
-                    if order == "next":
-                        self.last_version = item.version
-                        self._ended = ends_match(item)
-                        if self._stop_at_end and self._ended:
+                    if where == "next":
+                        if self._resume.done:
                             self.cancel()
                         return item
                     # a gap: ask again from what was yielded
             self._drop()
             delay = next(delays, None)
             if delay is None:
-                if error is not None:
-                    raise error_from_rpc(error) from error
-                raise ServiceError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "stream closed")
+                raise _wire.stream_lost(error) from error
             self.reconnects += 1
             await asyncio.sleep(delay)
 
