@@ -303,8 +303,12 @@ def bench_openings(sets: list[HandSet]) -> dict[str, list[int]]:
     worst_hands = []
     for hs in sets:
         variant = hs.variant
-        time_calls(lambda h, v=variant: ramino.best_opening(h, v), hs.hands[:200])  # warm-up
-        times = time_calls(lambda h, v=variant: ramino.best_opening(h, v), hs.hands)
+
+        def best(h: Any, v: ramino.Variant = variant) -> object:
+            return ramino.best_opening(h, v)
+
+        time_calls(best, hs.hands[:200])  # warm-up
+        times = time_calls(best, hs.hands)
         all_times[hs.name] = times
         us = sorted(t / 1e3 for t in times)
         p99, top = percentile(us, 0.99), us[-1]
@@ -338,7 +342,7 @@ def load_reference() -> Callable[..., Any] | str:
         spec.loader.exec_module(module)
     except Exception as exc:  # a broken reference is reported, not fatal
         return f"importing {REFERENCE.relative_to(ROOT)} failed: {exc!r}"
-    fn = getattr(module, "ref_best_opening", None)
+    fn: object = getattr(module, "ref_best_opening", None)
     if not callable(fn):
         return f"{REFERENCE.relative_to(ROOT)} has no function ref_best_opening"
     return fn

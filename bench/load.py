@@ -61,7 +61,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -366,14 +366,14 @@ async def run_phase(spec: PhaseSpec) -> PhaseResult:
         if delay > 0:
             await asyncio.sleep(delay)
         stop = asyncio.Event()
-        work: Callable[[int], Awaitable[None]]
+        work: Callable[[int], Coroutine[Any, Any, None]]
         if spec.kind == "baseline":
 
-            def work(i: int) -> Awaitable[None]:
+            def work(i: int) -> Coroutine[Any, Any, None]:
                 return baseline_worker(caller, stop, spec.interval)
         else:
 
-            def work(i: int) -> Awaitable[None]:
+            def work(i: int) -> Coroutine[Any, Any, None]:
                 return games_worker(caller, spec, stop, spec.client * 7919 + i)
 
         tasks = [asyncio.create_task(work(i)) for i in range(spec.concurrency)]
@@ -1097,12 +1097,12 @@ def compare(procs: Processes, args: argparse.Namespace, cfg: RunConfig) -> None:
         f"{'srv CPU/call':>12}"
     )
     numbers: dict[str, dict[str, float]] = {}
-    for label, out, why in rows:
-        if out is None:
+    for label, outcome, why in rows:
+        if outcome is None:
             print(f"{label:<10}  {why}")
             continue
-        n = numbers[label] = summary_numbers(out)
-        g = out.games
+        n = numbers[label] = summary_numbers(outcome)
+        g = outcome.games
         other = other_cpu(g)
         print(
             f"{label:<10}  {n['moves_s']:>8.0f}  {ms(n['p99']):>7}  {n['checks_s']:>8.0f}  "
@@ -1116,15 +1116,15 @@ def compare(procs: Processes, args: argparse.Namespace, cfg: RunConfig) -> None:
     )
     base = numbers.get("sqlite x1")
     for label in ("redis x1", "redis x3"):
-        n = numbers.get(label)
-        if base is None or n is None:
+        run = numbers.get(label)
+        if base is None or run is None:
             print(f"redis overhead ({label} vs sqlite x1): n/a (a run is missing)")
             continue
         print(
             f"redis overhead ({label} vs sqlite x1): "
-            f"moves/s x{n['moves_s'] / base['moves_s']:.2f}, "
-            f"p99 x{n['p99'] / base['p99']:.2f}, "
-            f"server CPU per call x{n['cpu_call'] / base['cpu_call']:.2f} "
+            f"moves/s x{run['moves_s'] / base['moves_s']:.2f}, "
+            f"p99 x{run['p99'] / base['p99']:.2f}, "
+            f"server CPU per call x{run['cpu_call'] / base['cpu_call']:.2f} "
             "(moves/s below 1, p99 and CPU above 1: slower)"
         )
 
