@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO
 
 import structlog
 
 
-def configure(level: str = "info", json: bool | None = None) -> None:
-    use_json = not sys.stderr.isatty() if json is None else json
+def configure(level: str = "info", json: bool | None = None, stream: TextIO | None = None) -> None:
+    """Logs go to ``stream`` (stderr by default), as JSON lines unless it is a terminal."""
+    out = sys.stderr if stream is None else stream
+    use_json = not out.isatty() if json is None else json
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer() if use_json else structlog.dev.ConsoleRenderer()
     )
@@ -24,6 +27,6 @@ def configure(level: str = "info", json: bool | None = None) -> None:
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(out),
         cache_logger_on_first_use=True,
     )

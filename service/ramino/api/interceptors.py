@@ -76,12 +76,14 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         cached = self._wrapped.get(details.method)
         if cached is not None and cached[0] is found:
             return cached[1]
-        wrapped = _wrap(found, details.method.rsplit("/", 1)[-1])
+        wrapped = wrap_handler(found, details.method.rsplit("/", 1)[-1])
         self._wrapped[details.method] = (found, wrapped)
         return wrapped
 
 
-def _wrap(found: Handler, method: str) -> Handler:
+def wrap_handler(found: Handler, method: str) -> Handler:
+    """``found`` with the canonical log line, metrics and error mapping of
+    every RPC (what the interceptor serves in its place)."""
     handler: Any = found
     if handler.unary_unary is not None:
         inner = handler.unary_unary
