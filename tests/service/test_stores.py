@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from ramino.store import (
     open_store,
 )
 from ramino.store.redis import RedisStore
+from ramino.store.sqlite import SqliteStore
 
 from tests.support.redis_server import RedisServer
 
@@ -62,6 +64,20 @@ async def test_a_request_id_is_applied_once_and_returns_the_first_answer(store: 
     assert await store.version("g") == 2
     assert await store.request("g", "r1") == b"first"
     assert await store.request("g", "r2") is None
+
+
+async def test_an_append_refused_for_its_version_keeps_no_trace_of_its_request_id(
+    store: Store,
+) -> None:
+    await store.create(summary("g"), "e1")
+    with pytest.raises(VersionConflict):
+        await store.append("g", 5, ["x"], summary("g"), request_id="r1", response=b"stale")
+    assert await store.request("g", "r1") is None
+    assert await store.append("g", 1, ["e2"], summary("g"), request_id="r1", response=b"ok") == 2
+    assert await store.request("g", "r1") == b"ok"
+    with pytest.raises(GameNotFound):
+        await store.append("nope", 1, ["x"], summary("nope"), request_id="r2", response=b"-")
+    assert await store.request("nope", "r2") is None
 
 
 async def test_unknown_and_duplicate_games(store: Store) -> None:
@@ -224,3 +240,31 @@ async def test_sqlite_appends_are_committed_when_answered(tmp_path: Path) -> Non
     assert [e.data for e in await other.read("g")] == ["e1", "e2"]
     await other.close()
     await first.close()
+
+
+async def test_sqlite_an_append_that_fails_fails_its_batch_and_none_of_it_lands(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.db"
+    store = open_store(f"sqlite:{path}")
+    for g in ("a", "b"):
+        await store.create(summary(g), "e1")
+    # An entry already where b's append will write (a damaged file, say):
+    # its insert fails after its summary row was updated.
+    other = open_store(f"sqlite:{path}")
+    assert isinstance(other, SqliteStore)
+    other._db.execute("INSERT INTO entries VALUES ('b', 2, 'stray')")
+    await other.close()
+    outcomes = await asyncio.gather(
+        store.append("a", 1, ["a-e2"], summary("a"), request_id="ra", response=b"a"),
+        store.append("b", 1, ["b-e2"], summary("b"), request_id="rb", response=b"b"),
+        return_exceptions=True,
+    )
+    assert all(isinstance(o, sqlite3.IntegrityError) for o in outcomes), outcomes
+    assert [e.data for e in await store.read("a")] == ["e1"]
+    assert await store.version("b") == 1
+    assert await store.request("a", "ra") is None and await store.request("b", "rb") is None
+    # The store goes on: the next batch commits.
+    assert await store.append("a", 1, ["a-e2"], summary("a"), request_id="ra") == 2
+    assert [e.data for e in await store.read("a")] == ["e1", "a-e2"]
+    await store.close()

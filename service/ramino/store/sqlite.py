@@ -124,8 +124,19 @@ class SqliteStore:
         version = expected_version + len(entries)
         summary.version = version
         batch = self._join_batch()
-        self._db.execute("SAVEPOINT append")
+        # No savepoint: each step that can refuse the append comes before
+        # anything of it is written, or undoes what it wrote. Any other
+        # failure rolls the whole batch back (its appends all fail).
         try:
+            if request_id:
+                try:
+                    self._db.execute(
+                        "INSERT INTO requests VALUES (?, ?, ?)", (game_id, request_id, response)
+                    )
+                except sqlite3.IntegrityError:
+                    first = self._request(game_id, request_id)
+                    assert first is not None
+                    raise DuplicateRequest(game_id, request_id, first) from None
             # The summary row carries the version: updating it only at the
             # expected version is the check.
             updated = self._db.execute(
@@ -143,25 +154,26 @@ class SqliteStore:
                 ),
             ).rowcount
             if updated != 1:
-                raise VersionConflict(game_id, expected_version, self._version(game_id))
-            self._db.executemany(
-                "INSERT INTO entries VALUES (?, ?, ?)",
-                [(game_id, expected_version + i + 1, data) for i, data in enumerate(entries)],
-            )
-            if request_id:
-                try:
+                if request_id:
                     self._db.execute(
-                        "INSERT INTO requests VALUES (?, ?, ?)", (game_id, request_id, response)
+                        "DELETE FROM requests WHERE game_id = ? AND request_id = ?",
+                        (game_id, request_id),
                     )
-                except sqlite3.IntegrityError:
-                    first = self._request(game_id, request_id)
-                    assert first is not None
-                    raise DuplicateRequest(game_id, request_id, first) from None
-        except BaseException:
-            self._db.execute("ROLLBACK TO append")
-            self._db.execute("RELEASE append")
+                raise VersionConflict(game_id, expected_version, self._version(game_id))
+            if len(entries) == 1:
+                self._db.execute(
+                    "INSERT INTO entries VALUES (?, ?, ?)", (game_id, version, entries[0])
+                )
+            else:
+                self._db.executemany(
+                    "INSERT INTO entries VALUES (?, ?, ?)",
+                    [(game_id, expected_version + i + 1, e) for i, e in enumerate(entries)],
+                )
+        except (DuplicateRequest, VersionConflict, GameNotFound):
+            raise  # refused: nothing of this append was left written
+        except BaseException as exc:
+            self._abort_batch(exc)
             raise
-        self._db.execute("RELEASE append")
         # Answered only once the batch is committed; shielded, so that a caller
         # that goes away does not cancel the commit of the others.
         await asyncio.shield(batch)
@@ -173,14 +185,23 @@ class SqliteStore:
 
         Appends made in the same turn of the event loop share one transaction,
         committed at the end of that turn (group commit): a commit writes the
-        changed pages to the WAL once for them all. Each append is a savepoint
-        inside it, so a refused one rolls back alone."""
+        changed pages to the WAL once for them all. A refused append writes
+        nothing of its own (see :meth:`append`)."""
         if self._batch is None:
             loop = asyncio.get_running_loop()
             self._db.execute("BEGIN IMMEDIATE")
             self._batch = loop.create_future()
             loop.call_soon(self._commit_batch)
         return self._batch
+
+    def _abort_batch(self, exc: BaseException) -> None:
+        """Rolls back the open batch: its appends all fail with ``exc``."""
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return
+        self._db.execute("ROLLBACK")
+        batch.set_exception(exc)
+        batch.exception()  # retrieved: an append that went away must not warn
 
     def _commit_batch(self) -> None:
         batch, self._batch = self._batch, None
