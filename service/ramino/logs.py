@@ -4,13 +4,33 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import TextIO
+import time
+from collections.abc import Mapping, MutableMapping
+from typing import Any, TextIO
 
 import structlog
 
 
-def configure(level: str = "info", json: bool | None = None, stream: TextIO | None = None) -> None:
-    """Logs go to ``stream`` (stderr by default), as JSON lines unless it is a terminal."""
+_second: list[Any] = [None, ""]  # the last whole second seen, and its ISO text
+
+
+def _timestamp(logger: Any, name: str, event: MutableMapping[str, Any]) -> Mapping[str, Any]:
+    """``timestamp``: UTC in ISO 8601 with microseconds, as structlog's
+    ``TimeStamper(fmt="iso", utc=True)`` writes it, the seconds' text made once a second."""
+    now = time.time()
+    second = int(now)
+    if second != _second[0]:
+        _second[:] = [second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))]
+    event["timestamp"] = f"{_second[1]}.{int((now - second) * 1e6):06d}Z"
+    return event
+
+
+def configure(
+    level: str = "info", json: bool | None = None, stream: TextIO | None = None, cache: bool = True
+) -> None:
+    """Logs go to ``stream`` (stderr by default), as JSON lines unless it is a
+    terminal. With ``cache`` each logger keeps this set-up from its first use
+    on (fast); without, a later ``configure`` applies to it too (tests)."""
     out = sys.stderr if stream is None else stream
     use_json = not out.isatty() if json is None else json
     renderer: structlog.types.Processor = (
@@ -20,7 +40,7 @@ def configure(level: str = "info", json: bool | None = None, stream: TextIO | No
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            _timestamp,
             structlog.processors.format_exc_info,
             renderer,
         ],
@@ -28,5 +48,5 @@ def configure(level: str = "info", json: bool | None = None, stream: TextIO | No
             logging.getLevelNamesMapping()[level.upper()]
         ),
         logger_factory=structlog.PrintLoggerFactory(out),
-        cache_logger_on_first_use=True,
+        cache_logger_on_first_use=cache,
     )

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -125,10 +125,14 @@ def free_port() -> int:
 class ProcessServer:
     """``ramino serve`` as a subprocess on a fixed port, to kill and start again."""
 
-    def __init__(self, store: str, log: Path) -> None:
+    def __init__(
+        self, store: str, log: Path, log_level: str = "warning", extra: Sequence[str] = ()
+    ) -> None:
         self.port = free_port()
         self._store = store
         self._log = log
+        self._log_level = log_level
+        self._extra = tuple(extra)
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -149,9 +153,10 @@ class ProcessServer:
                     "--port",
                     str(self.port),
                     "--log-level",
-                    "warning",
+                    self._log_level,
                     "--grace",
                     "1",
+                    *self._extra,
                 ],
                 env=env,
                 stdout=log,

@@ -129,9 +129,20 @@ def wrap_handler(found: Handler, method: str) -> Handler:
     return found
 
 
+# The metrics' children by labels, looked up once (``labels`` takes a lock).
+_COUNTERS: dict[tuple[str, str], Any] = {}
+_HISTOGRAMS: dict[str, Any] = {}
+
+
 def _done(method: str, context: Context, start: float) -> None:
     latency = time.perf_counter() - start
     code = _code(context)
-    RPCS.labels(method, code).inc()
-    LATENCY.labels(method).observe(latency)
+    counter = _COUNTERS.get((method, code))
+    if counter is None:
+        counter = _COUNTERS[method, code] = RPCS.labels(method, code)
+    counter.inc()
+    histogram = _HISTOGRAMS.get(method)
+    if histogram is None:
+        histogram = _HISTOGRAMS[method] = LATENCY.labels(method)
+    histogram.observe(latency)
     log.info("rpc", rpc=method, status=code, latency_ms=round(latency * 1000, 3))

@@ -1,0 +1,141 @@
+"""Logs and metrics: one canonical JSON line per RPC, Prometheus counters and
+histograms, in process and from ``ramino serve`` itself."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import structlog
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
+from ramino.logs import configure
+from ramino.v1 import game_pb2, game_pb2_grpc
+
+from tests.client.conftest import ProcessServer, free_port
+
+from .conftest import Harness, auth, seated_game
+
+ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
+
+
+@pytest.fixture
+def logs() -> Iterator[io.StringIO]:
+    """The JSON lines logged while the test runs."""
+    out = io.StringIO()
+    configure("info", json=True, stream=out, cache=False)
+    yield out
+    structlog.reset_defaults()
+
+
+def rpc_lines(text: str) -> list[dict[str, Any]]:
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [line for line in lines if line.get("event") == "rpc"]
+
+
+def sample(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_every_rpc_logs_one_canonical_json_line(harness: Harness, logs: io.StringIO) -> None:
+    h = harness
+    name, tokens = await seated_game(h, "rummy", 2)  # CreateGame, JoinGame twice
+    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    mover, other = view.turn, 1 - view.turn
+    draw = game_pb2.DrawFromStockRequest(name=name, request_id="draw-1")
+    await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
+    with pytest.raises(grpc.aio.AioRpcError):
+        await h.stub.Discard(
+            game_pb2.DiscardRequest(name=name, card_id=0, request_id="not-yours"),
+            metadata=auth(tokens[other]),
+        )
+    lines = rpc_lines(logs.getvalue())
+    assert [line["rpc"] for line in lines] == [
+        "CreateGame",
+        "JoinGame",
+        "JoinGame",
+        "GetGame",
+        "DrawFromStock",
+        "Discard",
+    ]
+    game_id = name.partition("/")[2]
+    for line in lines:
+        assert line["level"] == "info" and ISO_UTC.match(line["timestamp"]), line
+        assert isinstance(line["latency_ms"], float) and line["latency_ms"] >= 0, line
+        assert line["game"] == game_id, line
+    drew, refused = lines[-2], lines[-1]
+    assert (drew["seat"], drew["request_id"], drew["status"]) == (mover, "draw-1", "OK")
+    assert (refused["seat"], refused["request_id"]) == (other, "not-yours")
+    assert refused["status"] == "FAILED_PRECONDITION"
+
+
+async def test_metrics_count_rpcs_by_method_and_code_and_moves(harness: Harness) -> None:
+    h = harness
+    before = {
+        "ok": sample("ramino_rpcs_total", method="DrawFromStock", code="OK"),
+        "refused": sample("ramino_rpcs_total", method="Discard", code="FAILED_PRECONDITION"),
+        "latency": sample("ramino_rpc_latency_seconds_count", method="DrawFromStock"),
+        "moves": sample("ramino_moves_applied_total", command="DrawFromStock"),
+    }
+    name, tokens = await seated_game(h, "rummy", 2)
+    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    await h.stub.DrawFromStock(
+        game_pb2.DrawFromStockRequest(name=name), metadata=auth(tokens[view.turn])
+    )
+    with pytest.raises(grpc.aio.AioRpcError):
+        await h.stub.Discard(
+            game_pb2.DiscardRequest(name=name, card_id=0), metadata=auth(tokens[1 - view.turn])
+        )
+    assert sample("ramino_rpcs_total", method="DrawFromStock", code="OK") == before["ok"] + 1
+    refused = sample("ramino_rpcs_total", method="Discard", code="FAILED_PRECONDITION")
+    assert refused == before["refused"] + 1
+    latency = sample("ramino_rpc_latency_seconds_count", method="DrawFromStock")
+    assert latency == before["latency"] + 1
+    assert sample("ramino_moves_applied_total", command="DrawFromStock") == before["moves"] + 1
+    assert sample("ramino_active_games") >= 1
+
+
+def test_ramino_serve_logs_json_lines_and_serves_its_metrics(tmp_path: Path) -> None:
+    metrics_port = free_port()
+    log = tmp_path / "server.log"
+    server = ProcessServer(
+        "memory", log, log_level="info", extra=["--metrics-port", str(metrics_port)]
+    )
+    server.start()
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            health.Check(health_pb2.HealthCheckRequest(), wait_for_ready=True, timeout=30)
+            games = game_pb2_grpc.GameServiceStub(channel)
+            seats = [
+                game_pb2.SeatConfig(player_name="a"),
+                game_pb2.SeatConfig(bot=game_pb2.BOT_LEVEL_GREEDY),
+            ]
+            created = games.CreateGame(
+                game_pb2.CreateGameRequest(variant="rummy", seats=seats), timeout=10
+            )
+            games.JoinGame(  # the game starts
+                game_pb2.JoinGameRequest(name=created.game.name, player_name="a"), timeout=10
+            )
+        url = f"http://127.0.0.1:{metrics_port}/metrics"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            text = response.read().decode()
+    finally:
+        server.stop()  # SIGTERM: drains, then exits
+    assert 'ramino_rpcs_total{code="OK",method="CreateGame"} 1.0' in text
+    assert 'ramino_rpc_latency_seconds_count{method="CreateGame"} 1.0' in text
+    assert "ramino_active_games 1.0" in text
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    create = [line for line in lines if line.get("event") == "rpc" and line["rpc"] == "CreateGame"]
+    assert len(create) == 1
+    assert create[0]["game"] == created.game.name.partition("/")[2]
+    assert create[0]["status"] == "OK" and ISO_UTC.match(create[0]["timestamp"])
+    events = [line.get("event") for line in lines]
+    assert "draining" in events and events[-1] == "stopped"
