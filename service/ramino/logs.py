@@ -8,7 +8,13 @@ import time
 from collections.abc import Mapping, MutableMapping
 from typing import Any, TextIO
 
+import orjson
 import structlog
+
+
+def _dumps(event: Any, **kw: Any) -> str:
+    """One JSON line by orjson (what is not JSON becomes its ``repr``)."""
+    return orjson.dumps(event, default=repr).decode()
 
 
 _second: list[Any] = [None, ""]  # the last whole second seen, and its ISO text
@@ -34,7 +40,9 @@ def configure(
     out = sys.stderr if stream is None else stream
     use_json = not out.isatty() if json is None else json
     renderer: structlog.types.Processor = (
-        structlog.processors.JSONRenderer() if use_json else structlog.dev.ConsoleRenderer()
+        structlog.processors.JSONRenderer(serializer=_dumps)
+        if use_json
+        else structlog.dev.ConsoleRenderer()
     )
     structlog.configure(
         processors=[

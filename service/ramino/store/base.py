@@ -21,6 +21,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
+
 __all__ = [
     "Entry",
     "GameSummary",
@@ -88,7 +90,7 @@ class GameSummary:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        return json.dumps(
+        return orjson.dumps(
             {
                 "game_id": self.game_id,
                 "variant": self.variant,
@@ -101,9 +103,8 @@ class GameSummary:
                 "finished_at": self.finished_at,
                 "extra": self.extra,
             },
-            separators=(",", ":"),
-            sort_keys=True,
-        )
+            option=orjson.OPT_SORT_KEYS,
+        ).decode()
 
     @classmethod
     def from_json(cls, text: str) -> GameSummary:
