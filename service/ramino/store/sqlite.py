@@ -45,12 +45,14 @@ CREATE TABLE IF NOT EXISTS entries (
     data TEXT NOT NULL,
     PRIMARY KEY (game_id, version)
 ) WITHOUT ROWID;
+-- A rowid table: its rows (a move's whole answer, a kilobyte or two) are
+-- appended in order, and only the small index goes by game and request id.
 CREATE TABLE IF NOT EXISTS requests (
     game_id TEXT NOT NULL,
     request_id TEXT NOT NULL,
     response BLOB NOT NULL,
-    PRIMARY KEY (game_id, request_id)
-) WITHOUT ROWID;
+    UNIQUE (game_id, request_id)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
