@@ -3,9 +3,11 @@ protobuf itself would serialize."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from ramino.api import wire
-from ramino.api.game_servicer import move_response
+from ramino.api.game_servicer import event_bytes, event_message, move_response
 from ramino.v1 import game_pb2, types_pb2
 
 MOVE_RPCS = [
@@ -68,3 +70,25 @@ def test_pieces_are_built_once_and_the_cache_is_bounded() -> None:
     for i in range(5):
         pieces.get(0, i)
     assert len(pieces) <= 3
+
+
+EVENT_FIELDS: list[dict[str, Any]] = [
+    {},
+    {"seat": 0, "card": 17},
+    {"seat": 3, "melds": [[1, 2, 3], [40, 41, 42, 43]], "value": 31, "opened": True},
+    {"seat": 1, "scores": [-25, 0, 10.5], "ending": "went_out", "winner": None},
+    {"hand": [], "nested": {"a": {"b": [False, "é", 1e300]}}, "": ""},
+    {"seat": -1, "big": 2**60, "small": -(2**40)},
+]
+
+
+@pytest.mark.parametrize("fields", EVENT_FIELDS)
+def test_an_event_from_wire_pieces_is_the_message_protobuf_makes(fields: dict[str, Any]) -> None:
+    for version in (0, 1, 300, 2**40):
+        joined = event_bytes(version, "Discarded", fields)
+        assert game_pb2.GameEvent.FromString(joined) == event_message(version, "Discarded", fields)
+
+
+def test_a_struct_refuses_what_json_cannot_hold() -> None:
+    with pytest.raises(TypeError, match="bytes"):
+        wire.struct({"x": b"raw"})

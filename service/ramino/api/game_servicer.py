@@ -54,6 +54,11 @@ RESULT_EVENTS = _RESULT_FIELDS["events"].number
 RESULT_VIEW = _RESULT_FIELDS["view"].number
 RESULT_MOVES = _RESULT_FIELDS["legal_moves"].number
 RESULT_HINT = _RESULT_FIELDS["hint"].number
+_EVENT_FIELDS = game_pb2.GameEvent.DESCRIPTOR.fields_by_name
+EVENT_VERSION = _EVENT_FIELDS["version"].number
+EVENT_TYPE = _EVENT_FIELDS["type"].number
+EVENT_DATA = _EVENT_FIELDS["data"].number
+EVENT_SEAT = _EVENT_FIELDS["seat"].number
 _LEGAL_FIELDS = game_pb2.GetLegalMovesResponse.DESCRIPTOR.fields_by_name
 LEGAL_MOVES = _LEGAL_FIELDS["moves"].number
 LEGAL_HINT = _LEGAL_FIELDS["hint"].number
@@ -229,15 +234,28 @@ def event_message(version: int, kind: str, fields: dict[str, Any]) -> game_pb2.G
     return msg
 
 
-def engine_events(
-    events: Sequence[Event], viewer: int | None, last_version: int
-) -> list[game_pb2.GameEvent]:
+def event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
+    """The serialized :func:`event_message`."""
+    seat = fields.get("seat")
+    out = b"".join(
+        (
+            wire.int_field(EVENT_VERSION, version),
+            wire.field(EVENT_TYPE, kind.encode()),
+            wire.field(EVENT_DATA, wire.struct(fields)),
+        )
+    )
+    return out + wire.int_field(EVENT_SEAT, seat) if isinstance(seat, int) else out
+
+
+def engine_events(events: Sequence[Event], viewer: int | None, last_version: int) -> list[bytes]:
+    """The engine's ``events`` as ``viewer`` sees them, serialized GameEvents
+    whose versions end at ``last_version``."""
     first = last_version - len(events) + 1
     out = []
     for i, e in enumerate(events):
         fields = to_data(project(e, viewer))
         kind = str(fields.pop("type"))
-        out.append(event_message(first + i, kind, fields))
+        out.append(event_bytes(first + i, kind, fields))
     return out
 
 
@@ -423,8 +441,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             engine = game.engine
             view = None if engine is None else engine.view(seat)
             parts = [
-                wire.field(RESULT_EVENTS, e.SerializeToString())
-                for e in engine_events(events, seat, game.version)
+                wire.field(RESULT_EVENTS, e) for e in engine_events(events, seat, game.version)
             ]
             parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
             if engine is not None and view is not None and engine.turn == seat:
