@@ -27,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ramino.engine import Event, Game, Record, event_from_data, project, to_data
 from ramino.store import Entry
 
@@ -91,7 +93,12 @@ class Header:
 
 
 def entry(kind: str, at: float, **fields: Any) -> str:
-    return json.dumps({"kind": kind, "at": at, **fields}, separators=(",", ":"), sort_keys=True)
+    """One entry as compact JSON with sorted keys."""
+    data = {"kind": kind, "at": at, **fields}
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:  # an integer past 64 bits (the header's seed): the slower encoder
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 def public_entry(data: dict[str, Any], viewer: int | None) -> tuple[str, dict[str, Any]]:
