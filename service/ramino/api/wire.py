@@ -17,7 +17,14 @@ from typing import Any
 VARINT, FIXED64, LENGTH_DELIMITED = 0, 1, 2
 
 
+_ONE_BYTE = [bytes((i,)) for i in range(0x80)]
+
+
 def varint(n: int) -> bytes:
+    if n < 0x80:
+        return _ONE_BYTE[n]
+    if n < 0x4000:
+        return bytes((n & 0x7F | 0x80, n >> 7))
     out = bytearray()
     while n > 0x7F:
         out.append(n & 0x7F | 0x80)
