@@ -3,11 +3,20 @@ protobuf itself would serialize."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
-from ramino.api import wire
-from ramino.api.game_servicer import event_bytes, event_message, move_response
+import ramino
+from ramino.api import convert, wire
+from ramino.api.game_servicer import (
+    _VARIANTS,
+    GameVariant,
+    event_bytes,
+    event_message,
+    hint_bytes,
+    move_response,
+)
 from ramino.v1 import game_pb2, types_pb2
 
 MOVE_RPCS = [
@@ -92,3 +101,26 @@ def test_an_event_from_wire_pieces_is_the_message_protobuf_makes(fields: dict[st
 def test_a_struct_refuses_what_json_cannot_hold() -> None:
     with pytest.raises(TypeError, match="bytes"):
         wire.struct({"x": b"raw"})
+
+
+@pytest.mark.parametrize("variant_name", ["ramino51", "rami51", "rummy"])
+def test_a_hint_from_wire_pieces_is_the_message_protobuf_makes(variant_name: str) -> None:
+    rng = random.Random(7)
+    variant = ramino.Variant(variant_name)
+    info = GameVariant(f"{variant_name}:[]", variant, b"")
+    _VARIANTS.setdefault(info.key, info)
+    deck = [str(c) for c in ramino.deck_cards(variant)]
+    for size in [1, 2, 3, 7, 11, 14, 15] * 30:
+        ids = rng.sample(range(len(deck)), size)
+        hand = [deck[i] for i in ids]
+        for opened in (False, True):
+            expected = game_pb2.Hint()
+            deadwood = ramino.min_deadwood(hand, variant)
+            expected.min_deadwood.CopyFrom(convert.deadwood(deadwood, variant))
+            opening = None if opened else ramino.best_opening(hand, variant)
+            if opening is not None:
+                expected.best_opening.CopyFrom(convert.opening(opening, variant))
+            worst = max(deadwood.deadwood or hand, key=variant.card_penalty)
+            expected.suggested_discard.CopyFrom(convert.card(worst, ids[hand.index(worst)]))
+            got = game_pb2.Hint.FromString(hint_bytes(info, hand, ids, opened))
+            assert got == expected, (hand, opened)

@@ -59,6 +59,16 @@ EVENT_VERSION = _EVENT_FIELDS["version"].number
 EVENT_TYPE = _EVENT_FIELDS["type"].number
 EVENT_DATA = _EVENT_FIELDS["data"].number
 EVENT_SEAT = _EVENT_FIELDS["seat"].number
+_HINT_FIELDS = game_pb2.Hint.DESCRIPTOR.fields_by_name
+HINT_OPENING = _HINT_FIELDS["best_opening"].number
+HINT_DEADWOOD = _HINT_FIELDS["min_deadwood"].number
+HINT_DISCARD = _HINT_FIELDS["suggested_discard"].number
+OPENING_VALUE = types_pb2.Opening.DESCRIPTOR.fields_by_name["value"].number
+OPENING_MELDS = types_pb2.Opening.DESCRIPTOR.fields_by_name["melds"].number
+_DEADWOOD_FIELDS = types_pb2.Deadwood.DESCRIPTOR.fields_by_name
+DEADWOOD_VALUE = _DEADWOOD_FIELDS["value"].number
+DEADWOOD_MELDS = _DEADWOOD_FIELDS["melds"].number
+DEADWOOD_CARDS = _DEADWOOD_FIELDS["deadwood"].number
 _LEGAL_FIELDS = game_pb2.GetLegalMovesResponse.DESCRIPTOR.fields_by_name
 LEGAL_MOVES = _LEGAL_FIELDS["moves"].number
 LEGAL_HINT = _LEGAL_FIELDS["hint"].number
@@ -134,8 +144,13 @@ def game_variant(game: HostedGame) -> GameVariant:
     return found
 
 
-def _card_piece(number: int, code: str, card_id: int) -> bytes:
+def _card_piece(number: int, code: str, card_id: int | None) -> bytes:
     return wire.field(number, convert.card(code, card_id).SerializeToString())
+
+
+def _meld_piece(variant_key: str, number: int, codes: tuple[str, ...]) -> bytes:
+    meld = ramino.validate_meld(list(codes), _VARIANTS[variant_key].variant)
+    return wire.field(number, convert.meld(meld).SerializeToString())
 
 
 def _table_piece(
@@ -150,6 +165,8 @@ def _table_piece(
 # the table, by variant, index, owner and cards.
 CARD_PIECES = wire.Pieces(_card_piece)
 TABLE_PIECES = wire.Pieces(_table_piece)
+# A meld of a hint (no card ids), by variant, field and cards.
+MELD_PIECES = wire.Pieces(_meld_piece)
 
 
 def view_message(
@@ -574,22 +591,32 @@ def legal_moves_bytes(
             parts.append(wire.field(moves_field, move.SerializeToString()))
     ids = list(view.hand or ())
     if ids:
-        hint = game_pb2.Hint()
-        fill_hint(hint, [view.deck[c] for c in ids], ids, variant, view)
-        parts.append(wire.field(hint_field, hint.SerializeToString()))
+        hand = [view.deck[c] for c in ids]
+        opened = view.seats[seat].opened
+        parts.append(wire.field(hint_field, hint_bytes(game_variant(game), hand, ids, opened)))
     return b"".join(parts)
 
 
-def fill_hint(
-    hint: game_pb2.Hint, hand: list[str], ids: list[int], variant: ramino.Variant, view: Any
-) -> None:
-    deadwood = ramino.min_deadwood(hand, variant)
-    hint.min_deadwood.CopyFrom(convert.deadwood(deadwood, variant))
-    opened = view.seats[view.viewer].opened
+def hint_bytes(info: GameVariant, hand: list[str], ids: list[int], opened: bool) -> bytes:
+    """The serialized Hint for a hand (codes, with their ids): the best
+    opening while the seat has not opened, the minimum deadwood, and the
+    deadwood card that costs the most as the discard to make."""
+    variant = info.variant
+    parts = []
     if not opened:
         opening = ramino.best_opening(hand, variant)
         if opening is not None:
-            hint.best_opening.CopyFrom(convert.opening(opening, variant))
-    candidates = deadwood.deadwood or hand
-    worst = max(candidates, key=lambda c: variant.card_penalty(c))
-    hint.suggested_discard.CopyFrom(convert.card(worst, ids[hand.index(worst)]))
+            melds = b"".join(
+                MELD_PIECES.get(info.key, OPENING_MELDS, tuple(m)) for m in opening.melds
+            )
+            parts.append(
+                wire.field(HINT_OPENING, wire.int_field(OPENING_VALUE, opening.value) + melds)
+            )
+    deadwood = ramino.min_deadwood(hand, variant)
+    fields = [wire.int_field(DEADWOOD_VALUE, deadwood.value)]
+    fields.extend(MELD_PIECES.get(info.key, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
+    fields.extend(CARD_PIECES.get(DEADWOOD_CARDS, c, None) for c in deadwood.deadwood)
+    parts.append(wire.field(HINT_DEADWOOD, b"".join(fields)))
+    worst = max(deadwood.deadwood or hand, key=variant.card_penalty)
+    parts.append(CARD_PIECES.get(HINT_DISCARD, worst, ids[hand.index(worst)]))
+    return b"".join(parts)
