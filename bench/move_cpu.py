@@ -80,6 +80,9 @@ class InProcessCaller(load.Caller):
     async def call(
         self, rpc: str, request: Any, metadata: Any = None, pin: int | None = None
     ) -> Any:
+        # A turn of the event loop per call, as a call arriving from a socket
+        # has: a store that never waits (memory) would never let others run.
+        await asyncio.sleep(0)
         answer = await self.handlers[rpc](request, Context(metadata))
         start = time.process_time()
         if type(answer) is bytes:  # a move's answer, serialized by the handler

@@ -49,6 +49,7 @@ from ramino.store import (
 log = structlog.get_logger("ramino.app")
 
 MOVES = Counter("ramino_moves_applied", "Moves applied to games, by command", ["command"])
+_MOVE_COUNTERS: dict[type, Any] = {}  # MOVES' children by command type, looked up once
 ACTIVE = Gauge("ramino_active_games", "Games being played in this replica's cache")
 MAX_CACHED = 20_000
 
@@ -461,7 +462,10 @@ class GameApp:
             # The engine has moved on but the store has not: fold again next time.
             self.forget(game.game_id)
             raise
-        MOVES.labels(type(command).__name__).inc()
+        counter = _MOVE_COUNTERS.get(type(command))
+        if counter is None:
+            counter = _MOVE_COUNTERS[type(command)] = MOVES.labels(type(command).__name__)
+        counter.inc()
         if (
             game.engine is not None
             and game.version // self.snapshot_every > before // self.snapshot_every
