@@ -115,35 +115,23 @@ async def test_stale_versions_are_aborted_and_change_nothing(harness: Harness) -
     assert await version_of(h, name) == view.version
 
 
+@pytest.mark.parametrize("at_version", [False, True], ids=["any version", "at a version"])
 async def test_a_retried_request_id_returns_the_first_answer_and_applies_once(
-    harness: Harness,
+    harness: Harness, at_version: bool
 ) -> None:
+    # With an expected version, the retry's version is stale by then.
     h = harness
     name, tokens = await seated_game(h, "rummy", 2)
     view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
     md = auth(tokens[view.turn])
     request = game_pb2.DrawFromStockRequest(name=name, request_id="draw-1")
+    if at_version:
+        request.expected_version = view.version
     first = await h.stub.DrawFromStock(request, metadata=md)
     again = await h.stub.DrawFromStock(request, metadata=md)
     assert first == again
     assert await version_of(h, name) == view.version + 1
     assert len(first.result.view.hand) == 11
-
-
-async def test_a_request_retried_at_a_stale_version_returns_the_first_answer(
-    harness: Harness,
-) -> None:
-    h = harness
-    name, tokens = await seated_game(h, "rummy", 2)
-    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
-    md = auth(tokens[view.turn])
-    request = game_pb2.DrawFromStockRequest(
-        name=name, expected_version=view.version, request_id="draw-at-v"
-    )
-    first = await h.stub.DrawFromStock(request, metadata=md)
-    again = await h.stub.DrawFromStock(request, metadata=md)
-    assert first == again
-    assert await version_of(h, name) == view.version + 1
 
 
 async def test_a_request_retried_when_its_move_is_legal_again_applies_nothing(

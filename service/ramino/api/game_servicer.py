@@ -49,29 +49,28 @@ STATUSES = {
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
 MAX_CARD_ID = 1 << 10
-_RESULT_FIELDS = game_pb2.MoveResult.DESCRIPTOR.fields_by_name
-RESULT_EVENTS = _RESULT_FIELDS["events"].number
-RESULT_VIEW = _RESULT_FIELDS["view"].number
-RESULT_MOVES = _RESULT_FIELDS["legal_moves"].number
-RESULT_HINT = _RESULT_FIELDS["hint"].number
-_EVENT_FIELDS = game_pb2.GameEvent.DESCRIPTOR.fields_by_name
-EVENT_VERSION = _EVENT_FIELDS["version"].number
-EVENT_TYPE = _EVENT_FIELDS["type"].number
-EVENT_DATA = _EVENT_FIELDS["data"].number
-EVENT_SEAT = _EVENT_FIELDS["seat"].number
-_HINT_FIELDS = game_pb2.Hint.DESCRIPTOR.fields_by_name
-HINT_OPENING = _HINT_FIELDS["best_opening"].number
-HINT_DEADWOOD = _HINT_FIELDS["min_deadwood"].number
-HINT_DISCARD = _HINT_FIELDS["suggested_discard"].number
-OPENING_VALUE = types_pb2.Opening.DESCRIPTOR.fields_by_name["value"].number
-OPENING_MELDS = types_pb2.Opening.DESCRIPTOR.fields_by_name["melds"].number
-_DEADWOOD_FIELDS = types_pb2.Deadwood.DESCRIPTOR.fields_by_name
-DEADWOOD_VALUE = _DEADWOOD_FIELDS["value"].number
-DEADWOOD_MELDS = _DEADWOOD_FIELDS["melds"].number
-DEADWOOD_CARDS = _DEADWOOD_FIELDS["deadwood"].number
-_LEGAL_FIELDS = game_pb2.GetLegalMovesResponse.DESCRIPTOR.fields_by_name
-LEGAL_MOVES = _LEGAL_FIELDS["moves"].number
-LEGAL_HINT = _LEGAL_FIELDS["hint"].number
+
+
+def _numbers(message: Any, *names: str) -> tuple[int, ...]:
+    """The field numbers of ``names`` in ``message``'s type."""
+    fields = message.DESCRIPTOR.fields_by_name
+    return tuple(fields[n].number for n in names)
+
+
+RESULT_EVENTS, RESULT_VIEW, RESULT_MOVES, RESULT_HINT = _numbers(
+    game_pb2.MoveResult, "events", "view", "legal_moves", "hint"
+)
+EVENT_VERSION, EVENT_TYPE, EVENT_DATA, EVENT_SEAT = _numbers(
+    game_pb2.GameEvent, "version", "type", "data", "seat"
+)
+HINT_OPENING, HINT_DEADWOOD, HINT_DISCARD = _numbers(
+    game_pb2.Hint, "best_opening", "min_deadwood", "suggested_discard"
+)
+OPENING_VALUE, OPENING_MELDS = _numbers(types_pb2.Opening, "value", "melds")
+DEADWOOD_VALUE, DEADWOOD_MELDS, DEADWOOD_CARDS = _numbers(
+    types_pb2.Deadwood, "value", "melds", "deadwood"
+)
+LEGAL_MOVES, LEGAL_HINT = _numbers(game_pb2.GetLegalMovesResponse, "moves", "hint")
 
 
 def game_id_of(name: str) -> str:
