@@ -17,17 +17,20 @@ def _dumps(event: Any, **kw: Any) -> str:
     return orjson.dumps(event, default=repr).decode()
 
 
-_second: list[Any] = [None, ""]  # the last whole second seen, and its ISO text
+_second: tuple[int, str] = (-1, "")  # the last whole second seen, and its ISO text
 
 
 def _timestamp(logger: Any, name: str, event: MutableMapping[str, Any]) -> Mapping[str, Any]:
     """``timestamp``: UTC in ISO 8601 with microseconds, as structlog's
     ``TimeStamper(fmt="iso", utc=True)`` writes it, the seconds' text made once a second."""
+    global _second
     now = time.time()
-    second = int(now)
-    if second != _second[0]:
-        _second[:] = [second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))]
-    event["timestamp"] = f"{_second[1]}.{int((now - second) * 1e6):06d}Z"
+    second, text = _second
+    if int(now) != second:
+        second = int(now)
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _second = (second, text)
+    event["timestamp"] = f"{text}.{int((now - second) * 1e6):06d}Z"
     return event
 
 

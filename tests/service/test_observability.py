@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,8 @@ async def test_every_rpc_logs_one_canonical_json_line(harness: Harness, logs: io
         assert isinstance(line["latency_ms"], float) and line["latency_ms"] >= 0, line
         assert line["game"] == game_id, line
     drew, refused = lines[-2], lines[-1]
+    stamped = datetime.fromisoformat(drew["timestamp"].replace("Z", "+00:00"))
+    assert abs(stamped.timestamp() - time.time()) < 60
     assert (drew["seat"], drew["request_id"], drew["status"]) == (mover, "draw-1", "OK")
     assert (refused["seat"], refused["request_id"]) == (other, "not-yours")
     assert refused["status"] == "FAILED_PRECONDITION"
