@@ -23,7 +23,7 @@ from ramino.v1 import game_pb2, game_pb2_grpc
 
 from tests.client.conftest import ProcessServer, free_port
 
-from .conftest import Harness, auth, seated_game
+from .conftest import Harness, auth, reason_of, seated_game
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
 
@@ -143,3 +143,25 @@ def test_ramino_serve_logs_json_lines_and_serves_its_metrics(tmp_path: Path) -> 
     assert create[0]["status"] == "OK" and ISO_UTC.match(create[0]["timestamp"])
     events = [line.get("event") for line in lines]
     assert "draining" in events and events[-1] == "stopped"
+
+
+async def test_an_unexpected_error_is_internal_logged_once_and_counted(
+    harness: Harness, logs: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    name, _ = await seated_game(h, "rummy", 2)
+    before = sample("ramino_rpcs_total", method="GetGame", code="INTERNAL")
+
+    async def broken(game_id: str) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(h.app, "load", broken)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await h.stub.GetGame(game_pb2.GetGameRequest(name=name))
+    assert err.value.code() == grpc.StatusCode.INTERNAL
+    assert reason_of(err.value) == "INTERNAL" and "a bug" not in (err.value.details() or "")
+    assert sample("ramino_rpcs_total", method="GetGame", code="INTERNAL") == before + 1
+    lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
+    errors = [line for line in lines if line.get("event") == "unexpected error"]
+    assert len(errors) == 1 and "a bug" in errors[0]["exception"]
+    assert rpc_lines(logs.getvalue())[-1]["status"] == "INTERNAL"
