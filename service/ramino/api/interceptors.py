@@ -81,6 +81,32 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         return wrapped
 
 
+class _Rpc:
+    """Around one RPC's handler: the context variables cleared first; an
+    expected error mapped to its status, anything else reported as INTERNAL;
+    the log line and metrics last."""
+
+    __slots__ = ("_method", "_context", "_start")
+
+    def __init__(self, method: str, context: Context) -> None:
+        self._method, self._context = method, context
+
+    async def __aenter__(self) -> None:
+        structlog.contextvars.clear_contextvars()
+        self._start = time.perf_counter()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> bool:
+        try:
+            if not isinstance(exc, Exception) or isinstance(exc, grpc.aio.AbortError):
+                return False
+            await _handle(exc, self._context, self._method)  # aborts the RPC
+            return True
+        finally:
+            _done(self._method, self._context, self._start)
+
+
 def wrap_handler(found: Handler, method: str) -> Handler:
     """``found`` with the canonical log line, metrics and error mapping of
     every RPC (what the interceptor serves in its place)."""
@@ -89,16 +115,8 @@ def wrap_handler(found: Handler, method: str) -> Handler:
         inner = handler.unary_unary
 
         async def unary(request: Any, context: Context) -> Any:
-            structlog.contextvars.clear_contextvars()
-            start = time.perf_counter()
-            try:
+            async with _Rpc(method, context):
                 return await inner(request, context)
-            except grpc.aio.AbortError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - mapped or reported as INTERNAL
-                await _handle(exc, context, method)
-            finally:
-                _done(method, context, start)
 
         return grpc.unary_unary_rpc_method_handler(
             unary,
@@ -109,17 +127,9 @@ def wrap_handler(found: Handler, method: str) -> Handler:
         inner_stream = handler.unary_stream
 
         async def stream(request: Any, context: Context) -> AsyncIterator[Any]:
-            structlog.contextvars.clear_contextvars()
-            start = time.perf_counter()
-            try:
+            async with _Rpc(method, context):
                 async for item in inner_stream(request, context):
                     yield item
-            except grpc.aio.AbortError:
-                raise
-            except Exception as exc:  # noqa: BLE001
-                await _handle(exc, context, method)
-            finally:
-                _done(method, context, start)
 
         return grpc.unary_stream_rpc_method_handler(
             stream,
