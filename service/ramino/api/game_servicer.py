@@ -147,16 +147,19 @@ def _card_piece(number: int, code: str, card_id: int | None) -> bytes:
     return wire.field(number, convert.card(code, card_id).SerializeToString())
 
 
-def _meld_piece(variant_key: str, number: int, codes: tuple[str, ...]) -> bytes:
+def _meld(variant_key: str, codes: tuple[str, ...], ids: tuple[int, ...] | None) -> types_pb2.Meld:
     meld = ramino.validate_meld(list(codes), _VARIANTS[variant_key].variant)
-    return wire.field(number, convert.meld(meld).SerializeToString())
+    return convert.meld(meld, ids)
+
+
+def _meld_piece(variant_key: str, number: int, codes: tuple[str, ...]) -> bytes:
+    return wire.field(number, _meld(variant_key, codes, None).SerializeToString())
 
 
 def _table_piece(
     variant_key: str, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
 ) -> bytes:
-    meld = ramino.validate_meld(list(codes), _VARIANTS[variant_key].variant)
-    table = game_pb2.TableMeld(index=index, owner=owner, meld=convert.meld(meld, ids))
+    table = game_pb2.TableMeld(index=index, owner=owner, meld=_meld(variant_key, codes, ids))
     return wire.field(_VIEW_FIELDS["table"].number, table.SerializeToString())
 
 
