@@ -162,15 +162,10 @@ class SqliteStore:
                         (game_id, request_id),
                     )
                 raise VersionConflict(game_id, expected_version, self._version(game_id))
-            if len(entries) == 1:
-                self._db.execute(
-                    "INSERT INTO entries VALUES (?, ?, ?)", (game_id, version, entries[0])
-                )
-            else:
-                self._db.executemany(
-                    "INSERT INTO entries VALUES (?, ?, ?)",
-                    [(game_id, expected_version + i + 1, e) for i, e in enumerate(entries)],
-                )
+            self._db.executemany(
+                "INSERT INTO entries VALUES (?, ?, ?)",
+                [(game_id, expected_version + i + 1, e) for i, e in enumerate(entries)],
+            )
         except (DuplicateRequest, VersionConflict, GameNotFound):
             raise  # refused: nothing of this append was left written
         except BaseException as exc:
@@ -199,11 +194,8 @@ class SqliteStore:
     def _abort_batch(self, exc: BaseException) -> None:
         """Rolls back the open batch: its appends all fail with ``exc``."""
         batch, self._batch = self._batch, None
-        if batch is None:
-            return
-        self._db.execute("ROLLBACK")
-        batch.set_exception(exc)
-        batch.exception()  # retrieved: an append that went away must not warn
+        if batch is not None:
+            self._fail(batch, exc)
 
     def _commit_batch(self) -> None:
         batch, self._batch = self._batch, None
@@ -212,10 +204,14 @@ class SqliteStore:
         try:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            self._db.execute("ROLLBACK")
-            batch.set_exception(exc)
+            self._fail(batch, exc)
         else:
             batch.set_result(None)
+
+    def _fail(self, batch: asyncio.Future[None], exc: BaseException) -> None:
+        self._db.execute("ROLLBACK")
+        batch.set_exception(exc)
+        batch.exception()  # retrieved: an append that went away must not warn
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
         rows = self._db.execute(
