@@ -641,6 +641,10 @@ class GameApp:
         self._watching[game_id] = open_streams + 1
         feed = watcher = None
         try:
+            start = after_version
+            with_snapshot = start is None or snapshot or start > game.version or start < 0
+            if start is None or with_snapshot:
+                start = game.version
             live = game.status != "finished" and not self._closing.is_set()
             attached = game.version
             if live:
@@ -648,11 +652,10 @@ class GameApp:
                 # ``attached`` comes through the feed, the others from the store.
                 feed = self._feed(game_id, encode, game.version)
                 watcher = Watcher(viewer, self.limits.watch_queue)
+                watcher.sent = start
                 attached = feed.attach(watcher)
-            start = after_version
-            if start is None or snapshot or start > game.version or start < 0:
+            if with_snapshot:
                 yield WatchItem(game.version, game=game)
-                start = game.version
             if self._closing.is_set():
                 return
             last = start
@@ -663,11 +666,12 @@ class GameApp:
                     kind, fields = public_entry(json.loads(e.data), viewer)
                     yield WatchItem(e.version, type=kind, payload=encode(e.version, kind, fields))
                     last = e.version
+                    if watcher is not None:
+                        watcher.sent = last
                     if kind in END_EVENTS:
                         return
             if watcher is None:
                 return
-            watcher.sent = last
             while (item := await watcher.get()) is not None:
                 if item.version <= last:
                     continue
