@@ -134,7 +134,7 @@ async def _spectate(address: str, name: str, count: int, per_connection: int, pi
             channels.append(grpc.aio.insecure_channel(address, options=options))
         # Raw bytes, not parsed: the spectators' process is kept cheap, since
         # it shares the machine with the server.
-        watch = channels[-1].unary_stream(
+        watch: Any = channels[-1].unary_stream(
             "/ramino.v1.GameService/WatchGame",
             request_serializer=game_pb2.WatchGameRequest.SerializeToString,
             response_deserializer=None,
@@ -209,7 +209,7 @@ async def move(
         if answer.legal_moves
         else None
     )
-    return answer.view.status != game_pb2.GAME_STATUS_FINISHED
+    return bool(answer.view.status != game_pb2.GAME_STATUS_FINISHED)
 
 
 async def measure(args: argparse.Namespace, spectators: int, log: Path) -> Figures:

@@ -17,7 +17,7 @@ from ramino.client import _convert, _wire
 from ramino.client import models as m
 from ramino.client import moves as mv
 from ramino.client._seat import SeatBase
-from ramino.client.errors import error_from_rpc
+from ramino.client.errors import error_from_rpc, watch_resumable
 from ramino.client.events import WatchItem
 from ramino.client.models import BotLevel
 from ramino.v1 import game_pb2, rules_pb2
@@ -318,7 +318,7 @@ class AsyncWatch(AsyncIterator[WatchItem]):
             except grpc.RpcError as e:
                 if self._closed:
                     raise StopAsyncIteration from None
-                if _code(e) != grpc.StatusCode.UNAVAILABLE:
+                if not watch_resumable(e):
                     raise error_from_rpc(e) from e
                 error = e
             else:
