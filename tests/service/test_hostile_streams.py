@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -25,8 +26,11 @@ from ramino.api.game_servicer import GameServicer, watch_event_bytes
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
 from ramino.engine import Discard, DrawFromStock, event_from_data
-from ramino.store import open_store
+from ramino.store import Store, open_store
+from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
+
+from tests.support.redis_server import RedisServer
 
 from .conftest import SECRET, SEED, Harness, auth, play_one, reason_of
 from .test_leaks import Secrets, card_ids
@@ -57,9 +61,10 @@ async def serving(
     retention: float | None = None,
     archive: Path | None = None,
     bot_delay: float = 0.0,
+    store: Store | None = None,
 ) -> AsyncIterator[Served]:
     app = GameApp(
-        open_store("memory"),
+        store or open_store("memory"),
         seed_source=lambda: SEED,
         bot_delay=bot_delay,
         limits=limits or Limits(),
@@ -486,3 +491,39 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
         await resumed.aclose()
     finally:
         await app.close()
+
+
+# --- several replicas sharing Redis ------------------------------------------------------
+
+
+async def test_watchers_on_one_replica_get_every_entry_and_the_end_made_on_another(
+    redis_server: RedisServer,
+) -> None:
+    clock = Clock()
+    prefix = f"hostile-{uuid.uuid4().hex}:"
+    limits = Limits(abandon_after=600)
+    async with (
+        serving(limits, clock=clock, store=RedisStore(redis_server.url, prefix)) as a,
+        serving(limits, clock=clock, store=RedisStore(redis_server.url, prefix)) as b,
+    ):
+        name, tokens, creator = await two_people(b.h.stub)
+        idle, _, _ = await two_people(b.h.stub)
+        streams = [watch(a.h.stub, name) for _ in range(3)] + [watch(a.h.stub, name, tokens[0])]
+        idle_stream = watch(a.h.stub, idle)
+        start = [(await stream.read()).version for stream in streams]
+        assert (await idle_stream.read()).HasField("snapshot")
+        for _ in range(10):
+            for token in tokens:
+                await play_one(b.h, name, token)
+        await b.h.stub.CancelGame(game_pb2.CancelGameRequest(name=name), metadata=auth(creator))
+        end = await a.h.app.store.version(name.split("/")[1])
+        for first, stream in zip(start, streams, strict=True):
+            items = await rest(stream)
+            assert [i.version for i in items] == list(range(first + 1, end + 1))
+            assert items[-1].event.type == "GameEnded"
+        # The idle game's abandon time passes: one replica ends it, and the
+        # watchers on the other see it end.
+        clock.now += 601
+        last = (await rest(idle_stream))[-1]
+        assert last.event.type == "GameEnded"
+        assert MessageToDict(last.event.data) == {"reason": "abandoned"}
