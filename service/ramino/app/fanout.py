@@ -135,10 +135,12 @@ class Feed:
         if not self.classes:
             self.close()
 
-    def close(self) -> None:
-        """Stops following the game; every watcher ends after its queue."""
+    def close(self) -> asyncio.Task[None]:
+        """Stops following the game; every watcher ends after its queue.
+        Returns the feed's task, done once its subscription is closed."""
         self._shut()
         self._task.cancel()
+        return self._task
 
     def _shut(self) -> None:
         if self.closed:

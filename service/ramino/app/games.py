@@ -109,6 +109,8 @@ class GameApp:
         self.limits = limits or Limits()
         self._feeds: dict[tuple[str, Encode], Feed] = {}
         self._watching: dict[str, int] = {}
+        self._stopping: list[asyncio.Task[None]] = []
+        """The feeds' tasks stopped by :meth:`begin_shutdown`, awaited by :meth:`close`."""
         self._clock = clock
         self._seed_source = seed_source
         self._cache: dict[str, HostedGame] = {}
@@ -121,6 +123,9 @@ class GameApp:
 
     async def close(self) -> None:
         self.begin_shutdown()
+        for task in self._stopping:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         if self.duties is not None:
             await self.duties.stop()
         if self._janitor is not None:
@@ -710,8 +715,7 @@ class GameApp:
     def begin_shutdown(self) -> None:
         """Ends every watch stream: the server is draining."""
         self._closing.set()
-        for feed in list(self._feeds.values()):
-            feed.close()
+        self._stopping.extend(feed.close() for feed in list(self._feeds.values()))
 
 
 def _ended(game: HostedGame) -> ApiError:
