@@ -36,6 +36,7 @@ from ramino.client import (
     DrewFromStock,
     End,
     Event,
+    GameEnded,
     GameStatus,
     GameView,
     JokerSwapped,
@@ -735,6 +736,8 @@ class Session:
                 return None
             case MatchEnded():
                 return None
+            case GameEnded(reason=reason):
+                return f"[bold]The game has ended[/bold] before its match: {escape(reason)}."
         return None
 
     def _meld_number(self, index: int) -> str:

@@ -9,7 +9,7 @@ import os
 from ramino.api.auth import TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
-from ramino.app import GameApp
+from ramino.app import GameApp, Limits
 from ramino.logs import configure
 from ramino.store import open_store
 
@@ -65,6 +65,41 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="folder where expired games' logs are written first (default: deleted) "
         "[RAMINO_ARCHIVE]",
     )
+    p.add_argument(
+        "--max-watchers-per-game",
+        type=int,
+        default=int(_env("MAX_WATCHERS_PER_GAME", "1000")),
+        help="open WatchGame streams of one game in this server; more are "
+        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) [RAMINO_MAX_WATCHERS_PER_GAME]",
+    )
+    p.add_argument(
+        "--max-streams-per-connection",
+        type=int,
+        default=int(_env("MAX_STREAMS_PER_CONNECTION", "100")),
+        help="open WatchGame streams of one client connection; more are "
+        "RESOURCE_EXHAUSTED (TOO_MANY_STREAMS) [RAMINO_MAX_STREAMS_PER_CONNECTION]",
+    )
+    p.add_argument(
+        "--watch-queue",
+        type=int,
+        default=int(_env("WATCH_QUEUE", "1024")),
+        help="events a watch stream may fall behind before it is ended with "
+        "RESOURCE_EXHAUSTED (WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE]",
+    )
+    p.add_argument(
+        "--allow-bot-games",
+        action=argparse.BooleanOptionalAction,
+        default=_env("ALLOW_BOT_GAMES", "") in ("1", "true", "yes"),
+        help="host games whose seats are all bots (tests, demos); refused with "
+        "ALL_BOT_GAME otherwise [RAMINO_ALLOW_BOT_GAMES=1]",
+    )
+    p.add_argument(
+        "--abandon-after",
+        type=float,
+        default=float(_env("ABANDON_AFTER", "3600")),
+        help="seconds after which a game where no person acted (joined or played a "
+        "move of their own) is ended as abandoned; 0 for never [RAMINO_ABANDON_AFTER]",
+    )
     p.add_argument("--log-level", default=_env("LOG_LEVEL", "info"))
     p.set_defaults(func=run)
 
@@ -81,9 +116,20 @@ def run(args: argparse.Namespace) -> int:
     )
 
     async def main() -> None:
-        app = GameApp(open_store(config.store), bot_delay=args.bot_delay)
+        limits = Limits(
+            max_watchers_per_game=args.max_watchers_per_game,
+            watch_queue=args.watch_queue,
+            allow_bot_games=args.allow_bot_games,
+            abandon_after=args.abandon_after,
+        )
+        app = GameApp(open_store(config.store), bot_delay=args.bot_delay, limits=limits)
         await app.start(args.finished_retention, args.archive)
-        await serve(config, GameServicer(app, TokenIssuer(load_secret())))
+        servicer = GameServicer(
+            app,
+            TokenIssuer(load_secret()),
+            max_streams_per_connection=args.max_streams_per_connection,
+        )
+        await serve(config, servicer)
 
     asyncio.run(main())
     return 0

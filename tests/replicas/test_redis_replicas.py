@@ -57,7 +57,10 @@ async def open_cluster(
     redis: RedisServer, db: int, tmp: Path, replicas: int, bot_delay: float
 ) -> Cluster:
     url = f"redis://127.0.0.1:{redis.port}/{db}"
-    servers = [ServerProcess(url, tmp / f"replica{i}.log", bot_delay) for i in range(replicas)]
+    servers = [
+        ServerProcess(url, tmp / f"replica{i}.log", bot_delay, allow_bot_games=True)
+        for i in range(replicas)
+    ]
     for s in servers:
         s.start()
     cluster = Cluster(url, servers)

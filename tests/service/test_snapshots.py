@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ramino.app import GameApp, HostedGame, SeatSpec
+from ramino.app import GameApp, HostedGame, Limits, SeatSpec
 from ramino.store import Entry, Store, open_store
 
 
@@ -26,7 +26,7 @@ class CountingStore:
 
 async def test_a_long_game_loads_from_its_snapshot_into_the_same_state() -> None:
     store = open_store("memory")
-    host = GameApp(store, snapshot_every=25)
+    host = GameApp(store, snapshot_every=25, limits=Limits(allow_bot_games=True))
     game = await host.create("ramino51", {"max_rounds": 3}, [SeatSpec("", "greedy")] * 3)
     for _ in range(600):
         loaded = await host.load(game.game_id)

@@ -19,9 +19,15 @@ TOKEN_SECRET = "replica-test-secret-shared-by-every-replica"
 
 class ServerProcess:
     def __init__(
-        self, store: str, log: Path, bot_delay: float = 0.0, port: int | None = None
+        self,
+        store: str,
+        log: Path,
+        bot_delay: float = 0.0,
+        port: int | None = None,
+        allow_bot_games: bool = False,
     ) -> None:
         self.store = store
+        self.allow_bot_games = allow_bot_games
         self.log = log
         self.bot_delay = bot_delay
         self.port = port or free_port()
@@ -49,6 +55,8 @@ class ServerProcess:
             "--grace",
             "1",
         ]
+        if self.allow_bot_games:
+            command.append("--allow-bot-games")
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=out)
         self.wait_serving()

@@ -1,4 +1,8 @@
-"""Seat tokens: HS256 JWTs naming one seat of one game.
+"""Seat tokens: HS256 JWTs naming one seat of one game; creator tokens: HS256
+JWTs naming the game their holder created (claim ``creator``), which can only
+cancel it. A token is one or the other: a seat token has no ``creator`` claim
+and a creator token no ``game`` nor ``seat`` claim, so neither passes for the
+other.
 
 The secret comes from ``RAMINO_TOKEN_SECRET``, or the file named by
 ``RAMINO_TOKEN_SECRET_FILE``; without either, a random secret is made for the
@@ -57,6 +61,47 @@ class TokenIssuer:
             "exp": issued + self._lifetime,
         }
         return jwt.encode(claims, self._secret, algorithm="HS256")
+
+    def issue_creator(self, game_id: str, now: float | None = None) -> str:
+        """A token that cancels ``game_id``, for whoever created it."""
+        issued = int(time.time() if now is None else now)
+        claims = {
+            "iss": ISSUER,
+            "sub": f"games/{game_id}/creator",
+            "creator": game_id,
+            "iat": issued,
+            "exp": issued + self._lifetime,
+        }
+        return jwt.encode(claims, self._secret, algorithm="HS256")
+
+    def verify_creator(self, token: str) -> str:
+        """The game a creator token may cancel."""
+        try:
+            claims = jwt.decode(
+                token,
+                self._secret,
+                algorithms=["HS256"],
+                issuer=ISSUER,
+                options={"require": ["exp", "iat"]},
+            )
+        except jwt.ExpiredSignatureError:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED", "the creator token has expired"
+            ) from None
+        except jwt.PyJWTError:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad creator token"
+            ) from None
+        game = claims.get("creator")
+        if "seat" in claims or "game" in claims:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "NOT_CREATOR",
+                "a seat token cannot do this: only the creator token of CreateGame can",
+            )
+        if not isinstance(game, str):
+            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad creator token")
+        return game
 
     def verify(self, token: str) -> SeatClaim:
         """The seat a token acts for; verified tokens are remembered until

@@ -4,7 +4,7 @@ here."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +71,7 @@ DEADWOOD_VALUE, DEADWOOD_MELDS, DEADWOOD_CARDS = _numbers(
     types_pb2.Deadwood, "value", "melds", "deadwood"
 )
 LEGAL_MOVES, LEGAL_HINT = _numbers(game_pb2.GetLegalMovesResponse, "moves", "hint")
+WATCH_VERSION, WATCH_EVENT = _numbers(game_pb2.WatchGameResponse, "version", "event")
 
 
 def game_id_of(name: str) -> str:
@@ -112,6 +113,7 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
         seed_hash=extra.get("seed_hash", ""),
         turn_timer_seconds=extra.get("turn_timer_seconds", 0),
         create_time=_timestamp(summary.created_at),
+        spectators_disabled=bool(extra.get("spectators_disabled", False)),
     )
 
 
@@ -191,6 +193,8 @@ def view_bytes(
         seed_hash=h.seed_hash,
         turn_timer_seconds=h.turn_timer_seconds,
         phase=game_pb2.TURN_PHASE_NONE,
+        spectators_disabled=h.spectators_disabled,
+        end_reason=game.ended or "",
     )
     if viewer is not None:
         msg.seat = viewer
@@ -219,7 +223,7 @@ def view_bytes(
     msg.stock_size = view.stock_size
     msg.round = view.round
     msg.dealer = view.dealer
-    if view.turn is not None:
+    if view.turn is not None and game.ended is None:
         msg.turn = view.turn
         msg.phase = PHASES.get(view.phase, game_pb2.TURN_PHASE_NONE)
         if h.turn_timer_seconds and h.seats[view.turn].bot is None:
@@ -264,6 +268,14 @@ def event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
         )
     )
     return out + wire.int_field(EVENT_SEAT, seat) if isinstance(seat, int) else out
+
+
+def watch_event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
+    """The serialized WatchGameResponse of one event: what WatchGame sends,
+    made once per viewer class (see :mod:`ramino.app.fanout`)."""
+    return wire.int_field(WATCH_VERSION, version) + wire.field(
+        WATCH_EVENT, event_bytes(version, kind, fields)
+    )
 
 
 def engine_events(events: Sequence[Event], viewer: int | None, last_version: int) -> list[bytes]:
@@ -335,9 +347,16 @@ def move_response(result: bytes) -> bytes:
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
-    def __init__(self, app: GameApp, tokens: TokenIssuer) -> None:
+    def __init__(
+        self, app: GameApp, tokens: TokenIssuer, max_streams_per_connection: int = 100
+    ) -> None:
         self.app = app
         self.tokens = tokens
+        self.max_streams_per_connection = max_streams_per_connection
+        self._streams: dict[str, int] = {}
+        """Open watch streams by connection (the peer's address and port)."""
+        self.encode_event: Callable[[int, str, dict[str, Any]], bytes] = watch_event_bytes
+        """What a watch stream sends of an event, made once per viewer class."""
 
     def drain(self) -> None:
         """The server stops: end the watch streams now, not at the grace's end."""
@@ -400,9 +419,34 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             seats,
             request.turn_timer_seconds,
             request.request_id,
+            spectators_disabled=request.spectators_disabled,
         )
         self._bind(game.game_id)
-        return game_pb2.CreateGameResponse(game=game_message(self.app.summary(game)))
+        return game_pb2.CreateGameResponse(
+            game=game_message(self.app.summary(game)),
+            creator_token=self.tokens.issue_creator(game.game_id),
+        )
+
+    async def CancelGame(  # noqa: N802
+        self, request: game_pb2.CancelGameRequest, context: Context
+    ) -> game_pb2.CancelGameResponse:
+        game_id = game_id_of(request.name)
+        self._bind(game_id)
+        token = bearer(context.invocation_metadata())
+        if token is None:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "TOKEN_MISSING",
+                "cancelling needs the creator token in the authorization metadata",
+            )
+        if self.tokens.verify_creator(token) != game_id:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "WRONG_GAME",
+                "this creator token is for another game",
+            )
+        game = await self.app.cancel(game_id)
+        return game_pb2.CancelGameResponse(view=view_message(game, None, with_deck=True))
 
     async def JoinGame(  # noqa: N802
         self, request: game_pb2.JoinGameRequest, context: Context
@@ -425,6 +469,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
         game = await self.app.load(game_id)
+        if viewer is None and game.header.spectators_disabled:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "SPECTATING_DISABLED",
+                "this game has no spectators: only its seats may see it",
+            )
         return game_pb2.GetGameResponse(view=view_message(game, viewer, with_deck=True))
 
     async def ListGames(  # noqa: N802
@@ -537,18 +587,33 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
         after = request.after_version if request.HasField("after_version") else None
-        item: WatchItem
-        async for item in self.app.watch(game_id, viewer, after, request.snapshot):
-            if item.game is not None:
-                yield game_pb2.WatchGameResponse(
-                    version=item.version,
-                    snapshot=view_message(item.game, viewer, with_deck=True),
-                )
+        peer = context.peer()
+        open_streams = self._streams.get(peer, 0)
+        if open_streams >= self.max_streams_per_connection:
+            raise ApiError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_STREAMS",
+                f"this connection has {open_streams} open watch streams, "
+                "the most this server allows",
+            )
+        self._streams[peer] = open_streams + 1
+        try:
+            item: WatchItem
+            watch = self.app.watch(game_id, viewer, after, request.snapshot, self.encode_event)
+            async for item in watch:
+                if item.game is not None:
+                    yield game_pb2.WatchGameResponse(
+                        version=item.version,
+                        snapshot=view_message(item.game, viewer, with_deck=True),
+                    )
+                else:
+                    yield item.payload
+        finally:
+            left = self._streams.get(peer, 1) - 1
+            if left > 0:
+                self._streams[peer] = left
             else:
-                yield game_pb2.WatchGameResponse(
-                    version=item.version,
-                    event=event_message(item.version, item.type, item.fields or {}),
-                )
+                self._streams.pop(peer, None)
 
     async def GetLegalMoves(  # noqa: N802
         self, request: game_pb2.GetLegalMovesRequest, context: Context
@@ -558,7 +623,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         seat = self._seat(context, game_id)
         game = await self.app.load(game_id)
         head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
-        if game.engine is None:
+        if game.engine is None or game.ended is not None:
             return head
         return head + legal_moves_bytes(game, seat, LEGAL_MOVES, LEGAL_HINT)
 

@@ -48,7 +48,8 @@ async def _handle(exc: BaseException, context: Context, method: str) -> None:
 
 def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
     """The method's serializer, letting through a response the handler already
-    serialized (the move RPCs answer with the bytes the store keeps)."""
+    serialized (the move RPCs answer with the bytes the store keeps, and a
+    watch stream sends each event as encoded once for its viewer class)."""
     if serialize is None:
         return None
     inner = serialize
@@ -134,7 +135,7 @@ def wrap_handler(found: Handler, method: str) -> Handler:
         return grpc.unary_stream_rpc_method_handler(
             stream,
             request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer,
+            response_serializer=_serializer(handler.response_serializer),
         )
     return found
 

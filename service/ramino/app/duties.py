@@ -1,5 +1,6 @@
-"""Server-side duties of a game: bots take their turns, and a seat whose turn
-timer runs out has its turn played by the greedy bot.
+"""Server-side duties of a game: bots take their turns, a seat whose turn
+timer runs out has its turn played by the greedy bot, and a game where no
+person acted for the abandon time is ended as abandoned.
 
 One task per game in this replica, woken by every move it sees (``kick``).
 Before acting, a replica takes the game's lease in the store (renewed at each
@@ -30,6 +31,7 @@ from ramino.engine import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
+from ramino.store import VersionConflict
 
 if TYPE_CHECKING:
     from ramino.app.games import GameApp
@@ -126,6 +128,15 @@ class Duties:
             return False
         self._leased.add(game_id)
         game = await self._app.load(game_id)
+        if game.status == "finished":
+            return False
+        abandon_at = self._app.abandon_at(game)
+        if abandon_at is not None and abandon_at <= self._clock():
+            # No person acted for the abandon time: end it, at the version
+            # decided on (a move meanwhile keeps the game going).
+            with contextlib.suppress(VersionConflict):
+                await self._app.end(game_id, "abandoned", game.version)
+            return False
         engine = game.engine
         if engine is None or engine.finished or engine.turn is None:
             return False

@@ -25,7 +25,10 @@ from prometheus_client import Counter, Gauge
 
 from ramino.api.errors import ApiError
 from ramino.app.duties import Duties
+from ramino.app.fanout import Encode, Feed, Watcher
 from ramino.app.log import (
+    END_EVENTS,
+    END_REASONS,
     Header,
     HostedGame,
     SeatSpec,
@@ -59,13 +62,28 @@ Render = Callable[[HostedGame, list[Event]], bytes]
 
 @dataclass(frozen=True, slots=True)
 class WatchItem:
-    """One message of a watch: a snapshot (``game``) or an entry."""
+    """One message of a watch: a snapshot (``game``) or an entry (its
+    ``type`` and ``payload``, what the watch's encoder made of it)."""
 
     version: int
     game: HostedGame | None = None
     type: str = ""
-    fields: dict[str, Any] | None = None
-    seat: int | None = None
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one replica allows."""
+
+    max_watchers_per_game: int = 1000
+    """Open watch streams of one game in this replica."""
+    watch_queue: int = 1024
+    """Entries a watch stream may fall behind before it is ended."""
+    allow_bot_games: bool = False
+    """Whether a game may have bots in every seat (tests, demos)."""
+    abandon_after: float = 0.0
+    """Seconds after which a game where no person acted is ended as
+    abandoned; 0 for never."""
 
 
 def _game_id_for(request_id: str) -> str:
@@ -84,9 +102,15 @@ class GameApp:
         run_duties: bool = True,
         bot_delay: float = 0.0,
         snapshot_every: int = 200,
+        limits: Limits | None = None,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game."""
         self.store = store
+        self.limits = limits or Limits()
+        self._feeds: dict[tuple[str, Encode], Feed] = {}
+        self._watching: dict[str, int] = {}
+        self._stopping: list[asyncio.Task[None]] = []
+        """The feeds' tasks stopped by :meth:`begin_shutdown`, awaited by :meth:`close`."""
         self._clock = clock
         self._seed_source = seed_source
         self._cache: dict[str, HostedGame] = {}
@@ -99,6 +123,9 @@ class GameApp:
 
     async def close(self) -> None:
         self.begin_shutdown()
+        for task in self._stopping:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         if self.duties is not None:
             await self.duties.stop()
         if self._janitor is not None:
@@ -176,6 +203,7 @@ class GameApp:
             extra={
                 "seed_hash": h.seed_hash,
                 "turn_timer_seconds": h.turn_timer_seconds,
+                "spectators_disabled": h.spectators_disabled,
                 "seats": [
                     {
                         "name": game.players[i] or "",
@@ -187,11 +215,26 @@ class GameApp:
             },
         )
 
+    def _duty_at(self, game: HostedGame) -> float | None:
+        """When a bot, a turn timer or the abandon time must next act in ``game``."""
+        turn = self._turn_duty_at(game)
+        abandon = self.abandon_at(game)
+        if turn is None or abandon is None:
+            return abandon if turn is None else turn
+        return min(turn, abandon)
+
+    def abandon_at(self, game: HostedGame) -> float | None:
+        """When ``game`` is ended as abandoned unless a person acts in it."""
+        after = self.limits.abandon_after
+        if after <= 0 or game.status == "finished":
+            return None
+        return game.person_at + after
+
     @staticmethod
-    def _duty_at(game: HostedGame) -> float | None:
+    def _turn_duty_at(game: HostedGame) -> float | None:
         """When a bot or a turn timer must next act in ``game``."""
         engine = game.engine
-        if engine is None or engine.finished or engine.turn is None:
+        if game.ended is not None or engine is None or engine.finished or engine.turn is None:
             return None
         if game.header.seats[engine.turn].bot is not None:
             return game.last_at
@@ -243,11 +286,19 @@ class GameApp:
         turn_timer_seconds: int = 0,
         request_id: str = "",
         decks: Sequence[Sequence[int]] = (),
+        spectators_disabled: bool = False,
     ) -> HostedGame:
         """A new game. ``decks`` stacks the first deals: for tests only, the
         API never sets it."""
         if not seats:
             raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "NO_SEATS", "a game needs seats")
+        if all(s.bot is not None for s in seats) and not self.limits.allow_bot_games:
+            raise ApiError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "ALL_BOT_GAME",
+                "a game needs at least one seat for a person: this server does not host "
+                "games of bots only",
+            )
         for s in seats:
             if s.bot is not None and s.bot not in BOT_KINDS:
                 raise ApiError(
@@ -283,6 +334,7 @@ class GameApp:
             turn_timer_seconds,
             now,
             tuple(tuple(d) for d in decks),
+            spectators_disabled,
         )
         game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
         try:
@@ -327,6 +379,8 @@ class GameApp:
             game = await self._load(game_id)
             if request_id and (first := await self.store.request(game_id, request_id)) is not None:
                 return game, int(first.decode())
+            if game.ended is not None:
+                raise _ended(game)
             open_seats = game.open_seats
             if seat is None:
                 if not open_seats:
@@ -342,8 +396,10 @@ class GameApp:
                 raise ApiError(
                     grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {seat} is taken"
                 )
-            joined = entry("joined", self._clock(), seat=seat, player_name=name)
+            now = self._clock()
+            joined = entry("joined", now, seat=seat, player_name=name)
             game.players[seat] = name
+            game.person_at = now
             answer = str(seat).encode()
             try:
                 if game.open_seats:
@@ -414,6 +470,8 @@ class GameApp:
                 game = await self._load(game_id)
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflict(game_id, expected_version, game.version)
+                if game.ended is not None:
+                    raise _ended(game)
                 if game.engine is None:
                     raise ApiError(
                         grpc.StatusCode.FAILED_PRECONDITION,
@@ -422,7 +480,9 @@ class GameApp:
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._clock(), seat=seat)] if reclaimed else []
-                return await self._apply(game, seat, command, request_id, render, extra)
+                return await self._apply(
+                    game, seat, command, request_id, render, extra, person=True
+                )
             except (ApiError, RaminoError, VersionConflict):
                 if (
                     request_id
@@ -439,8 +499,10 @@ class GameApp:
         request_id: str,
         render: Render,
         extra: list[str],
+        person: bool = False,
     ) -> bytes:
-        """Decides and appends one command (the caller holds the game's lock)."""
+        """Decides and appends one command (the caller holds the game's
+        lock); ``person``: the seat's person plays it."""
         assert game.engine is not None
         before = game.version
         events = game.engine.apply(seat, command)
@@ -450,6 +512,8 @@ class GameApp:
             game.note(json.loads(e))
         game.version = before + len(entries)
         game.last_at = now
+        if person:
+            game.person_at = now
         response = render(game, events)
         try:
             await self.store.append(
@@ -472,7 +536,7 @@ class GameApp:
         ):
             await self.store.save_snapshot(game.game_id, game.version, game.snapshot())
         self._remember(game)
-        if self.duties is not None and self._duty_at(game) is not None:
+        if self.duties is not None and self._turn_duty_at(game) is not None:
             self.duties.kick(game.game_id)
         return response
 
@@ -488,7 +552,12 @@ class GameApp:
         False when the game has moved on meanwhile."""
         async with self.lock(game_id):
             game = await self._load(game_id)
-            if game.version != version or game.engine is None or game.engine.turn != seat:
+            if (
+                game.version != version
+                or game.ended is not None
+                or game.engine is None
+                or game.engine.turn != seat
+            ):
                 return False
             extra = (
                 []
@@ -502,51 +571,156 @@ class GameApp:
                 return False
             return True
 
+    # --- ending ------------------------------------------------------------------
+
+    async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
+        """Ends ``game_id`` for ``reason`` (:data:`END_REASONS`), at ``version``
+        when given (else at its latest); a finished game is left as it is. The
+        game is then finished: its watchers get GameEnded, the expiry of
+        finished games archives it, and no seat or bot acts in it again."""
+        assert reason in END_REASONS
+        for attempt in range(4):
+            async with self.lock(game_id):
+                game = await self._load(game_id)
+                if game.status == "finished" or (version is not None and game.version != version):
+                    return game
+                now = self._clock()
+                ended = entry("ended", now, reason=reason)
+                before = game.version
+                game.ended = reason
+                game.last_at = now
+                try:
+                    game.version = await self.store.append(
+                        game_id, before, [ended], self.summary(game)
+                    )
+                except VersionConflict:
+                    self.forget(game_id)
+                    if version is not None or attempt == 3:
+                        raise
+                    continue
+                except BaseException:
+                    self.forget(game_id)
+                    raise
+                self._remember(game)
+                log.info("game ended", game=game_id, reason=reason)
+                return game
+        raise AssertionError("unreachable")
+
+    async def cancel(self, game_id: str) -> HostedGame:
+        """Ends ``game_id`` as cancelled (its creator asks); a cancelled game
+        answers as it is, one that finished otherwise is FAILED_PRECONDITION."""
+        game = await self.end(game_id, "cancelled")
+        if game.ended != "cancelled":
+            raise _ended(game)
+        return game
+
     # --- reading ------------------------------------------------------------------
 
     async def watch(
-        self, game_id: str, viewer: int | None, after_version: int | None, snapshot: bool
+        self,
+        game_id: str,
+        viewer: int | None,
+        after_version: int | None,
+        snapshot: bool,
+        encode: Encode,
     ) -> AsyncIterator[WatchItem]:
-        """The game's entries as ``viewer`` may see them, after a snapshot
-        when asked for or when ``after_version`` is not a version of the game.
-        Ends after the match's end, and when this replica shuts down."""
+        """The game's entries as ``viewer`` may see them, each made by
+        ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
+        a snapshot when asked for or when ``after_version`` is not a version
+        of the game. Ends after the match's or the game's end, and when this
+        replica shuts down."""
         game = await self.load(game_id)
-        start = after_version
-        if start is None or snapshot or start > game.version or start < 0:
-            yield WatchItem(game.version, game=game)
-            start = game.version
-        if game.status == "finished" and start >= game.version:
-            return
-        entries = aiter(self.store.subscribe(game_id, start))
-        closing = asyncio.ensure_future(self._closing.wait())
+        if viewer is None and game.header.spectators_disabled:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "SPECTATING_DISABLED",
+                "this game has no spectators: only its seats may watch it",
+            )
+        open_streams = self._watching.get(game_id, 0)
+        if open_streams >= self.limits.max_watchers_per_game:
+            raise ApiError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_WATCHERS",
+                f"this game has {open_streams} open watch streams, the most this server allows",
+            )
+        self._watching[game_id] = open_streams + 1
+        feed = watcher = None
         try:
-            while True:
-                following = asyncio.ensure_future(anext(entries))
-                await asyncio.wait({following, closing}, return_when=asyncio.FIRST_COMPLETED)
-                if not following.done():
-                    following.cancel()
-                    return
-                try:
-                    e = following.result()
-                except StopAsyncIteration:
-                    return
-                kind, fields = public_entry(json.loads(e.data), viewer)
-                seat = fields.get("seat")
-                yield WatchItem(
-                    e.version,
-                    type=kind,
-                    fields=fields,
-                    seat=seat if isinstance(seat, int) else None,
-                )
-                if kind == "MatchEnded":
+            start = after_version
+            with_snapshot = start is None or snapshot or start > game.version or start < 0
+            if start is None or with_snapshot:
+                start = game.version
+            live = game.status != "finished" and not self._closing.is_set()
+            attached = game.version
+            if live:
+                # Attached before anything is sent: every entry after
+                # ``attached`` comes through the feed, the others from the store.
+                feed = self._feed(game_id, encode, game.version)
+                watcher = Watcher(viewer, self.limits.watch_queue)
+                watcher.sent = start
+                attached = feed.attach(watcher)
+            if with_snapshot:
+                yield WatchItem(game.version, game=game)
+            if self._closing.is_set():
+                return
+            last = start
+            if start < attached or watcher is None:
+                for e in await self.store.read(game_id, start):
+                    if watcher is not None and e.version > attached:
+                        break
+                    kind, fields = public_entry(json.loads(e.data), viewer)
+                    yield WatchItem(e.version, type=kind, payload=encode(e.version, kind, fields))
+                    last = e.version
+                    if watcher is not None:
+                        watcher.sent = last
+                    if kind in END_EVENTS:
+                        return
+            if watcher is None:
+                return
+            while (item := await watcher.get()) is not None:
+                if item.version <= last:
+                    continue
+                yield WatchItem(item.version, type=item.type, payload=item.payload)
+                last = watcher.sent = item.version
+                if item.type in END_EVENTS:
                     return
         finally:
-            closing.cancel()
-            close = getattr(entries, "aclose", None)
-            if close is not None:
-                with contextlib.suppress(Exception):
-                    await close()
+            if feed is not None and watcher is not None:
+                feed.detach(watcher)
+            left = self._watching.get(game_id, 1) - 1
+            if left > 0:
+                self._watching[game_id] = left
+            else:
+                self._watching.pop(game_id, None)
+
+    def _feed(self, game_id: str, encode: Encode, position: int) -> Feed:
+        """The feed of ``game_id`` through ``encode``, started at ``position``
+        when there is none."""
+        key = (game_id, encode)
+        feed = self._feeds.get(key)
+        if feed is None or feed.closed:
+            feed = self._feeds[key] = Feed(
+                self.store, game_id, encode, position, lambda f: self._drop_feed(key, f)
+            )
+        return feed
+
+    def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
+        if self._feeds.get(key) is feed:
+            del self._feeds[key]
+
+    def watchers(self, game_id: str) -> int:
+        """Open watch streams of ``game_id`` in this replica."""
+        return self._watching.get(game_id, 0)
 
     def begin_shutdown(self) -> None:
         """Ends every watch stream: the server is draining."""
         self._closing.set()
+        self._stopping.extend(feed.close() for feed in list(self._feeds.values()))
+
+
+def _ended(game: HostedGame) -> ApiError:
+    """The error of a call that needs a game that has not finished."""
+    why = f" ({game.ended})" if game.ended else ""
+    return ApiError(
+        grpc.StatusCode.FAILED_PRECONDITION, "GAME_FINISHED", f"the game has ended{why}"
+    )

@@ -12,7 +12,10 @@ turn timers, and when each entry landed. Entries are JSON objects with a
 - ``engine``: one event of the engine's record (``event`` in the engine's
   stable JSON form);
 - ``timed_out`` / ``reclaimed``: a seat's turn timer ran out and a bot played
-  its turn / its owner acted again.
+  its turn / its owner acted again;
+- ``ended``: the game ended before its match did, with a ``reason``
+  (:data:`END_REASONS`): no person acted in it for the server's abandon time,
+  or its creator cancelled it. Nothing can follow it.
 
 Every entry carries ``at``, the server's clock when it was appended (used
 only for turn timers, never by the rules).
@@ -32,7 +35,25 @@ import orjson
 from ramino.engine import Event, Game, Record, event_from_data, project, to_data
 from ramino.store import Entry
 
-__all__ = ["SeatSpec", "Header", "HostedGame", "seed_hash", "entry", "public_entry"]
+__all__ = [
+    "SeatSpec",
+    "Header",
+    "HostedGame",
+    "seed_hash",
+    "entry",
+    "public_entry",
+    "ends_game",
+    "END_EVENTS",
+    "END_REASONS",
+]
+
+END_REASONS = ("abandoned", "cancelled")
+"""Why a game ends before its match: the ``reason`` of an ``ended`` entry."""
+
+END_EVENTS = frozenset({"MatchEnded", "GameEnded"})
+"""The event types after which nothing follows in a game. The events of the
+log, as :func:`public_entry` names them: GameCreated, SeatJoined,
+SeatTimedOut, SeatReclaimed, GameEnded ``{reason}``, and the engine's."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -60,13 +81,15 @@ class Header:
     created_at: float
     decks: tuple[tuple[int, ...], ...] = ()
     """Fixed deck orders of the first rounds: only tests stack a deal."""
+    spectators_disabled: bool = False
+    """Only seats may watch the game."""
 
     @property
     def seed_hash(self) -> str:
         return seed_hash(self.seed)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data = {
             "game_id": self.game_id,
             "variant": self.variant,
             "overrides": self.overrides,
@@ -77,6 +100,9 @@ class Header:
             "created_at": self.created_at,
             "decks": [list(d) for d in self.decks],
         }
+        if self.spectators_disabled:
+            data["spectators_disabled"] = True
+        return data
 
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> Header:
@@ -89,6 +115,7 @@ class Header:
             turn_timer_seconds=int(d["turn_timer_seconds"]),
             created_at=float(d["created_at"]),
             decks=tuple(tuple(x) for x in d.get("decks", ())),
+            spectators_disabled=bool(d.get("spectators_disabled", False)),
         )
 
 
@@ -120,7 +147,15 @@ def public_entry(data: dict[str, Any], viewer: int | None) -> tuple[str, dict[st
         return "SeatTimedOut", {"seat": data["seat"]}
     if kind == "reclaimed":
         return "SeatReclaimed", {"seat": data["seat"]}
+    if kind == "ended":
+        return "GameEnded", {"reason": data["reason"]}
     raise ValueError(f"unknown log entry kind {kind!r}")
+
+
+def ends_game(data: dict[str, Any]) -> bool:
+    """Whether nothing can follow the entry ``data``: the match ended, or the game."""
+    kind = data["kind"]
+    return bool(kind == "ended" or (kind == "engine" and data["event"]["type"] == "MatchEnded"))
 
 
 @dataclass
@@ -134,6 +169,16 @@ class HostedGame:
     last_at: float
     engine: Game | None = None
     timed_out: set[int] = field(default_factory=set)
+    ended: str | None = None
+    """Why the game ended before its match did (:data:`END_REASONS`), if it did."""
+    person_at: float = 0.0
+    """When a person last acted in the game: created it, joined it, or played
+    a move of their own (not one a turn timer played for them); the creation
+    time when unset."""
+
+    def __post_init__(self) -> None:
+        if not self.person_at:
+            self.person_at = self.header.created_at
 
     @property
     def game_id(self) -> str:
@@ -145,6 +190,8 @@ class HostedGame:
 
     @property
     def status(self) -> str:
+        if self.ended is not None:
+            return "finished"
         if self.engine is None:
             return "waiting"
         return "finished" if self.engine.finished else "playing"
@@ -191,6 +238,8 @@ class HostedGame:
                 "version": self.version,
                 "last_at": self.last_at,
                 "timed_out": sorted(self.timed_out),
+                "ended": self.ended,
+                "person_at": self.person_at,
                 "engine": None if self.engine is None else self.engine.snapshot(),
             },
             separators=(",", ":"),
@@ -207,6 +256,8 @@ class HostedGame:
             version=int(data["version"]),
             last_at=float(data["last_at"]),
             timed_out=set(data["timed_out"]),
+            ended=data.get("ended"),
+            person_at=float(data.get("person_at", 0.0)),
         )
         if data["engine"] is not None:
             game.engine = Game.from_snapshot(game.record(), data["engine"])
@@ -217,13 +268,28 @@ class HostedGame:
     def note(self, data: dict[str, Any]) -> None:
         """Folds the service's own facts of one entry (not the engine's)."""
         kind = data["kind"]
-        if kind == "joined":
+        at = data["at"]
+        if kind == "engine":
+            seat = data["event"].get("seat")
+            if isinstance(seat, int) and self.is_person(seat):
+                self.person_at = at
+        elif kind == "joined":
             self.players[data["seat"]] = data["player_name"]
+            self.person_at = at
         elif kind == "timed_out":
             self.timed_out.add(data["seat"])
         elif kind == "reclaimed":
             self.timed_out.discard(data["seat"])
-        self.last_at = data["at"]
+            self.person_at = at
+        elif kind == "ended":
+            self.ended = data["reason"]
+        self.last_at = at
+
+    def is_person(self, seat: int) -> bool:
+        """Whether ``seat``'s moves are a person's own: not a bot's, nor played
+        by a turn timer for its person."""
+        seats = self.header.seats
+        return 0 <= seat < len(seats) and seats[seat].bot is None and seat not in self.timed_out
 
     def catch_up(self, entries: Iterable[Entry]) -> bool:
         """Applies entries appended by another writer; False when they start

@@ -139,10 +139,12 @@ def view(v: game_pb2.GameView) -> m.GameView:
             )
             for r in v.rounds
         ),
+        spectators_disabled=v.spectators_disabled,
+        end_reason=v.end_reason,
     )
 
 
-def game(g: game_pb2.Game) -> m.GameSummary:
+def game(g: game_pb2.Game, creator_token: str | None = None) -> m.GameSummary:
     return m.GameSummary(
         name=g.name,
         variant=g.variant,
@@ -153,6 +155,8 @@ def game(g: game_pb2.Game) -> m.GameSummary:
         seed_hash=g.seed_hash,
         turn_timer_seconds=g.turn_timer_seconds,
         create_time=_time(g.create_time) if g.HasField("create_time") else None,
+        spectators_disabled=g.spectators_disabled,
+        creator_token=creator_token or None,
     )
 
 

@@ -63,6 +63,7 @@ JOIN_GAME = _game("JoinGame", g.JoinGameRequest, g.JoinGameResponse)
 GET_GAME = _game("GetGame", g.GetGameRequest, g.GetGameResponse)
 LIST_GAMES = _game("ListGames", g.ListGamesRequest, g.ListGamesResponse)
 WATCH_GAME = _game("WatchGame", g.WatchGameRequest, g.WatchGameResponse)
+CANCEL_GAME = _game("CancelGame", g.CancelGameRequest, g.CancelGameResponse)
 GET_LEGAL_MOVES = _game("GetLegalMoves", g.GetLegalMovesRequest, g.GetLegalMovesResponse)
 DRAW_FROM_STOCK = _game("DrawFromStock", g.DrawFromStockRequest, g.DrawFromStockResponse)
 TAKE_DISCARD = _game("TakeDiscard", g.TakeDiscardRequest, g.TakeDiscardResponse)
@@ -153,6 +154,7 @@ def create_game_request(
     overrides: Mapping[str, Any] | None,
     turn_timer_seconds: int,
     request_id: str,
+    spectators_disabled: bool = False,
 ) -> game_pb2.CreateGameRequest:
     return game_pb2.CreateGameRequest(
         variant=variant,
@@ -160,6 +162,7 @@ def create_game_request(
         seats=[seat_config(s) for s in seats],
         turn_timer_seconds=turn_timer_seconds,
         request_id=request_id,
+        spectators_disabled=spectators_disabled,
     )
 
 

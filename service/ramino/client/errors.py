@@ -139,3 +139,16 @@ def error_from_rpc(error: grpc.RpcError) -> ServiceError:
     reason, domain, metadata = _error_info(call)
     cls = _BY_CODE.get(code, ServiceError)
     return cls(code, reason or code.name, message or "", metadata, domain)
+
+
+RESUMABLE_WATCH_REASONS = frozenset({"WATCHER_TOO_SLOW", "WATCH_INTERRUPTED"})
+"""Reasons that end a watch stream which a resume (``after_version``) continues."""
+
+
+def watch_resumable(error: grpc.RpcError) -> bool:
+    """Whether a watch that ended with ``error`` continues when resumed: the
+    server was unavailable, or it ended a stream that fell too far behind."""
+    failure = error_from_rpc(error)
+    return failure.code == grpc.StatusCode.UNAVAILABLE or (
+        failure.reason in RESUMABLE_WATCH_REASONS
+    )

@@ -32,6 +32,7 @@ __all__ = [
     "Resigned",
     "RoundEnded",
     "MatchEnded",
+    "GameEnded",
     "UnknownEvent",
     "Snapshot",
     "WatchItem",
@@ -157,6 +158,15 @@ class MatchEnded(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GameEnded(Event):
+    """The game ended before its match did: ``reason`` is ``"abandoned"`` (no
+    person acted in it for the server's abandon time) or ``"cancelled"`` (by
+    its creator). Nothing follows it."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownEvent(Event):
     """An event type newer than this SDK, with its fields as sent."""
 
@@ -277,6 +287,7 @@ _PARSERS: dict[str, _Parser] = {
     "MatchEnded": lambda v, s, d: MatchEnded(
         version=v, seat=s, totals=_ints(d.get("totals")), winners=_ints(d.get("winners"))
     ),
+    "GameEnded": lambda v, s, d: GameEnded(version=v, seat=s, reason=str(d.get("reason", ""))),
 }
 
 
@@ -297,7 +308,7 @@ def event_from_data(
 
 
 def ends_match(item: WatchItem) -> bool:
-    """Whether nothing can follow ``item``: the match has ended."""
+    """Whether nothing can follow ``item``: the match has ended, or the game."""
     if isinstance(item, Snapshot):
         return item.view.status is GameStatus.FINISHED
-    return isinstance(item, MatchEnded)
+    return isinstance(item, MatchEnded | GameEnded)

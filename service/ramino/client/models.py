@@ -288,6 +288,11 @@ class GameView:
     turn_timer_seconds: int
     turn_deadline: dt.datetime | None
     rounds: tuple[RoundScores, ...]
+    spectators_disabled: bool = False
+    """Only seats may watch the game."""
+    end_reason: str = ""
+    """Why the game ended before its match did: ``"abandoned"`` or
+    ``"cancelled"``; empty otherwise."""
 
     @property
     def game_id(self) -> str:
@@ -351,6 +356,11 @@ class GameSummary:
     seed_hash: str
     turn_timer_seconds: int
     create_time: dt.datetime | None
+    spectators_disabled: bool = False
+    """Only seats may watch the game."""
+    creator_token: str | None = None
+    """Set only in what ``create_game`` returns: the token that cancels the
+    game (``cancel_game``). Keep it secret; it is not a seat token."""
 
     @property
     def game_id(self) -> str:

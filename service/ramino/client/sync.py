@@ -16,7 +16,7 @@ from ramino.client import _convert, _wire
 from ramino.client import models as m
 from ramino.client import moves as mv
 from ramino.client._seat import SeatBase
-from ramino.client.errors import error_from_rpc
+from ramino.client.errors import error_from_rpc, watch_resumable
 from ramino.client.events import WatchItem
 from ramino.client.models import BotLevel
 from ramino.v1 import game_pb2, rules_pb2
@@ -117,13 +117,28 @@ class Client:
         overrides: Mapping[str, Any] | None = None,
         turn_timer_seconds: int = 0,
         request_id: str | None = None,
+        spectators_disabled: bool = False,
     ) -> m.GameSummary:
         """A new game. A seat is a person's name (``""`` for anyone) or a
-        :class:`BotLevel`; bot seats are filled at once, people join."""
+        :class:`BotLevel`; bot seats are filled at once, people join. The
+        summary's ``creator_token`` cancels the game (:meth:`cancel_game`);
+        ``spectators_disabled``: only seats may watch it."""
         request = _wire.create_game_request(
-            variant, seats, overrides, turn_timer_seconds, request_id or _wire.new_request_id()
+            variant,
+            seats,
+            overrides,
+            turn_timer_seconds,
+            request_id or _wire.new_request_id(),
+            spectators_disabled,
         )
-        return _convert.game(self.call(_wire.CREATE_GAME, request).game)
+        response = self.call(_wire.CREATE_GAME, request)
+        return _convert.game(response.game, response.creator_token)
+
+    def cancel_game(self, game: str, creator_token: str) -> m.GameView:
+        """Ends ``game`` as cancelled, with the ``creator_token`` of
+        :meth:`create_game`; returns its final view (a spectator's)."""
+        request = game_pb2.CancelGameRequest(name=_wire.game_name(game))
+        return _convert.view((self.call(_wire.CANCEL_GAME, request, creator_token)).view)
 
     def join(
         self,
@@ -314,7 +329,7 @@ class Watch(Iterator[WatchItem]):
             except grpc.RpcError as e:
                 if self._closed:
                     raise StopIteration from None
-                if _code(e) != grpc.StatusCode.UNAVAILABLE:
+                if not watch_resumable(e):
                     raise error_from_rpc(e) from e
                 error = e
             else:

@@ -1,0 +1,306 @@
+"""Watch fan-out (issue 10): moves/s of one mover with 0 / 50 / 200 / 1000
+spectators on its game. Figures only, nothing asserted.
+
+For each spectator count it starts a fresh ``ramino serve`` (memory store, on
+a free loopback port), creates a rummy game of two people and joins both
+seats, opens the spectators' WatchGame streams from a separate client process
+(``--per-connection`` streams per connection, each connection its own), waits
+until every one has its snapshot, then plays the game's moves from one
+closed-loop mover (the choice of bench/load.py, both seats in turn) for
+``--seconds`` after ``--warmup``. It prints the mover's moves/s, the server's
+CPU use, the events the spectators received per second, and the ratio of the
+moves/s to that with no spectator (the issue's target: at least 0.5 with
+1000 spectators). The server's CPU milliseconds per move are the figure that
+the other processes on the machine (the mover, the spectators' client) do not
+blur.
+
+Run from the repository root; ``--python`` picks the checkout whose server
+is measured (its virtualenv's python imports that checkout's ramino):
+
+    .venv/bin/python bench/watchers.py
+    .venv/bin/python bench/watchers.py --python /work/main/.venv/bin/python --label main
+    .venv/bin/python bench/watchers.py --spectators 0,1000 --server-arg=--max-watchers-per-game=2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import load
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from ramino.v1 import game_pb2, game_pb2_grpc
+
+# A match long enough to outlast a measured window.
+OVERRIDES = {"target_score": 10000, "max_rounds": 500}
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Figures:
+    spectators: int
+    moves: int
+    seconds: float
+    server_cpu: float  # server CPU seconds in the window
+    events: int  # events the spectators received in the window
+    note: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def start_server(python: str, port: int, extra: list[str], log: Path) -> subprocess.Popen[bytes]:
+    command = [
+        python,
+        "-m",
+        "ramino",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--store",
+        "memory",
+        "--log-level",
+        "warning",
+        "--grace",
+        "0",
+        *extra,
+    ]
+    with log.open("ab") as out:
+        server = subprocess.Popen(command, stdout=out, stderr=out)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = health_pb2_grpc.HealthStub(channel)
+                if stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5).status == 1:
+                    return server
+        except grpc.RpcError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the server did not come up")
+
+
+# --- the spectators (their own process) ------------------------------------------------
+
+
+def spectate(address: str, name: str, count: int, per_connection: int, pipe: Any) -> None:
+    """Opens ``count`` spectator streams, says "ready" once each has its
+    snapshot, then counts the events received until told the window's
+    start ("mark") and end ("stop"), and sends the count."""
+    asyncio.run(_spectate(address, name, count, per_connection, pipe))
+
+
+async def _spectate(address: str, name: str, count: int, per_connection: int, pipe: Any) -> None:
+    received = 0
+    channels = []
+    calls = []
+    snapshots = asyncio.Semaphore(0)
+
+    async def follow(call: Any) -> None:
+        nonlocal received
+        first = True
+        async for _ in call:
+            if first:
+                snapshots.release()
+                first = False
+            else:
+                received += 1
+
+    tasks = []
+    for i in range(count):
+        if i % per_connection == 0:
+            options = [("grpc.use_local_subchannel_pool", 1)]
+            channels.append(grpc.aio.insecure_channel(address, options=options))
+        # Raw bytes, not parsed: the spectators' process is kept cheap, since
+        # it shares the machine with the server.
+        watch: Any = channels[-1].unary_stream(
+            "/ramino.v1.GameService/WatchGame",
+            request_serializer=game_pb2.WatchGameRequest.SerializeToString,
+            response_deserializer=None,
+        )
+        call = watch(game_pb2.WatchGameRequest(name=name))
+        calls.append(call)
+        tasks.append(asyncio.create_task(follow(call)))
+    for _ in range(count):
+        await snapshots.acquire()
+    loop = asyncio.get_running_loop()
+    pipe.send("ready")
+    marks = {}
+    for what in ("mark", "stop"):
+        message = await loop.run_in_executor(None, pipe.recv)
+        assert message == what, message
+        marks[what] = received
+    pipe.send(marks["stop"] - marks["mark"])
+    failed = sum(1 for t in tasks if t.done() and t.exception() is not None)
+    for call in calls:
+        call.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for channel in channels:
+        await channel.close()
+    pipe.send(failed)
+
+
+# --- the mover -------------------------------------------------------------------------
+
+
+async def two_people(stub: game_pb2_grpc.GameServiceStub) -> tuple[str, list[Any]]:
+    seats = [game_pb2.SeatConfig(player_name=f"p{i}") for i in range(2)]
+    request = game_pb2.CreateGameRequest(variant="rummy", seats=seats, overrides=OVERRIDES)
+    try:
+        created = await stub.CreateGame(request)
+    except grpc.aio.AioRpcError as e:
+        if e.code() != grpc.StatusCode.INVALID_ARGUMENT:
+            raise
+        created = await stub.CreateGame(game_pb2.CreateGameRequest(variant="rummy", seats=seats))
+    name = created.game.name
+    metadata = []
+    for seat in range(2):
+        joined = await stub.JoinGame(
+            game_pb2.JoinGameRequest(name=name, seat=seat, player_name=f"p{seat}")
+        )
+        metadata.append((("authorization", f"Bearer {joined.seat_token}"),))
+    return name, metadata
+
+
+async def move(
+    stub: game_pb2_grpc.GameServiceStub, name: str, metadata: list[Any], state: dict[str, Any]
+) -> bool:
+    """One move of the seat whose turn it is; False once the match is over."""
+    view = state.get("view")
+    if view is None or not view.HasField("turn"):
+        view = (await stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+        if view.status == game_pb2.GAME_STATUS_FINISHED:
+            return False
+        if not view.HasField("turn"):
+            await asyncio.sleep(0.001)
+            state["view"] = None
+            return True
+    md = metadata[view.turn]
+    legal = state.get("legal")
+    if legal is None or legal.version != view.version:
+        got = await stub.GetLegalMoves(game_pb2.GetLegalMovesRequest(name=name), metadata=md)
+        legal = load.Legal(got.version, got.moves, got.hint)
+    rpc, request = load.choose(legal, name, "")
+    answer = (await getattr(stub, rpc)(request, metadata=md)).result
+    state["view"] = answer.view
+    state["legal"] = (
+        load.Legal(answer.view.version, answer.legal_moves, answer.hint)
+        if answer.legal_moves
+        else None
+    )
+    return bool(answer.view.status != game_pb2.GAME_STATUS_FINISHED)
+
+
+async def measure(args: argparse.Namespace, spectators: int, log: Path) -> Figures:
+    port = load.free_port()
+    server = start_server(args.python, port, args.server_arg or [], log)
+    address = f"127.0.0.1:{port}"
+    watcher = None
+    try:
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = game_pb2_grpc.GameServiceStub(channel)
+            name, metadata = await two_people(stub)
+            ours, theirs = multiprocessing.Pipe()
+            if spectators:
+                watcher = multiprocessing.get_context("spawn").Process(
+                    target=spectate,
+                    args=(address, name, spectators, args.per_connection, theirs),
+                )
+                watcher.start()
+                if not ours.poll(120):
+                    raise RuntimeError("the spectators did not all get their snapshot")
+                assert ours.recv() == "ready"
+            state: dict[str, Any] = {}
+            note = ""
+            end = time.perf_counter() + args.warmup
+            while time.perf_counter() < end:
+                if not await move(stub, name, metadata, state):
+                    raise RuntimeError("the match ended in the warm-up")
+            if watcher is not None:
+                ours.send("mark")
+            cpu0, t0 = proc_cpu(server.pid), time.perf_counter()
+            moves = 0
+            while time.perf_counter() - t0 < args.seconds:
+                moves += 1
+                if not await move(stub, name, metadata, state):
+                    note = "the match ended early"
+                    break
+            t1, cpu1 = time.perf_counter(), proc_cpu(server.pid)
+            events = 0
+            if watcher is not None:
+                ours.send("stop")
+                events = ours.recv()
+                failed = ours.recv()
+                if failed:
+                    note += f" {failed} streams failed"
+                watcher.join(30)
+            return Figures(spectators, moves, t1 - t0, cpu1 - cpu0, events, note.strip())
+    finally:
+        if watcher is not None and watcher.is_alive():
+            watcher.kill()
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--spectators", default="0,50,200,1000", help="spectator counts, one run each")
+    p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run")
+    p.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds per run")
+    p.add_argument("--per-connection", type=int, default=50, help="spectator streams a connection")
+    p.add_argument("--python", default=sys.executable, help="the python that runs the server")
+    p.add_argument("--server-arg", action="append", help="a flag for ramino serve (repeatable)")
+    p.add_argument("--label", default="", help="names the server in the output")
+    p.add_argument("--log", default="/tmp/ramino-bench-watchers.log", help="the servers' output")
+    args = p.parse_args(argv)
+    counts = [int(x) for x in args.spectators.split(",") if x.strip()]
+    print(
+        f"# watch fan-out{' (' + args.label + ')' if args.label else ''}: server {args.python}, "
+        f"{platform.machine()}, {os.cpu_count()} CPUs, {args.seconds:g} s per run"
+    )
+    print(
+        "| spectators | moves/s | vs 0 | server CPU | server CPU ms/move "
+        "| events/s received | note |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---|")
+    base = None
+    for n in counts:
+        f = asyncio.run(measure(args, n, Path(args.log)))
+        if base is None and n == 0:
+            base = f.rate
+        ratio = f"{f.rate / base:.2f}" if base else "-"
+        print(
+            f"| {n} | {f.rate:.0f} | {ratio} | {100 * f.server_cpu / f.seconds:.0f}% | "
+            f"{1000 * f.server_cpu / max(f.moves, 1):.2f} | "
+            f"{f.events / f.seconds:.0f} | {f.note} |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
