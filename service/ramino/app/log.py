@@ -8,7 +8,8 @@ turn timers, and when each entry landed. Entries are JSON objects with a
 
 - ``created``: the header (variant, overrides, seats, the secret seed, its
   hash, the turn timer), always version 1;
-- ``joined``: a person took a seat;
+- ``joined``: a person took a seat (with ``player_id``, the verified
+  player, when the server knows players; never shown to watchers);
 - ``engine``: one event of the engine's record (``event`` in the engine's
   stable JSON form);
 - ``timed_out`` / ``reclaimed``: a seat's turn timer ran out and a bot played
@@ -134,6 +135,9 @@ class HostedGame:
     last_at: float
     engine: Game | None = None
     timed_out: set[int] = field(default_factory=set)
+    player_ids: dict[int, str] = field(default_factory=dict)
+    """The verified player of each seat joined by one (servers that know
+    players only)."""
 
     @property
     def game_id(self) -> str:
@@ -191,6 +195,7 @@ class HostedGame:
                 "version": self.version,
                 "last_at": self.last_at,
                 "timed_out": sorted(self.timed_out),
+                "player_ids": {str(k): v for k, v in self.player_ids.items()},
                 "engine": None if self.engine is None else self.engine.snapshot(),
             },
             separators=(",", ":"),
@@ -207,6 +212,7 @@ class HostedGame:
             version=int(data["version"]),
             last_at=float(data["last_at"]),
             timed_out=set(data["timed_out"]),
+            player_ids={int(k): str(v) for k, v in data.get("player_ids", {}).items()},
         )
         if data["engine"] is not None:
             game.engine = Game.from_snapshot(game.record(), data["engine"])
@@ -219,6 +225,8 @@ class HostedGame:
         kind = data["kind"]
         if kind == "joined":
             self.players[data["seat"]] = data["player_name"]
+            if "player_id" in data:
+                self.player_ids[data["seat"]] = data["player_id"]
         elif kind == "timed_out":
             self.timed_out.add(data["seat"])
         elif kind == "reclaimed":
