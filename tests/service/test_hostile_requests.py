@@ -25,6 +25,7 @@ import redis
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from ramino.api.auth import PlayerVerifier, TokenIssuer
+from ramino.api.errors import ApiError
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
 from ramino.app import GameApp
@@ -584,3 +585,39 @@ async def test_joins_racing_on_two_servers_sharing_redis_never_answer_aborted(
     assert not errors, [(e.code(), e.details()) for e in errors if isinstance(e, grpc.RpcError)]
     for g, name in enumerate(games):
         assert sorted(outcomes[g * seats : (g + 1) * seats]) == list(range(seats)), name
+
+
+def test_serve_flags_and_environment_configure_the_player_verifier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ramino.cli import build_parser
+    from ramino.serve import player_verifier
+
+    secret = tmp_path / "player-secret"
+    secret.write_bytes(PLAYER_SECRET + b"\n")
+    args = build_parser().parse_args(["serve", "--player-token-secret-file", str(secret)])
+    verifier = player_verifier(args)
+    assert verifier is not None and verifier.verify(player_token("ann")) == "ann"
+    # Without a flag or a variable, the server does not know players.
+    monkeypatch.delenv("RAMINO_PLAYER_TOKEN_SECRET", raising=False)
+    assert player_verifier(build_parser().parse_args(["serve"])) is None
+    monkeypatch.setenv("RAMINO_PLAYER_TOKEN_SECRET", PLAYER_SECRET.decode())
+    monkeypatch.setenv("RAMINO_PLAYER_TOKEN_AUDIENCE", "games")
+    args = build_parser().parse_args(["serve"])
+    verifier = player_verifier(args)
+    assert verifier is not None
+    now = int(time.time())
+    for_games = jwt.encode({"sub": "bob", "aud": "games", "exp": now + 60}, PLAYER_SECRET)
+    assert verifier.verify(for_games) == "bob"
+    with pytest.raises(ApiError) as err:
+        verifier.verify(player_token("bob"))  # no audience
+    assert err.value.reason == "PLAYER_TOKEN_INVALID"
+    pem = tmp_path / "key.pem"
+    pem.write_bytes(
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    both = build_parser().parse_args(["serve", "--player-token-public-key", str(pem)])
+    with pytest.raises(SystemExit):
+        player_verifier(both)
