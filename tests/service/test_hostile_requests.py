@@ -29,7 +29,9 @@ from ramino.api.errors import ApiError
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
 from ramino.app import GameApp
+from ramino.store import Store, open_store
 from ramino.store.memory import MemoryStore
+from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
 
 from tests.support.redis_server import RedisServer
@@ -73,10 +75,27 @@ def card_ids(result: game_pb2.MoveResult) -> set[int]:
 # --- request ids are scoped to the caller, the method and the request ----------
 
 
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
+    """A server over each store."""
+    store: Store
+    if request.param == "redis":
+        server: RedisServer = request.getfixturevalue("redis_server")
+        store = RedisStore(server.url, prefix=f"hostile-{uuid.uuid4().hex}:")
+    else:
+        store = open_store("memory" if request.param == "memory" else f"sqlite:{tmp_path / 'g.db'}")
+    app = GameApp(store, seed_source=lambda: SEED)
+    tokens = TokenIssuer(SECRET)
+    running = await create_server("127.0.0.1:0", GameServicer(app, tokens))
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
+    await running.stop(0)
+
+
 async def test_a_seat_replaying_another_seats_request_id_gets_request_id_reused(
-    harness: Harness,
+    any_store: Harness,
 ) -> None:
-    h = harness
+    h = any_store
     name, tokens = await seated_game(h, "rummy", 2)
     mover = await turn_of(h, name)
     other = 1 - mover
@@ -109,9 +128,9 @@ async def test_a_seat_replaying_another_seats_request_id_gets_request_id_reused(
 
 
 async def test_a_stranger_replaying_a_join_request_id_gets_no_seat_token(
-    harness: Harness,
+    any_store: Harness,
 ) -> None:
-    h = harness
+    h = any_store
     created = await h.stub.CreateGame(
         game_pb2.CreateGameRequest(variant="rummy", seats=[game_pb2.SeatConfig()] * 3)
     )
@@ -170,8 +189,8 @@ async def test_a_stranger_reusing_a_create_request_id_names_another_game(
     )
 
 
-async def test_a_join_with_a_moves_request_id_is_request_id_reused(harness: Harness) -> None:
-    h = harness
+async def test_a_join_with_a_moves_request_id_is_request_id_reused(any_store: Harness) -> None:
+    h = any_store
     name, tokens = await seated_game(h, "rummy", 2)
     mover = await turn_of(h, name)
     await h.stub.DrawFromStock(
@@ -470,6 +489,10 @@ async def test_a_seat_token_acts_only_beside_its_players_token(players: Harness)
         grpc.StatusCode.PERMISSION_DENIED,
         "WRONG_PLAYER",
     )
+    watch = h.stub.WatchGame(
+        game_pb2.WatchGameRequest(name=name), metadata=as_player(bob_token, ann.seat_token)
+    )
+    await refused(watch.read(), grpc.StatusCode.PERMISSION_DENIED, "WRONG_PLAYER")
     mine = await h.stub.GetGame(get, metadata=as_player(ann_token, ann.seat_token))
     assert len(mine.view.hand) == 10 and mine.view.seat == 0
     if mine.view.turn == 0:
