@@ -274,11 +274,14 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
         return await caller.call(rpc, request, metadata, pin)
 
     seats = [game_pb2.SeatConfig(player_name=f"bot {i}") for i in range(2)]
+    # Request ids on CreateGame and JoinGame are scoped to the caller's own key.
+    caller_key = (("ramino-caller-key", uuid.uuid4().hex),)
     created = await call(
         "CreateGame",
         game_pb2.CreateGameRequest(
             variant=spec.variant, seats=seats, request_id=uuid.uuid4().hex if ids else ""
         ),
+        caller_key,
     )
     name = created.game.name
     result.games_started += 1
@@ -293,6 +296,7 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
                 player_name=f"bot {seat}",
                 request_id=f"j{seat}" if ids else "",
             ),
+            caller_key,
         )
         metadata.append((("authorization", f"Bearer {joined.seat_token}"),))
         view = joined.view

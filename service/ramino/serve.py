@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+from pathlib import Path
 
-from ramino.api.auth import TokenIssuer, load_secret
+from ramino.api.auth import PlayerVerifier, TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp, Limits
@@ -100,8 +101,47 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seconds after which a game where no person acted (joined or played a "
         "move of their own) is ended as abandoned; 0 for never [RAMINO_ABANDON_AFTER]",
     )
+    p.add_argument(
+        "--player-token-secret-file",
+        default=_env("PLAYER_TOKEN_SECRET_FILE", "") or None,
+        help="know players: verify the host's HS256 player tokens with the secret in this "
+        "file (or RAMINO_PLAYER_TOKEN_SECRET) [RAMINO_PLAYER_TOKEN_SECRET_FILE]",
+    )
+    p.add_argument(
+        "--player-token-public-key",
+        default=_env("PLAYER_TOKEN_PUBLIC_KEY", "") or None,
+        help="know players: verify the host's RS256/ES256 player tokens with this PEM "
+        "public key file [RAMINO_PLAYER_TOKEN_PUBLIC_KEY]",
+    )
+    p.add_argument(
+        "--player-token-issuer",
+        default=_env("PLAYER_TOKEN_ISSUER", "") or None,
+        help="the iss a player token must carry [RAMINO_PLAYER_TOKEN_ISSUER]",
+    )
+    p.add_argument(
+        "--player-token-audience",
+        default=_env("PLAYER_TOKEN_AUDIENCE", "") or None,
+        help="the aud a player token must carry [RAMINO_PLAYER_TOKEN_AUDIENCE]",
+    )
     p.add_argument("--log-level", default=_env("LOG_LEVEL", "info"))
     p.set_defaults(func=run)
+
+
+def player_verifier(args: argparse.Namespace) -> PlayerVerifier | None:
+    """The verifier of the host's player tokens the flags (and the
+    environment) configure; None when the server does not know players."""
+    secret = os.environ.get("RAMINO_PLAYER_TOKEN_SECRET", "").encode()
+    if args.player_token_secret_file:
+        secret = Path(args.player_token_secret_file).read_bytes().strip()
+    issuer, audience = args.player_token_issuer, args.player_token_audience
+    if secret and args.player_token_public_key:
+        raise SystemExit("ramino serve: give a player token secret or a public key, not both")
+    if args.player_token_public_key:
+        pem = Path(args.player_token_public_key).read_bytes()
+        return PlayerVerifier.from_public_key(pem, issuer, audience)
+    if secret:
+        return PlayerVerifier.from_secret(secret, issuer, audience)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         max_message_bytes=args.max_message_bytes,
     )
 
+    players = player_verifier(args)
+
     async def main() -> None:
         limits = Limits(
             max_watchers_per_game=args.max_watchers_per_game,
@@ -127,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         servicer = GameServicer(
             app,
             TokenIssuer(load_secret()),
+            players,
             max_streams_per_connection=args.max_streams_per_connection,
         )
         await serve(config, servicer)

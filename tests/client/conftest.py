@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ramino.api.auth import TokenIssuer
+from ramino.api.auth import PlayerVerifier, TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp
@@ -52,8 +52,14 @@ class ThreadServer:
     """A GameService server on 127.0.0.1, run by a loop in its own thread."""
 
     def __init__(
-        self, store: str = "memory", bot_delay: float = 0.0, seed: int | None = None
+        self,
+        store: str = "memory",
+        bot_delay: float = 0.0,
+        seed: int | None = None,
+        players: PlayerVerifier | None = None,
     ) -> None:
+        """``players``: the verifier of player tokens, for a server that knows players."""
+        self._players = players
         self._store_url = store
         self._bot_delay = bot_delay
         self._seed = seed
@@ -83,7 +89,7 @@ class ThreadServer:
                 app = GameApp(self._store, bot_delay=self._bot_delay, seed_source=lambda: seed)
             await app.start()
             self._running = await create_server(
-                f"127.0.0.1:{self.port}", GameServicer(app, TokenIssuer(SECRET))
+                f"127.0.0.1:{self.port}", GameServicer(app, TokenIssuer(SECRET), self._players)
             )
             self.port = self._running.port
 

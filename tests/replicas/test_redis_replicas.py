@@ -24,6 +24,7 @@ from tests.support.servers import ServerProcess
 
 DATABASES = itertools.count(1)
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+CALLER = (("ramino-caller-key", "the-replica-tests-own-caller-key"),)
 
 
 @dataclass
@@ -41,8 +42,9 @@ class Cluster:
 
     async def call(self, method: str, request: object, token: str | None = None) -> object:
         """A call to some replica, retried on another one when a replica is
-        gone (the request id makes the retry safe)."""
-        md = (("authorization", f"Bearer {token}"),) if token else None
+        gone (the request id makes the retry safe: this client's own caller
+        key scopes the ids of its CreateGame and JoinGame)."""
+        md = (("authorization", f"Bearer {token}"),) if token else CALLER
         for attempt in range(60):
             try:
                 return await getattr(self.stub(), method)(request, metadata=md, timeout=30)

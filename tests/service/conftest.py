@@ -18,6 +18,9 @@ from ramino.v1 import game_pb2, game_pb2_grpc
 
 SECRET = b"test-secret-of-at-least-thirty-two-bytes"
 SEED = 20261129
+CALLER = (("ramino-caller-key", "the-test-caller-s-own-random-key"),)
+"""The metadata of an anonymous caller's own key (for request ids on
+CreateGame and JoinGame)."""
 
 
 @dataclass

@@ -9,7 +9,7 @@ from ramino.api.auth import TokenIssuer
 from ramino.engine import stack_deck
 from ramino.v1 import game_pb2, types_pb2
 
-from .conftest import SECRET, Harness, auth, play_one, reason_of, seated_game
+from .conftest import CALLER, SECRET, Harness, auth, play_one, reason_of, seated_game
 
 
 async def expect_error(call: object, code: grpc.StatusCode, reason: str) -> None:
@@ -61,8 +61,8 @@ async def test_a_create_retried_with_its_request_id_returns_the_same_game(harnes
     request = game_pb2.CreateGameRequest(
         variant="rami51", seats=[game_pb2.SeatConfig(player_name="a")] * 2, request_id="create-1"
     )
-    first = await harness.stub.CreateGame(request)
-    again = await harness.stub.CreateGame(request)
+    first = await harness.stub.CreateGame(request, metadata=CALLER)
+    again = await harness.stub.CreateGame(request, metadata=CALLER)
     assert first.game.name == again.game.name
     assert len((await harness.stub.ListGames(game_pb2.ListGamesRequest())).games) == 1
 

@@ -18,6 +18,7 @@ import pytest
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
+from ramino.api.game_servicer import request_hash
 from ramino.logs import configure
 from ramino.v1 import game_pb2, game_pb2_grpc
 
@@ -75,9 +76,15 @@ async def test_every_rpc_logs_one_canonical_json_line(harness: Harness, logs: io
     drew, refused = lines[-2], lines[-1]
     stamped = datetime.fromisoformat(drew["timestamp"].replace("Z", "+00:00"))
     assert abs(stamped.timestamp() - time.time()) < 60
-    assert (drew["seat"], drew["request_id"], drew["status"]) == (mover, "draw-1", "OK")
-    assert (refused["seat"], refused["request_id"]) == (other, "not-yours")
+    # Request ids are logged as a short hash of the id, never the id itself.
+    assert (drew["seat"], drew["request_hash"], drew["status"]) == (
+        mover,
+        request_hash("draw-1"),
+        "OK",
+    )
+    assert (refused["seat"], refused["request_hash"]) == (other, request_hash("not-yours"))
     assert refused["status"] == "FAILED_PRECONDITION"
+    assert "draw-1" not in logs.getvalue() and "not-yours" not in logs.getvalue()
 
 
 async def test_metrics_count_rpcs_by_method_and_code_and_moves(harness: Harness) -> None:

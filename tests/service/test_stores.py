@@ -15,10 +15,12 @@ from ramino.store import (
     GameExists,
     GameNotFound,
     GameSummary,
+    RequestRecord,
     Store,
     VersionConflict,
     open_store,
 )
+from ramino.store.memory import MemoryStore
 from ramino.store.redis import RedisStore
 from ramino.store.sqlite import SqliteStore
 
@@ -39,6 +41,13 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     await s.close()
 
 
+def rec(
+    request_id: str, response: bytes = b"", scope: str = "seat:g:0", method: str = "Draw"
+) -> RequestRecord:
+    """A request's record, its fingerprint made from its answer."""
+    return RequestRecord(request_id, scope, method, f"print-{response.hex()}", response)
+
+
 def summary(
     game_id: str, created_at: float = 1.0, variant: str = "rummy", open_seats: int = 1
 ) -> GameSummary:
@@ -57,13 +66,80 @@ async def test_append_only_at_the_expected_version(store: Store) -> None:
 
 async def test_a_request_id_is_applied_once_and_returns_the_first_answer(store: Store) -> None:
     await store.create(summary("g"), "e1")
-    await store.append("g", 1, ["e2"], summary("g"), request_id="r1", response=b"first")
+    await store.append("g", 1, ["e2"], summary("g"), rec("r1", b"first"))
     with pytest.raises(DuplicateRequest) as err:
-        await store.append("g", 2, ["e3"], summary("g"), request_id="r1", response=b"second")
-    assert err.value.response == b"first"
+        await store.append("g", 2, ["e3"], summary("g"), rec("r1", b"second"))
+    assert err.value.record == rec("r1", b"first")
     assert await store.version("g") == 2
-    assert await store.request("g", "r1") == b"first"
+    assert await store.request("g", "r1") == rec("r1", b"first")
     assert await store.request("g", "r2") is None
+
+
+async def test_a_request_record_keeps_its_scope_method_and_fingerprint(store: Store) -> None:
+    # Two callers, one request id: the store keeps the first caller's record
+    # whole, so that the service can tell the second caller's request apart.
+    await store.create(summary("g"), "e1")
+    first = RequestRecord("r1", "seat:g:0", "DrawFromStock", "a" * 64, b"seat 0's answer")
+    await store.append("g", 1, ["e2"], summary("g"), first)
+    stranger = RequestRecord("r1", "seat:g:1", "Discard", "b" * 64, b"seat 1's answer")
+    with pytest.raises(DuplicateRequest) as err:
+        await store.append("g", 2, ["e3"], summary("g"), stranger)
+    assert err.value.record == first and not err.value.record.matches(stranger)
+    assert await store.request("g", "r1") == first
+    assert await store.version("g") == 2
+
+
+async def test_a_create_keeps_its_request_record(store: Store) -> None:
+    made = RequestRecord("c1", "caller:abc", "CreateGame", "f" * 64)
+    await store.create(summary("g"), "e1", made)
+    assert await store.request("g", "c1") == made
+    with pytest.raises(DuplicateRequest) as err:
+        await store.append("g", 1, ["e2"], summary("g"), rec("c1"))
+    assert err.value.record == made
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis"])
+async def test_request_records_are_pruned_past_the_bound_kept_per_game(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    kept = 8
+    s: Store
+    if kind == "redis":
+        server: RedisServer = request.getfixturevalue("redis_server")
+        s = RedisStore(server.url, prefix=f"test-{uuid.uuid4().hex}:", requests_kept=kept)
+    elif kind == "sqlite":
+        s = SqliteStore(tmp_path / "games.db", requests_kept=kept)
+    else:
+        s = MemoryStore(requests_kept=kept)
+    try:
+        await s.create(summary("g"), "e1", rec("c0"))
+        await s.create(summary("h"), "e1")
+        for i in range(1, 3 * kept):
+            await s.append("g", i, [f"e{i + 1}"], summary("g"), rec(f"r{i}", b"%d" % i))
+            await s.append("h", i, [f"e{i + 1}"], summary("h"), rec(f"r{i}"))
+            assert await s.requests_kept("g") == min(i + 1, kept)
+        # The most recent records answer; the older ones are gone.
+        found = [i for i in range(1, 3 * kept) if await s.request("g", f"r{i}") is not None]
+        assert found == list(range(2 * kept, 3 * kept))
+        assert await s.request("g", "c0") is None
+        assert await s.request("g", f"r{3 * kept - 1}") == rec(f"r{3 * kept - 1}", b"23")
+        # A pruned id is new again (the game has moved on: it is a new request).
+        assert await s.append("g", 3 * kept, ["again"], summary("g"), rec("r1")) == 3 * kept + 1
+        assert await s.requests_kept("g") == kept and await s.requests_kept("h") == kept
+    finally:
+        await s.close()
+
+
+async def test_finished_games_take_their_request_records_with_them(store: Store) -> None:
+    await store.create(summary("g"), "e1", rec("c0"))
+    await store.append("g", 1, ["e2"], summary("g"), rec("r1"))
+    done = summary("g")
+    done.finished_at = 5.0
+    done.status = "finished"
+    await store.append("g", 2, ["e3"], done, rec("r2"))
+    assert await store.expire_finished(10.0) == ["g"]
+    assert await store.requests_kept("g") == 0
+    assert await store.request("g", "r1") is None and await store.request("g", "c0") is None
 
 
 async def test_an_append_refused_for_its_version_keeps_no_trace_of_its_request_id(
@@ -71,12 +147,12 @@ async def test_an_append_refused_for_its_version_keeps_no_trace_of_its_request_i
 ) -> None:
     await store.create(summary("g"), "e1")
     with pytest.raises(VersionConflict):
-        await store.append("g", 5, ["x"], summary("g"), request_id="r1", response=b"stale")
+        await store.append("g", 5, ["x"], summary("g"), rec("r1", b"stale"))
     assert await store.request("g", "r1") is None
-    assert await store.append("g", 1, ["e2"], summary("g"), request_id="r1", response=b"ok") == 2
-    assert await store.request("g", "r1") == b"ok"
+    assert await store.append("g", 1, ["e2"], summary("g"), rec("r1", b"ok")) == 2
+    assert await store.request("g", "r1") == rec("r1", b"ok")
     with pytest.raises(GameNotFound):
-        await store.append("nope", 1, ["x"], summary("nope"), request_id="r2", response=b"-")
+        await store.append("nope", 1, ["x"], summary("nope"), rec("r2", b"-"))
     assert await store.request("nope", "r2") is None
 
 
@@ -144,11 +220,11 @@ async def test_sqlite_store_survives_reopening(tmp_path: Path) -> None:
     url = f"sqlite:{tmp_path / 'games.db'}"
     s = open_store(url)
     await s.create(summary("g"), "e1")
-    await s.append("g", 1, ["e2"], summary("g"), request_id="r", response=b"ok")
+    await s.append("g", 1, ["e2"], summary("g"), rec("r", b"ok"))
     await s.close()
     s = open_store(url)
     assert [e.data for e in await s.read("g")] == ["e1", "e2"]
-    assert await s.request("g", "r") == b"ok"
+    assert await s.request("g", "r") == rec("r", b"ok")
     await s.close()
 
 
@@ -205,13 +281,11 @@ async def test_concurrent_appends_each_land_or_fail_alone(store: Store) -> None:
     def append(i: int) -> Awaitable[int]:
         expected = 2 if i == 3 else 1  # g3 is at version 1: refused
         request = "same" if i == 5 else f"r{i}"
-        return store.append(
-            f"g{i}", expected, [f"g{i}-e2"], summary(f"g{i}"), request, response=b"x"
-        )
+        return store.append(f"g{i}", expected, [f"g{i}-e2"], summary(f"g{i}"), rec(request, b"x"))
 
     outcomes = await asyncio.gather(
         *(append(i) for i in range(8)),
-        store.append("g5", 1, ["late"], summary("g5"), request_id="same", response=b"y"),
+        store.append("g5", 1, ["late"], summary("g5"), rec("same", b"y")),
         return_exceptions=True,
     )
     assert isinstance(outcomes[3], VersionConflict)
@@ -227,7 +301,7 @@ async def test_concurrent_appends_each_land_or_fail_alone(store: Store) -> None:
     assert won == 2 and isinstance(lost, VersionConflict | DuplicateRequest), outcomes
     winner = ("g5-e2", b"x") if first == 2 else ("late", b"y")
     assert [e.data for e in await store.read("g5")] == ["e1", winner[0]]
-    assert await store.request("g5", "same") == winner[1]
+    assert await store.request("g5", "same") == rec("same", winner[1])
 
 
 async def test_sqlite_appends_are_committed_when_answered(tmp_path: Path) -> None:
@@ -256,8 +330,8 @@ async def test_sqlite_an_append_that_fails_fails_its_batch_and_none_of_it_lands(
     other._db.execute("INSERT INTO entries VALUES ('b', 2, 'stray')")
     await other.close()
     outcomes = await asyncio.gather(
-        store.append("a", 1, ["a-e2"], summary("a"), request_id="ra", response=b"a"),
-        store.append("b", 1, ["b-e2"], summary("b"), request_id="rb", response=b"b"),
+        store.append("a", 1, ["a-e2"], summary("a"), rec("ra", b"a")),
+        store.append("b", 1, ["b-e2"], summary("b"), rec("rb", b"b")),
         return_exceptions=True,
     )
     assert all(isinstance(o, sqlite3.IntegrityError) for o in outcomes), outcomes
@@ -265,6 +339,6 @@ async def test_sqlite_an_append_that_fails_fails_its_batch_and_none_of_it_lands(
     assert await store.version("b") == 1
     assert await store.request("a", "ra") is None and await store.request("b", "rb") is None
     # The store goes on: the next batch commits.
-    assert await store.append("a", 1, ["a-e2"], summary("a"), request_id="ra") == 2
+    assert await store.append("a", 1, ["a-e2"], summary("a"), rec("ra")) == 2
     assert [e.data for e in await store.read("a")] == ["e1", "a-e2"]
     await store.close()

@@ -1,4 +1,5 @@
-"""Seat tokens: HS256 JWTs naming one seat of one game; creator tokens: HS256
+"""Seat tokens: HS256 JWTs naming one seat of one game (and its player,
+when the server knows players); creator tokens: HS256
 JWTs naming the game their holder created (claim ``creator``), which can only
 cancel it. A token is one or the other: a seat token has no ``creator`` claim
 and a creator token no ``game`` nor ``seat`` claim, so neither passes for the
@@ -8,16 +9,25 @@ The secret comes from ``RAMINO_TOKEN_SECRET``, or the file named by
 ``RAMINO_TOKEN_SECRET_FILE``; without either, a random secret is made for the
 life of the process (tokens then die with it: fine for local runs only, and
 not for several replicas, which must share the secret).
+
+Player tokens are the host's own: JWTs its auth issues, whose subject is the
+player id, checked by a :class:`PlayerVerifier` (an HS256 secret, or an RSA or
+EC public key for RS256 / ES256) when the server is configured with one. They
+come in the ``ramino-player-token`` metadata. An anonymous caller proves who
+it is to CreateGame and JoinGame with a key of its own making, in the
+``ramino-caller-key`` metadata (hashed, never stored as sent).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import jwt
@@ -26,12 +36,19 @@ from ramino.api.errors import ApiError
 
 ISSUER = "ramino"
 DEFAULT_LIFETIME = 7 * 24 * 3600
+PLAYER_TOKEN_KEY = "ramino-player-token"
+CALLER_KEY = "ramino-caller-key"
+MAX_PLAYER_ID = 128
+CALLER_KEY_LENGTHS = (16, 128)
+_VERIFIED_KEPT = 100_000
 
 
 @dataclass(frozen=True, slots=True)
 class SeatClaim:
     game_id: str
     seat: int
+    player: str | None = None
+    """The player the seat is bound to (servers that know players)."""
 
 
 def load_secret() -> bytes:
@@ -50,9 +67,11 @@ class TokenIssuer:
         self._lifetime = lifetime
         self._verified: dict[str, tuple[SeatClaim, float]] = {}
 
-    def issue(self, game_id: str, seat: int, now: float | None = None) -> str:
+    def issue(
+        self, game_id: str, seat: int, now: float | None = None, player: str | None = None
+    ) -> str:
         issued = int(time.time() if now is None else now)
-        claims = {
+        claims: dict[str, Any] = {
             "iss": ISSUER,
             "sub": f"games/{game_id}/seats/{seat}",
             "game": game_id,
@@ -60,6 +79,8 @@ class TokenIssuer:
             "iat": issued,
             "exp": issued + self._lifetime,
         }
+        if player is not None:
+            claims["player"] = player
         return jwt.encode(claims, self._secret, algorithm="HS256")
 
     def issue_creator(self, game_id: str, now: float | None = None) -> str:
@@ -110,7 +131,7 @@ class TokenIssuer:
         if known is not None and known[1] > time.time():
             return known[0]
         claim, expires = self._verify(token)
-        if len(self._verified) >= 100_000:
+        if len(self._verified) >= _VERIFIED_KEPT:
             self._verified.clear()
         self._verified[token] = (claim, expires)
         return claim
@@ -132,9 +153,119 @@ class TokenIssuer:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", f"bad seat token: {e}"
             ) from None
-        if not isinstance(claims["game"], str) or not isinstance(claims["seat"], int):
+        game, seat, player = claims["game"], claims["seat"], claims.get("player")
+        if not isinstance(game, str) or not (player is None or isinstance(player, str)):
             raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad seat token")
-        return SeatClaim(claims["game"], claims["seat"]), float(claims["exp"])
+        # bool is an int in Python: a claim of `true` is no seat.
+        if type(seat) is not int or seat < 0:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "BAD_SEAT_CLAIM",
+                "the seat token's seat is not a seat number",
+            )
+        return SeatClaim(game, seat, player), float(claims["exp"])
+
+
+class PlayerVerifier:
+    """Checks the host's player tokens: JWTs signed with an HS256 secret, or
+    with the private half of an RSA (RS256) or EC (ES256) public key; the
+    subject is the player id. ``issuer`` and ``audience``, when given, must
+    match the token's."""
+
+    def __init__(
+        self,
+        key: Any,
+        algorithms: list[str],
+        issuer: str | None = None,
+        audience: str | None = None,
+    ) -> None:
+        self._key = key
+        self._algorithms = algorithms
+        self._issuer = issuer
+        self._audience = audience
+        self._verified: dict[str, tuple[str, float]] = {}
+
+    @classmethod
+    def from_secret(
+        cls, secret: bytes, issuer: str | None = None, audience: str | None = None
+    ) -> PlayerVerifier:
+        if len(secret) < 32:
+            raise ValueError("the player token secret must be at least 32 bytes")
+        return cls(secret, ["HS256"], issuer, audience)
+
+    @classmethod
+    def from_public_key(
+        cls, pem: bytes, issuer: str | None = None, audience: str | None = None
+    ) -> PlayerVerifier:
+        """From a PEM public key: RSA keys verify RS256, EC keys ES256."""
+        from cryptography.hazmat.primitives.asymmetric import ec, rsa
+        from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+        key = load_pem_public_key(pem)
+        if isinstance(key, rsa.RSAPublicKey):
+            return cls(key, ["RS256"], issuer, audience)
+        if isinstance(key, ec.EllipticCurvePublicKey):
+            return cls(key, ["ES256"], issuer, audience)
+        raise ValueError("the player token public key must be an RSA or EC key")
+
+    def verify(self, token: str) -> str:
+        """The player id of a valid player token (remembered until it expires)."""
+        known = self._verified.get(token)
+        if known is not None and known[1] > time.time():
+            return known[0]
+        try:
+            claims = jwt.decode(
+                token,
+                self._key,
+                algorithms=self._algorithms,
+                issuer=self._issuer,
+                audience=self._audience,
+                options={"require": ["exp", "sub"], "verify_aud": self._audience is not None},
+            )
+        except jwt.ExpiredSignatureError:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "PLAYER_TOKEN_EXPIRED",
+                "the player token has expired",
+            ) from None
+        except jwt.PyJWTError as e:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "PLAYER_TOKEN_INVALID",
+                f"bad player token: {str(e)[:80]}",
+            ) from None
+        player = claims["sub"]
+        if not isinstance(player, str) or not 0 < len(player) <= MAX_PLAYER_ID:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "PLAYER_TOKEN_INVALID",
+                f"a player token's subject is a player id of 1 to {MAX_PLAYER_ID} characters",
+            )
+        if len(self._verified) >= _VERIFIED_KEPT:
+            self._verified.clear()
+        self._verified[token] = (player, float(claims["exp"]))
+        return player
+
+
+def metadata_value(metadata: Iterable[tuple[str, str | bytes]] | None, key: str) -> str | None:
+    """The value of metadata ``key``, if sent."""
+    for k, value in metadata or ():
+        if k == key:
+            return value.decode() if isinstance(value, bytes) else value
+    return None
+
+
+def caller_scope(key: str) -> str:
+    """The request-id scope of an anonymous caller's key (checked, hashed)."""
+    low, high = CALLER_KEY_LENGTHS
+    if not low <= len(key) <= high or not key.isascii() or not key.isprintable():
+        raise ApiError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "BAD_CALLER_KEY",
+            f"the {CALLER_KEY} metadata is a random secret of {low} to {high} "
+            "printable ASCII characters",
+        )
+    return "caller:" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
 def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:

@@ -4,6 +4,7 @@ here."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,16 @@ from google.protobuf import struct_pb2, timestamp_pb2
 
 import ramino
 from ramino.api import convert, wire
-from ramino.api.auth import SeatClaim, TokenIssuer, bearer
+from ramino.api.auth import (
+    CALLER_KEY,
+    PLAYER_TOKEN_KEY,
+    PlayerVerifier,
+    SeatClaim,
+    TokenIssuer,
+    bearer,
+    caller_scope,
+    metadata_value,
+)
 from ramino.api.errors import ApiError
 from ramino.api.interceptors import Context
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
@@ -33,7 +43,8 @@ from ramino.engine import (
     project,
     to_data,
 )
-from ramino.store import GameSummary
+from ramino.store import GameSummary, RequestRecord
+from ramino.store.base import fingerprint
 from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
 
 BOTS = {
@@ -49,6 +60,7 @@ STATUSES = {
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
 MAX_CARD_ID = 1 << 10
+MAX_REQUEST_ID = 128
 
 
 def _numbers(message: Any, *names: str) -> tuple[int, ...]:
@@ -72,6 +84,31 @@ DEADWOOD_VALUE, DEADWOOD_MELDS, DEADWOOD_CARDS = _numbers(
 )
 LEGAL_MOVES, LEGAL_HINT = _numbers(game_pb2.GetLegalMovesResponse, "moves", "hint")
 WATCH_VERSION, WATCH_EVENT = _numbers(game_pb2.WatchGameResponse, "version", "event")
+
+
+def request_hash(request_id: str) -> str:
+    """What the logs show of a request id: a short hash, never the id."""
+    return hashlib.sha256(request_id.encode()).hexdigest()[:12]
+
+
+def check_request_id(request_id: str) -> None:
+    if len(request_id) > MAX_REQUEST_ID:
+        raise convert.invalid(
+            "BAD_REQUEST_ID", f"a request id is at most {MAX_REQUEST_ID} characters"
+        )
+
+
+def request_record(request: Any, method: str, scope: str) -> RequestRecord | None:
+    """The record of ``request``'s request id (None without one): scoped to
+    the caller, the method, and the request's fingerprint (its deterministic
+    serialization, request id cleared)."""
+    if not request.request_id:
+        return None
+    bare = type(request)()
+    bare.CopyFrom(request)
+    bare.request_id = ""
+    printed = fingerprint(bare.SerializeToString(deterministic=True))
+    return RequestRecord(request.request_id, scope, method, printed)
 
 
 def game_id_of(name: str) -> str:
@@ -348,10 +385,17 @@ def move_response(result: bytes) -> bytes:
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(
-        self, app: GameApp, tokens: TokenIssuer, max_streams_per_connection: int = 100
+        self,
+        app: GameApp,
+        tokens: TokenIssuer,
+        players: PlayerVerifier | None = None,
+        max_streams_per_connection: int = 100,
     ) -> None:
+        """``players``: the verifier of the host's player tokens; with it,
+        lobby calls need a player token and seat tokens are bound to it."""
         self.app = app
         self.tokens = tokens
+        self.players = players
         self.max_streams_per_connection = max_streams_per_connection
         self._streams: dict[str, int] = {}
         """Open watch streams by connection (the peer's address and port)."""
@@ -367,11 +411,41 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- auth -------------------------------------------------------------------
 
+    def _player(self, context: Context) -> str:
+        """The verified player of the call (servers that know players)."""
+        assert self.players is not None
+        token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
+        if not token:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "PLAYER_TOKEN_MISSING",
+                f"this server knows players: send your player token in the "
+                f"{PLAYER_TOKEN_KEY} metadata",
+            )
+        return self.players.verify(token.removeprefix("Bearer ").strip())
+
     def _claim(self, context: Context) -> SeatClaim | None:
         token = bearer(context.invocation_metadata())
-        return None if token is None else self.tokens.verify(token)
+        if token is None:
+            return None
+        claim = self.tokens.verify(token)
+        if self.players is not None:
+            # A seat token acts only beside its player's own token.
+            if claim.player is None:
+                raise ApiError(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    "SEAT_NOT_BOUND",
+                    "this seat token is bound to no player: join again",
+                )
+            if self._player(context) != claim.player:
+                raise ApiError(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    "WRONG_PLAYER",
+                    "this seat token belongs to another player",
+                )
+        return claim
 
-    def _seat(self, context: Context, game_id: str) -> int:
+    def _claimed(self, context: Context, game_id: str) -> SeatClaim:
         """The seat the caller's token acts for in ``game_id``."""
         claim = self._claim(context)
         if claim is None:
@@ -387,7 +461,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "this seat token is for another game",
             )
         structlog.contextvars.bind_contextvars(seat=claim.seat)
-        return claim.seat
+        return claim
+
+    def _seat(self, context: Context, game_id: str) -> int:
+        return self._claimed(context, game_id).seat
 
     def _viewer(self, context: Context, game_id: str) -> int | None:
         """The caller's seat, or None for a spectator (no token)."""
@@ -403,22 +480,59 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return claim.seat
 
     @staticmethod
+    def _in_game(game: HostedGame, seat: int | None) -> None:
+        """Refuses a seat claim (signed, so ours) the game has no seat for."""
+        if seat is not None and not 0 <= seat < len(game.players):
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "NO_SUCH_SEAT",
+                "this seat token claims a seat the game does not have",
+            )
+
+    def _caller(self, context: Context, request_id: str) -> tuple[str, str | None]:
+        """The request-id scope of a lobby call, and its verified player.
+
+        With players known, the scope is the player. Else an anonymous
+        caller's key (the ``ramino-caller-key`` metadata) is the scope; a
+        request id without one is refused, since anyone could replay it."""
+        if self.players is not None:
+            player = self._player(context)
+            return f"player:{player}", player
+        key = metadata_value(context.invocation_metadata(), CALLER_KEY)
+        if key is not None:
+            return caller_scope(key), None
+        if request_id:
+            raise ApiError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "CALLER_KEY_REQUIRED",
+                f"a request id on CreateGame or JoinGame needs the caller's own key in "
+                f"the {CALLER_KEY} metadata (a random secret the client keeps), so that "
+                "only the caller gets the first answer again",
+            )
+        return "", None
+
+    @staticmethod
     def _bind(game_id: str, request_id: str = "") -> None:
-        structlog.contextvars.bind_contextvars(game=game_id, request_id=request_id or None)
+        structlog.contextvars.bind_contextvars(
+            game=game_id, request_hash=request_hash(request_id) if request_id else None
+        )
 
     # --- lobby ------------------------------------------------------------------
 
     async def CreateGame(  # noqa: N802
         self, request: game_pb2.CreateGameRequest, context: Context
     ) -> game_pb2.CreateGameResponse:
-        structlog.contextvars.bind_contextvars(request_id=request.request_id or None)
+        check_request_id(request.request_id)
+        if request.request_id:
+            structlog.contextvars.bind_contextvars(request_hash=request_hash(request.request_id))
+        scope, _player = self._caller(context, request.request_id)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
             request.variant or "ramino51",
             convert.overrides(request.overrides),
             seats,
             request.turn_timer_seconds,
-            request.request_id,
+            request_record(request, "CreateGame", scope),
             spectators_disabled=request.spectators_disabled,
         )
         self._bind(game.game_id)
@@ -451,14 +565,22 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     async def JoinGame(  # noqa: N802
         self, request: game_pb2.JoinGameRequest, context: Context
     ) -> game_pb2.JoinGameResponse:
+        check_request_id(request.request_id)
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
+        scope, player = self._caller(context, request.request_id)
         seat = request.seat if request.HasField("seat") else None
-        game, taken = await self.app.join(game_id, seat, request.player_name, request.request_id)
+        game, taken = await self.app.join(
+            game_id,
+            seat,
+            request.player_name,
+            request_record(request, "JoinGame", scope),
+            player,
+        )
         structlog.contextvars.bind_contextvars(seat=taken)
         return game_pb2.JoinGameResponse(
             seat=taken,
-            seat_token=self.tokens.issue(game_id, taken),
+            seat_token=self.tokens.issue(game_id, taken, player=player),
             view=view_message(game, taken, with_deck=True),
         )
 
@@ -469,6 +591,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
         game = await self.app.load(game_id)
+        self._in_game(game, viewer)
         if viewer is None and game.header.spectators_disabled:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
@@ -499,11 +622,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """Plays ``command`` and answers with the wire bytes of the move RPC's
         response, ``{MoveResult result = 1}``: the serialized result is what the
         store keeps for a retry of the request id, and it goes out as is."""
+        check_request_id(request.request_id)
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
-        seat = self._seat(context, game_id)
-        if len(request.request_id) > 128:
-            raise convert.invalid("BAD_REQUEST_ID", "a request id is at most 128 characters")
+        claim = self._claimed(context, game_id)
+        seat = claim.seat
+        scope = f"seat:{game_id}:{seat}"
+        if claim.player is not None and self.players is not None:
+            scope += f":player:{claim.player}"
+        record = request_record(request, type(command).__name__, scope)
         expected = request.expected_version if request.HasField("expected_version") else None
 
         def render(game: HostedGame, events: list[Event]) -> bytes:
@@ -517,7 +644,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 parts.append(legal_moves_bytes(game, seat, RESULT_MOVES, RESULT_HINT, view))
             return b"".join(parts)
 
-        answer = await self.app.move(game_id, seat, command, expected, request.request_id, render)
+        answer = await self.app.move(game_id, seat, command, expected, record, render)
         return move_response(answer)
 
     async def DrawFromStock(  # noqa: N802
@@ -586,6 +713,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.name)
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
+        if viewer is not None:
+            self._in_game(await self.app.load(game_id), viewer)
         after = request.after_version if request.HasField("after_version") else None
         peer = context.peer()
         open_streams = self._streams.get(peer, 0)
@@ -622,6 +751,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game_id)
         seat = self._seat(context, game_id)
         game = await self.app.load(game_id)
+        self._in_game(game, seat)
         head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
         if game.engine is None or game.ended is not None:
             return head

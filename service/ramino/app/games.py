@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -45,6 +46,7 @@ from ramino.store import (
     GameExists,
     GameSummary,
     Page,
+    RequestRecord,
     Store,
     VersionConflict,
 )
@@ -86,9 +88,32 @@ class Limits:
     abandoned; 0 for never."""
 
 
-def _game_id_for(request_id: str) -> str:
-    """A create retried with the same request id names the same game."""
-    return hashlib.sha256(f"create:{request_id}".encode()).hexdigest()[:16]
+MAX_NAME = 64
+"""The longest player name, in characters (after stripping spaces)."""
+
+
+def _game_id_for(request: RequestRecord) -> str:
+    """A create retried with the same request id by the same caller names
+    the same game; another caller's same id names another game."""
+    key = f"create:{len(request.scope)}:{request.scope}:{request.request_id}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def request_id_reused() -> ApiError:
+    return ApiError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "REQUEST_ID_REUSED",
+        "this request id was already used for another request (another caller, "
+        "method or request): send a new request id for a new request",
+    )
+
+
+def _answer(first: RequestRecord, request: RequestRecord) -> bytes:
+    """The first answer to a request id, for a retry of that same request;
+    for anything else, REQUEST_ID_REUSED."""
+    if not first.matches(request):
+        raise request_id_reused()
+    return first.response
 
 
 class GameApp:
@@ -284,12 +309,13 @@ class GameApp:
         overrides: dict[str, Any],
         seats: Sequence[SeatSpec],
         turn_timer_seconds: int = 0,
-        request_id: str = "",
+        request: RequestRecord | None = None,
         decks: Sequence[Sequence[int]] = (),
         spectators_disabled: bool = False,
     ) -> HostedGame:
-        """A new game. ``decks`` stacks the first deals: for tests only, the
-        API never sets it."""
+        """A new game; ``request`` is the record of its request id, if any
+        (a retry of it gets the same game). ``decks`` stacks the first
+        deals: for tests only, the API never sets it."""
         if not seats:
             raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "NO_SEATS", "a game needs seats")
         if all(s.bot is not None for s in seats) and not self.limits.allow_bot_games:
@@ -299,7 +325,14 @@ class GameApp:
                 "a game needs at least one seat for a person: this server does not host "
                 "games of bots only",
             )
-        for s in seats:
+        for i, s in enumerate(seats):
+            if len(s.name) > MAX_NAME or s.name != s.name.strip():
+                raise ApiError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "BAD_PLAYER_NAME",
+                    f"seat {i}: a player name is at most {MAX_NAME} characters "
+                    "(empty for an open seat or a bot), without spaces around it",
+                )
             if s.bot is not None and s.bot not in BOT_KINDS:
                 raise ApiError(
                     grpc.StatusCode.INVALID_ARGUMENT, "BAD_BOT", f"unknown bot {s.bot!r}"
@@ -319,7 +352,7 @@ class GameApp:
             overrides=overrides,
             decks=decks,
         )
-        game_id = _game_id_for(request_id) if request_id else secrets.token_hex(8)
+        game_id = _game_id_for(request) if request is not None else secrets.token_hex(8)
         now = self._clock()
         named = tuple(
             SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot)
@@ -339,11 +372,17 @@ class GameApp:
         game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
         try:
             await self.store.create(
-                self.summary(game), entry("created", now, header=header.to_data())
+                self.summary(game), entry("created", now, header=header.to_data()), request
             )
         except GameExists:
-            if not request_id:
+            if request is None:
                 raise
+            # A retry: the game is the first attempt's when the record says
+            # so (gone with the game's older records, it cannot be told).
+            first = await self.store.request(game_id, request.request_id)
+            if first is None:
+                raise request_id_reused() from None
+            _answer(first, request)
             return await self.load(game_id)
         if not game.open_seats:
             async with self.lock(game_id):
@@ -353,34 +392,71 @@ class GameApp:
         return game
 
     async def _start(
-        self, game: HostedGame, before: list[str], request_id: str = "", response: bytes = b""
+        self, game: HostedGame, before: list[str], request: RequestRecord | None = None
     ) -> None:
         """Appends the entries ``before`` and the deal at once."""
         now = self._clock()
         entries = [*before, *engine_entries(game.start(), now)]
         game.version = await self.store.append(
-            game.game_id, game.version, entries, self.summary(game), request_id or None, response
+            game.game_id, game.version, entries, self.summary(game), request
         )
         game.last_at = now
         if self.duties is not None:
             self.duties.kick(game.game_id)
 
     async def join(
-        self, game_id: str, seat: int | None, player_name: str, request_id: str = ""
+        self,
+        game_id: str,
+        seat: int | None,
+        player_name: str,
+        request: RequestRecord | None = None,
+        player_id: str | None = None,
     ) -> tuple[HostedGame, int]:
+        """Seats a person: ``request`` is the record of the request id, if
+        any (its answer is the seat taken); ``player_id`` the verified player,
+        when the server knows players (one seat per player and game). Losing
+        a race with another replica's append, it decides again on the new
+        state: each such loss is another seat taken, so a few tries settle it
+        (no open seat left is an answer too)."""
         name = player_name.strip()
-        if not name or len(name) > 64:
+        if not name or len(name) > MAX_NAME:
             raise ApiError(
                 grpc.StatusCode.INVALID_ARGUMENT,
                 "BAD_PLAYER_NAME",
-                "a player name is 1 to 64 characters",
+                f"a player name is 1 to {MAX_NAME} characters",
             )
+        attempt = 0
+        while True:
+            try:
+                return await self._join_once(game_id, seat, name, request, player_id)
+            except VersionConflict:
+                attempt += 1
+                game = await self.load(game_id)
+                if attempt > len(game.players) + 1:
+                    raise
+
+    async def _join_once(
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str,
+        request: RequestRecord | None,
+        player_id: str | None,
+    ) -> tuple[HostedGame, int]:
         async with self.lock(game_id):
             game = await self._load(game_id)
-            if request_id and (first := await self.store.request(game_id, request_id)) is not None:
-                return game, int(first.decode())
+            if request is not None:
+                first = await self.store.request(game_id, request.request_id)
+                if first is not None:
+                    return game, int(_answer(first, request))
             if game.ended is not None:
                 raise _ended(game)
+            if player_id is not None and player_id in game.player_ids.values():
+                raise ApiError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "ALREADY_SEATED",
+                    "this player already holds a seat of this game",
+                )
             open_seats = game.open_seats
             if seat is None:
                 if not open_seats:
@@ -396,24 +472,28 @@ class GameApp:
                 raise ApiError(
                     grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {seat} is taken"
                 )
-            now = self._clock()
-            joined = entry("joined", now, seat=seat, player_name=name)
-            game.players[seat] = name
-            game.person_at = now
-            answer = str(seat).encode()
+            fields: dict[str, Any] = {"seat": seat, "player_name": name}
+            if player_id is not None:
+                fields["player_id"] = player_id
+            joined = entry("joined", self._clock(), **fields)
+            game.note(json.loads(joined))
+            record = None
+            if request is not None:
+                record = dataclasses.replace(request, response=str(seat).encode())
             try:
                 if game.open_seats:
                     game.version = await self.store.append(
-                        game_id,
-                        game.version,
-                        [joined],
-                        self.summary(game),
-                        request_id or None,
-                        answer,
+                        game_id, game.version, [joined], self.summary(game), record
                     )
                 else:
-                    await self._start(game, [joined], request_id, answer)
-            except (VersionConflict, DuplicateRequest):
+                    await self._start(game, [joined], record)
+            except DuplicateRequest as dup:
+                # The same request id landed through another replica meanwhile.
+                self.forget(game_id)
+                assert request is not None
+                taken = int(_answer(dup.record, request))
+                return await self._load(game_id), taken
+            except BaseException:
                 self.forget(game_id)
                 raise
             return game, seat
@@ -435,17 +515,19 @@ class GameApp:
         seat: int,
         command: Command,
         expected_version: int | None,
-        request_id: str,
+        request: RequestRecord | None,
         render: Render,
     ) -> bytes:
         """Plays ``command`` for ``seat`` and returns ``render``'s answer,
-        stored with the move so that a retry of ``request_id`` gets it again.
+        stored with the move in ``request``'s record (its response is
+        ``render``'s answer) so that a retry of the request gets it again,
+        and a reuse of its id by anyone else gets REQUEST_ID_REUSED.
         Without ``expected_version``, a move that loses a race with another
         replica is decided again on the new state (up to a few times)."""
         for attempt in range(4):
             try:
                 return await self._move_once(
-                    game_id, seat, command, expected_version, request_id, render
+                    game_id, seat, command, expected_version, request, render
                 )
             except VersionConflict:
                 if expected_version is not None or attempt == 3:
@@ -458,7 +540,7 @@ class GameApp:
         seat: int,
         command: Command,
         expected_version: int | None,
-        request_id: str,
+        request: RequestRecord | None,
         render: Render,
     ) -> bytes:
         async with self.lock(game_id):
@@ -468,6 +550,12 @@ class GameApp:
             # one that is legal again is caught by the store's append.
             try:
                 game = await self._load(game_id)
+                if not 0 <= seat < len(game.players):
+                    raise ApiError(
+                        grpc.StatusCode.PERMISSION_DENIED,
+                        "NO_SUCH_SEAT",
+                        "this seat token claims a seat the game does not have",
+                    )
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflict(game_id, expected_version, game.version)
                 if game.ended is not None:
@@ -480,23 +568,21 @@ class GameApp:
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._clock(), seat=seat)] if reclaimed else []
-                return await self._apply(
-                    game, seat, command, request_id, render, extra, person=True
-                )
-            except (ApiError, RaminoError, VersionConflict):
-                if (
-                    request_id
-                    and (first := await self.store.request(game_id, request_id)) is not None
-                ):
-                    return first
-                raise
+                return await self._apply(game, seat, command, request, render, extra, person=True)
+            except (ApiError, RaminoError, VersionConflict) as refused:
+                if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
+                    raise
+                first = await self.store.request(game_id, request.request_id)
+                if first is None:
+                    raise
+                return _answer(first, request)
 
     async def _apply(
         self,
         game: HostedGame,
         seat: int,
         command: Command,
-        request_id: str,
+        request: RequestRecord | None,
         render: Render,
         extra: list[str],
         person: bool = False,
@@ -515,13 +601,13 @@ class GameApp:
         if person:
             game.person_at = now
         response = render(game, events)
+        record = None if request is None else dataclasses.replace(request, response=response)
         try:
-            await self.store.append(
-                game.game_id, before, entries, self.summary(game), request_id or None, response
-            )
+            await self.store.append(game.game_id, before, entries, self.summary(game), record)
         except DuplicateRequest as dup:
             self.forget(game.game_id)
-            return dup.response
+            assert request is not None
+            return _answer(dup.record, request)
         except BaseException:
             # The engine has moved on but the store has not: fold again next time.
             self.forget(game.game_id)
@@ -566,7 +652,7 @@ class GameApp:
             )
             command = choose(game.engine)
             try:
-                await self._apply(game, seat, command, "", lambda g, e: b"", extra)
+                await self._apply(game, seat, command, None, lambda g, e: b"", extra)
             except VersionConflict:
                 return False
             return True

@@ -8,7 +8,8 @@ turn timers, and when each entry landed. Entries are JSON objects with a
 
 - ``created``: the header (variant, overrides, seats, the secret seed, its
   hash, the turn timer), always version 1;
-- ``joined``: a person took a seat;
+- ``joined``: a person took a seat (with ``player_id``, the verified
+  player, when the server knows players; never shown to watchers);
 - ``engine``: one event of the engine's record (``event`` in the engine's
   stable JSON form);
 - ``timed_out`` / ``reclaimed``: a seat's turn timer ran out and a bot played
@@ -180,6 +181,10 @@ class HostedGame:
         if not self.person_at:
             self.person_at = self.header.created_at
 
+    player_ids: dict[int, str] = field(default_factory=dict)
+    """The verified player of each seat joined by one (servers that know
+    players only)."""
+
     @property
     def game_id(self) -> str:
         return self.header.game_id
@@ -240,6 +245,7 @@ class HostedGame:
                 "timed_out": sorted(self.timed_out),
                 "ended": self.ended,
                 "person_at": self.person_at,
+                "player_ids": {str(k): v for k, v in self.player_ids.items()},
                 "engine": None if self.engine is None else self.engine.snapshot(),
             },
             separators=(",", ":"),
@@ -258,6 +264,7 @@ class HostedGame:
             timed_out=set(data["timed_out"]),
             ended=data.get("ended"),
             person_at=float(data.get("person_at", 0.0)),
+            player_ids={int(k): str(v) for k, v in data.get("player_ids", {}).items()},
         )
         if data["engine"] is not None:
             game.engine = Game.from_snapshot(game.record(), data["engine"])
@@ -276,6 +283,8 @@ class HostedGame:
         elif kind == "joined":
             self.players[data["seat"]] = data["player_name"]
             self.person_at = at
+            if "player_id" in data:
+                self.player_ids[data["seat"]] = data["player_id"]
         elif kind == "timed_out":
             self.timed_out.add(data["seat"])
         elif kind == "reclaimed":

@@ -4,6 +4,7 @@ retry policy, seat-token metadata and request building."""
 from __future__ import annotations
 
 import random
+import secrets
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -129,8 +130,28 @@ def card_id(card: CardRef) -> int:
     return int(card)
 
 
+CALLER_KEY = "ramino-caller-key"
+PLAYER_TOKEN_KEY = "ramino-player-token"
+
+
 def auth(token: str | None) -> tuple[tuple[str, str], ...]:
     return () if token is None else (("authorization", f"Bearer {token}"),)
+
+
+def identity(caller_key: str | None, player_token: str | None) -> tuple[tuple[str, str], ...]:
+    """The metadata a client sends on every call: its own caller key (which
+    scopes its request ids on CreateGame and JoinGame), and the player token
+    of the host's auth, when it has one."""
+    out: list[tuple[str, str]] = []
+    if caller_key:
+        out.append((CALLER_KEY, caller_key))
+    if player_token:
+        out.append((PLAYER_TOKEN_KEY, player_token))
+    return tuple(out)
+
+
+def new_caller_key() -> str:
+    return secrets.token_urlsafe(32)
 
 
 def new_request_id() -> str:

@@ -52,7 +52,10 @@ class AsyncClient:
         retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
         options: Sequence[tuple[str, Any]] = (),
         channel: grpc.aio.Channel | None = None,
+        player_token: str | None = None,
+        caller_key: str | None = None,
     ) -> None:
+        """See :class:`ramino.client.Client`: the same options."""
         opts = [*_wire.CHANNEL_OPTIONS, *options]
         if channel is not None:
             self._channel = channel
@@ -63,6 +66,8 @@ class AsyncClient:
         self.target = target
         self.timeout = timeout
         self.retry = retry
+        self.caller_key = caller_key or _wire.new_caller_key()
+        self._identity = _wire.identity(self.caller_key, player_token)
         self.rules = AsyncRules(self)
 
     async def close(self) -> None:
@@ -89,7 +94,9 @@ class AsyncClient:
         delays = self.retry.delays()
         while True:
             try:
-                return await method(request, timeout=self.timeout, metadata=_wire.auth(token))
+                return await method(
+                    request, timeout=self.timeout, metadata=_wire.auth(token) + self._identity
+                )
             except grpc.RpcError as e:
                 if _code(e) == grpc.StatusCode.UNAVAILABLE:
                     delay = next(delays, None)
@@ -105,7 +112,7 @@ class AsyncClient:
         method = self._channel.unary_stream(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
         )
-        return method(request, metadata=_wire.auth(token))
+        return method(request, metadata=_wire.auth(token) + self._identity)
 
     # --- lobby --------------------------------------------------------------
 

@@ -50,9 +50,16 @@ class Client:
         retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
         options: Sequence[tuple[str, Any]] = (),
         channel: grpc.Channel | None = None,
+        player_token: str | None = None,
+        caller_key: str | None = None,
     ) -> None:
         """``timeout`` bounds each call (not a watch); ``retry`` is used on
-        UNAVAILABLE; ``channel`` replaces the one made from ``target``."""
+        UNAVAILABLE; ``channel`` replaces the one made from ``target``.
+        ``player_token``: the player token of the host's auth, for a server
+        that knows players (sent on every call). ``caller_key``: the secret
+        that scopes this client's request ids on CreateGame and JoinGame (a
+        random one per client by default; give the same one to retry such a
+        call from another client)."""
         opts = [*_wire.CHANNEL_OPTIONS, *options]
         if channel is not None:
             self._channel = channel
@@ -63,6 +70,8 @@ class Client:
         self.target = target
         self.timeout = timeout
         self.retry = retry
+        self.caller_key = caller_key or _wire.new_caller_key()
+        self._identity = _wire.identity(self.caller_key, player_token)
         self.rules = Rules(self)
 
     def close(self) -> None:
@@ -89,7 +98,9 @@ class Client:
         delays = self.retry.delays()
         while True:
             try:
-                return method(request, timeout=self.timeout, metadata=_wire.auth(token))
+                return method(
+                    request, timeout=self.timeout, metadata=_wire.auth(token) + self._identity
+                )
             except grpc.RpcError as e:
                 if _code(e) == grpc.StatusCode.UNAVAILABLE:
                     delay = next(delays, None)
@@ -105,7 +116,7 @@ class Client:
         method = self._channel.unary_stream(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
         )
-        return method(request, metadata=_wire.auth(token))
+        return method(request, metadata=_wire.auth(token) + self._identity)
 
     # --- lobby --------------------------------------------------------------
 

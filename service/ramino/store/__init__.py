@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 from ramino.store.base import (
+    REQUESTS_KEPT,
     DuplicateRequest,
     Entry,
     GameExists,
     GameNotFound,
     GameSummary,
     Page,
+    RequestRecord,
     Store,
     StoreError,
     VersionConflict,
 )
 
 __all__ = [
+    "REQUESTS_KEPT",
     "DuplicateRequest",
     "Entry",
     "GameExists",
     "GameNotFound",
     "GameSummary",
     "Page",
+    "RequestRecord",
     "Store",
     "StoreError",
     "VersionConflict",

@@ -6,8 +6,12 @@ Every store gives the same guarantees:
 - ``append`` is atomic and succeeds only when the game is at
   ``expected_version``; otherwise it raises :class:`VersionConflict` and
   writes nothing;
-- a ``request_id`` already seen for the game raises :class:`DuplicateRequest`
-  carrying the first answer, and nothing is written;
+- a request id already seen for the game raises :class:`DuplicateRequest`
+  carrying the first :class:`RequestRecord` (whoever sent it: the caller
+  compares the record's scope, method and fingerprint), and nothing is written;
+- a game keeps the records of its most recent ``REQUESTS_KEPT`` request ids
+  (older ones are pruned by the append that goes past the bound), and they
+  go with the game when it expires;
 - ``subscribe`` yields every entry after a version, in order, with no gap and
   none twice, including entries appended through other processes where the
   store is shared.
@@ -16,6 +20,7 @@ Every store gives the same guarantees:
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +29,8 @@ from typing import Any, Protocol
 import orjson
 
 __all__ = [
+    "REQUESTS_KEPT",
+    "RequestRecord",
     "Entry",
     "GameSummary",
     "Store",
@@ -49,10 +56,65 @@ class VersionConflict(StoreError):
         self.game_id, self.expected, self.actual = game_id, expected, actual
 
 
+REQUESTS_KEPT = 256
+"""Request records a store keeps per game: the most recent ones."""
+
+_RECORD_MAGIC = b"RQ1"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRecord:
+    """The first answer to a request id, with who asked and what.
+
+    ``scope`` names the caller (a seat of the game, or an anonymous caller's
+    hashed key, or a player), ``method`` the RPC, and ``fingerprint`` the
+    request itself (see :func:`fingerprint`): a retry is answered from the
+    record only when all three match."""
+
+    request_id: str
+    scope: str
+    method: str
+    fingerprint: str
+    response: bytes = b""
+
+    def matches(self, other: RequestRecord) -> bool:
+        """Whether ``other`` is a retry of this record's request."""
+        return (self.scope, self.method, self.fingerprint) == (
+            other.scope,
+            other.method,
+            other.fingerprint,
+        )
+
+    def to_bytes(self) -> bytes:
+        head = orjson.dumps([self.request_id, self.scope, self.method, self.fingerprint])
+        return _RECORD_MAGIC + head + b"\n" + self.response
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> RequestRecord:
+        """The record of :meth:`to_bytes`. Bytes kept by an older server (a
+        bare answer) become a record with an empty scope, which matches no
+        caller: such a request id is refused, never answered."""
+        if data.startswith(_RECORD_MAGIC):
+            head, sep, response = data[len(_RECORD_MAGIC) :].partition(b"\n")
+            if sep:
+                try:
+                    request_id, scope, method, print_ = orjson.loads(head)
+                    return cls(str(request_id), str(scope), str(method), str(print_), response)
+                except (orjson.JSONDecodeError, ValueError, TypeError):
+                    pass
+        return cls("", "", "", "", data)
+
+
+def fingerprint(serialized: bytes) -> str:
+    """The fingerprint of a request: SHA-256 (hex) of its deterministic
+    serialization with its request id cleared."""
+    return hashlib.sha256(serialized).hexdigest()
+
+
 class DuplicateRequest(StoreError):
-    def __init__(self, game_id: str, request_id: str, response: bytes) -> None:
-        super().__init__(f"request {request_id} was already applied to game {game_id}")
-        self.game_id, self.request_id, self.response = game_id, request_id, response
+    def __init__(self, game_id: str, record: RequestRecord) -> None:
+        super().__init__(f"a request id was already used in game {game_id}")
+        self.game_id, self.record = game_id, record
 
 
 class GameExists(StoreError):
@@ -142,8 +204,11 @@ class Store(Protocol):
     kept in memory must then be brought up to date before each use. Where
     this process is the only writer, the copy it keeps is the latest."""
 
-    async def create(self, summary: GameSummary, first: str) -> None:
-        """A new game whose log starts with ``first`` (version 1)."""
+    async def create(
+        self, summary: GameSummary, first: str, request: RequestRecord | None = None
+    ) -> None:
+        """A new game whose log starts with ``first`` (version 1), with the
+        record of the request that created it when given."""
         ...
 
     async def append(
@@ -152,11 +217,12 @@ class Store(Protocol):
         expected_version: int,
         entries: Sequence[str],
         summary: GameSummary,
-        request_id: str | None = None,
-        response: bytes = b"",
+        request: RequestRecord | None = None,
     ) -> int:
         """Appends ``entries`` after ``expected_version`` and replaces the
-        summary, atomically; returns the new version."""
+        summary, atomically, keeping ``request``'s record (its request id must
+        be new to the game: else :class:`DuplicateRequest`); returns the new
+        version."""
         ...
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
@@ -165,8 +231,13 @@ class Store(Protocol):
 
     async def version(self, game_id: str) -> int: ...
 
-    async def request(self, game_id: str, request_id: str) -> bytes | None:
-        """The first answer to ``request_id``, if it was applied."""
+    async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
+        """The record of ``request_id`` in the game, if it was applied (and
+        not pruned since)."""
+        ...
+
+    async def requests_kept(self, game_id: str) -> int:
+        """How many request records the game keeps (at most ``REQUESTS_KEPT``)."""
         ...
 
     def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:

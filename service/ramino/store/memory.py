@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 
 from ramino.store.base import (
+    REQUESTS_KEPT,
     Archive,
     DuplicateRequest,
     Entry,
@@ -13,6 +15,7 @@ from ramino.store.base import (
     GameNotFound,
     GameSummary,
     Page,
+    RequestRecord,
     VersionConflict,
     decode_page_token,
     encode_page_token,
@@ -23,10 +26,12 @@ from ramino.store.local import Leases, Notifier, follow
 class MemoryStore:
     shared = False
 
-    def __init__(self) -> None:
+    def __init__(self, requests_kept: int = REQUESTS_KEPT) -> None:
         self._logs: dict[str, list[str]] = {}
         self._summaries: dict[str, GameSummary] = {}
-        self._requests: dict[tuple[str, str], bytes] = {}
+        # Per game, request id -> record bytes, oldest first.
+        self._requests: dict[str, OrderedDict[str, bytes]] = {}
+        self._requests_kept = requests_kept
         self._snapshots: dict[str, tuple[int, str]] = {}
         self._notifier = Notifier()
         self._leases = Leases()
@@ -37,10 +42,15 @@ class MemoryStore:
         except KeyError:
             raise GameNotFound(game_id) from None
 
-    async def create(self, summary: GameSummary, first: str) -> None:
+    async def create(
+        self, summary: GameSummary, first: str, request: RequestRecord | None = None
+    ) -> None:
         if summary.game_id in self._logs:
             raise GameExists(summary.game_id)
         self._logs[summary.game_id] = [first]
+        self._requests[summary.game_id] = OrderedDict()
+        if request is not None:
+            self._keep(summary.game_id, request)
         summary.version = 1
         self._summaries[summary.game_id] = GameSummary.from_json(summary.to_json())
         self._notifier.notify(summary.game_id)
@@ -51,21 +61,31 @@ class MemoryStore:
         expected_version: int,
         entries: Sequence[str],
         summary: GameSummary,
-        request_id: str | None = None,
-        response: bytes = b"",
+        request: RequestRecord | None = None,
     ) -> int:
         log = self._log(game_id)
-        if request_id and (game_id, request_id) in self._requests:
-            raise DuplicateRequest(game_id, request_id, self._requests[game_id, request_id])
+        if request is not None and request.request_id in self._requests[game_id]:
+            first = self._requests[game_id][request.request_id]
+            raise DuplicateRequest(game_id, RequestRecord.from_bytes(first))
         if len(log) != expected_version:
             raise VersionConflict(game_id, expected_version, len(log))
         log.extend(entries)
-        if request_id:
-            self._requests[game_id, request_id] = response
+        if request is not None:
+            self._keep(game_id, request)
         summary.version = len(log)
         self._summaries[game_id] = GameSummary.from_json(summary.to_json())
         self._notifier.notify(game_id)
         return len(log)
+
+    def _keep(self, game_id: str, request: RequestRecord) -> None:
+        kept = self._requests[game_id]
+        kept[request.request_id] = request.to_bytes()
+        while len(kept) > self._requests_kept:
+            kept.popitem(last=False)
+
+    async def requests_kept(self, game_id: str) -> int:
+        """How many request records the game keeps (for tests)."""
+        return len(self._requests.get(game_id, ()))
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
         log = self._log(game_id)
@@ -74,8 +94,10 @@ class MemoryStore:
     async def version(self, game_id: str) -> int:
         return len(self._log(game_id))
 
-    async def request(self, game_id: str, request_id: str) -> bytes | None:
-        return self._requests.get((game_id, request_id))
+    async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
+        kept = self._requests.get(game_id)
+        found = None if kept is None else kept.get(request_id)
+        return None if found is None else RequestRecord.from_bytes(found)
 
     def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
         return follow(self.read, self._notifier, game_id, after_version)
@@ -130,10 +152,8 @@ class MemoryStore:
         for game_id in gone:
             if archive is not None:
                 await archive(game_id, await self.read(game_id))
-            for table in (self._logs, self._summaries, self._snapshots):
+            for table in (self._logs, self._summaries, self._snapshots, self._requests):
                 table.pop(game_id, None)
-            for key in [k for k in self._requests if k[0] == game_id]:
-                del self._requests[key]
         return gone
 
     async def close(self) -> None:

@@ -5,7 +5,10 @@ Keys, under a prefix (``ramino:`` by default):
 - ``g:{id}:log``  a Stream of the game's entries; entry ``v`` has the stream
   id ``v-0``, so reading "after version v" is reading after id ``v-0``;
 - ``g:{id}:meta`` a hash: ``version`` and the lobby ``summary`` (JSON);
-- ``g:{id}:req``  a hash: request id -> first answer;
+- ``g:{id}:req``  a hash: request id -> its record (scope, method,
+  fingerprint and first answer);
+- ``g:{id}:reqs`` a list of the request ids of ``req``, oldest first: an
+  append past the bound kept per game pops and drops the oldest;
 - ``g:{id}:snap`` a hash: ``version`` and ``data`` of the latest snapshot;
 - ``g:{id}:lease`` the duty lease: the owning replica's id, with an expiry;
 - ``games``       a sorted set of game ids by creation time (the lobby);
@@ -32,6 +35,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ramino.store.base import (
+    REQUESTS_KEPT,
     Archive,
     DuplicateRequest,
     Entry,
@@ -39,15 +43,29 @@ from ramino.store.base import (
     GameNotFound,
     GameSummary,
     Page,
+    RequestRecord,
     VersionConflict,
     decode_page_token,
     encode_page_token,
 )
 
-APPEND = """
-local meta, log, req = KEYS[1], KEYS[2], KEYS[3]
-local expected, request_id, response, summary = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local duty_at, finished_at, game_id = ARGV[5], ARGV[6], ARGV[7]
+# Keeps a request's record and drops the oldest past the bound; the keys and
+# arguments it names are set by the script that includes it.
+KEEP_REQUEST = """
+if request_id ~= '' then
+  redis.call('HSET', req, request_id, record)
+  local extra = redis.call('RPUSH', order, request_id) - tonumber(kept)
+  for _ = 1, extra do
+    redis.call('HDEL', req, redis.call('LPOP', order))
+  end
+end
+"""
+
+APPEND = (
+    """
+local meta, log, req, order = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
+local expected, request_id, record, summary = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local duty_at, finished_at, game_id, kept = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local version = redis.call('HGET', meta, 'version')
 if not version then return {-2} end
 if request_id ~= '' then
@@ -56,12 +74,14 @@ if request_id ~= '' then
 end
 version = tonumber(version)
 if version ~= tonumber(expected) then return {-1, version} end
-for i = 8, #ARGV do
+for i = 9, #ARGV do
   version = version + 1
   redis.call('XADD', log, version .. '-0', 'd', ARGV[i])
 end
 redis.call('HSET', meta, 'version', version, 'summary', summary)
-if request_id ~= '' then redis.call('HSET', req, request_id, response) end
+"""
+    + KEEP_REQUEST
+    + """
 if duty_at ~= '' then
   redis.call('ZADD', KEYS[4], duty_at, game_id)
 else
@@ -70,15 +90,23 @@ end
 if finished_at ~= '' then redis.call('ZADD', KEYS[5], finished_at, game_id) end
 return {version}
 """
+)
 
-CREATE = """
+CREATE = (
+    """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', 1, 'summary', ARGV[1])
 redis.call('XADD', KEYS[2], '1-0', 'd', ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 if ARGV[5] ~= '' then redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4]) end
+local req, order = KEYS[5], KEYS[6]
+local request_id, record, kept = ARGV[6], ARGV[7], ARGV[8]
+"""
+    + KEEP_REQUEST
+    + """
 return 1
 """
+)
 
 LEASE = """
 local holder = redis.call('GET', KEYS[1])
@@ -103,7 +131,9 @@ def _retry() -> Retry:
 class RedisStore:
     shared = True
 
-    def __init__(self, url: str, prefix: str = "ramino:") -> None:
+    def __init__(
+        self, url: str, prefix: str = "ramino:", requests_kept: int = REQUESTS_KEPT
+    ) -> None:
         options: dict[str, Any] = {
             "retry": _retry(),
             "retry_on_error": [RedisConnectionError, RedisTimeoutError],
@@ -116,6 +146,7 @@ class RedisStore:
         # Blocking stream reads hold a connection each: a pool of their own.
         self._blocking: Any = Redis.from_url(url, max_connections=4096, **options)
         self._prefix = prefix
+        self._requests_kept = requests_kept
         self._append = self._redis.register_script(APPEND)
         self._create = self._redis.register_script(CREATE)
         self._lease = self._redis.register_script(LEASE)
@@ -139,7 +170,9 @@ class RedisStore:
     async def ping(self) -> bool:
         return bool(await self._redis.ping())
 
-    async def create(self, summary: GameSummary, first: str) -> None:
+    async def create(
+        self, summary: GameSummary, first: str, request: RequestRecord | None = None
+    ) -> None:
         summary.version = 1
         done = await self._create(
             keys=[
@@ -147,6 +180,8 @@ class RedisStore:
                 self._key(summary.game_id, "log"),
                 self._games,
                 self._duties,
+                self._key(summary.game_id, "req"),
+                self._key(summary.game_id, "reqs"),
             ],
             args=[
                 summary.to_json(),
@@ -154,6 +189,9 @@ class RedisStore:
                 summary.created_at,
                 summary.game_id,
                 "" if summary.duty_at is None else summary.duty_at,
+                "" if request is None else request.request_id,
+                b"" if request is None else request.to_bytes(),
+                self._requests_kept,
             ],
         )
         if not done:
@@ -165,8 +203,7 @@ class RedisStore:
         expected_version: int,
         entries: Sequence[str],
         summary: GameSummary,
-        request_id: str | None = None,
-        response: bytes = b"",
+        request: RequestRecord | None = None,
     ) -> int:
         summary.version = expected_version + len(entries)
         result = await self._append(
@@ -176,15 +213,17 @@ class RedisStore:
                 self._key(game_id, "req"),
                 self._duties,
                 self._finished,
+                self._key(game_id, "reqs"),
             ],
             args=[
                 expected_version,
-                request_id or "",
-                response,
+                "" if request is None else request.request_id,
+                b"" if request is None else request.to_bytes(),
                 summary.to_json(),
                 "" if summary.duty_at is None else summary.duty_at,
                 "" if summary.finished_at is None else summary.finished_at,
                 game_id,
+                self._requests_kept,
                 *entries,
             ],
         )
@@ -192,7 +231,7 @@ class RedisStore:
         if code == -2:
             raise GameNotFound(game_id)
         if code == -3:
-            raise DuplicateRequest(game_id, request_id or "", bytes(result[1]))
+            raise DuplicateRequest(game_id, RequestRecord.from_bytes(bytes(result[1])))
         if code == -1:
             raise VersionConflict(game_id, expected_version, int(result[1]))
         return code
@@ -214,9 +253,15 @@ class RedisStore:
             raise GameNotFound(game_id)
         return int(v)
 
-    async def request(self, game_id: str, request_id: str) -> bytes | None:
+    async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
         first = await self._redis.hget(self._key(game_id, "req"), request_id)
-        return None if first is None else bytes(first)
+        return None if first is None else RequestRecord.from_bytes(bytes(first))
+
+    async def requests_kept(self, game_id: str) -> int:
+        """How many request records the game keeps (for tests): the larger of
+        the record hash and the order list, so that a leak in either shows."""
+        records = int(await self._redis.hlen(self._key(game_id, "req")))
+        return max(records, int(await self._redis.llen(self._key(game_id, "reqs"))))
 
     async def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
         """Every entry after ``after_version``, whichever replica appended it;
@@ -318,7 +363,7 @@ class RedisStore:
             if archive is not None:
                 with contextlib.suppress(GameNotFound):
                     await archive(game_id, await self.read(game_id))
-            parts = ("meta", "log", "req", "snap", "lease", "expiring")
+            parts = ("meta", "log", "req", "reqs", "snap", "lease", "expiring")
             await self._redis.delete(*(self._key(game_id, p) for p in parts))
             for index in (self._games, self._duties, self._finished):
                 await self._redis.zrem(index, game_id)

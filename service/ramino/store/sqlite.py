@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from ramino.store.base import (
+    REQUESTS_KEPT,
     Archive,
     DuplicateRequest,
     Entry,
@@ -18,6 +19,7 @@ from ramino.store.base import (
     GameNotFound,
     GameSummary,
     Page,
+    RequestRecord,
     VersionConflict,
     decode_page_token,
     encode_page_token,
@@ -45,14 +47,17 @@ CREATE TABLE IF NOT EXISTS entries (
     data TEXT NOT NULL,
     PRIMARY KEY (game_id, version)
 ) WITHOUT ROWID;
--- A rowid table: its rows (a move's whole answer, a kilobyte or two) are
--- appended in order, and only the small index goes by game and request id.
+-- A rowid table: its rows (a request's record, with a move's whole answer,
+-- a kilobyte or two) are appended in order, and only the small indexes go by
+-- game and request id, and by game in the order of appending (to prune the
+-- oldest past the bound kept per game).
 CREATE TABLE IF NOT EXISTS requests (
     game_id TEXT NOT NULL,
     request_id TEXT NOT NULL,
     response BLOB NOT NULL,
     UNIQUE (game_id, request_id)
 );
+CREATE INDEX IF NOT EXISTS requests_by_game ON requests (game_id);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
@@ -64,7 +69,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 class SqliteStore:
     shared = False
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, requests_kept: int = REQUESTS_KEPT) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -75,6 +80,7 @@ class SqliteStore:
         self._notifier = Notifier()
         self._leases = Leases()
         self._batch: asyncio.Future[None] | None = None
+        self._requests_kept = requests_kept
 
     def _version(self, game_id: str) -> int:
         row = self._db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
@@ -98,7 +104,9 @@ class SqliteStore:
             ),
         )
 
-    async def create(self, summary: GameSummary, first: str) -> None:
+    async def create(
+        self, summary: GameSummary, first: str, request: RequestRecord | None = None
+    ) -> None:
         summary.version = 1
         try:
             self._commit_batch()
@@ -111,6 +119,11 @@ class SqliteStore:
                     raise GameExists(summary.game_id)
                 self._put_summary(summary)
                 self._db.execute("INSERT INTO entries VALUES (?, 1, ?)", (summary.game_id, first))
+                if request is not None:
+                    self._db.execute(
+                        "INSERT INTO requests VALUES (?, ?, ?)",
+                        (summary.game_id, request.request_id, request.to_bytes()),
+                    )
         finally:
             self._notifier.notify(summary.game_id)
 
@@ -120,25 +133,26 @@ class SqliteStore:
         expected_version: int,
         entries: Sequence[str],
         summary: GameSummary,
-        request_id: str | None = None,
-        response: bytes = b"",
+        request: RequestRecord | None = None,
     ) -> int:
         version = expected_version + len(entries)
+        request_id = None if request is None else request.request_id
         summary.version = version
         batch = self._join_batch()
         # No savepoint: each step that can refuse the append comes before
         # anything of it is written, or undoes what it wrote. Any other
         # failure rolls the whole batch back (its appends all fail).
         try:
-            if request_id:
+            if request is not None:
                 try:
                     self._db.execute(
-                        "INSERT INTO requests VALUES (?, ?, ?)", (game_id, request_id, response)
+                        "INSERT INTO requests VALUES (?, ?, ?)",
+                        (game_id, request.request_id, request.to_bytes()),
                     )
                 except sqlite3.IntegrityError:
-                    first = self._request(game_id, request_id)
+                    first = self._request(game_id, request.request_id)
                     assert first is not None
-                    raise DuplicateRequest(game_id, request_id, first) from None
+                    raise DuplicateRequest(game_id, first) from None
             # The summary row carries the version: updating it only at the
             # expected version is the check.
             updated = self._db.execute(
@@ -156,7 +170,7 @@ class SqliteStore:
                 ),
             ).rowcount
             if updated != 1:
-                if request_id:
+                if request_id is not None:
                     self._db.execute(
                         "DELETE FROM requests WHERE game_id = ? AND request_id = ?",
                         (game_id, request_id),
@@ -166,6 +180,8 @@ class SqliteStore:
                 "INSERT INTO entries VALUES (?, ?, ?)",
                 [(game_id, expected_version + i + 1, e) for i, e in enumerate(entries)],
             )
+            if request_id is not None:
+                self._prune_requests(game_id)
         except (DuplicateRequest, VersionConflict, GameNotFound):
             raise  # refused: nothing of this append was left written
         except BaseException as exc:
@@ -176,6 +192,22 @@ class SqliteStore:
         await asyncio.shield(batch)
         self._notifier.notify(game_id)
         return version
+
+    def _prune_requests(self, game_id: str) -> None:
+        """Drops the game's request records older than the most recent
+        ``requests_kept`` (rowids grow in the order of appending)."""
+        self._db.execute(
+            "DELETE FROM requests WHERE game_id = ? AND rowid < ("
+            "SELECT rowid FROM requests WHERE game_id = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)",
+            (game_id, game_id, self._requests_kept - 1),
+        )
+
+    async def requests_kept(self, game_id: str) -> int:
+        """How many request records the game keeps (for tests)."""
+        row = self._db.execute(
+            "SELECT count(*) FROM requests WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(row[0])
 
     def _join_batch(self) -> asyncio.Future[None]:
         """The open batch of appends, opened here when there is none.
@@ -225,15 +257,15 @@ class SqliteStore:
     async def version(self, game_id: str) -> int:
         return self._version(game_id)
 
-    async def request(self, game_id: str, request_id: str) -> bytes | None:
+    async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
         return self._request(game_id, request_id)
 
-    def _request(self, game_id: str, request_id: str) -> bytes | None:
+    def _request(self, game_id: str, request_id: str) -> RequestRecord | None:
         row = self._db.execute(
             "SELECT response FROM requests WHERE game_id = ? AND request_id = ?",
             (game_id, request_id),
         ).fetchone()
-        return None if row is None else bytes(row[0])
+        return None if row is None else RequestRecord.from_bytes(bytes(row[0]))
 
     def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
         return follow(self.read, self._notifier, game_id, after_version)
