@@ -15,7 +15,7 @@ from google.protobuf import struct_pb2, timestamp_pb2
 import ramino
 from ramino.api import convert, wire
 from ramino.api.auth import SeatClaim, TokenIssuer, bearer
-from ramino.api.errors import ApiError
+from ramino.api.errors import ApiError, excerpt
 from ramino.api.interceptors import Context
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
 from ramino.engine import (
@@ -76,7 +76,9 @@ LEGAL_MOVES, LEGAL_HINT = _numbers(game_pb2.GetLegalMovesResponse, "moves", "hin
 def game_id_of(name: str) -> str:
     prefix, _, game_id = name.partition("/")
     if prefix != "games" or not game_id or not game_id.isalnum() or len(game_id) > 64:
-        raise convert.invalid("BAD_GAME_NAME", f'a game name is "games/{{game}}", not {name!r}')
+        raise convert.invalid(
+            "BAD_GAME_NAME", f'a game name is "games/{{game}}", not {excerpt(name)}'
+        )
     return game_id
 
 
@@ -395,7 +397,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         structlog.contextvars.bind_contextvars(request_id=request.request_id or None)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
-            request.variant or "ramino51",
+            convert.preset(request.variant),
             convert.overrides(request.overrides),
             seats,
             request.turn_timer_seconds,

@@ -13,7 +13,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
-from ramino.api.interceptors import ServiceInterceptor
+from ramino.api.interceptors import ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
 
@@ -62,11 +62,13 @@ async def create_server(
     games: game_pb2_grpc.GameServiceServicer | None = None,
     max_message_bytes: int = 1 << 20,
 ) -> RunningServer:
-    """A started server bound to ``address`` (port 0 picks a free one)."""
+    """A started server bound to ``address`` (port 0 picks a free one).
+    Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
+    (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it."""
     server = grpc.aio.server(
-        interceptors=[ServiceInterceptor()],
+        interceptors=[ServiceInterceptor(max_message_bytes)],
         options=[
-            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
             ("grpc.max_send_message_length", 4 * max_message_bytes),
             ("grpc.so_reuseport", 0),
         ],

@@ -23,6 +23,8 @@ import grpc
 import structlog
 from prometheus_client import Counter, Gauge
 
+import ramino
+from ramino.api import limits
 from ramino.api.errors import ApiError
 from ramino.app.duties import Duties
 from ramino.app.log import (
@@ -261,6 +263,7 @@ class GameApp:
             )
         seed = self._seed_source()
         # Checks the variant, the overrides and the seat count now, by dealing once.
+        limits.check_game_variant(ramino.Variant(variant, **overrides))
         Game.new(
             variant,
             [f"seat {i}" for i in range(len(seats))],
