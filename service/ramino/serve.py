@@ -8,6 +8,7 @@ import os
 
 from ramino.api.auth import TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
+from ramino.api.pool import WorkPool
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp
 from ramino.logs import configure
@@ -43,7 +44,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="drain seconds on SIGTERM",
     )
     p.add_argument(
-        "--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(1 << 20)))
+        "--max-message-bytes",
+        type=int,
+        default=int(_env("MAX_MESSAGE_BYTES", str(1 << 20))),
+        help="largest request; larger ones are RESOURCE_EXHAUSTED [RAMINO_MAX_MESSAGE_BYTES]",
+    )
+    threads, capacity = _env("WORK_THREADS", ""), _env("WORK_CAPACITY", "")
+    p.add_argument(
+        "--work-threads",
+        type=int,
+        default=int(threads) if threads else None,
+        help="threads for meld searches (default: cores, at most 4) [RAMINO_WORK_THREADS]",
+    )
+    p.add_argument(
+        "--work-capacity",
+        type=int,
+        default=int(capacity) if capacity else None,
+        help="searches admitted at once before SERVER_BUSY (default: 16 a thread) "
+        "[RAMINO_WORK_CAPACITY]",
     )
     p.add_argument(
         "--bot-delay",
@@ -78,12 +96,18 @@ def run(args: argparse.Namespace) -> int:
         metrics_port=args.metrics_port,
         grace_seconds=args.grace,
         max_message_bytes=args.max_message_bytes,
+        work_threads=args.work_threads,
+        work_capacity=args.work_capacity,
     )
 
     async def main() -> None:
         app = GameApp(open_store(config.store), bot_delay=args.bot_delay)
         await app.start(args.finished_retention, args.archive)
-        await serve(config, GameServicer(app, TokenIssuer(load_secret())))
+        pool = WorkPool(config.work_threads, config.work_capacity)
+        try:
+            await serve(config, GameServicer(app, TokenIssuer(load_secret()), pool), pool)
+        finally:
+            pool.shutdown()
 
     asyncio.run(main())
     return 0

@@ -4,6 +4,7 @@ here."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from ramino.api import convert, wire
 from ramino.api.auth import SeatClaim, TokenIssuer, bearer
 from ramino.api.errors import ApiError, excerpt
 from ramino.api.interceptors import Context
+from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
 from ramino.engine import (
     Command,
@@ -49,6 +51,9 @@ STATUSES = {
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
 MAX_CARD_ID = 1 << 10
+POOLED_HAND = 16
+"""Hands of more cards than every preset deals (15, and one drawn) have
+their legal moves and hint searched in the work pool, off the event loop."""
 
 
 def _numbers(message: Any, *names: str) -> tuple[int, ...]:
@@ -117,17 +122,20 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameVariant:
     """A game's variant and its message serialized as GameView's field
-    ``variant``, built once per set of parameters (``key``)."""
+    ``variant``, built once per set of parameters (``key``). Compared and
+    hashed by identity: the serialized pieces of its melds are kept by it."""
 
     key: str
     variant: ramino.Variant
     piece: bytes
 
 
-_VARIANTS: dict[str, GameVariant] = {}
+MAX_VARIANTS = 256
+"""Distinct sets of parameters kept built (the least recently used go)."""
+_VARIANTS: OrderedDict[str, GameVariant] = OrderedDict()
 _VIEW_FIELDS = game_pb2.GameView.DESCRIPTOR.fields_by_name
 HAND = _VIEW_FIELDS["hand"].number
 DISCARD_PILE = _VIEW_FIELDS["discard_pile"].number
@@ -137,11 +145,15 @@ def game_variant(game: HostedGame) -> GameVariant:
     h = game.header
     key = f"{h.variant}:{sorted(h.overrides.items())}"
     found = _VARIANTS.get(key)
-    if found is None:
-        variant = ramino.Variant(h.variant, **h.overrides)
-        message = convert.variant_message(variant)
-        piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
-        found = _VARIANTS[key] = GameVariant(key, variant, piece)
+    if found is not None:
+        _VARIANTS.move_to_end(key)
+        return found
+    variant = ramino.Variant(h.variant, **h.overrides)
+    message = convert.variant_message(variant)
+    piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
+    found = _VARIANTS[key] = GameVariant(key, variant, piece)
+    while len(_VARIANTS) > MAX_VARIANTS:
+        _VARIANTS.popitem(last=False)
     return found
 
 
@@ -149,19 +161,19 @@ def _card_piece(number: int, code: str, card_id: int | None) -> bytes:
     return wire.field(number, convert.card(code, card_id).SerializeToString())
 
 
-def _meld(variant_key: str, codes: tuple[str, ...], ids: tuple[int, ...] | None) -> types_pb2.Meld:
-    meld = ramino.validate_meld(list(codes), _VARIANTS[variant_key].variant)
+def _meld(info: GameVariant, codes: tuple[str, ...], ids: tuple[int, ...] | None) -> types_pb2.Meld:
+    meld = ramino.validate_meld(list(codes), info.variant)
     return convert.meld(meld, ids)
 
 
-def _meld_piece(variant_key: str, number: int, codes: tuple[str, ...]) -> bytes:
-    return wire.field(number, _meld(variant_key, codes, None).SerializeToString())
+def _meld_piece(info: GameVariant, number: int, codes: tuple[str, ...]) -> bytes:
+    return wire.field(number, _meld(info, codes, None).SerializeToString())
 
 
 def _table_piece(
-    variant_key: str, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
+    info: GameVariant, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
 ) -> bytes:
-    table = game_pb2.TableMeld(index=index, owner=owner, meld=_meld(variant_key, codes, ids))
+    table = game_pb2.TableMeld(index=index, owner=owner, meld=_meld(info, codes, ids))
     return wire.field(_VIEW_FIELDS["table"].number, table.SerializeToString())
 
 
@@ -238,9 +250,7 @@ def view_bytes(
     parts = [msg.SerializeToString(), info.piece]
     parts.extend(card(HAND, deck[c], c) for c in view.hand or ())
     parts.extend(
-        TABLE_PIECES.get(
-            info.key, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards)
-        )
+        TABLE_PIECES.get(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
         for m in view.melds
     )
     parts.extend(card(DISCARD_PILE, deck[c], c) for c in view.discard_pile)
@@ -337,9 +347,10 @@ def move_response(result: bytes) -> bytes:
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
-    def __init__(self, app: GameApp, tokens: TokenIssuer) -> None:
+    def __init__(self, app: GameApp, tokens: TokenIssuer, pool: WorkPool | None = None) -> None:
         self.app = app
         self.tokens = tokens
+        self.pool = pool or shared()
 
     def drain(self) -> None:
         """The server stops: end the watch streams now, not at the grace's end."""
@@ -458,7 +469,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             raise convert.invalid("BAD_REQUEST_ID", "a request id is at most 128 characters")
         expected = request.expected_version if request.HasField("expected_version") else None
 
-        def render(game: HostedGame, events: list[Event]) -> bytes:
+        async def render(game: HostedGame, events: list[Event]) -> bytes:
             engine = game.engine
             view = None if engine is None else engine.view(seat)
             parts = [
@@ -466,7 +477,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             ]
             parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
             if engine is not None and view is not None and engine.turn == seat:
-                parts.append(legal_moves_bytes(game, seat, RESULT_MOVES, RESULT_HINT, view))
+                parts.append(await self._legal_moves(game, seat, RESULT_MOVES, RESULT_HINT, view))
             return b"".join(parts)
 
         answer = await self.app.move(game_id, seat, command, expected, request.request_id, render)
@@ -558,11 +569,32 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.name)
         self._bind(game_id)
         seat = self._seat(context, game_id)
-        game = await self.app.load(game_id)
-        head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
-        if game.engine is None:
-            return head
-        return head + legal_moves_bytes(game, seat, LEGAL_MOVES, LEGAL_HINT)
+
+        async def answer(game: HostedGame) -> bytes:
+            head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
+            if game.engine is None:
+                return head
+            return head + await self._legal_moves(game, seat, LEGAL_MOVES, LEGAL_HINT)
+
+        return await self.app.with_game(game_id, answer)
+
+    async def _legal_moves(
+        self,
+        game: HostedGame,
+        seat: int,
+        moves_field: int,
+        hint_field: int,
+        view: View | None = None,
+    ) -> bytes:
+        """:func:`legal_moves_bytes`, in the work pool for a hand of more than
+        ``POOLED_HAND`` cards (its searches take milliseconds); the caller
+        holds the game's lock, so nothing changes the game meanwhile."""
+        assert game.engine is not None
+        if view is None:
+            view = game.engine.view(seat)
+        if len(view.hand or ()) <= POOLED_HAND:
+            return legal_moves_bytes(game, seat, moves_field, hint_field, view)
+        return await self.pool.run(legal_moves_bytes, game, seat, moves_field, hint_field, view)
 
 
 def _simple_move_piece(number: int, cmd: Command) -> bytes:
@@ -610,15 +642,13 @@ def hint_bytes(info: GameVariant, hand: list[str], ids: list[int], opened: bool)
     if not opened:
         opening = ramino.best_opening(hand, variant)
         if opening is not None:
-            melds = b"".join(
-                MELD_PIECES.get(info.key, OPENING_MELDS, tuple(m)) for m in opening.melds
-            )
+            melds = b"".join(MELD_PIECES.get(info, OPENING_MELDS, tuple(m)) for m in opening.melds)
             parts.append(
                 wire.field(HINT_OPENING, wire.int_field(OPENING_VALUE, opening.value) + melds)
             )
     deadwood = ramino.min_deadwood(hand, variant)
     fields = [wire.int_field(DEADWOOD_VALUE, deadwood.value)]
-    fields.extend(MELD_PIECES.get(info.key, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
+    fields.extend(MELD_PIECES.get(info, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
     fields.extend(CARD_PIECES.get(DEADWOOD_CARDS, c, None) for c in deadwood.deadwood)
     parts.append(wire.field(HINT_DEADWOOD, b"".join(fields)))
     worst = max(deadwood.deadwood or hand, key=variant.card_penalty)

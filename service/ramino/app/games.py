@@ -14,10 +14,10 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import structlog
@@ -56,7 +56,42 @@ ACTIVE = Gauge("ramino_active_games", "Games being played in this replica's cach
 MAX_CACHED = 20_000
 
 Clock = Callable[[], float]
-Render = Callable[[HostedGame, list[Event]], bytes]
+Render = Callable[[HostedGame, list[Event]], Awaitable[bytes]]
+T = TypeVar("T")
+
+
+class GameLock:
+    """The lock of one game id, kept in its table only while someone holds
+    it or waits for it: a table of every game id ever named would grow
+    without bound (ids come from clients, existing or not)."""
+
+    __slots__ = ("_table", "_game_id", "_lock", "_users")
+
+    def __init__(self, table: dict[str, GameLock], game_id: str) -> None:
+        self._table, self._game_id = table, game_id
+        self._lock = asyncio.Lock()
+        self._users = 0
+
+    async def __aenter__(self) -> None:
+        self._users += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self._users -= 1
+        if self._users == 0 and self._table.get(self._game_id) is self:
+            del self._table[self._game_id]
+
+
+async def _no_answer(game: HostedGame, events: list[Event]) -> bytes:
+    return b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +128,7 @@ class GameApp:
         self._seed_source = seed_source
         self._cache: dict[str, HostedGame] = {}
         self.snapshot_every = snapshot_every
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, GameLock] = {}
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         self._janitor: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
@@ -111,11 +146,18 @@ class GameApp:
 
     # --- loading ------------------------------------------------------------
 
-    def lock(self, game_id: str) -> asyncio.Lock:
+    def lock(self, game_id: str) -> GameLock:
+        """The game's lock, for ``async with``."""
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = GameLock(self._locks, game_id)
         return lock
+
+    async def with_game(self, game_id: str, use: Callable[[HostedGame], Awaitable[T]]) -> T:
+        """``use`` of the game at the store's latest version, under the game's
+        lock: no move of this replica changes the game while ``use`` awaits."""
+        async with self.lock(game_id):
+            return await use(await self._load(game_id))
 
     async def load(self, game_id: str) -> HostedGame:
         """The game at the store's latest version. Taken under the game's lock,
@@ -453,7 +495,7 @@ class GameApp:
             game.note(json.loads(e))
         game.version = before + len(entries)
         game.last_at = now
-        response = render(game, events)
+        response = await render(game, events)
         try:
             await self.store.append(
                 game.game_id, before, entries, self.summary(game), request_id or None, response
@@ -500,7 +542,7 @@ class GameApp:
             )
             command = choose(game.engine)
             try:
-                await self._apply(game, seat, command, "", lambda g, e: b"", extra)
+                await self._apply(game, seat, command, "", _no_answer, extra)
             except VersionConflict:
                 return False
             return True
