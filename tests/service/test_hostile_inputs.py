@@ -760,3 +760,58 @@ def test_wire_pieces_keep_at_most_their_limit() -> None:
         game_servicer.MOVE_PIECES,
     ):
         assert cache._limit <= 50_000
+
+
+async def test_a_game_lock_admits_one_holder_first_come_first_served_through_cancellations() -> (
+    None
+):
+    """The lock that replaced ``asyncio.Lock``: one holder at a time, waiters
+    served in order, a cancelled waiter (even one cancelled as the lock was
+    handed to it) skipped, and the table empty when all are done."""
+    from ramino.app.games import GameLock
+
+    table: dict[str, GameLock] = {}
+
+    def lock() -> GameLock:
+        found = table.get("g")
+        if found is None:
+            found = table["g"] = GameLock(table, "g")
+        return found
+
+    order: list[int] = []
+    holding: list[int] = []
+    release = asyncio.Event()
+
+    async def user(i: int) -> None:
+        async with lock():
+            holding.append(i)
+            assert len(holding) == 1
+            order.append(i)
+            if i == 0:
+                await release.wait()
+            await asyncio.sleep(0)
+            holding.remove(i)
+
+    tasks = [asyncio.ensure_future(user(i)) for i in range(6)]
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert order == [0] and table["g"]._users == 6
+    tasks[2].cancel()  # while waiting
+    release.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    assert isinstance(results[2], asyncio.CancelledError)
+    assert order == [0, 1, 3, 4, 5] and not holding and not table
+
+    # A waiter cancelled just as the lock is handed to it passes it on.
+    held = lock()
+    await held.__aenter__()
+    first = asyncio.ensure_future(user(10))
+    second = asyncio.ensure_future(user(11))
+    await asyncio.sleep(0)
+    assert held._users == 3
+    await held.__aexit__(None, None, None)  # handed to the first waiter...
+    first.cancel()  # ...which is cancelled before it runs
+    # (a lock left held would hang the second user: the guard turns that into a failure)
+    results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 60)
+    assert isinstance(results[0], asyncio.CancelledError) and results[1] is None
+    assert order[-1] == 11 and 10 not in order and not table

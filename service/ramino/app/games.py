@@ -14,6 +14,7 @@ import hashlib
 import json
 import secrets
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,28 +62,54 @@ T = TypeVar("T")
 
 
 class GameLock:
-    """The lock of one game id, kept in its table only while someone holds
-    it or waits for it: a table of every game id ever named would grow
-    without bound (ids come from clients, existing or not)."""
+    """The lock of one game id (first come, first served), kept in its table
+    only while someone holds it or waits for it: a table of every game id
+    ever named would grow without bound (ids come from clients, existing or
+    not). Cheaper than an ``asyncio.Lock`` made for each use: taking a free
+    lock and giving it back await nothing."""
 
-    __slots__ = ("_table", "_game_id", "_lock", "_users")
+    __slots__ = ("_table", "_game_id", "_locked", "_waiters", "_users")
 
     def __init__(self, table: dict[str, GameLock], game_id: str) -> None:
         self._table, self._game_id = table, game_id
-        self._lock = asyncio.Lock()
-        self._users = 0
+        self._locked = False
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._users = 0  # the holder and the waiters
+
+    def locked(self) -> bool:
+        return self._locked
 
     async def __aenter__(self) -> None:
         self._users += 1
+        if not self._locked:
+            self._locked = True
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
         try:
-            await self._lock.acquire()
+            await waiter  # resolved when the lock is handed over
         except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self._hand_over()  # handed over as this waiter was cancelled: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
             self._leave()
             raise
 
     async def __aexit__(self, *exc: object) -> None:
-        self._lock.release()
+        self._hand_over()
         self._leave()
+
+    def _hand_over(self) -> None:
+        """The lock to the first live waiter (it stays locked), or free."""
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self._locked = False
 
     def _leave(self) -> None:
         self._users -= 1
