@@ -521,6 +521,7 @@ async def test_undecodable_requests_are_invalid_argument_with_error_info_log_and
     lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
     rpc = [line for line in lines if line.get("event") == "rpc"]
     assert rpc[-1]["rpc"] == "CreateGame" and rpc[-1]["status"] == "INVALID_ARGUMENT"
+    assert rpc[-1]["reason"] == "MALFORMED_REQUEST"
     assert not [line for line in lines if line.get("event") == "unexpected error"]
 
 
@@ -545,6 +546,7 @@ async def test_over_size_requests_are_resource_exhausted_with_error_info_log_and
     assert sample("ramino_rpcs_total", method="LayMelds", code="RESOURCE_EXHAUSTED") == before + 1
     rpc = [json.loads(x) for x in logs.getvalue().splitlines() if '"rpc"' in x]
     assert rpc[-1]["rpc"] == "LayMelds" and rpc[-1]["status"] == "RESOURCE_EXHAUSTED"
+    assert rpc[-1]["reason"] == "REQUEST_TOO_LARGE"
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await _raw(hostile, "GameService", "LayMelds")(b"\x00" * (transport_limit(LIMIT) + 1))
     assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

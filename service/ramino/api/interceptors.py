@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 import structlog
+from google.rpc import error_details_pb2, status_pb2
 from prometheus_client import Counter, Histogram
 
 from ramino.api.errors import ApiError, make_status, status_for
@@ -63,7 +64,20 @@ async def _handle(exc: BaseException, context: Context, method: str) -> None:
     if status is None:
         log.exception("unexpected error", rpc=method)
         status = make_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+    # The canonical log line says why, as the ErrorInfo does.
+    structlog.contextvars.bind_contextvars(reason=_reason(status))
     await context.abort_with_status(status)
+
+
+def _reason(status: grpc.Status) -> str | None:
+    """The ErrorInfo reason of a status made by :func:`make_status`."""
+    for key, value in status.trailing_metadata:
+        if key == "grpc-status-details-bin":
+            info = error_details_pb2.ErrorInfo()
+            details = status_pb2.Status.FromString(value).details
+            if details and details[0].Unpack(info):
+                return str(info.reason)
+    return None
 
 
 def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
