@@ -101,9 +101,9 @@ def run(args: argparse.Namespace) -> int:
     )
 
     async def main() -> None:
-        app = GameApp(open_store(config.store), bot_delay=args.bot_delay)
-        await app.start(args.finished_retention, args.archive)
         pool = WorkPool(config.work_threads, config.work_capacity)
+        app = GameApp(open_store(config.store), bot_delay=args.bot_delay, pool=pool)
+        await app.start(args.finished_retention, args.archive)
         try:
             await serve(config, GameServicer(app, TokenIssuer(load_secret()), pool), pool)
         finally:

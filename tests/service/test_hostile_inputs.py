@@ -58,8 +58,8 @@ class Hostile:
 
 @pytest.fixture
 async def hostile() -> AsyncIterator[Hostile]:
-    app = GameApp(open_store("memory"), seed_source=lambda: SEED)
     pool = WorkPool(workers=2, capacity=2)
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool)
     servicer = GameServicer(app, TokenIssuer(SECRET), pool)
     running = await create_server("127.0.0.1:0", servicer, max_message_bytes=LIMIT, pool=pool)
     # The client may send and receive what it likes: the server decides.
@@ -133,6 +133,16 @@ def _value(v: Any) -> struct_pb2.Value:
 
 def sample(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def eventually(check: Callable[[], bool]) -> bool:
+    """Whether ``check`` holds within a few seconds: the server counts and
+    logs an RPC just after its status has gone out to the client."""
+    for _ in range(500):
+        if check():
+            return True
+        await asyncio.sleep(0.01)
+    return check()
 
 
 async def open_game(h: Hostile, people: int = 2) -> tuple[str, list[str]]:
@@ -277,8 +287,9 @@ async def test_a_flood_of_heavy_calls_is_refused_as_server_busy(
     await refused(
         hostile.rules.AnalyzeHand(request), grpc.StatusCode.RESOURCE_EXHAUSTED, "SERVER_BUSY"
     )
-    assert sample("ramino_rpcs_total", method="AnalyzeHand", code="RESOURCE_EXHAUSTED") == (
-        before + 1
+    assert await eventually(
+        lambda: sample("ramino_rpcs_total", method="AnalyzeHand", code="RESOURCE_EXHAUSTED")
+        == before + 1
     )
     gate.open.set()
     for call in admitted:
@@ -319,6 +330,51 @@ async def test_hints_on_large_hands_are_searched_off_the_event_loop(
     assert check.status == health_pb2.HealthCheckResponse.SERVING and not legal.done()
     gate.open.set()
     assert (await legal).moves and not gate.timed_out
+
+
+async def test_bots_search_large_hands_off_the_event_loop(
+    hostile: Hostile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot holding more cards than any preset deals chooses its move in
+    the work pool (the game's lock held meanwhile), not on the event loop."""
+    from types import SimpleNamespace
+
+    from ramino.bots.greedy import GreedyBot
+
+    from .conftest import play_one
+
+    threads: list[threading.Thread] = []
+    choose = GreedyBot.choose
+
+    def recorded(self: GreedyBot, game: Any, seat: int) -> Any:
+        threads.append(threading.current_thread())
+        return choose(self, game, seat)
+
+    monkeypatch.setattr(GreedyBot, "choose", recorded)
+    h = hostile
+    created = await h.games.CreateGame(
+        game_pb2.CreateGameRequest(
+            variant="rummy",
+            overrides=overrides(hand_sizes=[25, 7, 7, 6, 6], max_players=2),
+            seats=[
+                game_pb2.SeatConfig(player_name="p"),
+                game_pb2.SeatConfig(bot=game_pb2.BOT_LEVEL_GREEDY),
+            ],
+        )
+    )
+    name = created.game.name
+    joined = await h.games.JoinGame(game_pb2.JoinGameRequest(name=name, seat=0, player_name="p"))
+    person = SimpleNamespace(stub=h.games)
+    for _ in range(600):
+        if threads:
+            break
+        view = (await h.games.GetGame(game_pb2.GetGameRequest(name=name))).view
+        if view.turn == 0:
+            await play_one(person, name, joined.seat_token)  # type: ignore[arg-type]
+        else:
+            await asyncio.sleep(0.05)
+    # The first choice is of the bot's dealt hand (25 cards, or 26 drawn).
+    assert threads and threads[0] is not threading.main_thread()
 
 
 @pytest.mark.parametrize(
@@ -517,7 +573,10 @@ async def test_undecodable_requests_are_invalid_argument_with_error_info_log_and
         "MALFORMED_REQUEST",
     )
     assert "decode" in message
-    assert sample("ramino_rpcs_total", method="CreateGame", code="INVALID_ARGUMENT") == before + 1
+    assert await eventually(
+        lambda: sample("ramino_rpcs_total", method="CreateGame", code="INVALID_ARGUMENT")
+        == before + 1
+    )
     lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
     rpc = [line for line in lines if line.get("event") == "rpc"]
     assert rpc[-1]["rpc"] == "CreateGame" and rpc[-1]["status"] == "INVALID_ARGUMENT"
@@ -543,7 +602,10 @@ async def test_over_size_requests_are_resource_exhausted_with_error_info_log_and
         "REQUEST_TOO_LARGE",
     )
     assert str(LIMIT) in message
-    assert sample("ramino_rpcs_total", method="LayMelds", code="RESOURCE_EXHAUSTED") == before + 1
+    assert await eventually(
+        lambda: sample("ramino_rpcs_total", method="LayMelds", code="RESOURCE_EXHAUSTED")
+        == before + 1
+    )
     rpc = [json.loads(x) for x in logs.getvalue().splitlines() if '"rpc"' in x]
     assert rpc[-1]["rpc"] == "LayMelds" and rpc[-1]["status"] == "RESOURCE_EXHAUSTED"
     assert rpc[-1]["reason"] == "REQUEST_TOO_LARGE"

@@ -20,6 +20,7 @@ from ramino.api.errors import ApiError, excerpt
 from ramino.api.interceptors import Context
 from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
+from ramino.app.games import POOLED_HAND
 from ramino.engine import (
     Command,
     Discard,
@@ -51,9 +52,6 @@ STATUSES = {
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
 MAX_CARD_ID = 1 << 10
-POOLED_HAND = 16
-"""Hands of more cards than every preset deals (15, and one drawn) have
-their legal moves and hint searched in the work pool, off the event loop."""
 
 
 def _numbers(message: Any, *names: str) -> tuple[int, ...]:

@@ -27,6 +27,7 @@ from prometheus_client import Counter, Gauge
 import ramino
 from ramino.api import limits
 from ramino.api.errors import ApiError
+from ramino.api.pool import WorkPool
 from ramino.app.duties import Duties
 from ramino.app.log import (
     Header,
@@ -55,6 +56,9 @@ MOVES = Counter("ramino_moves_applied", "Moves applied to games, by command", ["
 _MOVE_COUNTERS: dict[type, Any] = {}  # MOVES' children by command type, looked up once
 ACTIVE = Gauge("ramino_active_games", "Games being played in this replica's cache")
 MAX_CACHED = 20_000
+POOLED_HAND = 16
+"""Hands of more cards than every preset deals (15, and one drawn) are
+searched in the work pool, off the event loop."""
 
 Clock = Callable[[], float]
 Render = Callable[[HostedGame, list[Event]], Awaitable[bytes]]
@@ -148,8 +152,12 @@ class GameApp:
         run_duties: bool = True,
         bot_delay: float = 0.0,
         snapshot_every: int = 200,
+        pool: WorkPool | None = None,
     ) -> None:
-        """``snapshot_every``: entries between two snapshots of a game."""
+        """``snapshot_every``: entries between two snapshots of a game;
+        ``pool``: where bots search a hand of more than ``POOLED_HAND`` cards
+        (without one, on the event loop)."""
+        self._pool = pool
         self.store = store
         self._clock = clock
         self._seed_source = seed_source
@@ -567,7 +575,14 @@ class GameApp:
                 if not timed_out or seat in game.timed_out
                 else [entry("timed_out", self._clock(), seat=seat)]
             )
-            command = choose(game.engine)
+            engine = game.engine
+            if self._pool is not None and len(engine.state.seats[seat].hand) > POOLED_HAND:
+                # A bot's searches on a large hand, in the work pool; the lock
+                # is held, so nothing changes the game meanwhile. A full pool
+                # fails this duty: the sweep comes back to it.
+                command = await self._pool.run(choose, engine)
+            else:
+                command = choose(engine)
             try:
                 await self._apply(game, seat, command, "", _no_answer, extra)
             except VersionConflict:
