@@ -817,6 +817,9 @@ def test_wire_pieces_keep_at_most_their_limit() -> None:
         assert pieces.get(n) == wire.field(1, str(n).encode())
         assert len(pieces) <= 10
     assert len(made) == 95
+    for n in range(95):
+        assert pieces.get_keyed(("k", n), -n) == wire.field(1, str(-n).encode())
+        assert len(pieces) <= 10
     for cache in (
         game_servicer.CARD_PIECES,
         game_servicer.TABLE_PIECES,

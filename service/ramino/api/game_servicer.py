@@ -120,11 +120,10 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
     )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class GameVariant:
     """A game's variant and its message serialized as GameView's field
-    ``variant``, built once per set of parameters (``key``). Compared and
-    hashed by identity: the serialized pieces of its melds are kept by it."""
+    ``variant``, built once per set of parameters (``key``)."""
 
     key: str
     variant: ramino.Variant
@@ -176,11 +175,24 @@ def _table_piece(
 
 
 # A card of a hand or of the discard pile, by field, code and id; a meld on
-# the table, by variant, index, owner and cards.
+# the table, by variant key, index, owner and cards (``get_keyed``: a piece
+# keeps its variant's key, not the variant).
 CARD_PIECES = wire.Pieces(_card_piece)
 TABLE_PIECES = wire.Pieces(_table_piece)
-# A meld of a hint (no card ids), by variant, field and cards.
+# A meld of a hint (no card ids), by variant key, field and cards.
 MELD_PIECES = wire.Pieces(_meld_piece)
+
+
+def _table(
+    info: GameVariant, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
+) -> bytes:
+    return TABLE_PIECES.get_keyed(
+        (info.key, index, owner, codes, ids), info, index, owner, codes, ids
+    )
+
+
+def _hint_meld(info: GameVariant, number: int, codes: tuple[str, ...]) -> bytes:
+    return MELD_PIECES.get_keyed((info.key, number, codes), info, number, codes)
 
 
 def view_message(
@@ -248,7 +260,7 @@ def view_bytes(
     parts = [msg.SerializeToString(), info.piece]
     parts.extend(card(HAND, deck[c], c) for c in view.hand or ())
     parts.extend(
-        TABLE_PIECES.get(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
+        _table(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
         for m in view.melds
     )
     parts.extend(card(DISCARD_PILE, deck[c], c) for c in view.discard_pile)
@@ -640,13 +652,13 @@ def hint_bytes(info: GameVariant, hand: list[str], ids: list[int], opened: bool)
     if not opened:
         opening = ramino.best_opening(hand, variant)
         if opening is not None:
-            melds = b"".join(MELD_PIECES.get(info, OPENING_MELDS, tuple(m)) for m in opening.melds)
+            melds = b"".join(_hint_meld(info, OPENING_MELDS, tuple(m)) for m in opening.melds)
             parts.append(
                 wire.field(HINT_OPENING, wire.int_field(OPENING_VALUE, opening.value) + melds)
             )
     deadwood = ramino.min_deadwood(hand, variant)
     fields = [wire.int_field(DEADWOOD_VALUE, deadwood.value)]
-    fields.extend(MELD_PIECES.get(info, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
+    fields.extend(_hint_meld(info, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
     fields.extend(CARD_PIECES.get(DEADWOOD_CARDS, c, None) for c in deadwood.deadwood)
     parts.append(wire.field(HINT_DEADWOOD, b"".join(fields)))
     worst = max(deadwood.deadwood or hand, key=variant.card_penalty)
