@@ -4,9 +4,10 @@ only, nothing asserted.
 It plays N concurrent bot-vs-bot games with the client loop of
 ``bench/load.py`` against a ``GameServicer`` in this process. Every call goes
 through the handler the server's interceptor serves (log line, metrics, error
-mapping), the app and the store, as in ``ramino serve``; what is left out is
-gRPC itself: no sockets, no HTTP/2, no (de)serializing of requests. The log
-lines go to a file, as the server's do in ``bench/load.py``.
+mapping, and the decoding of the request, which the wrapped handler does),
+the app and the store, as in ``ramino serve``; what is left out is gRPC
+itself: no sockets, no HTTP/2. The log lines go to a file, as the server's
+do in ``bench/load.py``.
 
 It prints the moves and the process's CPU per move, and the part of it that
 is the client's (choosing a move, parsing the answer), timed and taken off:
@@ -40,6 +41,7 @@ from ramino.store import open_store
 from ramino.v1 import game_pb2
 
 SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"]
+REQUESTS = {m.name: getattr(game_pb2, m.input_type.name) for m in SERVICE.methods}
 RESPONSES = {m.name: getattr(game_pb2, m.output_type.name) for m in SERVICE.methods}
 
 
@@ -61,7 +63,9 @@ class Context:
 
 def served(servicer: GameServicer, method: str) -> Callable[[Any, Context], Awaitable[Any]]:
     """The servicer's unary ``method`` as the server's interceptor serves it."""
-    plain: Any = grpc.unary_unary_rpc_method_handler(getattr(servicer, method))
+    plain: Any = grpc.unary_unary_rpc_method_handler(
+        getattr(servicer, method), request_deserializer=REQUESTS[method].FromString
+    )
     handler: Any = wrap_handler(plain, method)
     return cast(Callable[[Any, Context], Awaitable[Any]], handler.unary_unary)
 
@@ -83,7 +87,10 @@ class InProcessCaller(load.Caller):
         # A turn of the event loop per call, as a call arriving from a socket
         # has: a store that never waits (memory) would never let others run.
         await asyncio.sleep(0)
-        answer = await self.handlers[rpc](request, Context(metadata))
+        start = time.process_time()
+        raw = request.SerializeToString()  # the client's work
+        self.client_seconds += time.process_time() - start
+        answer = await self.handlers[rpc](raw, Context(metadata))
         start = time.process_time()
         if type(answer) is bytes:  # a move's answer, serialized by the handler
             answer = RESPONSES[rpc].FromString(answer)

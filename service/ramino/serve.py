@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ramino.api.auth import PlayerVerifier, TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
+from ramino.api.pool import WorkPool
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp, Limits
 from ramino.logs import configure
@@ -44,7 +45,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="drain seconds on SIGTERM",
     )
     p.add_argument(
-        "--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(1 << 20)))
+        "--max-message-bytes",
+        type=int,
+        default=int(_env("MAX_MESSAGE_BYTES", str(1 << 20))),
+        help="largest request; larger ones are RESOURCE_EXHAUSTED [RAMINO_MAX_MESSAGE_BYTES]",
+    )
+    threads, capacity = _env("WORK_THREADS", ""), _env("WORK_CAPACITY", "")
+    p.add_argument(
+        "--work-threads",
+        type=int,
+        default=int(threads) if threads else None,
+        help="threads for meld searches (default: cores, at most 4) [RAMINO_WORK_THREADS]",
+    )
+    p.add_argument(
+        "--work-capacity",
+        type=int,
+        default=int(capacity) if capacity else None,
+        help="searches admitted at once before SERVER_BUSY (default: 16 a thread) "
+        "[RAMINO_WORK_CAPACITY]",
     )
     p.add_argument(
         "--bot-delay",
@@ -153,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
         metrics_port=args.metrics_port,
         grace_seconds=args.grace,
         max_message_bytes=args.max_message_bytes,
+        work_threads=args.work_threads,
+        work_capacity=args.work_capacity,
     )
 
     players = player_verifier(args)
@@ -164,15 +184,20 @@ def run(args: argparse.Namespace) -> int:
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )
-        app = GameApp(open_store(config.store), bot_delay=args.bot_delay, limits=limits)
+        pool = WorkPool(config.work_threads, config.work_capacity)
+        app = GameApp(open_store(config.store), bot_delay=args.bot_delay, limits=limits, pool=pool)
         await app.start(args.finished_retention, args.archive)
         servicer = GameServicer(
             app,
             TokenIssuer(load_secret()),
             players,
             max_streams_per_connection=args.max_streams_per_connection,
+            pool=pool,
         )
-        await serve(config, servicer)
+        try:
+            await serve(config, servicer, pool)
+        finally:
+            pool.shutdown()
 
     asyncio.run(main())
     return 0

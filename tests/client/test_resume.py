@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 
 from ramino.client import (
@@ -117,7 +118,13 @@ def test_a_game_survives_a_killed_sqlite_server(tmp_path: Path) -> None:
             turns = 0
             while turns < 2 and not seat.view().finished:
                 turns += play_turn(seat)
+            # The bot moves after ann's discard: wait for it, so that nothing
+            # is in flight on the server when it is killed.
             before = seat.view()
+            waited = time.monotonic() + 30
+            while not (before.finished or before.my_turn) and time.monotonic() < waited:
+                time.sleep(0.01)
+                before = seat.view()
             server.kill()
             # Back in a moment; meanwhile the next calls retry with their request ids.
             restart = threading.Timer(0.3, server.start)

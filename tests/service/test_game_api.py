@@ -224,8 +224,8 @@ async def test_malformed_requests_are_invalid_argument_and_change_nothing(harnes
 
 
 async def test_huge_messages_are_refused_and_change_nothing(harness: Harness) -> None:
-    """Within the transport's 1 MiB limit a huge request is INVALID_ARGUMENT;
-    beyond it gRPC itself refuses it with RESOURCE_EXHAUSTED."""
+    """Within the server's 1 MiB limit a huge request is INVALID_ARGUMENT;
+    beyond it RESOURCE_EXHAUSTED (REQUEST_TOO_LARGE)."""
     name, tokens = await seated_game(harness, "rummy", 2)
     before = await version_of(harness, name)
     big = game_pb2.LayMeldsRequest(name=name, melds=[game_pb2.MeldCardIds(card_ids=[1] * 400_000)])
@@ -240,6 +240,7 @@ async def test_huge_messages_are_refused_and_change_nothing(harness: Harness) ->
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await harness.stub.LayMelds(huge, metadata=auth(tokens[0]))
     assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert reason_of(err.value) == "REQUEST_TOO_LARGE"
     assert await version_of(harness, name) == before
 
 

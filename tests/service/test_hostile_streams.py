@@ -36,6 +36,10 @@ from .conftest import SECRET, SEED, Harness, auth, play_one, reason_of
 from .test_leaks import Secrets, card_ids
 
 
+async def no_answer(game: object, events: object) -> bytes:
+    return b""
+
+
 class Clock:
     """The servers' clock, moved by the test."""
 
@@ -470,7 +474,7 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
             move = next(
                 m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
             )
-            await app.move(game.game_id, seat, move, None, None, lambda g, e: b"")
+            await app.move(game.game_id, seat, move, None, None, no_answer)
         end = (await app.load(game.game_id)).version
         for _ in range(500):  # until the feed has handed out every entry
             if all(f.position >= end for f in app._feeds.values()):

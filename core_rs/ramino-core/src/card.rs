@@ -142,7 +142,7 @@ impl FromStr for Card {
 
     fn from_str(token: &str) -> Result<Card, CardError> {
         let bad = |why: &'static str| CardError::BadToken {
-            token: token.to_string(),
+            token: excerpt(token),
             why,
         };
         let t = token.trim();
@@ -172,6 +172,19 @@ impl FromStr for Card {
             _ => return Err(bad("unknown rank (use A 2-9 T J Q K)")),
         };
         Ok(Card::new(rank, suit))
+    }
+}
+
+/// Longest part of a bad token that an error quotes: the token comes from a
+/// client, and an error echoing a 16 kB token would exceed the metadata
+/// limits of the client that reads it.
+pub const TOKEN_EXCERPT: usize = 16;
+
+/// `token`, or its first [`TOKEN_EXCERPT`] characters and an ellipsis.
+fn excerpt(token: &str) -> String {
+    match token.char_indices().nth(TOKEN_EXCERPT) {
+        None => token.to_string(),
+        Some((end, _)) => format!("{}...", &token[..end]),
     }
 }
 
@@ -268,6 +281,25 @@ impl Deck {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_token_is_quoted_by_a_short_prefix_only() {
+        let long = "X".repeat(16_000);
+        let err = long.parse::<Card>().unwrap_err();
+        assert_eq!(
+            err,
+            CardError::BadToken {
+                token: format!("{}...", "X".repeat(TOKEN_EXCERPT)),
+                why: "unknown suit (use S H D C)",
+            }
+        );
+        assert!(err.to_string().len() < 80);
+        let short = "ZZ".parse::<Card>().unwrap_err();
+        assert!(matches!(short, CardError::BadToken { token, .. } if token == "ZZ"));
+        // A multi-byte character is never cut in half.
+        let wide = "\u{e9}".repeat(40).parse::<Card>().unwrap_err();
+        assert!(matches!(wide, CardError::BadToken { token, .. } if token.chars().count() == 19));
+    }
 
     #[test]
     fn every_card_round_trips_through_notation() {

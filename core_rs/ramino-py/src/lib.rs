@@ -593,6 +593,7 @@ fn variant_or_default(variant: Option<&Bound<'_, PyAny>>) -> PyResult<Cow<'stati
 #[pyfunction]
 #[pyo3(signature = (hand, variant = None, *, include = None))]
 fn best_opening(
+    py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
     include: Option<&Bound<'_, PyAny>>,
@@ -600,17 +601,23 @@ fn best_opening(
     let v = variant_or_default(variant)?;
     let hand = cards_arg(hand)?;
     let include = include.map(single_card).transpose()?;
-    let o = core::best_opening(&hand, &v, include).map_err(CoreError::from)?;
+    // The search runs without the GIL: other Python threads (the service's
+    // event loop among them) go on while it works.
+    let o = py
+        .allow_threads(|| core::best_opening(&hand, &v, include))
+        .map_err(CoreError::from)?;
     Ok(o.map(opening_py))
 }
 
 /// Disjoint melds that minimise the penalty of the cards left over.
 #[pyfunction]
 #[pyo3(signature = (hand, variant = None))]
-fn min_deadwood(hand: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyAny>>) -> PyResult<PyDeadwood> {
+fn min_deadwood(py: Python<'_>, hand: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyAny>>) -> PyResult<PyDeadwood> {
     let v = variant_or_default(variant)?;
     let hand = cards_arg(hand)?;
-    let d = core::min_deadwood(&hand, &v).map_err(CoreError::from)?;
+    let d = py
+        .allow_threads(|| core::min_deadwood(&hand, &v))
+        .map_err(CoreError::from)?;
     Ok(deadwood_py(d))
 }
 
@@ -618,13 +625,16 @@ fn min_deadwood(hand: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyAny>>) -> 
 #[pyfunction]
 #[pyo3(signature = (hand, table, variant = None))]
 fn layoff_targets(
+    py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     table: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyLayOff>> {
     let v = variant_or_default(variant)?;
     let (hand, table) = (cards_arg(hand)?, table_arg(table)?);
-    let l = core::layoff_targets(&hand, &table, &v).map_err(CoreError::from)?;
+    let l = py
+        .allow_threads(|| core::layoff_targets(&hand, &table, &v))
+        .map_err(CoreError::from)?;
     Ok(l.into_iter()
         .map(|x| PyLayOff {
             card: x.card.to_string(),
@@ -639,13 +649,16 @@ fn layoff_targets(
 #[pyfunction]
 #[pyo3(signature = (hand, table, variant = None))]
 fn joker_swaps(
+    py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     table: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyJokerSwap>> {
     let v = variant_or_default(variant)?;
     let (hand, table) = (cards_arg(hand)?, table_arg(table)?);
-    let s = core::joker_swaps(&hand, &table, &v).map_err(CoreError::from)?;
+    let s = py
+        .allow_threads(|| core::joker_swaps(&hand, &table, &v))
+        .map_err(CoreError::from)?;
     Ok(s.into_iter()
         .map(|x| PyJokerSwap {
             card: x.card.to_string(),

@@ -7,10 +7,10 @@ from typing import Any
 
 import grpc
 from google.protobuf import struct_pb2
-from google.protobuf.json_format import MessageToDict
 
 import ramino
-from ramino.api.errors import ApiError
+from ramino.api import limits
+from ramino.api.errors import ApiError, excerpt
 from ramino.v1 import types_pb2
 
 SUITS: dict[str, types_pb2.Suit] = {
@@ -67,27 +67,46 @@ def opening(o: ramino.Opening, variant: ramino.Variant) -> types_pb2.Opening:
 
 
 def overrides(struct: struct_pb2.Struct | None) -> dict[str, Any]:
-    """Struct values as parameter overrides: integral numbers become ints."""
+    """Struct values as parameter overrides, each checked against the
+    variant's parameters (:func:`limits.parameter`): numbers become ints."""
     if struct is None:
         return {}
-    out: dict[str, Any] = {}
-    for key, value in MessageToDict(struct).items():
-        out[key] = _plain(key, value)
-    return out
+    return {key: limits.parameter(key, _plain(value)) for key, value in struct.fields.items()}
 
 
-def _plain(key: str, value: Any) -> Any:
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise invalid("BAD_PARAMETER", f"parameter {key} must be a whole number")
-        return int(value)
-    if isinstance(value, list):
-        return [_plain(key, v) for v in value]
-    return value
+def _plain(value: struct_pb2.Value) -> Any:
+    """A ``google.protobuf.Value`` as a plain value: a number stays a float
+    (NaN and infinities too, refused by the parameter's check); a struct,
+    which no parameter takes, becomes None."""
+    kind = value.WhichOneof("kind")
+    if kind == "number_value":
+        return value.number_value
+    if kind == "string_value":
+        return value.string_value
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "list_value":
+        return [_plain(v) for v in value.list_value.values]
+    return None
 
 
 def variant(name: str, struct: struct_pb2.Struct | None = None) -> ramino.Variant:
-    return ramino.Variant(name or "ramino51", **overrides(struct))
+    return ramino.Variant(preset(name), **overrides(struct))
+
+
+def preset(name: str) -> str:
+    """A preset's name (the default one for ""), checked."""
+    if not name:
+        return "ramino51"
+    if name.lower() not in _PRESETS:
+        raise invalid(
+            "UNKNOWN_VARIANT",
+            f"unknown variant {excerpt(name)} (known: {', '.join(ramino.PRESETS)})",
+        )
+    return name
+
+
+_PRESETS = frozenset(p.lower() for p in ramino.PRESETS)
 
 
 def variant_message(v: ramino.Variant) -> types_pb2.Variant:

@@ -18,6 +18,20 @@ from ramino.errors import InputError, RaminoError
 from ramino.store import DuplicateRequest, GameExists, GameNotFound, StoreError, VersionConflict
 
 DOMAIN = "ramino.v1"
+EXCERPT = 32
+"""Most characters of a client's input that an error message quotes."""
+MAX_MESSAGE = 400
+"""Longest status message: past it a message is cut (a safety net behind
+:func:`excerpt`, so that no error outgrows a client's metadata limit)."""
+
+
+def excerpt(text: object, limit: int = EXCERPT) -> str:
+    """``text`` quoted for an error message: its first ``limit`` characters,
+    and the length of the whole when it is longer."""
+    s = text if isinstance(text, str) else repr(text)
+    if len(s) <= limit:
+        return repr(s)
+    return f"{s[:limit]!r}... ({len(s)} characters)"
 
 
 class ApiError(Exception):
@@ -31,6 +45,8 @@ class ApiError(Exception):
 def make_status(
     code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str] | None = None
 ) -> grpc.Status:
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata or {})
     detail = any_pb2.Any()
     detail.Pack(info)

@@ -5,6 +5,7 @@ here."""
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,9 +26,11 @@ from ramino.api.auth import (
     caller_scope,
     metadata_value,
 )
-from ramino.api.errors import ApiError
+from ramino.api.errors import ApiError, excerpt
 from ramino.api.interceptors import Context
+from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
+from ramino.app.games import POOLED_HAND
 from ramino.engine import (
     Command,
     Discard,
@@ -114,7 +117,9 @@ def request_record(request: Any, method: str, scope: str) -> RequestRecord | Non
 def game_id_of(name: str) -> str:
     prefix, _, game_id = name.partition("/")
     if prefix != "games" or not game_id or not game_id.isalnum() or len(game_id) > 64:
-        raise convert.invalid("BAD_GAME_NAME", f'a game name is "games/{{game}}", not {name!r}')
+        raise convert.invalid(
+            "BAD_GAME_NAME", f'a game name is "games/{{game}}", not {excerpt(name)}'
+        )
     return game_id
 
 
@@ -164,7 +169,9 @@ class GameVariant:
     piece: bytes
 
 
-_VARIANTS: dict[str, GameVariant] = {}
+MAX_VARIANTS = 256
+"""Distinct sets of parameters kept built (the least recently used go)."""
+_VARIANTS: OrderedDict[str, GameVariant] = OrderedDict()
 _VIEW_FIELDS = game_pb2.GameView.DESCRIPTOR.fields_by_name
 HAND = _VIEW_FIELDS["hand"].number
 DISCARD_PILE = _VIEW_FIELDS["discard_pile"].number
@@ -174,11 +181,15 @@ def game_variant(game: HostedGame) -> GameVariant:
     h = game.header
     key = f"{h.variant}:{sorted(h.overrides.items())}"
     found = _VARIANTS.get(key)
-    if found is None:
-        variant = ramino.Variant(h.variant, **h.overrides)
-        message = convert.variant_message(variant)
-        piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
-        found = _VARIANTS[key] = GameVariant(key, variant, piece)
+    if found is not None:
+        _VARIANTS.move_to_end(key)
+        return found
+    variant = ramino.Variant(h.variant, **h.overrides)
+    message = convert.variant_message(variant)
+    piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
+    found = _VARIANTS[key] = GameVariant(key, variant, piece)
+    while len(_VARIANTS) > MAX_VARIANTS:
+        _VARIANTS.popitem(last=False)
     return found
 
 
@@ -186,28 +197,41 @@ def _card_piece(number: int, code: str, card_id: int | None) -> bytes:
     return wire.field(number, convert.card(code, card_id).SerializeToString())
 
 
-def _meld(variant_key: str, codes: tuple[str, ...], ids: tuple[int, ...] | None) -> types_pb2.Meld:
-    meld = ramino.validate_meld(list(codes), _VARIANTS[variant_key].variant)
+def _meld(info: GameVariant, codes: tuple[str, ...], ids: tuple[int, ...] | None) -> types_pb2.Meld:
+    meld = ramino.validate_meld(list(codes), info.variant)
     return convert.meld(meld, ids)
 
 
-def _meld_piece(variant_key: str, number: int, codes: tuple[str, ...]) -> bytes:
-    return wire.field(number, _meld(variant_key, codes, None).SerializeToString())
+def _meld_piece(info: GameVariant, number: int, codes: tuple[str, ...]) -> bytes:
+    return wire.field(number, _meld(info, codes, None).SerializeToString())
 
 
 def _table_piece(
-    variant_key: str, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
+    info: GameVariant, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
 ) -> bytes:
-    table = game_pb2.TableMeld(index=index, owner=owner, meld=_meld(variant_key, codes, ids))
+    table = game_pb2.TableMeld(index=index, owner=owner, meld=_meld(info, codes, ids))
     return wire.field(_VIEW_FIELDS["table"].number, table.SerializeToString())
 
 
 # A card of a hand or of the discard pile, by field, code and id; a meld on
-# the table, by variant, index, owner and cards.
+# the table, by variant key, index, owner and cards (``get_keyed``: a piece
+# keeps its variant's key, not the variant).
 CARD_PIECES = wire.Pieces(_card_piece)
 TABLE_PIECES = wire.Pieces(_table_piece)
-# A meld of a hint (no card ids), by variant, field and cards.
+# A meld of a hint (no card ids), by variant key, field and cards.
 MELD_PIECES = wire.Pieces(_meld_piece)
+
+
+def _table(
+    info: GameVariant, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
+) -> bytes:
+    return TABLE_PIECES.get_keyed(
+        (info.key, index, owner, codes, ids), info, index, owner, codes, ids
+    )
+
+
+def _hint_meld(info: GameVariant, number: int, codes: tuple[str, ...]) -> bytes:
+    return MELD_PIECES.get_keyed((info.key, number, codes), info, number, codes)
 
 
 def view_message(
@@ -277,9 +301,7 @@ def view_bytes(
     parts = [msg.SerializeToString(), info.piece]
     parts.extend(card(HAND, deck[c], c) for c in view.hand or ())
     parts.extend(
-        TABLE_PIECES.get(
-            info.key, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards)
-        )
+        _table(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
         for m in view.melds
     )
     parts.extend(card(DISCARD_PILE, deck[c], c) for c in view.discard_pile)
@@ -390,11 +412,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         tokens: TokenIssuer,
         players: PlayerVerifier | None = None,
         max_streams_per_connection: int = 100,
+        pool: WorkPool | None = None,
     ) -> None:
         """``players``: the verifier of the host's player tokens; with it,
-        lobby calls need a player token and seat tokens are bound to it."""
+        lobby calls need a player token and seat tokens are bound to it;
+        ``pool``: where the searches of large hands run."""
         self.app = app
         self.tokens = tokens
+        self.pool = pool or shared()
         self.players = players
         self.max_streams_per_connection = max_streams_per_connection
         self._streams: dict[str, int] = {}
@@ -528,7 +553,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         scope, _player = self._caller(context, request.request_id)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
-            request.variant or "ramino51",
+            convert.preset(request.variant),
             convert.overrides(request.overrides),
             seats,
             request.turn_timer_seconds,
@@ -633,7 +658,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         record = request_record(request, type(command).__name__, scope)
         expected = request.expected_version if request.HasField("expected_version") else None
 
-        def render(game: HostedGame, events: list[Event]) -> bytes:
+        async def render(game: HostedGame, events: list[Event]) -> bytes:
             engine = game.engine
             view = None if engine is None else engine.view(seat)
             parts = [
@@ -641,7 +666,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             ]
             parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
             if engine is not None and view is not None and engine.turn == seat:
-                parts.append(legal_moves_bytes(game, seat, RESULT_MOVES, RESULT_HINT, view))
+                parts.append(await self._legal_moves(game, seat, RESULT_MOVES, RESULT_HINT, view))
             return b"".join(parts)
 
         answer = await self.app.move(game_id, seat, command, expected, record, render)
@@ -750,12 +775,33 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.name)
         self._bind(game_id)
         seat = self._seat(context, game_id)
-        game = await self.app.load(game_id)
-        self._in_game(game, seat)
-        head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
-        if game.engine is None or game.ended is not None:
-            return head
-        return head + legal_moves_bytes(game, seat, LEGAL_MOVES, LEGAL_HINT)
+
+        async def answer(game: HostedGame) -> bytes:
+            self._in_game(game, seat)
+            head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
+            if game.engine is None or game.ended is not None:
+                return head
+            return head + await self._legal_moves(game, seat, LEGAL_MOVES, LEGAL_HINT)
+
+        return await self.app.with_game(game_id, answer)
+
+    async def _legal_moves(
+        self,
+        game: HostedGame,
+        seat: int,
+        moves_field: int,
+        hint_field: int,
+        view: View | None = None,
+    ) -> bytes:
+        """:func:`legal_moves_bytes`, in the work pool for a hand of more than
+        ``POOLED_HAND`` cards (its searches take milliseconds); the caller
+        holds the game's lock, so nothing changes the game meanwhile."""
+        assert game.engine is not None
+        if view is None:
+            view = game.engine.view(seat)
+        if len(view.hand or ()) <= POOLED_HAND:
+            return legal_moves_bytes(game, seat, moves_field, hint_field, view)
+        return await self.pool.run(legal_moves_bytes, game, seat, moves_field, hint_field, view)
 
 
 def _simple_move_piece(number: int, cmd: Command) -> bytes:
@@ -803,15 +849,13 @@ def hint_bytes(info: GameVariant, hand: list[str], ids: list[int], opened: bool)
     if not opened:
         opening = ramino.best_opening(hand, variant)
         if opening is not None:
-            melds = b"".join(
-                MELD_PIECES.get(info.key, OPENING_MELDS, tuple(m)) for m in opening.melds
-            )
+            melds = b"".join(_hint_meld(info, OPENING_MELDS, tuple(m)) for m in opening.melds)
             parts.append(
                 wire.field(HINT_OPENING, wire.int_field(OPENING_VALUE, opening.value) + melds)
             )
     deadwood = ramino.min_deadwood(hand, variant)
     fields = [wire.int_field(DEADWOOD_VALUE, deadwood.value)]
-    fields.extend(MELD_PIECES.get(info.key, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
+    fields.extend(_hint_meld(info, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
     fields.extend(CARD_PIECES.get(DEADWOOD_CARDS, c, None) for c in deadwood.deadwood)
     parts.append(wire.field(HINT_DEADWOOD, b"".join(fields)))
     worst = max(deadwood.deadwood or hand, key=variant.card_penalty)

@@ -1,6 +1,15 @@
 """Server interceptors: one canonical log line and metrics per RPC, expected
 errors mapped to their status, and anything unexpected turned into INTERNAL
-and logged once."""
+and logged once.
+
+Requests reach the wrapped handlers as bytes and are decoded there, inside
+the error mapping: a request over the server's size limit is
+RESOURCE_EXHAUSTED (``REQUEST_TOO_LARGE``) and one that does not decode is
+INVALID_ARGUMENT (``MALFORMED_REQUEST``), each with its ErrorInfo, log line
+and metric like any other answer. gRPC's own transport limit is set above
+the server's (see :func:`transport_limit`); a message past *that* hard cap
+is refused by gRPC itself before any handler runs (RESOURCE_EXHAUSTED with
+no ErrorInfo, no log line, no metric)."""
 
 from __future__ import annotations
 
@@ -10,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 import structlog
+from google.rpc import error_details_pb2, status_pb2
 from prometheus_client import Counter, Histogram
 
-from ramino.api.errors import make_status, status_for
+from ramino.api.errors import ApiError, make_status, status_for
 
 log = structlog.get_logger("ramino.rpc")
 if TYPE_CHECKING:
@@ -31,6 +41,17 @@ LATENCY = Histogram(
 )
 
 
+DEFAULT_MAX_MESSAGE_BYTES = 1 << 20
+
+
+def transport_limit(max_message_bytes: int) -> int:
+    """gRPC's receive limit for a server whose requests are refused past
+    ``max_message_bytes``: twice that, so that a request somewhat over the
+    limit still reaches the handler and is refused with an ErrorInfo; only
+    past the transport limit does gRPC refuse it bare."""
+    return 2 * max_message_bytes
+
+
 def _code(context: Context) -> str:
     code = context.code()
     if code is None:
@@ -43,7 +64,20 @@ async def _handle(exc: BaseException, context: Context, method: str) -> None:
     if status is None:
         log.exception("unexpected error", rpc=method)
         status = make_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+    # The canonical log line says why, as the ErrorInfo does.
+    structlog.contextvars.bind_contextvars(reason=_reason(status))
     await context.abort_with_status(status)
+
+
+def _reason(status: grpc.Status) -> str | None:
+    """The ErrorInfo reason of a status made by :func:`make_status`."""
+    for key, value in status.trailing_metadata:
+        if key == "grpc-status-details-bin":
+            info = error_details_pb2.ErrorInfo()
+            details = status_pb2.Status.FromString(value).details
+            if details and details[0].Unpack(info):
+                return str(info.reason)
+    return None
 
 
 def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
@@ -61,7 +95,8 @@ def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], byt
 
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
-    def __init__(self) -> None:
+    def __init__(self, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> None:
+        self.max_message_bytes = max_message_bytes
         # Wrapped handlers by method, built on the first call and kept while
         # the server hands out the same handler for that method.
         self._wrapped: dict[str, tuple[Handler, Handler]] = {}
@@ -77,7 +112,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         cached = self._wrapped.get(details.method)
         if cached is not None and cached[0] is found:
             return cached[1]
-        wrapped = wrap_handler(found, details.method.rsplit("/", 1)[-1])
+        wrapped = wrap_handler(found, details.method.rsplit("/", 1)[-1], self.max_message_bytes)
         self._wrapped[details.method] = (found, wrapped)
         return wrapped
 
@@ -108,34 +143,61 @@ class _Rpc:
             _done(self._method, self._context, self._start)
 
 
-def wrap_handler(found: Handler, method: str) -> Handler:
+def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable[[bytes], Any]:
+    """The request from its bytes, checked against the size ``limit``;
+    raises the ApiError of an over-size or undecodable request."""
+    if deserialize is None:
+        inner: Callable[[bytes], Any] = lambda raw: raw  # noqa: E731
+    else:
+        inner = deserialize
+
+    def decode(raw: bytes) -> Any:
+        if len(raw) > limit:
+            raise ApiError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "REQUEST_TOO_LARGE",
+                f"a request is at most {limit} bytes, this one {len(raw)}",
+            )
+        try:
+            return inner(raw)
+        except Exception:
+            raise ApiError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "MALFORMED_REQUEST",
+                "the request does not decode as the method's request message",
+            ) from None
+
+    return decode
+
+
+def wrap_handler(
+    found: Handler, method: str, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+) -> Handler:
     """``found`` with the canonical log line, metrics and error mapping of
-    every RPC (what the interceptor serves in its place)."""
+    every RPC (what the interceptor serves in its place). The request
+    arrives as bytes and is decoded inside the error mapping."""
     handler: Any = found
+    decode = _decoder(handler.request_deserializer, max_message_bytes)
     if handler.unary_unary is not None:
         inner = handler.unary_unary
 
-        async def unary(request: Any, context: Context) -> Any:
+        async def unary(raw: bytes, context: Context) -> Any:
             async with _Rpc(method, context):
-                return await inner(request, context)
+                return await inner(decode(raw), context)
 
         return grpc.unary_unary_rpc_method_handler(
-            unary,
-            request_deserializer=handler.request_deserializer,
-            response_serializer=_serializer(handler.response_serializer),
+            unary, response_serializer=_serializer(handler.response_serializer)
         )
     if handler.unary_stream is not None:
         inner_stream = handler.unary_stream
 
-        async def stream(request: Any, context: Context) -> AsyncIterator[Any]:
+        async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
             async with _Rpc(method, context):
-                async for item in inner_stream(request, context):
+                async for item in inner_stream(decode(raw), context):
                     yield item
 
         return grpc.unary_stream_rpc_method_handler(
-            stream,
-            request_deserializer=handler.request_deserializer,
-            response_serializer=_serializer(handler.response_serializer),
+            stream, response_serializer=_serializer(handler.response_serializer)
         )
     return found
 

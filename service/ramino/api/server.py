@@ -13,7 +13,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
-from ramino.api.interceptors import ServiceInterceptor
+from ramino.api.interceptors import ServiceInterceptor, transport_limit
+from ramino.api.pool import WorkPool
 from ramino.api.rules_servicer import RulesServicer
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
 
@@ -34,6 +35,10 @@ class ServerConfig:
     grace_seconds: float = 10.0
     max_message_bytes: int = 1 << 20
     token_lifetime: int = 7 * 24 * 3600
+    work_threads: int | None = None
+    """Threads of the work pool for meld searches (default: cores, at most 4)."""
+    work_capacity: int | None = None
+    """Heavy calls admitted at once before SERVER_BUSY (default: 16 a thread)."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -61,17 +66,20 @@ async def create_server(
     address: str,
     games: game_pb2_grpc.GameServiceServicer | None = None,
     max_message_bytes: int = 1 << 20,
+    pool: WorkPool | None = None,
 ) -> RunningServer:
-    """A started server bound to ``address`` (port 0 picks a free one)."""
+    """A started server bound to ``address`` (port 0 picks a free one).
+    Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
+    (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it."""
     server = grpc.aio.server(
-        interceptors=[ServiceInterceptor()],
+        interceptors=[ServiceInterceptor(max_message_bytes)],
         options=[
-            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
             ("grpc.max_send_message_length", 4 * max_message_bytes),
             ("grpc.so_reuseport", 0),
         ],
     )
-    rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
+    rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(pool), server)
     if games is not None:
         game_pb2_grpc.add_GameServiceServicer_to_server(games, server)
     health_servicer = health.aio.HealthServicer()
@@ -88,13 +96,20 @@ async def create_server(
     return RunningServer(server, port, health_servicer, games)
 
 
-async def serve(config: ServerConfig, games: game_pb2_grpc.GameServiceServicer | None) -> None:
+async def serve(
+    config: ServerConfig,
+    games: game_pb2_grpc.GameServiceServicer | None,
+    pool: WorkPool | None = None,
+) -> None:
     """Runs until SIGTERM or SIGINT, then drains for ``grace_seconds``."""
     if config.metrics_port is not None:
         metrics, _ = start_http_server(config.metrics_port, addr=config.host)
         log.info("metrics", port=metrics.server_port)
     running = await create_server(
-        f"{config.host}:{config.port}", games, max_message_bytes=config.max_message_bytes
+        f"{config.host}:{config.port}",
+        games,
+        max_message_bytes=config.max_message_bytes,
+        pool=pool,
     )
     log.info("serving", host=config.host, port=running.port, store=config.store)
     stop = asyncio.Event()

@@ -91,5 +91,15 @@ class Pieces:
             found = self._items[key] = self._make(*key)
         return found
 
+    def get_keyed(self, key: Hashable, *args: Any) -> bytes:
+        """The piece kept under ``key``, built by ``make(*args)`` when
+        missing: for arguments too large to keep as the key (a variant)."""
+        found = self._items.get(key)
+        if found is None:
+            if len(self._items) >= self._limit:
+                self._items.clear()
+            found = self._items[key] = self._make(*args)
+        return found
+
     def __len__(self) -> int:
         return len(self._items)

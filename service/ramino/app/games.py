@@ -15,16 +15,20 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import structlog
 from prometheus_client import Counter, Gauge
 
+import ramino
+from ramino.api import limits
 from ramino.api.errors import ApiError
+from ramino.api.pool import WorkPool
 from ramino.app.duties import Duties
 from ramino.app.fanout import Encode, Feed, Watcher
 from ramino.app.log import (
@@ -57,9 +61,73 @@ MOVES = Counter("ramino_moves_applied", "Moves applied to games, by command", ["
 _MOVE_COUNTERS: dict[type, Any] = {}  # MOVES' children by command type, looked up once
 ACTIVE = Gauge("ramino_active_games", "Games being played in this replica's cache")
 MAX_CACHED = 20_000
+POOLED_HAND = 16
+"""Hands of more cards than every preset deals (15, and one drawn) are
+searched in the work pool, off the event loop."""
 
 Clock = Callable[[], float]
-Render = Callable[[HostedGame, list[Event]], bytes]
+Render = Callable[[HostedGame, list[Event]], Awaitable[bytes]]
+T = TypeVar("T")
+
+
+class GameLock:
+    """The lock of one game id (first come, first served), kept in its table
+    only while someone holds it or waits for it: a table of every game id
+    ever named would grow without bound (ids come from clients, existing or
+    not). Cheaper than an ``asyncio.Lock`` made for each use: taking a free
+    lock and giving it back await nothing."""
+
+    __slots__ = ("_table", "_game_id", "_locked", "_waiters", "_users")
+
+    def __init__(self, table: dict[str, GameLock], game_id: str) -> None:
+        self._table, self._game_id = table, game_id
+        self._locked = False
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._users = 0  # the holder and the waiters
+
+    def locked(self) -> bool:
+        return self._locked
+
+    async def __aenter__(self) -> None:
+        self._users += 1
+        if not self._locked:
+            self._locked = True
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter  # resolved when the lock is handed over
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self._hand_over()  # handed over as this waiter was cancelled: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._hand_over()
+        self._leave()
+
+    def _hand_over(self) -> None:
+        """The lock to the first live waiter (it stays locked), or free."""
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self._locked = False
+
+    def _leave(self) -> None:
+        self._users -= 1
+        if self._users == 0 and self._table.get(self._game_id) is self:
+            del self._table[self._game_id]
+
+
+async def _no_answer(game: HostedGame, events: list[Event]) -> bytes:
+    return b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +196,12 @@ class GameApp:
         bot_delay: float = 0.0,
         snapshot_every: int = 200,
         limits: Limits | None = None,
+        pool: WorkPool | None = None,
     ) -> None:
-        """``snapshot_every``: entries between two snapshots of a game."""
+        """``snapshot_every``: entries between two snapshots of a game;
+        ``pool``: where bots search a hand of more than ``POOLED_HAND`` cards
+        (without one, on the event loop)."""
+        self._pool = pool
         self.store = store
         self.limits = limits or Limits()
         self._feeds: dict[tuple[str, Encode], Feed] = {}
@@ -140,7 +212,7 @@ class GameApp:
         self._seed_source = seed_source
         self._cache: dict[str, HostedGame] = {}
         self.snapshot_every = snapshot_every
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, GameLock] = {}
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         self._janitor: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
@@ -161,11 +233,18 @@ class GameApp:
 
     # --- loading ------------------------------------------------------------
 
-    def lock(self, game_id: str) -> asyncio.Lock:
+    def lock(self, game_id: str) -> GameLock:
+        """The game's lock, for ``async with``."""
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = GameLock(self._locks, game_id)
         return lock
+
+    async def with_game(self, game_id: str, use: Callable[[HostedGame], Awaitable[T]]) -> T:
+        """``use`` of the game at the store's latest version, under the game's
+        lock: no move of this replica changes the game while ``use`` awaits."""
+        async with self.lock(game_id):
+            return await use(await self._load(game_id))
 
     async def load(self, game_id: str) -> HostedGame:
         """The game at the store's latest version. Taken under the game's lock,
@@ -345,6 +424,7 @@ class GameApp:
             )
         seed = self._seed_source()
         # Checks the variant, the overrides and the seat count now, by dealing once.
+        limits.check_game_variant(ramino.Variant(variant, **overrides))
         Game.new(
             variant,
             [f"seat {i}" for i in range(len(seats))],
@@ -600,7 +680,7 @@ class GameApp:
         game.last_at = now
         if person:
             game.person_at = now
-        response = render(game, events)
+        response = await render(game, events)
         record = None if request is None else dataclasses.replace(request, response=response)
         try:
             await self.store.append(game.game_id, before, entries, self.summary(game), record)
@@ -650,9 +730,16 @@ class GameApp:
                 if not timed_out or seat in game.timed_out
                 else [entry("timed_out", self._clock(), seat=seat)]
             )
-            command = choose(game.engine)
+            engine = game.engine
+            if self._pool is not None and len(engine.state.seats[seat].hand) > POOLED_HAND:
+                # A bot's searches on a large hand, in the work pool; the lock
+                # is held, so nothing changes the game meanwhile. A full pool
+                # fails this duty: the sweep comes back to it.
+                command = await self._pool.run(choose, engine)
+            else:
+                command = choose(engine)
             try:
-                await self._apply(game, seat, command, None, lambda g, e: b"", extra)
+                await self._apply(game, seat, command, None, _no_answer, extra)
             except VersionConflict:
                 return False
             return True

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -179,21 +180,47 @@ class Page:
     next_page_token: str
 
 
+MAX_PAGE_TOKEN = 200
+"""Longest page token a store makes (a timestamp and a game id) with room to spare."""
+
+
 def encode_page_token(created_at: float, game_id: str) -> str:
+    """An opaque cursor: the last game of a page, as URL-safe base64 of JSON."""
     raw = json.dumps([created_at, game_id]).encode()
     return base64.urlsafe_b64encode(raw).decode()
 
 
 def decode_page_token(token: str) -> tuple[float, str] | None:
     """The cursor of a page token; ``None`` for the first page. Raises
-    ``ValueError`` on a token this store did not make."""
+    ``ValueError`` (whose message does not quote the token) on any token this
+    store did not make: too long, not base64, not JSON, not a finite time and
+    a game id."""
     if not token:
         return None
+    bad = ValueError("bad page token: pass the next_page_token of a previous page")
+    if len(token) > MAX_PAGE_TOKEN or not token.isascii():
+        raise bad
     try:
-        created_at, game_id = json.loads(base64.urlsafe_b64decode(token.encode()))
-        return float(created_at), str(game_id)
-    except (ValueError, TypeError) as e:
-        raise ValueError(f"bad page token {token!r}") from e
+        cursor = json.loads(base64.urlsafe_b64decode(token.encode()))
+    except (ValueError, TypeError, RecursionError):
+        raise bad from None
+    if not (isinstance(cursor, list) and len(cursor) == 2):
+        raise bad
+    created_at, game_id = cursor
+    if (
+        isinstance(created_at, bool)
+        or not isinstance(created_at, int | float)
+        or not isinstance(game_id, str)
+        or len(game_id) > 64
+    ):
+        raise bad
+    try:
+        when = float(created_at)
+    except OverflowError:
+        raise bad from None
+    if not math.isfinite(when):
+        raise bad
+    return when, game_id
 
 
 class Store(Protocol):
