@@ -6,10 +6,13 @@ Starts ``ramino serve --store memory`` on a free loopback port, then, for
 30-card hand whose search takes milliseconds (the hardest shape found), while
 one client sends health Checks one after another. It prints the Checks' p50,
 p99 and max latency and the AnalyzeHand answers per second, and how many were
-refused as SERVER_BUSY; then the same Checks with no sender, for scale.
+refused (SERVER_BUSY, or a size limit); then the same Checks with no sender,
+for scale. ``--table N`` adds a table of N melds to each AnalyzeHand (the
+issue's 70,000 melds: refused at once where the table limit holds).
 
     .venv/bin/python bench/heavy_rules.py
     .venv/bin/python bench/heavy_rules.py --senders 8 --seconds 10 --work-threads 2
+    .venv/bin/python bench/heavy_rules.py --table 70000
 """
 
 from __future__ import annotations
@@ -58,14 +61,17 @@ async def wait_serving(address: str) -> None:
     raise RuntimeError(f"no server on {address}")
 
 
-async def phase(address: str, senders: int, seconds: float) -> tuple[list[float], int, int]:
-    """Check latencies (ms), AnalyzeHand answers and SERVER_BUSY refusals."""
+async def phase(
+    address: str, senders: int, seconds: float, table: int
+) -> tuple[list[float], int, int]:
+    """Check latencies (ms), AnalyzeHand answers and refusals."""
     stop = asyncio.Event()
     answered = busy = 0
     async with grpc.aio.insecure_channel(address) as channel:
         rules = rules_pb2_grpc.RulesServiceStub(channel)
         health = health_pb2_grpc.HealthStub(channel)
-        request = rules_pb2.AnalyzeHandRequest(variant="rami51", hand=HAND)
+        melds = [rules_pb2.MeldCodes(cards=["5H", "6H", "7H"])] * table
+        request = rules_pb2.AnalyzeHandRequest(variant="rami51", hand=HAND, table=melds)
 
         async def send() -> None:
             nonlocal answered, busy
@@ -74,7 +80,8 @@ async def phase(address: str, senders: int, seconds: float) -> tuple[list[float]
                     await rules.AnalyzeHand(request)
                     answered += 1
                 except grpc.aio.AioRpcError as e:
-                    if e.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    refusals = (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INVALID_ARGUMENT)
+                    if e.code() not in refusals:
                         raise
                     busy += 1
                     await asyncio.sleep(0.001)
@@ -99,6 +106,7 @@ def main() -> int:
     p.add_argument("--senders", type=int, default=4)
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--work-threads", type=int, default=None)
+    p.add_argument("--table", type=int, default=0, help="melds on the table of each call")
     args = p.parse_args()
     port = free_port()
     address = f"127.0.0.1:{port}"
@@ -111,15 +119,18 @@ def main() -> int:
         asyncio.run(wait_serving(address))
         print(
             f"ramino heavy_rules: {platform.python_implementation()} "
-            f"{platform.python_version()}, {os.cpu_count()} cores, {args.seconds:g} s a phase"
+            f"{platform.python_version()}, {os.cpu_count()} cores, {args.seconds:g} s a phase, "
+            f"table of {args.table} melds"
         )
         for senders in (args.senders, 0):
-            checks, answered, busy = asyncio.run(phase(address, senders, args.seconds))
+            checks, answered, busy = asyncio.run(
+                phase(address, senders, args.seconds, args.table)
+            )
             print(
                 f"  {senders} senders: Check p50 {percentile(checks, 0.5):.2f} ms, "
                 f"p99 {percentile(checks, 0.99):.2f} ms, max {max(checks):.2f} ms "
                 f"({len(checks)} checks); AnalyzeHand {answered / args.seconds:.0f}/s, "
-                f"{busy} SERVER_BUSY"
+                f"{busy} refused"
             )
     finally:
         server.terminate()
