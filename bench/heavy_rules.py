@@ -37,6 +37,9 @@ HAND = (
 ).split()
 
 
+REFUSALS = (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INVALID_ARGUMENT)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -80,8 +83,7 @@ async def phase(
                     await rules.AnalyzeHand(request)
                     answered += 1
                 except grpc.aio.AioRpcError as e:
-                    refusals = (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INVALID_ARGUMENT)
-                    if e.code() not in refusals:
+                    if e.code() not in REFUSALS:
                         raise
                     busy += 1
                     await asyncio.sleep(0.001)
@@ -123,9 +125,7 @@ def main() -> int:
             f"table of {args.table} melds"
         )
         for senders in (args.senders, 0):
-            checks, answered, busy = asyncio.run(
-                phase(address, senders, args.seconds, args.table)
-            )
+            checks, answered, busy = asyncio.run(phase(address, senders, args.seconds, args.table))
             print(
                 f"  {senders} senders: Check p50 {percentile(checks, 0.5):.2f} ms, "
                 f"p99 {percentile(checks, 0.99):.2f} ms, max {max(checks):.2f} ms "
