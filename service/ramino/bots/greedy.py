@@ -25,6 +25,7 @@ from ramino.engine import (
     TurnOverDiscardPile,
     View,
 )
+from ramino.engine.rules import joker_meld, undiscardable
 
 __all__ = ["GreedyBot"]
 
@@ -122,10 +123,10 @@ class GreedyBot:
             return self._choose_discard(game, view)
 
         if view.pending_joker is not None:
-            rest = tuple(c for c in hand if c != view.taken_card)
-            o = ramino.best_opening([deck[c] for c in rest], rules.joker_meld_variant, include="JK")
-            if o is not None:
-                return LayMelds(self._ids(rest, deck, o.melds, first))
+            found = joker_meld(rules, view.taken_card, hand)
+            if found is not None:
+                rest, jm = found
+                return LayMelds(self._ids(tuple(rest), deck, jm, first))
 
         dw = ramino.min_deadwood(names, v)
         if dw.melds:
@@ -177,7 +178,12 @@ class GreedyBot:
 
     def _choose_discard(self, game: Game, view: View) -> Command:
         assert view.hand is not None
-        allowed = [c for c in view.hand if c != view.taken_card and c != view.pending_joker]
+        rules = game.rules
+        allowed = [
+            c
+            for c in view.hand
+            if not undiscardable(rules, view.taken_card, c) and c != view.pending_joker
+        ]
         if not allowed:
             return self._fallback(game, view)
         return Discard(self._discard_choice(game, view, allowed))

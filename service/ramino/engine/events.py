@@ -31,6 +31,7 @@ __all__ = [
     "WENT_OUT",
     "STOCK_EXHAUSTED",
     "RESIGNATIONS",
+    "TURN_LIMIT",
     "project",
 ]
 
@@ -38,6 +39,8 @@ __all__ = [
 WENT_OUT: Final = "went_out"
 STOCK_EXHAUSTED: Final = "stock_exhausted"
 RESIGNATIONS: Final = "resignations"
+TURN_LIMIT: Final = "turn_limit"
+"""No winner after ``max_turns_per_round`` turns."""
 
 
 @dataclass(frozen=True, slots=True)

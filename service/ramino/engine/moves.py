@@ -26,7 +26,7 @@ from ramino.engine.commands import (
 )
 from ramino.engine.context import Rules
 from ramino.engine.errors import IllegalMove
-from ramino.engine.rules import decide
+from ramino.engine.rules import decide, joker_meld
 from ramino.engine.state import DRAW, PLAY, State
 
 __all__ = ["legal_moves", "MAX_MELD_MOVES", "MAX_LAYOFF_MOVES", "MAX_SWAP_MOVES"]
@@ -86,13 +86,12 @@ def legal_moves(state: State, rules: Rules, seat: int) -> list[Command]:
     else:
         if state.pending_joker is not None:
             # The search the swap was allowed on: a new meld for the joker
-            # that keeps a card other than the taken discard to discard.
-            rest = [c for c in hand if c != state.taken]
-            o = ramino.best_opening(
-                [names[c] for c in rest], rules.joker_meld_variant, include="JK"
-            )
-            if o is not None:
-                melds.append(LayMelds(_Ids(rest, names, (state.pending_joker,)).melds(o.melds)))
+            # that keeps a card that may be discarded.
+            found = joker_meld(rules, state.taken, hand)
+            if found is not None:
+                rest, jm = found
+                first = (state.pending_joker, state.taken)
+                melds.append(LayMelds(_Ids(rest, names, first).melds(jm)))
         partition = ramino.min_deadwood(hand_names, v).melds
         if len(partition) > 1:
             melds.append(LayMelds(ids.melds(partition)))

@@ -32,6 +32,7 @@ from ramino.engine.errors import IllegalMove, MalformedCommand
 from ramino.engine.events import (
     RESIGNATIONS,
     STOCK_EXHAUSTED,
+    TURN_LIMIT,
     WENT_OUT,
     Discarded,
     DiscardPileTurnedOver,
@@ -158,6 +159,10 @@ def can_take_discard(state: State, rules: Rules, seat: int) -> str | None:
     """Why ``seat`` may not take the discard now, or ``None``."""
     if not state.discard:
         return r.DISCARD_PILE_EMPTY
+    names = rules.names
+    top_name = names[state.discard[-1]]
+    if all(names[c] == top_name for c in state.seats[seat].hand):
+        return r.NO_CARD_LEFT_TO_DISCARD
     if obliged_to_open(state, seat, rules):
         hand = state.seats[seat].hand
         top = state.discard[-1]
@@ -186,6 +191,8 @@ def _draw(state: State, rules: Rules, seat: int, command: Command) -> list[Event
         why = can_take_discard(state, rules, seat)
         if why == r.DISCARD_PILE_EMPTY:
             raise _illegal(why, "the discard pile is empty")
+        if why == r.NO_CARD_LEFT_TO_DISCARD:
+            raise _illegal(why, "you would hold only that card and its twin, neither discardable")
         if why is not None:
             raise _illegal(why, "taking the discard before opening obliges you to open with it")
         return [TookDiscard(seat, state.discard[-1])]
@@ -202,38 +209,81 @@ def _draw(state: State, rules: Rules, seat: int, command: Command) -> list[Event
 # --- after the draw --------------------------------------------------------
 
 
-def _check_leftover(rules: Rules, left: list[int], taken: int | None, pending: int | None) -> None:
-    """Refuses a play that would leave a turn that cannot end."""
+def undiscardable(rules: Rules, taken: int | None, card: int) -> bool:
+    """Whether ``card`` may not be discarded in a turn that took ``taken``
+    from the discard pile: it is that card, or its identical twin from the
+    other pack (RULES.md section 5)."""
+    if taken is None:
+        return False
+    return card == taken or rules.names[card] == rules.names[taken]
+
+
+def _check_leftover(
+    state: State,
+    rules: Rules,
+    left: list[int],
+    pending: int | None,
+    table: list[list[str]] | None = None,
+) -> None:
+    """Refuses a play that would leave a turn that cannot end. ``table`` is
+    the table after the play (to see whether a last undiscardable card can
+    still be laid off where going out needs no discard)."""
     if not left:
         if rules.must_discard:
             raise _illegal(r.LAST_CARD_MUST_BE_DISCARDED, "keep a card: going out needs a discard")
         return
     if pending is not None and pending in left:
-        if not _joker_still_meldable(rules, left, taken):
+        if not _joker_still_meldable(state, rules, left):
             raise _illegal(
                 r.SWAPPED_JOKER_NOT_MELDED,
                 "the swapped joker could no longer be laid in a new meld",
             )
         return
-    if taken is not None and all(c == taken for c in left):
+    if all(undiscardable(rules, state.taken, c) for c in left):
+        if not rules.must_discard and len(left) == 1 and table:
+            name = rules.names[left[0]]
+            if ramino.layoff_targets([name], table, rules.variant):
+                return  # the last card can still be laid off: going out
         raise _illegal(
             r.NO_CARD_LEFT_TO_DISCARD,
-            "only the card taken from the discard pile would be left, and it cannot be discarded",
+            "only the card taken from the discard pile (or its twin) would be left, "
+            "and it cannot be discarded",
         )
 
 
-def _joker_still_meldable(rules: Rules, hand: list[int], taken: int | None) -> bool:
+def _joker_still_meldable(state: State, rules: Rules, hand: list[int]) -> bool:
     """Whether a hand holding a swapped joker can lay it in a new meld and
-    still end the turn (keep a card other than the taken discard to discard,
-    or, where going out needs no discard, meld everything)."""
+    still end the turn: keep a card it may discard, or, where going out needs
+    no discard, meld everything. The meld may use the card taken from the
+    discard pile."""
+    return joker_meld(rules, state.taken, hand) is not None or (
+        not rules.must_discard
+        and len(hand) <= ramino.MAX_HAND
+        and not ramino.min_deadwood([rules.names[c] for c in hand], rules.variant).deadwood
+    )
+
+
+def joker_meld(
+    rules: Rules, taken: int | None, hand: Sequence[int]
+) -> tuple[list[int], list[list[str]]] | None:
+    """A way to lay a swapped joker of ``hand`` in new melds and keep a card
+    that may be discarded: the cards searched (``hand`` less the kept card)
+    and the melds by card name; ``None`` when there is none."""
     names = rules.names
-    rest = [names[c] for c in hand if c != taken]
-    if "JK" in rest and len(rest) <= ramino.MAX_HAND:
-        if ramino.best_opening(rest, rules.joker_meld_variant, include="JK") is not None:
-            return True
-    if not rules.must_discard and len(hand) <= ramino.MAX_HAND:
-        return not ramino.min_deadwood([names[c] for c in hand], rules.variant).deadwood
-    return False
+    if "JK" not in (names[c] for c in hand) or len(hand) > ramino.MAX_HAND + 1:
+        return None
+    tried: set[str] = set()
+    for keep in hand:
+        name = names[keep]
+        if name in tried or rules.is_joker[keep] or undiscardable(rules, taken, keep):
+            continue
+        tried.add(name)
+        rest = list(hand)
+        rest.remove(keep)
+        o = ramino.best_opening([names[c] for c in rest], rules.joker_meld_variant, include="JK")
+        if o is not None:
+            return rest, o.melds
+    return None
 
 
 def _lay_melds(
@@ -271,7 +321,9 @@ def _lay_melds(
     used = {c for meld in melds for c in meld}
     left = [c for c in hand if c not in used]
     pending = state.pending_joker
-    _check_leftover(rules, left, state.taken, None if pending in used else pending)
+    table = [[names[c] for c in m.cards] for m in state.melds]
+    table.extend([names[c] for c in meld] for meld in melds)
+    _check_leftover(state, rules, left, None if pending in used else pending, table)
     return [MeldsLaid(seat, melds, opening)]
 
 
@@ -303,11 +355,15 @@ def _lay_off(state: State, rules: Rules, seat: int, command: LayOff) -> list[Eve
         raise _illegal(r.MELD_CLOSED, "a set of four is closed")
     names = rules.names
     try:
-        ramino.extend_meld([names[c] for c in meld.cards], names[card], command.end, rules.variant)
+        extended = ramino.extend_meld(
+            [names[c] for c in meld.cards], names[card], command.end, rules.variant
+        )
     except ramino.InvalidMeld as e:
         raise _illegal(r.CANNOT_LAY_OFF, f"the card does not fit there: {e}", e.reason) from None
     left = [c for c in hand if c != card]
-    _check_leftover(rules, left, state.taken, state.pending_joker)
+    table = [[names[c] for c in m.cards] for m in state.melds]
+    table[command.meld] = list(extended.cards)
+    _check_leftover(state, rules, left, state.pending_joker, table)
     return [LaidOff(seat, card, command.meld, command.end)]
 
 
@@ -336,7 +392,7 @@ def _swap(state: State, rules: Rules, seat: int, command: SwapJoker) -> list[Eve
         )
     after = [c for c in hand if c != card]
     after.append(command.joker)
-    if not _joker_still_meldable(rules, after, state.taken):
+    if not _joker_still_meldable(state, rules, after):
         raise _illegal(
             r.SWAPPED_JOKER_CANNOT_BE_MELDED,
             "you could not lay the joker in a new meld this turn",
@@ -352,6 +408,11 @@ def _discard(state: State, rules: Rules, seat: int, card: int) -> list[Event]:
     if card == state.taken:
         raise _illegal(
             r.CANNOT_DISCARD_TAKEN_CARD, "the card taken from the discard pile stays this turn"
+        )
+    if undiscardable(rules, state.taken, card):
+        raise _illegal(
+            r.CANNOT_DISCARD_TAKEN_TWIN,
+            "the twin of the card taken from the discard pile stays this turn too",
         )
     if state.pending_joker is not None:
         raise _illegal(r.SWAPPED_JOKER_NOT_MELDED, "lay the joker you swapped in a new meld")
@@ -374,6 +435,8 @@ def follow_up(state: State, rules: Rules, setup: Setup) -> list[Event]:
         return [_round_ended(state, rules, RESIGNATIONS, None)]
     if not state.seats[state.turn].hand:
         return [_round_ended(state, rules, WENT_OUT, state.turn)]
+    if sum(s.turns for s in state.seats) > rules.variant.max_turns_per_round:
+        return [_round_ended(state, rules, TURN_LIMIT, None)]
     if state.phase == DRAW and not state.stock:
         v = rules.variant
         can_rebuild = state.rebuilds < v.max_stock_rebuilds
