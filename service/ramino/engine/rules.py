@@ -16,11 +16,14 @@ from dataclasses import dataclass
 import ramino
 from ramino.engine import reasons as r
 from ramino.engine.commands import (
+    AcceptLayout,
     Command,
     Discard,
     DrawFromStock,
+    Knock,
     LayMelds,
     LayOff,
+    PassUpcard,
     Resign,
     SwapJoker,
     TakeDiscard,
@@ -30,25 +33,42 @@ from ramino.engine.context import Rules
 from ramino.engine.deck import deal, reshuffle_seed, round_seed
 from ramino.engine.errors import IllegalMove, MalformedCommand
 from ramino.engine.events import (
+    BIG_GIN,
+    DRAWN,
+    GIN,
+    KNOCK,
     RESIGNATIONS,
     STOCK_EXHAUSTED,
     TURN_LIMIT,
+    UNDERCUT,
     WENT_OUT,
     Discarded,
     DiscardPileTurnedOver,
     DrewFromStock,
     Event,
     JokerSwapped,
+    Knocked,
     LaidOff,
+    LayoutAccepted,
     MatchEnded,
     MeldsLaid,
+    PassedUpcard,
     Resigned,
     RoundEnded,
     RoundStarted,
     StockReshuffled,
     TookDiscard,
 )
-from ramino.engine.state import BETWEEN_ROUNDS, DRAW, OVER, PLAY, State, obliged_to_open
+from ramino.engine.state import (
+    BETWEEN_ROUNDS,
+    DRAW,
+    LAYOFF,
+    OVER,
+    PLAY,
+    State,
+    at_wall,
+    obliged_to_open,
+)
 
 __all__ = ["Setup", "decide", "follow_up", "round_scores", "match_winners"]
 
@@ -103,6 +123,13 @@ def decide(state: State, rules: Rules, seat: object, command: Command) -> list[E
     # is always reported as such.
     if isinstance(command, DrawFromStock | TakeDiscard | TurnOverDiscardPile):
         shaped: Command = command
+    elif isinstance(command, PassUpcard | AcceptLayout):
+        shaped = command
+    elif isinstance(command, Knock):
+        shaped = Knock(
+            None if command.discard is None else _card_id(command.discard, rules),
+            _meld_ids(command.melds, rules, allow_none=True),
+        )
     elif isinstance(command, Discard):
         shaped = Discard(_card_id(command.card, rules))
     elif isinstance(command, LayOff):
@@ -121,6 +148,10 @@ def decide(state: State, rules: Rules, seat: object, command: Command) -> list[E
         raise _malformed(r.UNKNOWN_COMMAND, f"not a command: {command!r}")
     if state.turn != seat:
         raise _illegal(r.NOT_YOUR_TURN, "it is not your turn")
+    if rules.variant.knocking:
+        return _knocking(state, rules, seat, shaped)
+    if isinstance(shaped, PassUpcard | Knock | AcceptLayout):
+        raise _illegal(r.NOT_KNOCKING_PLAY, "this variant has no knocking (gin) play")
     if isinstance(shaped, DrawFromStock | TakeDiscard | TurnOverDiscardPile):
         return _draw(state, rules, seat, shaped)
     if state.phase == DRAW:
@@ -135,8 +166,8 @@ def decide(state: State, rules: Rules, seat: object, command: Command) -> list[E
     return _swap(state, rules, seat, shaped)
 
 
-def _meld_ids(melds: object, rules: Rules) -> tuple[tuple[int, ...], ...]:
-    if not isinstance(melds, list | tuple) or not melds:
+def _meld_ids(melds: object, rules: Rules, allow_none: bool = False) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(melds, list | tuple) or (not melds and not allow_none):
         raise _malformed(r.NO_MELDS, "lay at least one meld")
     out: list[tuple[int, ...]] = []
     seen: set[int] = set()
@@ -429,11 +460,16 @@ def follow_up(state: State, rules: Rules, setup: Setup) -> list[Event]:
     if state.phase == BETWEEN_ROUNDS:
         winners = match_winners(state, rules)
         if winners is not None:
-            return [MatchEnded(tuple(s.total for s in state.seats), winners)]
+            return [MatchEnded(final_totals(state, rules, winners), winners)]
         return [_deal_round(state, rules, setup)]
     if len(state.active()) < 2:
         return [_round_ended(state, rules, RESIGNATIONS, None)]
-    if not state.seats[state.turn].hand:
+    if rules.variant.knocking:
+        if state.accepted:
+            return [_knock_scored(state, rules)]
+        if state.drawn:
+            return [_round_ended(state, rules, DRAWN, None)]
+    elif not state.seats[state.turn].hand:
         return [_round_ended(state, rules, WENT_OUT, state.turn)]
     if sum(s.turns for s in state.seats) > rules.variant.max_turns_per_round:
         return [_round_ended(state, rules, TURN_LIMIT, None)]
@@ -462,7 +498,9 @@ def _deal_round(state: State, rules: Rules, setup: Setup) -> RoundStarted:
     else:
         last = state.results[-1]
         active = state.active()
-        if (
+        if v.same_dealer_after_draw and last.winner is None:
+            dealer = state.dealer
+        elif (
             v.winner_deals
             and len(active) == 2
             and last.winner is not None
@@ -561,3 +599,206 @@ def match_winners(state: State, rules: Rules) -> tuple[int, ...] | None:
         return None
     best = min(totals.values()) if v.scoring == "penalty" else max(totals.values())
     return tuple(i for i in active if totals[i] == best)
+
+
+def final_totals(state: State, rules: Rules, winners: tuple[int, ...]) -> tuple[int, ...]:
+    """The totals at the end of a match with its bonuses (gin): each seat
+    ``box_bonus`` per hand won; a sole winner ``game_bonus``; and, when no
+    other seat won a hand (a shutout), the winner's total times
+    ``shutout_multiplier``. Every bonus is 0 (the factor 1) outside gin."""
+    v = rules.variant
+    totals = [s.total for s in state.seats]
+    wins = [0] * len(totals)
+    for result in state.results:
+        if result.winner is not None:
+            wins[result.winner] += 1
+    for i in state.active():
+        totals[i] += v.box_bonus * wins[i]
+    if len(winners) == 1 and len(state.active()) > 1:
+        w = winners[0]
+        totals[w] += v.game_bonus
+        if not any(wins[i] for i in state.active() if i != w):
+            totals[w] *= v.shutout_multiplier
+    return tuple(totals)
+
+
+# --- knocking play (gin) -----------------------------------------------------
+
+
+def wall_knock_possible(state: State, rules: Rules, seat: int) -> bool:
+    """Whether ``seat``'s hand with the upcard could knock (its best ten of
+    eleven cards leave at most ``knock_card`` unmatched)."""
+    if not state.discard:
+        return False
+    names = rules.names
+    cards = [names[c] for c in state.seats[seat].hand]
+    cards.append(names[state.discard[-1]])
+    return knock_deadwood(cards, rules) <= rules.variant.knock_card
+
+
+def knock_deadwood(cards: list[str], rules: Rules) -> int:
+    """The least unmatched total of ``cards`` less one discard."""
+    best = 10**9
+    for i in range(len(cards)):
+        rest = cards[:i] + cards[i + 1 :]
+        if rest:
+            best = min(best, ramino.min_deadwood(rest, rules.variant).value)
+        else:
+            best = 0
+    return best
+
+
+def _knocking(state: State, rules: Rules, seat: int, command: Command) -> list[Event]:
+    v = rules.variant
+    if state.phase == LAYOFF:
+        return _defend(state, rules, seat, command)
+    wall = at_wall(state, rules) and not state.first_upcard
+    if state.phase == DRAW:
+        if isinstance(command, PassUpcard):
+            if (state.first_upcard and state.passes < 2) or wall:
+                return [PassedUpcard(seat)]
+            raise _illegal(r.CANNOT_PASS, "pass only on the first upcard or at the wall")
+        if isinstance(command, TakeDiscard):
+            if not state.discard:
+                raise _illegal(r.DISCARD_PILE_EMPTY, "the discard pile is empty")
+            if state.first_upcard and state.passes >= 2:
+                raise _illegal(r.UPCARD_PASSED, "both passed the upcard: draw from the stock")
+            if wall and not wall_knock_possible(state, rules, seat):
+                raise _illegal(
+                    r.WALL_NEEDS_KNOCK,
+                    f"at the wall the upcard is taken only to knock (at most {v.knock_card})",
+                )
+            return [TookDiscard(seat, state.discard[-1])]
+        if isinstance(command, DrawFromStock):
+            if state.first_upcard and state.passes < 2:
+                raise _illegal(r.TAKE_OR_PASS_UPCARD, "take the first upcard or pass")
+            if wall:
+                raise _illegal(
+                    r.WALL_REACHED, "the stock is at the wall: knock with the upcard or pass"
+                )
+            if not state.stock:
+                raise _illegal(r.STOCK_EMPTY, "the stock is empty")
+            return [DrewFromStock(seat, state.stock[-1])]
+        if isinstance(command, TurnOverDiscardPile):
+            raise _illegal(r.TURN_OVER_NOT_ALLOWED, "the discard pile is never turned over here")
+        raise _illegal(r.MUST_DRAW_FIRST, "draw a card first")
+    if isinstance(command, DrawFromStock | TakeDiscard | TurnOverDiscardPile | PassUpcard):
+        raise _illegal(r.ALREADY_DREW, "you have drawn this turn")
+    if isinstance(command, AcceptLayout):
+        raise _illegal(r.DEFENDER_TO_PLAY, "only the defender accepts a layout")
+    if isinstance(command, Discard):
+        _in_hand(state.seats[seat].hand, command.card)
+        if state.wall_take:
+            raise _illegal(r.MUST_KNOCK, "the upcard taken at the wall obliges a knock")
+        return [Discarded(seat, command.card)]
+    if isinstance(command, Knock):
+        return _knock(state, rules, seat, command)
+    raise _illegal(r.MELDS_ONLY_BY_KNOCKING, "in gin, melds are laid only by knocking")
+
+
+def _knock(state: State, rules: Rules, seat: int, command: Knock) -> list[Event]:
+    v = rules.variant
+    hand = list(state.seats[seat].hand)
+    if command.discard is None:
+        if not v.big_gin:
+            raise _illegal(r.BIG_GIN_NOT_ALLOWED, "a knock discards a card (big gin is off)")
+    else:
+        _in_hand(hand, command.discard)
+        hand.remove(command.discard)
+    names = rules.names
+    for meld in command.melds:
+        for c in meld:
+            if c not in hand:
+                raise _illegal(
+                    r.CARD_NOT_IN_HAND, f"card {c} is not in your hand after the discard"
+                )
+        try:
+            ramino.validate_meld([names[c] for c in meld], v)
+        except ramino.InvalidMeld as e:
+            raise _illegal(r.INVALID_MELD, f"not a meld: {e}", e.reason) from None
+    used = {c for meld in command.melds for c in meld}
+    left = [c for c in hand if c not in used]
+    deadwood = rules.penalty(left)
+    if command.discard is None and left:
+        raise _illegal(r.BIG_GIN_MELDS_ALL, "big gin melds all eleven cards")
+    if deadwood > v.knock_card:
+        raise _illegal(
+            r.KNOCK_TOO_HIGH,
+            f"the unmatched cards total {deadwood}, more than the knock card {v.knock_card}",
+        )
+    return [Knocked(seat, command.discard, command.melds, deadwood)]
+
+
+def _defend(state: State, rules: Rules, seat: int, command: Command) -> list[Event]:
+    v = rules.variant
+    hand = state.seats[seat].hand
+    names = rules.names
+    if isinstance(command, AcceptLayout):
+        return [LayoutAccepted(seat)]
+    if isinstance(command, LayMelds):
+        for meld in command.melds:
+            for c in meld:
+                _in_hand(hand, c)
+            try:
+                ramino.validate_meld([names[c] for c in meld], v)
+            except ramino.InvalidMeld as e:
+                raise _illegal(r.INVALID_MELD, f"not a meld: {e}", e.reason) from None
+        return [MeldsLaid(seat, command.melds, False)]
+    if isinstance(command, LayOff):
+        _in_hand(hand, command.card)
+        _table_meld(state, command.meld)
+        knocker = state.knocker
+        assert knocker is not None
+        if not state.seats[knocker].hand and not state.big_gin:
+            raise _illegal(r.NO_LAYOFF_ON_GIN, "no lay-offs on gin")
+        if state.big_gin:
+            raise _illegal(r.NO_LAYOFF_ON_GIN, "no lay-offs on big gin")
+        if command.meld >= state.knock_melds:
+            raise _illegal(r.LAYOFF_ONLY_ON_KNOCKERS_MELDS, "lay off only on the knocker's melds")
+        if state.defender_melded:
+            raise _illegal(r.NO_LAYOFF_AFTER_MELDS, "lay-offs come before your own melds")
+        target = state.melds[command.meld]
+        try:
+            ramino.extend_meld(
+                [names[c] for c in target.cards], names[command.card], command.end, v
+            )
+        except ramino.InvalidMeld as e:
+            raise _illegal(
+                r.CANNOT_LAY_OFF, f"the card does not fit there: {e}", e.reason
+            ) from None
+        return [LaidOff(seat, command.card, command.meld, command.end)]
+    raise _illegal(r.DEFENDER_TO_PLAY, "the defender lays off, melds, or accepts the layout")
+
+
+def _knock_scored(state: State, rules: Rules) -> RoundEnded:
+    """The end of a knocked hand: the knocker scores the difference of the
+    unmatched totals (plus the gin or big gin bonus), or the defender, when
+    its total is lower (an undercut), the difference plus the undercut bonus.
+    Equal totals: nobody scores."""
+    v = rules.variant
+    knocker = state.knocker
+    assert knocker is not None
+    defender = state.next_active(knocker)
+    dk = rules.penalty(state.seats[knocker].hand)
+    dd = rules.penalty(state.seats[defender].hand)
+    scores = [0] * len(state.seats)
+    winner: int | None
+    if dk == 0:
+        winner, ending = knocker, BIG_GIN if state.big_gin else GIN
+        scores[knocker] = dd + (v.big_gin_bonus if state.big_gin else v.gin_bonus)
+    elif dd > dk:
+        winner, ending = knocker, KNOCK
+        scores[knocker] = dd - dk
+    elif dd < dk:
+        winner, ending = defender, UNDERCUT
+        scores[defender] = dk - dd + v.undercut_bonus
+    else:
+        winner, ending = None, KNOCK
+    return RoundEnded(
+        round=state.round,
+        ending=ending,
+        winner=winner,
+        closed_hand=False,
+        scores=tuple(scores),
+        hands=tuple(tuple(s.hand) for s in state.seats),
+    )
