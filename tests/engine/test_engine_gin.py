@@ -165,3 +165,44 @@ def test_gin_commands_of_other_variants_are_refused() -> None:
     assert reason_of(g, 0, PassUpcard()) == reasons.NOT_KNOCKING_PLAY
     assert ids(g, 0, "AS")  # the hand is as dealt
     assert LayMelds not in {type(m) for m in g.legal_moves(1)}
+
+
+def test_gin_state_survives_a_snapshot_and_a_replay_at_every_step() -> None:
+    # The knocking fields of the state (the first upcard, passes, the knocker,
+    # the defender's progress...) are in the snapshot and folded from the
+    # record alike, at every step of a match played by bots.
+    from ramino.bots import make_bot
+    from ramino.engine import Record
+
+    g = Game.new("gin", ["a", "b"], seed=11, overrides={"target_score": 50})
+    bots = [make_bot("greedy", 1), make_bot("random", 2)]
+    phases: set[str] = set()
+    while not g.finished:
+        header = Record(g.record.variant, g.record.overrides, g.record.players, g.record.seed)
+        again = Game.from_snapshot(header, g.snapshot())
+        assert again.state == g.state
+        phases.add(g.state.phase)
+        seat = g.state.turn
+        g.apply(seat, bots[seat].choose(g, seat))
+    assert Game.from_record(g.record).state == g.state
+    assert {"draw", "play", "layoff"} <= phases
+
+
+def test_gin_every_legal_move_is_accepted_and_the_seat_to_play_always_has_one() -> None:
+    import random
+
+    g = Game.new("gin", ["a", "b"], seed=21, overrides={"target_score": 60})
+    rng = random.Random(21)
+    kinds: set[str] = set()
+    while not g.finished:
+        seat = g.state.turn
+        assert g.legal_moves(1 - seat) == []
+        moves = g.legal_moves(seat)
+        assert moves, "a seat to play always has a move"
+        for m in moves:
+            g.check(seat, m)
+            kinds.add(type(m).__name__)
+        knocks = [m for m in moves if isinstance(m, Knock)]
+        g.apply(seat, knocks[0] if knocks and rng.random() < 0.5 else rng.choice(moves))
+    assert {"PassUpcard", "TakeDiscard", "DrawFromStock", "Discard", "Knock"} <= kinds
+    assert {"LayOff", "LayMelds", "AcceptLayout"} <= kinds
