@@ -123,6 +123,7 @@ def view(v: game_pb2.GameView) -> m.GameView:
         discard_pile=tuple(card(c) for c in v.discard_pile),
         stock_size=v.stock_size,
         turn=v.turn if v.HasField("turn") else None,
+        knocker=v.knocker if v.HasField("knocker") else None,
         phase=_PHASES.get(v.phase, m.TurnPhase.UNSPECIFIED),
         round=v.round,
         dealer=v.dealer,
@@ -140,7 +141,6 @@ def view(v: game_pb2.GameView) -> m.GameView:
             )
             for r in v.rounds
         ),
-        knocker=v.knocker if v.HasField("knocker") else None,
     )
 
 
