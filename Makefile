@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: help venv build proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
+.PHONY: help venv build proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
@@ -68,7 +68,12 @@ redis-server:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } \
 		|| { echo "cannot install redis-server: run 'apt-get install redis-server' as root" >&2; exit 1; }; }
 
-test-python: build redis-server
+# The Gin Rummy check against OpenSpiel (tests/engine/test_gin_openspiel.py)
+# needs open-spiel, from the bench extra.
+openspiel: venv
+	$(PIP) install --quiet "open-spiel==2.0.2"
+
+test-python: build redis-server openspiel
 	$(PY) -m pytest -q
 
 lint: build buf-lint
@@ -90,8 +95,7 @@ fuzz:
 
 test: build test-rust test-python lint fuzz
 
-bench: build
-	$(PIP) install --quiet "open-spiel==2.0.2"
+bench: build openspiel
 	$(PY) bench/core_bench.py $(BENCH_ARGS)
 
 clean:

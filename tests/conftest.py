@@ -1,13 +1,21 @@
-"""Shared fixtures: a real Redis server for the tests that need one."""
+"""Shared fixtures: a real Redis server for the tests that need one; and the
+Hypothesis profiles: derandomized in CI (``CI`` set), random locally, a
+failure printing how to reproduce it either way."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support.redis_server import RedisServer
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(scope="session")

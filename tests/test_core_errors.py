@@ -239,13 +239,13 @@ def test_table_of_the_wrong_type_is_a_type_error() -> None:
 
 def test_unknown_variant_is_refused() -> None:
     for call in (
-        lambda: ramino.Variant("gin"),
-        lambda: ramino.best_opening("AS 2S 3S", "gin"),
-        lambda: ramino.validate_meld("AS 2S 3S", "gin"),
-        lambda: ramino.deck_cards("gin"),
+        lambda: ramino.Variant("canasta"),
+        lambda: ramino.best_opening("AS 2S 3S", "canasta"),
+        lambda: ramino.validate_meld("AS 2S 3S", "canasta"),
+        lambda: ramino.deck_cards("canasta"),
     ):
         e = refused(call, errors.VariantError, "UNKNOWN_VARIANT")
-        assert "gin" in str(e)
+        assert "canasta" in str(e)
 
 
 def test_variant_of_the_wrong_type_is_a_type_error() -> None:

@@ -40,13 +40,18 @@ from ramino.client import (
     GameStatus,
     GameView,
     JokerSwapped,
+    Knock,
+    Knocked,
     LaidOff,
+    LayoutAccepted,
     LegalMoves,
     MatchEnded,
     Meld,
     MeldsLaid,
     MoveRejected,
     MoveResult,
+    PassedUpcard,
+    PassUpcard,
     Resigned,
     RoundEnded,
     RoundStarted,
@@ -78,6 +83,9 @@ HELP = """\
   [cyan]o <card> <meld> \\[start|end][/cyan]  lay a card off on a table meld
   [cyan]s <card> <meld> \\[joker][/cyan]     give a card for a table meld's joker
   [cyan]x <card>[/cyan]                 discard (ends your turn)
+  gin: [cyan]p[/cyan] pass the upcard · [cyan]k[/cyan] knock (the best knock) · \
+[cyan]k <card>[/cyan] knock discarding that card · [cyan]k <card> 1 2 3 / 4 5 6[/cyan] \
+knock with those melds · [cyan]a[/cyan] accept the layout (the defender, after laying off)
   [cyan]h[/cyan]                        hints: what you can meld, lay off, discard
   [cyan]b[/cyan]                        show the board again
   [cyan]q[/cyan]                        resign and quit
@@ -422,11 +430,34 @@ class Session:
             meld = self._meld(args[1])
             joker = self._joker(meld, args[2] if len(args) == 3 else None)
             return seat.swap_joker(card, meld.index, joker, expected_version=v)
+        if word in ("p", "pass"):
+            return seat.play(PassUpcard(), expected_version=v)
+        if word in ("k", "knock"):
+            return seat.play(self._knock(args), expected_version=v)
+        if word in ("a", "accept"):
+            return seat.accept_layout(expected_version=v)
         if word in ("x", "discard"):
             if len(args) != 1:
                 raise _Refused("Discard which card? x <card>, e.g. x 7")
             return seat.discard(self._cards(args)[0], expected_version=v)
         raise _Refused(f"Unknown command {word!r}; type ? for help.")
+
+    def _knock(self, args: list[str]) -> Knock:
+        """``k``: the best knock; ``k <card>``: the best knock discarding that
+        card; ``k <card> <melds>``: that discard and those melds."""
+        knocks = self.legal.knocks if self.legal is not None else ()
+        if not args:
+            if not knocks:
+                raise _Refused("You cannot knock now: your unmatched cards total too much.")
+            return knocks[0]
+        dropped = self._cards(args[:1])[0]
+        if len(args) == 1:
+            for k in knocks:
+                if k.discard_card_id == dropped:
+                    return k
+            raise _Refused("No knock discarding that card; k alone knocks at best.")
+        melds = self._melds(" ".join(args[1:]))
+        return Knock(dropped, tuple(tuple(m) for m in melds))
 
     # --- reading what was typed ---------------------------------------------
 
@@ -642,6 +673,11 @@ class Session:
             cmd = f"s {nums([sw.card_id])} {tables.get(sw.meld_index, '?')}"
             lines.append(f"swap: [cyan]{cmd}[/cyan]  ({self._card(sw.card_id)} for the joker)")
         hint = legal.hint
+        if hint is not None and hint.best_knock is not None:
+            k = hint.best_knock
+            drop = "" if k.discard_card_id is None else f" {nums([k.discard_card_id])}"
+            what = " | ".join(self._ids(m) for m in k.melds) or "no melds"
+            lines.append(f"knock: [cyan]k{drop}[/cyan]  ({what}; {k.deadwood} unmatched)")
         if hint is not None and hint.suggested_discard is not None and legal.discards:
             d = hint.suggested_discard
             same = [x.card_id for x in legal.discards if self._code_of(x.card_id) == d.code]
@@ -665,17 +701,30 @@ class Session:
     def _prompt(self) -> str:
         v = self.view
         legal = self.legal
+        if v.phase is TurnPhase.LAYOFF:
+            return (
+                "Defend: [cyan]o[/cyan] lay off · [cyan]m[/cyan] meld · [cyan]a[/cyan] accept · "
+                "[cyan]h[/cyan] hints [dim](? help)[/dim] > "
+            )
         if v.phase is TurnPhase.DRAW:
             options = []
-            kinds = {type(m).__name__ for m in (legal.draws if legal else ())}
+            kinds = {type(m).__name__ for m in (legal.moves if legal else ())}
             if "DrawFromStock" in kinds:
                 options.append("[cyan]d[/cyan] draw")
             if "TakeDiscard" in kinds and v.discard_top is not None:
                 options.append(f"[cyan]t[/cyan] take {_styled(v.discard_top)}")
             if "TurnOverDiscardPile" in kinds:
                 options.append("[cyan]u[/cyan] turn the pile over")
+            if "PassUpcard" in kinds:
+                options.append("[cyan]p[/cyan] pass")
             choices = " · ".join(options) or "draw"
             return f"Your turn: {choices}  [dim](? help)[/dim] > "
+        if v.variant.parameters.get("knocking"):
+            knock = " · [cyan]k[/cyan] knock" if legal is not None and legal.knocks else ""
+            return (
+                f"Play: [cyan]x[/cyan] discard{knock} · [cyan]h[/cyan] hints "
+                "[dim](? help)[/dim] > "
+            )
         return (
             "Play: [cyan]m[/cyan] meld · [cyan]o[/cyan] lay off · [cyan]s[/cyan] swap · "
             "[cyan]x[/cyan] discard · [cyan]h[/cyan] hints [dim](? help)[/dim] > "
@@ -726,6 +775,17 @@ class Session:
                 return f"{who} {verb('discard', 'discards')} {self._card(card)}."
             case Resigned():
                 return f"{who} {verb('resign', 'resigns')}."
+            case PassedUpcard():
+                return f"{who} {verb('pass', 'passes')} on the upcard."
+            case Knocked(melds=melds, deadwood=deadwood):
+                shown = " | ".join(self._ids(m) for m in melds) or "no melds"
+                if deadwood:
+                    how = verb("knock", "knocks") + f" with {deadwood} unmatched"
+                else:
+                    how = verb("go", "goes") + " gin"
+                return f"{who} {how}: {shown}."
+            case LayoutAccepted():
+                return f"{who} {verb('accept', 'accepts')} the layout."
             case RoundStarted(round=number, first_player=first):
                 return f"[bold]Round {number}[/bold] is dealt; {self._player(first)} to play first."
             case SeatJoined(player_name=name):

@@ -24,6 +24,8 @@ from ramino.bots import BOT_KINDS, Bot, make_bot
 from ramino.engine import (
     RESIGNATIONS,
     STOCK_EXHAUSTED,
+    TURN_LIMIT,
+    WENT_OUT,
     Discarded,
     Game,
     IllegalMove,
@@ -63,6 +65,10 @@ def _ending(event: RoundEnded, last: object) -> str:
         return "no winner: stock exhausted"
     if event.ending == RESIGNATIONS:
         return "ended by resignations"
+    if event.ending == TURN_LIMIT:
+        return "no winner: turn limit"
+    if event.ending != WENT_OUT:  # knocking play: knock, gin, undercut, drawn
+        return event.ending.replace("_", " ")
     how = "by discard" if isinstance(last, Discarded) else "by meld or lay-off"
     closed = ", in one turn" if event.closed_hand else ""
     return f"went out {how}{closed}"

@@ -196,7 +196,7 @@ def test_rules_helpers(server: ThreadServer) -> None:
         assert analysis.min_deadwood.value == 0 and analysis.penalty > 0
         assert {lo.card.code for lo in analysis.lay_offs} <= {"JK", "4D", "8D"}
         variants = {v.name: v for v in client.rules.list_variants()}
-        assert set(variants) == {"ramino51", "rami51", "rummy"}
+        assert set(variants) == {"ramino51", "rami51", "rummy", "gin"}
         assert variants["ramino51"].parameters["open_threshold"] == 51
         with pytest.raises(InvalidArgument):
             client.rules.validate_meld("QH KH ZZ")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import threading
+import time
 
 import pytest
 from ramino.client import (
+    AcceptLayout,
     AsyncClient,
     AsyncSeat,
     BotLevel,
@@ -17,6 +19,9 @@ from ramino.client import (
     Event,
     GameStatus,
     MatchEnded,
+    Move,
+    MoveRejected,
+    PassUpcard,
     RoundEnded,
     RoundStarted,
     Seat,
@@ -176,3 +181,57 @@ async def test_the_named_move_methods_of_both_seat_flavours(server: ThreadServer
                 view = done.view
             assert {seats[0].seat, seats[1].seat} == {0, 1}
         assert ann.view().version == start.version + 4
+
+
+def test_gin_through_the_sdk_knock_defend_and_accept(server: ThreadServer) -> None:
+    # Two people play gin through the server: each knocks with the hint's
+    # best knock as soon as it has one, passes the first upcard, and as the
+    # defender lays off, melds and accepts, all from the server's legal moves.
+    seen: set[str] = set()
+    with Client(server.address) as client:
+        game = client.create_game("gin", seats=["ann", "bob"], overrides={"target_score": 60})
+        seats = [client.join(game.name, "ann"), client.join(game.name, "bob")]
+        end = time.monotonic() + 60
+        while not seats[0].view().finished:
+            assert time.monotonic() < end, "the gin match did not finish in time"
+            for seat in seats:
+                legal = seat.legal_moves()
+                if not legal.moves:
+                    continue
+                hint = legal.hint
+                move: Move
+                if hint is not None and hint.best_knock is not None:
+                    move = hint.best_knock
+                    assert move in legal.knocks and move == legal.knocks[0]
+                    seen.add("knock")
+                elif PassUpcard() in legal.moves:
+                    move = PassUpcard()
+                    seen.add("pass")
+                elif legal.lay_offs or legal.melds:
+                    move = (legal.lay_offs or legal.melds)[0]
+                    seen.add("defend")
+                elif AcceptLayout() in legal.moves:
+                    move = AcceptLayout()
+                    view = seat.view()
+                    assert view.phase is TurnPhase.LAYOFF and view.knocker not in (None, seat.seat)
+                    seen.add("accept")
+                else:
+                    move = choose(legal)  # type: ignore[assignment]
+                seat.play(move, expected_version=legal.version)
+        view = seats[0].view()
+    assert view.winners and max(view.seats[w].total for w in view.winners) >= 60
+    assert {r.ending for r in view.rounds} <= {"knock", "gin", "big_gin", "undercut", "drawn"}
+    assert {"knock", "pass", "accept"} <= seen
+
+
+def test_gin_moves_in_another_variant_are_refused_with_a_reason(server: ThreadServer) -> None:
+    with Client(server.address) as client:
+        game = client.create_game("rummy", seats=["ann", BotLevel.GREEDY])
+        seat = client.join(game.name, "ann")
+        for attempt in (seat.pass_upcard, seat.accept_layout):
+            with pytest.raises(MoveRejected) as e:
+                attempt()
+            assert e.value.reason == "NOT_KNOCKING_PLAY"
+        with pytest.raises(MoveRejected) as e:
+            seat.knock(seat.view().hand[0].id, [])
+        assert e.value.reason == "NOT_KNOCKING_PLAY"

@@ -16,6 +16,7 @@ from ramino.client import (
     LayMelds,
     LayOff,
     Move,
+    PassUpcard,
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
@@ -145,3 +146,56 @@ def test_joining_a_missing_game_says_why(server: ThreadServer) -> None:
 def test_unknown_bots_are_refused() -> None:
     with pytest.raises(SystemExit, match="unknown bot"):
         play._bots("greedy,genius")
+
+
+def test_a_gin_match_typed_at_the_prompt() -> None:
+    """Gin at the prompt, on a fixed deal (the server's seed): pass the first
+    upcard, knock (k), defend and accept (a)."""
+    server = ThreadServer(seed=GIN_SEED)
+    server.start()
+    try:
+        play_a_gin_match(server)
+    finally:
+        server.close()
+
+
+GIN_SEED = 4
+
+
+def play_a_gin_match(server: ThreadServer) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    typed: list[str] = []
+    with Client(server.address) as client:
+        game = client.create_game(
+            "gin", seats=["ann", BotLevel.GREEDY], overrides={"target_score": 100}
+        )
+        seat = client.join(game.name, "ann")
+        session = play.Session(seat, console)
+
+        def read(prompt: str) -> str:
+            legal = session.legal
+            if legal is None or not legal.moves:
+                line = "b"
+            elif legal.knocks:
+                line = "h" if not any(t == "h" for t in typed) else "k"
+            elif PassUpcard() in legal.moves:
+                line = "p"
+            elif session.view.phase is TurnPhase.LAYOFF:
+                defend = [*legal.lay_offs, *legal.melds]
+                line = command_for(session, defend[0]) if defend else "a"
+            else:
+                move = choose(legal)
+                line = command_for(session, move) if move is not None else "b"
+            typed.append(line)
+            return line
+
+        session._read = read
+        assert session.run() == 0
+        final = seat.view()
+    text = out.getvalue()
+    assert final.finished
+    assert "k" in typed and "p" in typed
+    assert "knock: k" in text  # the hint's best knock
+    assert "pass on the upcard" in text or "passes on the upcard" in text
+    assert "Game over" in text

@@ -196,3 +196,18 @@ def test_simulate_summary_and_cli(capsys: pytest.CaptureFixture[str]) -> None:
 
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 3 and data["variant"] == "ramino51" and len(data["scores"]) == 2
+
+
+def test_greedy_two_player_ramino51_games_all_end() -> None:
+    # Two seats could once swap a joker's twin or a 2 back and forth for
+    # ever (seed 135 did, before the taken card's twin rule); that rule and
+    # max_turns_per_round end every round. 100 seeded games, each within a
+    # bound of commands.
+    bound = 6 * 300  # a turn is a draw, a discard and a few plays
+    endings: set[str] = set()
+    for seed in range(100, 200):
+        g = Game.new("ramino51", ["a", "b"], seed=seed)
+        play_out(g, ["greedy", "greedy"], seed=seed, max_commands=bound)
+        assert g.finished and not g.conservation_errors()
+        endings.update(r.ending for r in g.state.results)
+    assert "went_out" in endings

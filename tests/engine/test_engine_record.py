@@ -10,12 +10,15 @@ from engine_helpers import play_out
 from ramino.engine import (
     COMMAND_TYPES,
     FORMAT_VERSION,
+    AcceptLayout,
     Discard,
     DrawFromStock,
     Game,
+    Knock,
     LayMelds,
     LayOff,
     MalformedCommand,
+    PassUpcard,
     Record,
     RecordError,
     RoundEnded,
@@ -162,6 +165,10 @@ def test_commands_as_data() -> None:
         Discard(4),
         LayMelds(((1, 2, 3), (7, 8, 9))),
         LayOff(3, 1, "start"),
+        PassUpcard(),
+        Knock(5, ((1, 2, 3),)),
+        Knock(None, ()),
+        AcceptLayout(),
     ):
         assert command_from_data(json.loads(json.dumps(to_data(cmd)))) == cmd
     assert set(COMMAND_TYPES) == {
@@ -173,6 +180,9 @@ def test_commands_as_data() -> None:
         "SwapJoker",
         "Discard",
         "Resign",
+        "PassUpcard",
+        "Knock",
+        "AcceptLayout",
     }
     assert command_from_data({"type": "LayOff", "card": 3, "meld": 1}) == LayOff(3, 1, "end")
     with pytest.raises(MalformedCommand) as e:

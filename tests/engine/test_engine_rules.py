@@ -352,14 +352,36 @@ def test_cannot_discard_taken_card() -> None:
         assert reason_of(g, seat, Discard(taken)) == reasons.CANNOT_DISCARD_TAKEN_CARD
 
 
-def test_taken_cards_twin_may_be_discarded() -> None:
+def test_taken_cards_twin_may_not_be_discarded() -> None:
+    # RULES.md section 5: nor its identical twin from the other pack.
     g = stacked("ramino51", [R51_S0, R51_S1.replace("8D", "2C")])
     g.apply(0, discard(g, 0, "2C"))
     taken = g.state.discard[-1]
     g.apply(1, TakeDiscard())
     twin = next(c for c in g.state.seats[1].hand if g.rules.names[c] == "2C" and c != taken)
     assert reason_of(g, 1, Discard(taken)) == reasons.CANNOT_DISCARD_TAKEN_CARD
-    g.apply(1, Discard(twin))
+    assert reason_of(g, 1, Discard(twin)) == reasons.CANNOT_DISCARD_TAKEN_TWIN
+    listed = {m.card for m in g.legal_moves(1) if isinstance(m, Discard)}
+    assert taken not in listed and twin not in listed
+    g.apply(1, discard(g, 1, "5C"))
+
+
+def test_take_discard_refused_when_only_its_twin_could_be_discarded() -> None:
+    # A hand of one card whose twin tops the discard pile could take it and
+    # then discard neither: the take is refused, so the turn can always end.
+    s0 = "6S 7S 8S TD TC TH 5S 2C 3D 9S JD QS 5H 4C"
+    s1 = "2H 3H 4H 5H KS KD KC QC QH QD AS AD AC 9S"
+    g = stacked("rami51", [s0, s1], stock="JS 7D 3S")
+    g.apply(0, DrawFromStock())
+    g.apply(0, discard(g, 0, "2C"))
+    g.apply(1, DrawFromStock())
+    g.apply(1, melds(g, 1, "2H 3H 4H 5H", "KS KD KC", "QC QH QD", "AS AD AC"))
+    g.apply(1, discard(g, 1, "7D"))
+    g.apply(0, DrawFromStock())
+    g.apply(0, discard(g, 0, "9S"))
+    assert hand_names(g, 1) == ["9S"]
+    assert reason_of(g, 1, TakeDiscard()) == reasons.NO_CARD_LEFT_TO_DISCARD
+    assert g.legal_moves(1) == [DrawFromStock()]
 
 
 def _second_turn_of_seat_1(discarded: str) -> Game:
@@ -516,6 +538,36 @@ def test_swap_refused_when_the_joker_cannot_be_melded() -> None:
     assert reason_of(g, 1, swap(g, 1, "7S", 0)) == reasons.SWAPPED_JOKER_CANNOT_BE_MELDED
 
 
+def test_joker_swap_may_meld_the_joker_with_the_taken_discard() -> None:
+    # ramino51, seat 1 opened, takes 9S from the discard pile holding
+    # 7S 9D 5C KH 2S; the table's 6S JK 8S has the joker as the 7S. Swapping
+    # 7S for it, then 9D 9S JK, then discarding 5C is legal.
+    s0 = SWAP_S0.replace("9C", "9S")
+    s1 = "2H 3H 4H KS KD KC QC QH QD 7S 9D KH 5C 8D"
+    g = stacked("ramino51", [s0, s1], stock="2S 6H 3S")
+    g.apply(0, melds(g, 0, "6S JK 8S", "TD TC TH"))
+    g.apply(0, discard(g, 0, "2C"))
+    g.apply(1, DrawFromStock())
+    g.apply(1, melds(g, 1, "2H 3H 4H", "KS KD KC", "QC QH QD"))
+    g.apply(1, discard(g, 1, "8D"))
+    g.apply(0, DrawFromStock())
+    g.apply(0, discard(g, 0, "9S"))
+    g.apply(1, TakeDiscard())
+    assert sorted(hand_names(g, 1)) == sorted(["7S", "9D", "5C", "KH", "2S", "9S"])
+    sw = swap(g, 1, "7S", 0)
+    assert sw in g.legal_moves(1)
+    g.apply(1, sw)
+    joker = g.state.pending_joker
+    assert joker is not None
+    lay = LayMelds(((card(g, 1, "9D"), g.state.taken, joker),))  # type: ignore[arg-type]
+    assert g.state.taken is not None
+    listed = [m for m in g.legal_moves(1) if isinstance(m, LayMelds)]
+    assert any(joker in m.melds[0] and g.state.taken in m.melds[0] for m in listed)
+    g.apply(1, lay)
+    assert discard(g, 1, "5C") in g.legal_moves(1)
+    g.apply(1, discard(g, 1, "5C"))
+
+
 def test_joker_in_a_set_stands_for_either_missing_suit() -> None:
     hands = [
         "8S 8H JK TD TC TH KS KD KC 2C 3D 9H JD 5H 4C",
@@ -600,6 +652,32 @@ def test_going_out_by_lay_off_in_rummy() -> None:
     g.apply(0, lay_off(g, 0, "TH", 1, "start"))
     events = g.apply(0, lay_off(g, 0, "4S", 0))
     assert any(isinstance(e, RoundEnded) and e.winner == 0 for e in events)
+
+
+def test_going_out_by_lay_off_of_the_taken_discard_in_rummy() -> None:
+    # must_discard_to_go_out off: hand 7S 8S, 8S just taken from the discard
+    # pile, table 4S 5S 6S. Laying off 7S then 8S goes out; the first lay-off
+    # leaves only the taken card, which cannot be discarded but can be laid off.
+    s0 = "4S 5S 6S 7S KH KD KC 9H 9D 9C"
+    s1 = "8S 2H 3C 6D TC AH 4D 5C JC QH"
+    g = stacked("rummy", [s0, s1], upcard="QC", stock="JD 2D")
+    g.apply(0, DrawFromStock())
+    g.apply(0, melds(g, 0, "4S 5S 6S", "KH KD KC", "9H 9D 9C"))
+    g.apply(0, discard(g, 0, "JD"))
+    g.apply(1, DrawFromStock())
+    g.apply(1, discard(g, 1, "8S"))
+    g.apply(0, TakeDiscard())
+    assert sorted(hand_names(g, 0)) == ["7S", "8S"]
+    first = lay_off(g, 0, "7S", 0)
+    moves = g.legal_moves(0)
+    assert first in moves
+    assert discard(g, 0, "7S") in moves and discard(g, 0, "8S") not in moves
+    g.apply(0, first)
+    second = lay_off(g, 0, "8S", 0)
+    assert g.legal_moves(0) == [second]
+    events = g.apply(0, second)
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    assert ended.winner == 0 and ended.ending == "went_out"
 
 
 def test_must_discard_to_go_out_option() -> None:
@@ -801,6 +879,32 @@ def test_round_ends_with_no_winner_after_max_stock_rebuilds() -> None:
     assert ended.scores == (0, 0, 0)
     assert [s.total for s in g.state.seats] == [0, 0, 0]
     assert g.state.round == 2  # rummy plays on to 150
+
+
+def test_round_ends_with_no_winner_after_max_turns_per_round() -> None:
+    # RULES.md section 5: whatever the stock, after max_turns_per_round turns
+    # (a turn: one seat's, from its draw to its discard) the round ends with
+    # no winner and nobody scores, as when the stock-rebuild cap is reached.
+    g = Game.new("rummy", ["a", "b"], seed=3, overrides={"max_turns_per_round": 4})
+    for turn in range(1, 5):
+        seat = g.state.turn
+        drawn = g.apply(seat, DrawFromStock())[0]
+        assert isinstance(drawn, DrewFromStock) and drawn.card is not None
+        events = g.apply(seat, Discard(drawn.card))
+        ended = [e for e in events if isinstance(e, RoundEnded)]
+        if turn < 4:
+            assert not ended
+        else:
+            assert ended[0].ending == "turn_limit" and ended[0].winner is None
+            assert ended[0].scores == (0, 0) and ended[0].round == 1
+    assert g.state.round == 2 and [s.total for s in g.state.seats] == [0, 0]
+
+
+def test_max_turns_per_round_is_300_in_every_preset() -> None:
+    for name in ramino.PRESETS:
+        assert ramino.Variant(name).max_turns_per_round == 300
+    with pytest.raises(ramino.VariantError):
+        ramino.Variant("rummy", max_turns_per_round=0)
 
 
 def test_round_with_no_winner_counts_toward_max_rounds() -> None:

@@ -13,14 +13,17 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from ramino.engine import (
+    AcceptLayout,
     Command,
     Discard,
     DrawFromStock,
     Game,
     IllegalMove,
+    Knock,
     LayMelds,
     LayOff,
     MalformedCommand,
+    PassUpcard,
     Record,
     Resign,
     SwapJoker,
@@ -36,6 +39,7 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("rummy", 2, {"stock_exhausted": "turn_over", "max_stock_rebuilds": 1}),
     ("rummy", 4, {"max_stock_rebuilds": 1, "must_discard_to_go_out": True}),
     ("rummy", 6, {"target_score": 40}),
+    ("gin", 2, {"target_score": 40}),
 ]
 
 
@@ -57,13 +61,24 @@ def _commands(game: Game) -> st.SearchStrategy[Command]:
     )
     meld = st.integers(0, len(state.melds) + 1)
     end = st.sampled_from(["start", "end", "end", "middle"])
+    # Two distinct cards need a hand of two: a one-card hand gives itself
+    # (asking for two unique cards of one is unsatisfiable and flaky).
     hand_meld = (
-        st.lists(st.sampled_from(hand), min_size=2, max_size=5, unique=True).map(tuple)
-        if hand
-        else st.just(())
+        st.lists(st.sampled_from(hand), min_size=2, max_size=min(5, len(hand)), unique=True).map(
+            tuple
+        )
+        if len(hand) >= 2
+        else st.just(tuple(hand))
     )
     return st.one_of(
-        st.sampled_from([DrawFromStock(), TakeDiscard(), TurnOverDiscardPile()]),
+        st.sampled_from(
+            [DrawFromStock(), TakeDiscard(), TurnOverDiscardPile(), PassUpcard(), AcceptLayout()]
+        ),
+        st.builds(
+            Knock,
+            st.one_of(st.none(), card),
+            st.lists(hand_meld, max_size=3).map(tuple),
+        ),
         st.builds(Discard, card),
         st.builds(LayOff, card, meld, end),
         st.builds(SwapJoker, card, meld, st.sampled_from(jokers) if jokers else card),

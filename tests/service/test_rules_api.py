@@ -76,7 +76,7 @@ async def test_analyze_hand_over_grpc(channel: grpc.aio.Channel) -> None:
 async def test_list_variants_gives_every_preset_with_parameters(channel: grpc.aio.Channel) -> None:
     stub = rules_pb2_grpc.RulesServiceStub(channel)
     r = await stub.ListVariants(rules_pb2.ListVariantsRequest())
-    assert [v.name for v in r.variants] == ["ramino51", "rami51", "rummy"]
+    assert [v.name for v in r.variants] == ["ramino51", "rami51", "rummy", "gin"]
     assert r.variants[0].parameters["open_threshold"] == 51
 
 
@@ -132,3 +132,16 @@ async def test_reflection_lists_both_services(channel: grpc.aio.Channel) -> None
         break
     else:
         pytest.fail("no reflection answer")
+
+
+async def test_list_variants_gives_max_turns_per_round_and_the_gin_parameters(
+    channel: grpc.aio.Channel,
+) -> None:
+    stub = rules_pb2_grpc.RulesServiceStub(channel)
+    r = await stub.ListVariants(rules_pb2.ListVariantsRequest())
+    by_name = {v.name: v for v in r.variants}
+    for v in r.variants:
+        assert v.parameters["max_turns_per_round"] == 300
+    gin = by_name["gin"].parameters
+    assert gin["knocking"] is True and gin["knock_card"] == 10
+    assert gin["undercut_bonus"] == 25 and gin["big_gin"] is False

@@ -108,10 +108,40 @@ pub struct Variant {
     pub target_score: u32,
     /// A match ends after this many rounds (0: no limit).
     pub max_rounds: u32,
+    /// A round ends with no winner after this many turns (one seat's turn,
+    /// from its draw to its discard), whatever the stock.
+    pub max_turns_per_round: u16,
+    /// Whether a hand ends by a knock (gin rummy) instead of going out: a
+    /// player whose unmatched cards total at most `knock_card` after a discard
+    /// may knock; the defender then lays off and both hands are compared.
+    /// Knocking play is for two players and a deck without jokers.
+    pub knocking: bool,
+    /// The most unmatched points a knock may show.
+    pub knock_card: u8,
+    /// Bonus of a knock with no unmatched card (gin).
+    pub gin_bonus: u16,
+    /// Whether a player may go big gin: all 11 cards melded, no discard.
+    pub big_gin: bool,
+    /// Bonus of big gin.
+    pub big_gin_bonus: u16,
+    /// Bonus of a defender whose unmatched total is below the knocker's.
+    pub undercut_bonus: u16,
+    /// With knocking: a discard that leaves this many cards in the stock
+    /// ends the drawing (the next player may only knock with the upcard or
+    /// pass, and a pass is a draw). 0: off.
+    pub wall_stock_size: u8,
+    /// Added at the end of a match to the winner's total.
+    pub game_bonus: u16,
+    /// Added at the end of a match to each player's total per hand won.
+    pub box_bonus: u16,
+    /// Factor on the winner's total when the loser won no hand (1: off).
+    pub shutout_multiplier: u8,
+    /// Whether the same dealer deals again after a hand with no winner.
+    pub same_dealer_after_draw: bool,
 }
 
 /// Parameter names accepted by [`Variant::with_override`], in a fixed order.
-pub const PARAMETERS: [&str; 35] = [
+pub const PARAMETERS: [&str; 47] = [
     "min_players",
     "max_players",
     "packs",
@@ -145,12 +175,24 @@ pub const PARAMETERS: [&str; 35] = [
     "winner_deals",
     "target_score",
     "max_rounds",
+    "max_turns_per_round",
+    "knocking",
+    "knock_card",
+    "gin_bonus",
+    "big_gin",
+    "big_gin_bonus",
+    "undercut_bonus",
+    "wall_stock_size",
+    "game_bonus",
+    "box_bonus",
+    "shutout_multiplier",
+    "same_dealer_after_draw",
     "name",
     "deck_size",
 ];
 
 /// Names of the presets.
-pub const PRESETS: [&str; 3] = ["ramino51", "rami51", "rummy"];
+pub const PRESETS: [&str; 4] = ["ramino51", "rami51", "rummy", "gin"];
 
 impl Variant {
     /// Italian Ramino 51 (seed 000).
@@ -191,6 +233,18 @@ impl Variant {
             winner_deals: false,
             target_score: 0,
             max_rounds: 1,
+            max_turns_per_round: 300,
+            knocking: false,
+            knock_card: 10,
+            gin_bonus: 25,
+            big_gin: false,
+            big_gin_bonus: 31,
+            undercut_bonus: 25,
+            wall_stock_size: 0,
+            game_bonus: 0,
+            box_bonus: 0,
+            shutout_multiplier: 1,
+            same_dealer_after_draw: false,
         }
     }
 
@@ -255,6 +309,44 @@ impl Variant {
             winner_deals: false,
             target_score: 150,
             max_rounds: 0,
+            max_turns_per_round: 300,
+            knocking: false,
+            knock_card: 10,
+            gin_bonus: 25,
+            big_gin: false,
+            big_gin_bonus: 31,
+            undercut_bonus: 25,
+            wall_stock_size: 0,
+            game_bonus: 0,
+            box_bonus: 0,
+            shutout_multiplier: 1,
+            same_dealer_after_draw: false,
+        }
+    }
+
+    /// Gin Rummy (RULES.md section 4, gin): two players, ten cards, a knock
+    /// at 10 or less, match to 100.
+    #[must_use]
+    pub fn gin() -> Variant {
+        Variant {
+            name: "gin",
+            max_players: 2,
+            hand_sizes: [10; 5],
+            ace_low_value_with_ace_high: 1,
+            ace_high_value: 1,
+            ace_high_penalty: 1,
+            must_discard_to_go_out: true,
+            rummy_multiplier: 1,
+            max_stock_rebuilds: 0,
+            winner_deals: true,
+            target_score: 100,
+            knocking: true,
+            wall_stock_size: 2,
+            game_bonus: 100,
+            box_bonus: 25,
+            shutout_multiplier: 2,
+            same_dealer_after_draw: true,
+            ..Variant::rummy()
         }
     }
 
@@ -265,8 +357,8 @@ impl Variant {
 
     /// A preset by name, without copying it.
     pub fn preset_ref(name: &str) -> Result<&'static Variant, VariantError> {
-        static PRESET_VARIANTS: std::sync::LazyLock<[Variant; 3]> =
-            std::sync::LazyLock::new(|| [Variant::ramino51(), Variant::rami51(), Variant::rummy()]);
+        static PRESET_VARIANTS: std::sync::LazyLock<[Variant; 4]> =
+            std::sync::LazyLock::new(|| [Variant::ramino51(), Variant::rami51(), Variant::rummy(), Variant::gin()]);
         PRESET_VARIANTS
             .iter()
             .find(|v| v.name.eq_ignore_ascii_case(name))
@@ -391,6 +483,18 @@ impl Variant {
             "winner_deals" => Bool(self.winner_deals),
             "target_score" => Int(self.target_score.into()),
             "max_rounds" => Int(self.max_rounds.into()),
+            "max_turns_per_round" => Int(self.max_turns_per_round.into()),
+            "knocking" => Bool(self.knocking),
+            "knock_card" => Int(self.knock_card.into()),
+            "gin_bonus" => Int(self.gin_bonus.into()),
+            "big_gin" => Bool(self.big_gin),
+            "big_gin_bonus" => Int(self.big_gin_bonus.into()),
+            "undercut_bonus" => Int(self.undercut_bonus.into()),
+            "wall_stock_size" => Int(self.wall_stock_size.into()),
+            "game_bonus" => Int(self.game_bonus.into()),
+            "box_bonus" => Int(self.box_bonus.into()),
+            "shutout_multiplier" => Int(self.shutout_multiplier.into()),
+            "same_dealer_after_draw" => Bool(self.same_dealer_after_draw),
             _ => return None,
         })
     }
@@ -464,6 +568,18 @@ impl Variant {
             "winner_deals" => self.winner_deals = boolean(&value)?,
             "target_score" => self.target_score = int(&value, bad)?,
             "max_rounds" => self.max_rounds = int(&value, bad)?,
+            "max_turns_per_round" => self.max_turns_per_round = int(&value, bad)?,
+            "knocking" => self.knocking = boolean(&value)?,
+            "knock_card" => self.knock_card = int(&value, bad)?,
+            "gin_bonus" => self.gin_bonus = int(&value, bad)?,
+            "big_gin" => self.big_gin = boolean(&value)?,
+            "big_gin_bonus" => self.big_gin_bonus = int(&value, bad)?,
+            "undercut_bonus" => self.undercut_bonus = int(&value, bad)?,
+            "wall_stock_size" => self.wall_stock_size = int(&value, bad)?,
+            "game_bonus" => self.game_bonus = int(&value, bad)?,
+            "box_bonus" => self.box_bonus = int(&value, bad)?,
+            "shutout_multiplier" => self.shutout_multiplier = int(&value, bad)?,
+            "same_dealer_after_draw" => self.same_dealer_after_draw = boolean(&value)?,
             "name" | "deck_size" => return Err(bad("is derived, not a parameter")),
             _ => return Err(VariantError::UnknownParameter(name.to_string())),
         }
@@ -491,6 +607,12 @@ impl Variant {
         if self.hand_sizes.iter().any(|&h| h == 0 || h > 30) {
             return Err("hand sizes must be 1 to 30".into());
         }
+        if self.knocking && (self.jokers > 0 || self.max_players > 2) {
+            return Err("knocking is played by two players without jokers".into());
+        }
+        if self.max_turns_per_round == 0 {
+            return Err("max_turns_per_round must be at least 1".into());
+        }
         let deck = self.packs as usize * 52 + self.jokers as usize;
         for players in self.min_players..=self.max_players {
             let h = self.hand_sizes[(players - 2) as usize] as usize;
@@ -514,7 +636,9 @@ mod tests {
         for name in PRESETS {
             Variant::preset(name).unwrap().check().unwrap();
         }
-        assert!(Variant::preset("gin").is_err());
+        assert!(Variant::preset("gin").unwrap().knocking);
+        assert!(Variant::preset("canasta").is_err());
+        assert!(Variant::gin().with_override("jokers", ParamValue::Int(2)).is_err());
     }
 
     #[test]

@@ -323,6 +323,18 @@ variant_class!(
     winner_deals,
     target_score,
     max_rounds,
+    max_turns_per_round,
+    knocking,
+    knock_card,
+    gin_bonus,
+    big_gin,
+    big_gin_bonus,
+    undercut_bonus,
+    wall_stock_size,
+    game_bonus,
+    box_bonus,
+    shutout_multiplier,
+    same_dealer_after_draw,
 );
 
 fn variant_arg(obj: &Bound<'_, PyAny>) -> PyResult<Cow<'static, core::Variant>> {

@@ -32,12 +32,15 @@ from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
 from ramino.app.games import POOLED_HAND
 from ramino.engine import (
+    AcceptLayout,
     Command,
     Discard,
     DrawFromStock,
     Event,
+    Knock,
     LayMelds,
     LayOff,
+    PassUpcard,
     Resign,
     SwapJoker,
     TakeDiscard,
@@ -61,7 +64,11 @@ STATUSES = {
     "finished": game_pb2.GAME_STATUS_FINISHED,
 }
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
-PHASES = {"draw": game_pb2.TURN_PHASE_DRAW, "play": game_pb2.TURN_PHASE_PLAY}
+PHASES = {
+    "draw": game_pb2.TURN_PHASE_DRAW,
+    "play": game_pb2.TURN_PHASE_PLAY,
+    "layoff": game_pb2.TURN_PHASE_LAYOFF,
+}
 MAX_CARD_ID = 1 << 10
 MAX_REQUEST_ID = 128
 
@@ -78,8 +85,8 @@ RESULT_EVENTS, RESULT_VIEW, RESULT_MOVES, RESULT_HINT = _numbers(
 EVENT_VERSION, EVENT_TYPE, EVENT_DATA, EVENT_SEAT = _numbers(
     game_pb2.GameEvent, "version", "type", "data", "seat"
 )
-HINT_OPENING, HINT_DEADWOOD, HINT_DISCARD = _numbers(
-    game_pb2.Hint, "best_opening", "min_deadwood", "suggested_discard"
+HINT_OPENING, HINT_DEADWOOD, HINT_DISCARD, HINT_KNOCK = _numbers(
+    game_pb2.Hint, "best_opening", "min_deadwood", "suggested_discard", "best_knock"
 )
 OPENING_VALUE, OPENING_MELDS = _numbers(types_pb2.Opening, "value", "melds")
 DEADWOOD_VALUE, DEADWOOD_MELDS, DEADWOOD_CARDS = _numbers(
@@ -294,6 +301,8 @@ def view_bytes(
         if r.winner is not None:
             scores.winner = r.winner
         msg.rounds.append(scores)
+    if view.knocker is not None:
+        msg.knocker = view.knocker
     if engine.finished:
         msg.seed = str(h.seed)
         msg.winners.extend(view.winners)
@@ -396,7 +405,21 @@ def move_message(
             return game_pb2.Move(discard=game_pb2.DiscardMove(card_id=card))
         case Resign():
             return game_pb2.Move(resign=game_pb2.ResignMove())
+        case PassUpcard():
+            return game_pb2.Move(pass_upcard=game_pb2.PassUpcardMove())
+        case Knock():
+            return game_pb2.Move(knock=knock_move(cmd))
+        case AcceptLayout():
+            return game_pb2.Move(accept_layout=game_pb2.AcceptLayoutMove())
     raise AssertionError(f"unknown command {cmd!r}")
+
+
+def knock_move(cmd: Knock) -> game_pb2.KnockMove:
+    """A knock as a move (its ``deadwood`` is set by who knows the hand)."""
+    move = game_pb2.KnockMove(melds=[game_pb2.MeldCardIds(card_ids=list(m)) for m in cmd.melds])
+    if cmd.discard is not None:
+        move.discard_card_id = cmd.discard
+    return move
 
 
 def move_response(result: bytes) -> bytes:
@@ -730,6 +753,29 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> bytes:
         return await self._move(request, context, Resign())
 
+    async def PassUpcard(  # noqa: N802
+        self, request: game_pb2.PassUpcardRequest, context: Context
+    ) -> bytes:
+        return await self._move(request, context, PassUpcard())
+
+    async def Knock(  # noqa: N802
+        self, request: game_pb2.KnockRequest, context: Context
+    ) -> bytes:
+        if any(not m.card_ids for m in request.melds):
+            raise convert.invalid("EMPTY_MELD", "each meld of a knock has its card ids")
+        if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
+            raise convert.invalid(
+                "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
+            )
+        melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
+        dropped = _card_id(request.discard_card_id) if request.HasField("discard_card_id") else None
+        return await self._move(request, context, Knock(dropped, melds))
+
+    async def AcceptLayout(  # noqa: N802
+        self, request: game_pb2.AcceptLayoutRequest, context: Context
+    ) -> bytes:
+        return await self._move(request, context, AcceptLayout())
+
     # --- reading ----------------------------------------------------------------
 
     async def WatchGame(  # noqa: N802
@@ -826,18 +872,31 @@ def legal_moves_bytes(
         view = game.engine.view(seat)
     variant = game_variant(game).variant
     parts = []
+    ids = list(view.hand or ())
+    best_knock: game_pb2.KnockMove | None = None
     for m in game.engine.legal_moves(seat):
         if isinstance(m, _SIMPLE_MOVES):
             parts.append(MOVE_PIECES.get(moves_field, m))
-        else:
-            move = move_message(m, view.deck, variant)
-            parts.append(wire.field(moves_field, move.SerializeToString()))
-    ids = list(view.hand or ())
+            continue
+        move = move_message(m, view.deck, variant)
+        if isinstance(m, Knock):
+            move.knock.deadwood = game.engine.rules.penalty(_unmatched(m, ids))
+            if best_knock is None:
+                best_knock = move.knock  # the engine lists the knocks best first
+        parts.append(wire.field(moves_field, move.SerializeToString()))
     if ids:
         hand = [view.deck[c] for c in ids]
-        opened = view.seats[seat].opened
-        parts.append(wire.field(hint_field, hint_bytes(game_variant(game), hand, ids, opened)))
+        opened = view.seats[seat].opened or variant.knocking
+        hint = hint_bytes(game_variant(game), hand, ids, opened)
+        if best_knock is not None:
+            hint += wire.field(HINT_KNOCK, best_knock.SerializeToString())
+        parts.append(wire.field(hint_field, hint))
     return b"".join(parts)
+
+
+def _unmatched(knock: Knock, hand: list[int]) -> list[int]:
+    used = {c for m in knock.melds for c in m}
+    return [c for c in hand if c != knock.discard and c not in used]
 
 
 def hint_bytes(info: GameVariant, hand: list[str], ids: list[int], opened: bool) -> bytes:

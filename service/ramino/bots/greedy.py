@@ -13,18 +13,22 @@ import random
 
 import ramino
 from ramino.engine import (
+    AcceptLayout,
     Command,
     Discard,
     DrawFromStock,
     Game,
     IllegalMove,
+    Knock,
     LayMelds,
     LayOff,
+    PassUpcard,
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
     View,
 )
+from ramino.engine.rules import joker_meld, undiscardable
 
 __all__ = ["GreedyBot"]
 
@@ -39,7 +43,12 @@ class GreedyBot:
 
     def choose(self, game: Game, seat: int) -> Command:
         view = game.view(seat)
-        cmd = self._draw(game, view) if view.phase == "draw" else self._play(game, view)
+        if game.rules.variant.knocking:
+            cmd: Command | None = self._gin(game, view)
+        elif view.phase == "draw":
+            cmd = self._draw(game, view)
+        else:
+            cmd = self._play(game, view)
         if cmd is not None and self._legal(game, seat, cmd):
             return cmd
         return self._fallback(game, view)
@@ -77,6 +86,49 @@ class GreedyBot:
             best = self._discard_choice(game, view, [m.card for m in discards])
             return Discard(best)
         return moves[0]
+
+    # --- knocking play (gin) ------------------------------------------------------
+
+    def _gin(self, game: Game, view: View) -> Command | None:
+        """Take the upcard when it joins a meld (at the wall: whenever the
+        knock it allows is legal), knock as soon as possible with the least
+        unmatched total, otherwise discard the costliest loose card; as the
+        defender, lay off every card possible, then the melds of the least
+        deadwood, then accept."""
+        assert view.viewer is not None and view.hand is not None
+        seat = view.viewer
+        moves = game.legal_moves(seat)
+        deck = view.deck
+        v = game.rules.variant
+        if view.phase == "draw":
+            if TakeDiscard() in moves and view.discard_pile:
+                top = deck[view.discard_pile[-1]]
+                names = [deck[c] for c in view.hand]
+                dw = ramino.min_deadwood([*names, top], v)
+                wall = DrawFromStock() not in moves and not game.state.first_upcard
+                if wall or top not in dw.deadwood:
+                    return TakeDiscard()
+            if DrawFromStock() in moves:
+                return DrawFromStock()
+            return PassUpcard() if PassUpcard() in moves else moves[0]
+        if view.phase == "play":
+            ks = [m for m in moves if isinstance(m, Knock)]
+            if ks:
+                return ks[0]
+            allowed = [m.card for m in moves if isinstance(m, Discard)]
+            keep = view.taken_card
+            if keep is not None and len(allowed) > 1:
+                allowed = [c for c in allowed if c != keep]
+            return Discard(self._discard_choice(game, view, allowed))
+        for m in moves:
+            if isinstance(m, LayOff):
+                return m
+        names = [deck[c] for c in view.hand]
+        if names:
+            dw = ramino.min_deadwood(names, v)
+            if dw.melds:
+                return LayMelds(self._ids(view.hand, deck, [list(dw.melds[0])], ()))
+        return AcceptLayout()
 
     # --- drawing ----------------------------------------------------------------
 
@@ -122,10 +174,10 @@ class GreedyBot:
             return self._choose_discard(game, view)
 
         if view.pending_joker is not None:
-            rest = tuple(c for c in hand if c != view.taken_card)
-            o = ramino.best_opening([deck[c] for c in rest], rules.joker_meld_variant, include="JK")
-            if o is not None:
-                return LayMelds(self._ids(rest, deck, o.melds, first))
+            found = joker_meld(rules, view.taken_card, hand)
+            if found is not None:
+                rest, jm = found
+                return LayMelds(self._ids(tuple(rest), deck, jm, first))
 
         dw = ramino.min_deadwood(names, v)
         if dw.melds:
@@ -177,7 +229,12 @@ class GreedyBot:
 
     def _choose_discard(self, game: Game, view: View) -> Command:
         assert view.hand is not None
-        allowed = [c for c in view.hand if c != view.taken_card and c != view.pending_joker]
+        rules = game.rules
+        allowed = [
+            c
+            for c in view.hand
+            if not undiscardable(rules, view.taken_card, c) and c != view.pending_joker
+        ]
         if not allowed:
             return self._fallback(game, view)
         return Discard(self._discard_choice(game, view, allowed))

@@ -33,6 +33,7 @@ _PHASES = {
     game_pb2.TURN_PHASE_DRAW: m.TurnPhase.DRAW,
     game_pb2.TURN_PHASE_PLAY: m.TurnPhase.PLAY,
     game_pb2.TURN_PHASE_NONE: m.TurnPhase.NONE,
+    game_pb2.TURN_PHASE_LAYOFF: m.TurnPhase.LAYOFF,
 }
 _KINDS = {types_pb2.MELD_KIND_SET: m.MeldKind.SET, types_pb2.MELD_KIND_RUN: m.MeldKind.RUN}
 
@@ -122,6 +123,7 @@ def view(v: game_pb2.GameView) -> m.GameView:
         discard_pile=tuple(card(c) for c in v.discard_pile),
         stock_size=v.stock_size,
         turn=v.turn if v.HasField("turn") else None,
+        knocker=v.knocker if v.HasField("knocker") else None,
         phase=_PHASES.get(v.phase, m.TurnPhase.UNSPECIFIED),
         round=v.round,
         dealer=v.dealer,
@@ -207,7 +209,21 @@ def move(x: game_pb2.Move) -> mv.Move | None:
             return mv.Discard(x.discard.card_id)
         case "resign":
             return mv.Resign()
+        case "pass_upcard":
+            return mv.PassUpcard()
+        case "knock":
+            return knock(x.knock)
+        case "accept_layout":
+            return mv.AcceptLayout()
     return None  # a move kind newer than this SDK
+
+
+def knock(k: game_pb2.KnockMove) -> mv.Knock:
+    return mv.Knock(
+        k.discard_card_id if k.HasField("discard_card_id") else None,
+        tuple(tuple(ids.card_ids) for ids in k.melds),
+        k.deadwood,
+    )
 
 
 def legal_moves(r: game_pb2.GetLegalMovesResponse) -> mv.LegalMoves:
@@ -225,6 +241,7 @@ def _legal_moves(
             suggested_discard=card(h.suggested_discard)
             if h.HasField("suggested_discard")
             else None,
+            best_knock=knock(h.best_knock) if h.HasField("best_knock") else None,
         )
     known = tuple(x for x in (move(y) for y in moves) if x is not None)
     return mv.LegalMoves(version, known, hint)

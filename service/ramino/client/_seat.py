@@ -99,3 +99,23 @@ class SeatBase(Generic[C, R]):
 
     def resign(self, *, expected_version: int | None = None) -> R:
         return self.play(mv.Resign(), expected_version=expected_version)
+
+    def pass_upcard(self, *, expected_version: int | None = None) -> R:
+        """Gin: decline the first upcard, or the upcard at the wall (a draw)."""
+        return self.play(mv.PassUpcard(), expected_version=expected_version)
+
+    def knock(
+        self,
+        discard: _wire.CardRef | None,
+        melds: Sequence[Sequence[_wire.CardRef]],
+        *,
+        expected_version: int | None = None,
+    ) -> R:
+        """Gin: discard ``discard`` (``None``: big gin) and lay ``melds``."""
+        ids = tuple(tuple(_wire.card_id(c) for c in x) for x in melds)
+        dropped = None if discard is None else _wire.card_id(discard)
+        return self.play(mv.Knock(dropped, ids), expected_version=expected_version)
+
+    def accept_layout(self, *, expected_version: int | None = None) -> R:
+        """Gin: the defender is done laying off and melding."""
+        return self.play(mv.AcceptLayout(), expected_version=expected_version)

@@ -76,6 +76,9 @@ LAY_OFF = _game("LayOff", g.LayOffRequest, g.LayOffResponse)
 SWAP_JOKER = _game("SwapJoker", g.SwapJokerRequest, g.SwapJokerResponse)
 DISCARD = _game("Discard", g.DiscardRequest, g.DiscardResponse)
 RESIGN = _game("Resign", g.ResignRequest, g.ResignResponse)
+PASS_UPCARD = _game("PassUpcard", g.PassUpcardRequest, g.PassUpcardResponse)
+KNOCK = _game("Knock", g.KnockRequest, g.KnockResponse)
+ACCEPT_LAYOUT = _game("AcceptLayout", g.AcceptLayoutRequest, g.AcceptLayoutResponse)
 VALIDATE_MELD = _rules(
     "ValidateMeld", rules_pb2.ValidateMeldRequest, rules_pb2.ValidateMeldResponse
 )
@@ -286,6 +289,15 @@ def move_call(
             return DISCARD, g.DiscardRequest(card_id=card_id, **common)
         case mv.Resign():
             return RESIGN, g.ResignRequest(**common)
+        case mv.PassUpcard():
+            return PASS_UPCARD, g.PassUpcardRequest(**common)
+        case mv.Knock(discard_card_id=dropped, melds=melds):
+            knock = g.KnockRequest(melds=[g.MeldCardIds(card_ids=list(x)) for x in melds], **common)
+            if dropped is not None:
+                knock.discard_card_id = dropped
+            return KNOCK, knock
+        case mv.AcceptLayout():
+            return ACCEPT_LAYOUT, g.AcceptLayoutRequest(**common)
     raise TypeError(f"not a move: {move!r}")
 
 

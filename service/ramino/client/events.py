@@ -30,6 +30,9 @@ __all__ = [
     "JokerSwapped",
     "Discarded",
     "Resigned",
+    "PassedUpcard",
+    "Knocked",
+    "LayoutAccepted",
     "RoundEnded",
     "MatchEnded",
     "GameEnded",
@@ -139,6 +142,26 @@ class Discarded(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Resigned(Event):
     pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PassedUpcard(Event):
+    """Gin: the seat declined the upcard."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Knocked(Event):
+    """Gin: the seat knocked, discarding ``discard`` (``None``: big gin) and
+    laying ``melds`` (new table melds); ``deadwood`` is its unmatched total."""
+
+    discard: int | None
+    melds: tuple[tuple[int, ...], ...]
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayoutAccepted(Event):
+    """Gin: the defender finished laying off and melding."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -274,6 +297,15 @@ _PARSERS: dict[str, _Parser] = {
     ),
     "Discarded": lambda v, s, d: Discarded(version=v, seat=s, card=_int(d["card"])),
     "Resigned": lambda v, s, d: Resigned(version=v, seat=s),
+    "PassedUpcard": lambda v, s, d: PassedUpcard(version=v, seat=s),
+    "Knocked": lambda v, s, d: Knocked(
+        version=v,
+        seat=s,
+        discard=_opt_int(d.get("discard")),
+        melds=_int_lists(d.get("melds")),
+        deadwood=_int(d.get("deadwood", 0)),
+    ),
+    "LayoutAccepted": lambda v, s, d: LayoutAccepted(version=v, seat=s),
     "RoundEnded": lambda v, s, d: RoundEnded(
         version=v,
         seat=s,

@@ -12,7 +12,10 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ramino.client.moves import Knock
 
 __all__ = [
     "Suit",
@@ -91,6 +94,8 @@ class TurnPhase(StrEnum):
     """Meld, lay off, swap jokers, then discard."""
     NONE = "none"
     """Nobody's turn: between rounds, or the match is over."""
+    LAYOFF = "layoff"
+    """Gin, after a knock: the defender lays off, melds and accepts the layout."""
 
 
 class MeldKind(StrEnum):
@@ -293,6 +298,8 @@ class GameView:
     end_reason: str = ""
     """Why the game ended before its match did: ``"abandoned"`` or
     ``"cancelled"``; empty otherwise."""
+    knocker: int | None = None
+    """Gin: the seat that knocked, while the defender plays."""
 
     @property
     def game_id(self) -> str:
@@ -389,6 +396,8 @@ class Hint:
     """``None`` when the hand cannot open, or has opened."""
     min_deadwood: Deadwood | None
     suggested_discard: Card | None
+    best_knock: Knock | None = None
+    """Gin: the knock with the least unmatched total, when the caller may knock."""
 
 
 @dataclass(frozen=True, slots=True)

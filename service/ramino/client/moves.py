@@ -22,6 +22,9 @@ __all__ = [
     "SwapJoker",
     "Discard",
     "Resign",
+    "PassUpcard",
+    "Knock",
+    "AcceptLayout",
     "Move",
     "LegalMoves",
     "MoveResult",
@@ -77,6 +80,26 @@ class Resign:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class PassUpcard:
+    """Gin: decline the first upcard, or the upcard at the wall (a draw)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """Gin: discard ``discard_card_id`` (``None``: big gin) and lay ``melds``."""
+
+    discard_card_id: int | None
+    melds: tuple[tuple[int, ...], ...]
+    deadwood: int = 0
+    """The unmatched total the knock shows, when the server proposed it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptLayout:
+    """Gin: the defender is done laying off and melding."""
+
+
 Move: TypeAlias = (
     DrawFromStock
     | TakeDiscard
@@ -86,6 +109,9 @@ Move: TypeAlias = (
     | SwapJoker
     | Discard
     | Resign
+    | PassUpcard
+    | Knock
+    | AcceptLayout
 )
 
 
@@ -121,6 +147,11 @@ class LegalMoves:
     @property
     def discards(self) -> tuple[Discard, ...]:
         return tuple(m for m in self.moves if isinstance(m, Discard))
+
+    @property
+    def knocks(self) -> tuple[Knock, ...]:
+        """Gin: the knocks, the least unmatched total first."""
+        return tuple(m for m in self.moves if isinstance(m, Knock))
 
 
 @dataclass(frozen=True, slots=True)

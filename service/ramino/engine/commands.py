@@ -21,6 +21,9 @@ __all__ = [
     "SwapJoker",
     "Discard",
     "Resign",
+    "PassUpcard",
+    "Knock",
+    "AcceptLayout",
     "Command",
     "COMMAND_TYPES",
 ]
@@ -85,6 +88,30 @@ class Resign:
     """Leave the match. Allowed at any time, on one's turn or not."""
 
 
+@dataclass(frozen=True, slots=True)
+class PassUpcard:
+    """Knocking play (gin): decline the first upcard; or, at the wall (the
+    stock down to ``wall_stock_size``), decline the upcard, which ends the
+    hand as a draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """Knocking play (gin): discard ``discard`` and lay the rest of the hand
+    in ``melds`` (ordered lists of card ids), the cards left unmatched
+    totalling at most ``knock_card``. ``discard`` is ``None`` only for big gin
+    (all eleven cards melded, where ``big_gin`` is on)."""
+
+    discard: int | None
+    melds: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptLayout:
+    """Knocking play (gin): the defender is done laying off and melding; the
+    hand is scored."""
+
+
 Command: TypeAlias = (
     DrawFromStock
     | TakeDiscard
@@ -94,6 +121,9 @@ Command: TypeAlias = (
     | SwapJoker
     | Discard
     | Resign
+    | PassUpcard
+    | Knock
+    | AcceptLayout
 )
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -107,5 +137,8 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         SwapJoker,
         Discard,
         Resign,
+        PassUpcard,
+        Knock,
+        AcceptLayout,
     )
 }

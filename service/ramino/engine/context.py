@@ -40,10 +40,11 @@ class Rules:
         # Without a threshold or a pure-run rule there is no opening: a player
         # may lay off from the first turn (basic rummy).
         self.needs_opening = variant.open_threshold > 0 or variant.open_requires_pure_run
-        # The search question "can this hand still lay the joker in a new meld
-        # and keep a card to discard?" is an opening with no threshold.
+        # The search question "can this hand, less the card it keeps to
+        # discard, lay the joker in a new meld?" is an opening with no
+        # threshold that may use every card searched.
         self.joker_meld_variant = variant.replace(
-            open_threshold=0, open_requires_pure_run=False, must_discard_to_go_out=True
+            open_threshold=0, open_requires_pure_run=False, must_discard_to_go_out=False
         )
         self.must_discard = variant.must_discard_to_go_out
         self.reshuffle = variant.stock_exhausted == "reshuffle"

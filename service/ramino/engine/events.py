@@ -24,6 +24,9 @@ __all__ = [
     "JokerSwapped",
     "Discarded",
     "Resigned",
+    "PassedUpcard",
+    "Knocked",
+    "LayoutAccepted",
     "RoundEnded",
     "MatchEnded",
     "Event",
@@ -31,6 +34,12 @@ __all__ = [
     "WENT_OUT",
     "STOCK_EXHAUSTED",
     "RESIGNATIONS",
+    "TURN_LIMIT",
+    "KNOCK",
+    "GIN",
+    "BIG_GIN",
+    "UNDERCUT",
+    "DRAWN",
     "project",
 ]
 
@@ -38,6 +47,18 @@ __all__ = [
 WENT_OUT: Final = "went_out"
 STOCK_EXHAUSTED: Final = "stock_exhausted"
 RESIGNATIONS: Final = "resignations"
+TURN_LIMIT: Final = "turn_limit"
+"""No winner after ``max_turns_per_round`` turns."""
+# Knocking play (gin).
+KNOCK: Final = "knock"
+"""The knocker's unmatched total was below the defender's (or equal: no winner)."""
+GIN: Final = "gin"
+BIG_GIN: Final = "big_gin"
+UNDERCUT: Final = "undercut"
+"""The defender's unmatched total was below the knocker's: the defender wins."""
+DRAWN: Final = "drawn"
+"""A pass at the wall, or both players in succession taking the upcard and
+discarding it back: nobody scores."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +150,32 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
+class PassedUpcard:
+    """``seat`` declined the upcard (the first upcard, or at the wall)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Knocked:
+    """``seat`` knocked: discarded ``discard`` (``None`` for big gin) and laid
+    ``melds``, new table melds indexed from the current number on; the cards
+    left in its hand are its unmatched cards, worth ``deadwood``."""
+
+    seat: int
+    discard: int | None
+    melds: tuple[tuple[int, ...], ...]
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutAccepted:
+    """The defender finished laying off and melding."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundEnded:
     """``scores`` per seat for this round; ``hands`` are the cards left in each
     hand, shown to everyone for the count."""
@@ -158,6 +205,9 @@ Event: TypeAlias = (
     | JokerSwapped
     | Discarded
     | Resigned
+    | PassedUpcard
+    | Knocked
+    | LayoutAccepted
     | RoundEnded
     | MatchEnded
 )
@@ -175,6 +225,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         JokerSwapped,
         Discarded,
         Resigned,
+        PassedUpcard,
+        Knocked,
+        LayoutAccepted,
         RoundEnded,
         MatchEnded,
     )

@@ -12,24 +12,35 @@ the kernel finds. ``Resign`` is always possible and never listed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import combinations
 
 import ramino
 from ramino.engine.commands import (
+    AcceptLayout,
     Command,
     Discard,
     DrawFromStock,
+    Knock,
     LayMelds,
     LayOff,
+    PassUpcard,
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
 )
 from ramino.engine.context import Rules
 from ramino.engine.errors import IllegalMove
-from ramino.engine.rules import decide
-from ramino.engine.state import DRAW, PLAY, State
+from ramino.engine.rules import decide, joker_meld
+from ramino.engine.state import DRAW, LAYOFF, PLAY, State
 
-__all__ = ["legal_moves", "MAX_MELD_MOVES", "MAX_LAYOFF_MOVES", "MAX_SWAP_MOVES"]
+__all__ = [
+    "legal_moves",
+    "knocks",
+    "hand_melds",
+    "MAX_MELD_MOVES",
+    "MAX_LAYOFF_MOVES",
+    "MAX_SWAP_MOVES",
+]
 
 MAX_MELD_MOVES = 16
 MAX_LAYOFF_MOVES = 48
@@ -64,8 +75,10 @@ def _legal(state: State, rules: Rules, seat: int, command: Command) -> bool:
 
 def legal_moves(state: State, rules: Rules, seat: int) -> list[Command]:
     """The moves ``seat`` may make now (empty when it is not its turn)."""
-    if state.turn != seat or state.phase not in (DRAW, PLAY) or state.seats[seat].resigned:
+    if state.turn != seat or state.phase not in (DRAW, PLAY, LAYOFF) or state.seats[seat].resigned:
         return []
+    if rules.variant.knocking:
+        return _knocking_moves(state, rules, seat)
     if state.phase == DRAW:
         draws: list[Command] = [DrawFromStock(), TakeDiscard(), TurnOverDiscardPile()]
         return [c for c in draws if _legal(state, rules, seat, c)]
@@ -86,13 +99,12 @@ def legal_moves(state: State, rules: Rules, seat: int) -> list[Command]:
     else:
         if state.pending_joker is not None:
             # The search the swap was allowed on: a new meld for the joker
-            # that keeps a card other than the taken discard to discard.
-            rest = [c for c in hand if c != state.taken]
-            o = ramino.best_opening(
-                [names[c] for c in rest], rules.joker_meld_variant, include="JK"
-            )
-            if o is not None:
-                melds.append(LayMelds(_Ids(rest, names, (state.pending_joker,)).melds(o.melds)))
+            # that keeps a card that may be discarded.
+            found = joker_meld(rules, state.taken, hand)
+            if found is not None:
+                rest, jm = found
+                first = (state.pending_joker, state.taken)
+                melds.append(LayMelds(_Ids(rest, names, first).melds(jm)))
         partition = ramino.min_deadwood(hand_names, v).melds
         if len(partition) > 1:
             melds.append(LayMelds(ids.melds(partition)))
@@ -135,4 +147,105 @@ def legal_moves(state: State, rules: Rules, seat: int) -> list[Command]:
         if names[c] not in discarded and _legal(state, rules, seat, Discard(c)):
             discarded.add(names[c])
             out.append(Discard(c))
+    return out
+
+
+# --- knocking play (gin) -----------------------------------------------------
+
+_RANKS = "A23456789TJQK"
+
+
+def hand_melds(names: list[str], variant: ramino.Variant) -> list[list[str]]:
+    """Every meld (by card name) that the cards ``names`` hold, for a deck
+    without jokers: each set of 3 or 4 of a rank, each run of 3 or more.
+    Each is checked by the kernel."""
+    by_rank: dict[str, list[str]] = {}
+    by_suit: dict[str, set[int]] = {}
+    for n in set(names):
+        by_rank.setdefault(n[0], []).append(n)
+        by_suit.setdefault(n[1], set()).add(_RANKS.index(n[0]))
+    out: list[list[str]] = []
+    for cards in by_rank.values():
+        cards.sort(key=lambda n: "SHDC".index(n[1]))
+        for size in (3, 4):
+            out.extend(list(c) for c in combinations(cards, size))
+    top = 14 if variant.ace_high else 13
+    for suit, ranks in by_suit.items():
+        positions = set(ranks)
+        if variant.ace_high and 0 in positions:
+            positions.add(13)
+        for lo in range(top):
+            hi = lo
+            while hi < top and hi in positions:
+                hi += 1
+                if hi - lo >= 3:
+                    out.append([_RANKS[p % 13] + suit for p in range(lo, hi)])
+    valid: list[list[str]] = []
+    for m in out:
+        try:
+            ramino.validate_meld(m, variant)
+        except ramino.InvalidMeld:
+            continue
+        valid.append(m)
+    return valid
+
+
+def knocks(state: State, rules: Rules, seat: int) -> list[Knock]:
+    """The best knock for each discard that allows one (the melds of the
+    least unmatched total of the rest), and big gin where it is on: the
+    knocks that ``seat`` may make now, best (least unmatched) first."""
+    hand = state.seats[seat].hand
+    names = rules.names
+    v = rules.variant
+    found: list[tuple[int, Knock]] = []
+    tried: set[str] = set()
+    for d in hand:
+        if names[d] in tried:
+            continue
+        tried.add(names[d])
+        rest = [c for c in hand if c != d]
+        dw = ramino.min_deadwood([names[c] for c in rest], v)
+        if dw.value <= v.knock_card:
+            cmd = Knock(d, _Ids(rest, names, ()).melds(dw.melds))
+            if _legal(state, rules, seat, cmd):
+                found.append((dw.value, cmd))
+    if v.big_gin and len(hand) <= ramino.MAX_HAND:
+        dw = ramino.min_deadwood([names[c] for c in hand], v)
+        cmd = Knock(None, _Ids(hand, names, ()).melds(dw.melds))
+        if not dw.deadwood and _legal(state, rules, seat, cmd):
+            found.append((-1, cmd))
+    found.sort(key=lambda f: f[0])
+    return [k for _, k in found]
+
+
+def _knocking_moves(state: State, rules: Rules, seat: int) -> list[Command]:
+    names = rules.names
+    hand = state.seats[seat].hand
+    out: list[Command] = []
+    if state.phase == DRAW:
+        draws: list[Command] = [TakeDiscard(), DrawFromStock(), PassUpcard()]
+        return [c for c in draws if _legal(state, rules, seat, c)]
+    if state.phase == PLAY:
+        seen: set[str] = set()
+        for c in hand:
+            if names[c] not in seen and _legal(state, rules, seat, Discard(c)):
+                seen.add(names[c])
+                out.append(Discard(c))
+        out.extend(knocks(state, rules, seat))
+        return out
+    # The defender: every lay-off onto the knocker's melds, every meld of
+    # the hand, and accepting the layout.
+    hand_names = [names[c] for c in hand]
+    table = [[names[c] for c in m.cards] for m in state.melds[: state.knock_melds]]
+    ids = _Ids(hand, names, ())
+    if table and hand:
+        for lo in ramino.layoff_targets(hand_names, table, rules.variant):
+            cmd = LayOff(ids.one(lo.card), lo.meld, lo.end)
+            if _legal(state, rules, seat, cmd):
+                out.append(cmd)
+    for m in hand_melds(hand_names, rules.variant):
+        lay = LayMelds(ids.melds([m]))
+        if _legal(state, rules, seat, lay):
+            out.append(lay)
+    out.append(AcceptLayout())
     return out

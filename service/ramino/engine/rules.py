@@ -16,11 +16,14 @@ from dataclasses import dataclass
 import ramino
 from ramino.engine import reasons as r
 from ramino.engine.commands import (
+    AcceptLayout,
     Command,
     Discard,
     DrawFromStock,
+    Knock,
     LayMelds,
     LayOff,
+    PassUpcard,
     Resign,
     SwapJoker,
     TakeDiscard,
@@ -30,24 +33,42 @@ from ramino.engine.context import Rules
 from ramino.engine.deck import deal, reshuffle_seed, round_seed
 from ramino.engine.errors import IllegalMove, MalformedCommand
 from ramino.engine.events import (
+    BIG_GIN,
+    DRAWN,
+    GIN,
+    KNOCK,
     RESIGNATIONS,
     STOCK_EXHAUSTED,
+    TURN_LIMIT,
+    UNDERCUT,
     WENT_OUT,
     Discarded,
     DiscardPileTurnedOver,
     DrewFromStock,
     Event,
     JokerSwapped,
+    Knocked,
     LaidOff,
+    LayoutAccepted,
     MatchEnded,
     MeldsLaid,
+    PassedUpcard,
     Resigned,
     RoundEnded,
     RoundStarted,
     StockReshuffled,
     TookDiscard,
 )
-from ramino.engine.state import BETWEEN_ROUNDS, DRAW, OVER, PLAY, State, obliged_to_open
+from ramino.engine.state import (
+    BETWEEN_ROUNDS,
+    DRAW,
+    LAYOFF,
+    OVER,
+    PLAY,
+    State,
+    at_wall,
+    obliged_to_open,
+)
 
 __all__ = ["Setup", "decide", "follow_up", "round_scores", "match_winners"]
 
@@ -102,6 +123,13 @@ def decide(state: State, rules: Rules, seat: object, command: Command) -> list[E
     # is always reported as such.
     if isinstance(command, DrawFromStock | TakeDiscard | TurnOverDiscardPile):
         shaped: Command = command
+    elif isinstance(command, PassUpcard | AcceptLayout):
+        shaped = command
+    elif isinstance(command, Knock):
+        shaped = Knock(
+            None if command.discard is None else _card_id(command.discard, rules),
+            _meld_ids(command.melds, rules, allow_none=True),
+        )
     elif isinstance(command, Discard):
         shaped = Discard(_card_id(command.card, rules))
     elif isinstance(command, LayOff):
@@ -120,6 +148,10 @@ def decide(state: State, rules: Rules, seat: object, command: Command) -> list[E
         raise _malformed(r.UNKNOWN_COMMAND, f"not a command: {command!r}")
     if state.turn != seat:
         raise _illegal(r.NOT_YOUR_TURN, "it is not your turn")
+    if rules.variant.knocking:
+        return _knocking(state, rules, seat, shaped)
+    if isinstance(shaped, PassUpcard | Knock | AcceptLayout):
+        raise _illegal(r.NOT_KNOCKING_PLAY, "this variant has no knocking (gin) play")
     if isinstance(shaped, DrawFromStock | TakeDiscard | TurnOverDiscardPile):
         return _draw(state, rules, seat, shaped)
     if state.phase == DRAW:
@@ -134,8 +166,8 @@ def decide(state: State, rules: Rules, seat: object, command: Command) -> list[E
     return _swap(state, rules, seat, shaped)
 
 
-def _meld_ids(melds: object, rules: Rules) -> tuple[tuple[int, ...], ...]:
-    if not isinstance(melds, list | tuple) or not melds:
+def _meld_ids(melds: object, rules: Rules, allow_none: bool = False) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(melds, list | tuple) or (not melds and not allow_none):
         raise _malformed(r.NO_MELDS, "lay at least one meld")
     out: list[tuple[int, ...]] = []
     seen: set[int] = set()
@@ -158,6 +190,10 @@ def can_take_discard(state: State, rules: Rules, seat: int) -> str | None:
     """Why ``seat`` may not take the discard now, or ``None``."""
     if not state.discard:
         return r.DISCARD_PILE_EMPTY
+    names = rules.names
+    top_name = names[state.discard[-1]]
+    if all(names[c] == top_name for c in state.seats[seat].hand):
+        return r.NO_CARD_LEFT_TO_DISCARD
     if obliged_to_open(state, seat, rules):
         hand = state.seats[seat].hand
         top = state.discard[-1]
@@ -186,6 +222,8 @@ def _draw(state: State, rules: Rules, seat: int, command: Command) -> list[Event
         why = can_take_discard(state, rules, seat)
         if why == r.DISCARD_PILE_EMPTY:
             raise _illegal(why, "the discard pile is empty")
+        if why == r.NO_CARD_LEFT_TO_DISCARD:
+            raise _illegal(why, "you would hold only that card and its twin, neither discardable")
         if why is not None:
             raise _illegal(why, "taking the discard before opening obliges you to open with it")
         return [TookDiscard(seat, state.discard[-1])]
@@ -202,38 +240,81 @@ def _draw(state: State, rules: Rules, seat: int, command: Command) -> list[Event
 # --- after the draw --------------------------------------------------------
 
 
-def _check_leftover(rules: Rules, left: list[int], taken: int | None, pending: int | None) -> None:
-    """Refuses a play that would leave a turn that cannot end."""
+def undiscardable(rules: Rules, taken: int | None, card: int) -> bool:
+    """Whether ``card`` may not be discarded in a turn that took ``taken``
+    from the discard pile: it is that card, or its identical twin from the
+    other pack (RULES.md section 5)."""
+    if taken is None:
+        return False
+    return card == taken or rules.names[card] == rules.names[taken]
+
+
+def _check_leftover(
+    state: State,
+    rules: Rules,
+    left: list[int],
+    pending: int | None,
+    table: list[list[str]] | None = None,
+) -> None:
+    """Refuses a play that would leave a turn that cannot end. ``table`` is
+    the table after the play (to see whether a last undiscardable card can
+    still be laid off where going out needs no discard)."""
     if not left:
         if rules.must_discard:
             raise _illegal(r.LAST_CARD_MUST_BE_DISCARDED, "keep a card: going out needs a discard")
         return
     if pending is not None and pending in left:
-        if not _joker_still_meldable(rules, left, taken):
+        if not _joker_still_meldable(state, rules, left):
             raise _illegal(
                 r.SWAPPED_JOKER_NOT_MELDED,
                 "the swapped joker could no longer be laid in a new meld",
             )
         return
-    if taken is not None and all(c == taken for c in left):
+    if all(undiscardable(rules, state.taken, c) for c in left):
+        if not rules.must_discard and len(left) == 1 and table:
+            name = rules.names[left[0]]
+            if ramino.layoff_targets([name], table, rules.variant):
+                return  # the last card can still be laid off: going out
         raise _illegal(
             r.NO_CARD_LEFT_TO_DISCARD,
-            "only the card taken from the discard pile would be left, and it cannot be discarded",
+            "only the card taken from the discard pile (or its twin) would be left, "
+            "and it cannot be discarded",
         )
 
 
-def _joker_still_meldable(rules: Rules, hand: list[int], taken: int | None) -> bool:
+def _joker_still_meldable(state: State, rules: Rules, hand: list[int]) -> bool:
     """Whether a hand holding a swapped joker can lay it in a new meld and
-    still end the turn (keep a card other than the taken discard to discard,
-    or, where going out needs no discard, meld everything)."""
+    still end the turn: keep a card it may discard, or, where going out needs
+    no discard, meld everything. The meld may use the card taken from the
+    discard pile."""
+    return joker_meld(rules, state.taken, hand) is not None or (
+        not rules.must_discard
+        and len(hand) <= ramino.MAX_HAND
+        and not ramino.min_deadwood([rules.names[c] for c in hand], rules.variant).deadwood
+    )
+
+
+def joker_meld(
+    rules: Rules, taken: int | None, hand: Sequence[int]
+) -> tuple[list[int], list[list[str]]] | None:
+    """A way to lay a swapped joker of ``hand`` in new melds and keep a card
+    that may be discarded: the cards searched (``hand`` less the kept card)
+    and the melds by card name; ``None`` when there is none."""
     names = rules.names
-    rest = [names[c] for c in hand if c != taken]
-    if "JK" in rest and len(rest) <= ramino.MAX_HAND:
-        if ramino.best_opening(rest, rules.joker_meld_variant, include="JK") is not None:
-            return True
-    if not rules.must_discard and len(hand) <= ramino.MAX_HAND:
-        return not ramino.min_deadwood([names[c] for c in hand], rules.variant).deadwood
-    return False
+    if "JK" not in (names[c] for c in hand) or len(hand) > ramino.MAX_HAND + 1:
+        return None
+    tried: set[str] = set()
+    for keep in hand:
+        name = names[keep]
+        if name in tried or rules.is_joker[keep] or undiscardable(rules, taken, keep):
+            continue
+        tried.add(name)
+        rest = list(hand)
+        rest.remove(keep)
+        o = ramino.best_opening([names[c] for c in rest], rules.joker_meld_variant, include="JK")
+        if o is not None:
+            return rest, o.melds
+    return None
 
 
 def _lay_melds(
@@ -271,7 +352,9 @@ def _lay_melds(
     used = {c for meld in melds for c in meld}
     left = [c for c in hand if c not in used]
     pending = state.pending_joker
-    _check_leftover(rules, left, state.taken, None if pending in used else pending)
+    table = [[names[c] for c in m.cards] for m in state.melds]
+    table.extend([names[c] for c in meld] for meld in melds)
+    _check_leftover(state, rules, left, None if pending in used else pending, table)
     return [MeldsLaid(seat, melds, opening)]
 
 
@@ -303,11 +386,15 @@ def _lay_off(state: State, rules: Rules, seat: int, command: LayOff) -> list[Eve
         raise _illegal(r.MELD_CLOSED, "a set of four is closed")
     names = rules.names
     try:
-        ramino.extend_meld([names[c] for c in meld.cards], names[card], command.end, rules.variant)
+        extended = ramino.extend_meld(
+            [names[c] for c in meld.cards], names[card], command.end, rules.variant
+        )
     except ramino.InvalidMeld as e:
         raise _illegal(r.CANNOT_LAY_OFF, f"the card does not fit there: {e}", e.reason) from None
     left = [c for c in hand if c != card]
-    _check_leftover(rules, left, state.taken, state.pending_joker)
+    table = [[names[c] for c in m.cards] for m in state.melds]
+    table[command.meld] = list(extended.cards)
+    _check_leftover(state, rules, left, state.pending_joker, table)
     return [LaidOff(seat, card, command.meld, command.end)]
 
 
@@ -336,7 +423,7 @@ def _swap(state: State, rules: Rules, seat: int, command: SwapJoker) -> list[Eve
         )
     after = [c for c in hand if c != card]
     after.append(command.joker)
-    if not _joker_still_meldable(rules, after, state.taken):
+    if not _joker_still_meldable(state, rules, after):
         raise _illegal(
             r.SWAPPED_JOKER_CANNOT_BE_MELDED,
             "you could not lay the joker in a new meld this turn",
@@ -353,6 +440,11 @@ def _discard(state: State, rules: Rules, seat: int, card: int) -> list[Event]:
         raise _illegal(
             r.CANNOT_DISCARD_TAKEN_CARD, "the card taken from the discard pile stays this turn"
         )
+    if undiscardable(rules, state.taken, card):
+        raise _illegal(
+            r.CANNOT_DISCARD_TAKEN_TWIN,
+            "the twin of the card taken from the discard pile stays this turn too",
+        )
     if state.pending_joker is not None:
         raise _illegal(r.SWAPPED_JOKER_NOT_MELDED, "lay the joker you swapped in a new meld")
     return [Discarded(seat, card)]
@@ -368,12 +460,19 @@ def follow_up(state: State, rules: Rules, setup: Setup) -> list[Event]:
     if state.phase == BETWEEN_ROUNDS:
         winners = match_winners(state, rules)
         if winners is not None:
-            return [MatchEnded(tuple(s.total for s in state.seats), winners)]
+            return [MatchEnded(final_totals(state, rules, winners), winners)]
         return [_deal_round(state, rules, setup)]
     if len(state.active()) < 2:
         return [_round_ended(state, rules, RESIGNATIONS, None)]
-    if not state.seats[state.turn].hand:
+    if rules.variant.knocking:
+        if state.accepted:
+            return [_knock_scored(state, rules)]
+        if state.drawn:
+            return [_round_ended(state, rules, DRAWN, None)]
+    elif not state.seats[state.turn].hand:
         return [_round_ended(state, rules, WENT_OUT, state.turn)]
+    if sum(s.turns for s in state.seats) > rules.variant.max_turns_per_round:
+        return [_round_ended(state, rules, TURN_LIMIT, None)]
     if state.phase == DRAW and not state.stock:
         v = rules.variant
         can_rebuild = state.rebuilds < v.max_stock_rebuilds
@@ -399,7 +498,9 @@ def _deal_round(state: State, rules: Rules, setup: Setup) -> RoundStarted:
     else:
         last = state.results[-1]
         active = state.active()
-        if (
+        if v.same_dealer_after_draw and last.winner is None:
+            dealer = state.dealer
+        elif (
             v.winner_deals
             and len(active) == 2
             and last.winner is not None
@@ -498,3 +599,206 @@ def match_winners(state: State, rules: Rules) -> tuple[int, ...] | None:
         return None
     best = min(totals.values()) if v.scoring == "penalty" else max(totals.values())
     return tuple(i for i in active if totals[i] == best)
+
+
+def final_totals(state: State, rules: Rules, winners: tuple[int, ...]) -> tuple[int, ...]:
+    """The totals at the end of a match with its bonuses (gin): each seat
+    ``box_bonus`` per hand won; a sole winner ``game_bonus``; and, when no
+    other seat won a hand (a shutout), the winner's total times
+    ``shutout_multiplier``. Every bonus is 0 (the factor 1) outside gin."""
+    v = rules.variant
+    totals = [s.total for s in state.seats]
+    wins = [0] * len(totals)
+    for result in state.results:
+        if result.winner is not None:
+            wins[result.winner] += 1
+    for i in state.active():
+        totals[i] += v.box_bonus * wins[i]
+    if len(winners) == 1 and len(state.active()) > 1:
+        w = winners[0]
+        totals[w] += v.game_bonus
+        if not any(wins[i] for i in state.active() if i != w):
+            totals[w] *= v.shutout_multiplier
+    return tuple(totals)
+
+
+# --- knocking play (gin) -----------------------------------------------------
+
+
+def wall_knock_possible(state: State, rules: Rules, seat: int) -> bool:
+    """Whether ``seat``'s hand with the upcard could knock (its best ten of
+    eleven cards leave at most ``knock_card`` unmatched)."""
+    if not state.discard:
+        return False
+    names = rules.names
+    cards = [names[c] for c in state.seats[seat].hand]
+    cards.append(names[state.discard[-1]])
+    return knock_deadwood(cards, rules) <= rules.variant.knock_card
+
+
+def knock_deadwood(cards: list[str], rules: Rules) -> int:
+    """The least unmatched total of ``cards`` less one discard."""
+    best = 10**9
+    for i in range(len(cards)):
+        rest = cards[:i] + cards[i + 1 :]
+        if rest:
+            best = min(best, ramino.min_deadwood(rest, rules.variant).value)
+        else:
+            best = 0
+    return best
+
+
+def _knocking(state: State, rules: Rules, seat: int, command: Command) -> list[Event]:
+    v = rules.variant
+    if state.phase == LAYOFF:
+        return _defend(state, rules, seat, command)
+    wall = at_wall(state, rules) and not state.first_upcard
+    if state.phase == DRAW:
+        if isinstance(command, PassUpcard):
+            if (state.first_upcard and state.passes < 2) or wall:
+                return [PassedUpcard(seat)]
+            raise _illegal(r.CANNOT_PASS, "pass only on the first upcard or at the wall")
+        if isinstance(command, TakeDiscard):
+            if not state.discard:
+                raise _illegal(r.DISCARD_PILE_EMPTY, "the discard pile is empty")
+            if state.first_upcard and state.passes >= 2:
+                raise _illegal(r.UPCARD_PASSED, "both passed the upcard: draw from the stock")
+            if wall and not wall_knock_possible(state, rules, seat):
+                raise _illegal(
+                    r.WALL_NEEDS_KNOCK,
+                    f"at the wall the upcard is taken only to knock (at most {v.knock_card})",
+                )
+            return [TookDiscard(seat, state.discard[-1])]
+        if isinstance(command, DrawFromStock):
+            if state.first_upcard and state.passes < 2:
+                raise _illegal(r.TAKE_OR_PASS_UPCARD, "take the first upcard or pass")
+            if wall:
+                raise _illegal(
+                    r.WALL_REACHED, "the stock is at the wall: knock with the upcard or pass"
+                )
+            if not state.stock:
+                raise _illegal(r.STOCK_EMPTY, "the stock is empty")
+            return [DrewFromStock(seat, state.stock[-1])]
+        if isinstance(command, TurnOverDiscardPile):
+            raise _illegal(r.TURN_OVER_NOT_ALLOWED, "the discard pile is never turned over here")
+        raise _illegal(r.MUST_DRAW_FIRST, "draw a card first")
+    if isinstance(command, DrawFromStock | TakeDiscard | TurnOverDiscardPile | PassUpcard):
+        raise _illegal(r.ALREADY_DREW, "you have drawn this turn")
+    if isinstance(command, AcceptLayout):
+        raise _illegal(r.DEFENDER_TO_PLAY, "only the defender accepts a layout")
+    if isinstance(command, Discard):
+        _in_hand(state.seats[seat].hand, command.card)
+        if state.wall_take:
+            raise _illegal(r.MUST_KNOCK, "the upcard taken at the wall obliges a knock")
+        return [Discarded(seat, command.card)]
+    if isinstance(command, Knock):
+        return _knock(state, rules, seat, command)
+    raise _illegal(r.MELDS_ONLY_BY_KNOCKING, "in gin, melds are laid only by knocking")
+
+
+def _knock(state: State, rules: Rules, seat: int, command: Knock) -> list[Event]:
+    v = rules.variant
+    hand = list(state.seats[seat].hand)
+    if command.discard is None:
+        if not v.big_gin:
+            raise _illegal(r.BIG_GIN_NOT_ALLOWED, "a knock discards a card (big gin is off)")
+    else:
+        _in_hand(hand, command.discard)
+        hand.remove(command.discard)
+    names = rules.names
+    for meld in command.melds:
+        for c in meld:
+            if c not in hand:
+                raise _illegal(
+                    r.CARD_NOT_IN_HAND, f"card {c} is not in your hand after the discard"
+                )
+        try:
+            ramino.validate_meld([names[c] for c in meld], v)
+        except ramino.InvalidMeld as e:
+            raise _illegal(r.INVALID_MELD, f"not a meld: {e}", e.reason) from None
+    used = {c for meld in command.melds for c in meld}
+    left = [c for c in hand if c not in used]
+    deadwood = rules.penalty(left)
+    if command.discard is None and left:
+        raise _illegal(r.BIG_GIN_MELDS_ALL, "big gin melds all eleven cards")
+    if deadwood > v.knock_card:
+        raise _illegal(
+            r.KNOCK_TOO_HIGH,
+            f"the unmatched cards total {deadwood}, more than the knock card {v.knock_card}",
+        )
+    return [Knocked(seat, command.discard, command.melds, deadwood)]
+
+
+def _defend(state: State, rules: Rules, seat: int, command: Command) -> list[Event]:
+    v = rules.variant
+    hand = state.seats[seat].hand
+    names = rules.names
+    if isinstance(command, AcceptLayout):
+        return [LayoutAccepted(seat)]
+    if isinstance(command, LayMelds):
+        for meld in command.melds:
+            for c in meld:
+                _in_hand(hand, c)
+            try:
+                ramino.validate_meld([names[c] for c in meld], v)
+            except ramino.InvalidMeld as e:
+                raise _illegal(r.INVALID_MELD, f"not a meld: {e}", e.reason) from None
+        return [MeldsLaid(seat, command.melds, False)]
+    if isinstance(command, LayOff):
+        _in_hand(hand, command.card)
+        _table_meld(state, command.meld)
+        knocker = state.knocker
+        assert knocker is not None
+        if not state.seats[knocker].hand and not state.big_gin:
+            raise _illegal(r.NO_LAYOFF_ON_GIN, "no lay-offs on gin")
+        if state.big_gin:
+            raise _illegal(r.NO_LAYOFF_ON_GIN, "no lay-offs on big gin")
+        if command.meld >= state.knock_melds:
+            raise _illegal(r.LAYOFF_ONLY_ON_KNOCKERS_MELDS, "lay off only on the knocker's melds")
+        if state.defender_melded:
+            raise _illegal(r.NO_LAYOFF_AFTER_MELDS, "lay-offs come before your own melds")
+        target = state.melds[command.meld]
+        try:
+            ramino.extend_meld(
+                [names[c] for c in target.cards], names[command.card], command.end, v
+            )
+        except ramino.InvalidMeld as e:
+            raise _illegal(
+                r.CANNOT_LAY_OFF, f"the card does not fit there: {e}", e.reason
+            ) from None
+        return [LaidOff(seat, command.card, command.meld, command.end)]
+    raise _illegal(r.DEFENDER_TO_PLAY, "the defender lays off, melds, or accepts the layout")
+
+
+def _knock_scored(state: State, rules: Rules) -> RoundEnded:
+    """The end of a knocked hand: the knocker scores the difference of the
+    unmatched totals (plus the gin or big gin bonus), or the defender, when
+    its total is lower (an undercut), the difference plus the undercut bonus.
+    Equal totals: nobody scores."""
+    v = rules.variant
+    knocker = state.knocker
+    assert knocker is not None
+    defender = state.next_active(knocker)
+    dk = rules.penalty(state.seats[knocker].hand)
+    dd = rules.penalty(state.seats[defender].hand)
+    scores = [0] * len(state.seats)
+    winner: int | None
+    if dk == 0:
+        winner, ending = knocker, BIG_GIN if state.big_gin else GIN
+        scores[knocker] = dd + (v.big_gin_bonus if state.big_gin else v.gin_bonus)
+    elif dd > dk:
+        winner, ending = knocker, KNOCK
+        scores[knocker] = dd - dk
+    elif dd < dk:
+        winner, ending = defender, UNDERCUT
+        scores[defender] = dk - dd + v.undercut_bonus
+    else:
+        winner, ending = None, KNOCK
+    return RoundEnded(
+        round=state.round,
+        ending=ending,
+        winner=winner,
+        closed_hand=False,
+        scores=tuple(scores),
+        hands=tuple(tuple(s.hand) for s in state.seats),
+    )

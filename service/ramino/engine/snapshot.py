@@ -59,6 +59,18 @@ def state_to_data(state: State) -> dict[str, Any]:
         "results": [to_data(r) for r in state.results],
         "winners": list(state.winners),
         "version": state.version,
+        "knocking": {
+            "first_upcard": state.first_upcard,
+            "passes": state.passes,
+            "repeated": state.repeated,
+            "drawn": state.drawn,
+            "wall_take": state.wall_take,
+            "knocker": state.knocker,
+            "knock_melds": state.knock_melds,
+            "big_gin": state.big_gin,
+            "defender_melded": state.defender_melded,
+            "accepted": state.accepted,
+        },
     }
 
 
@@ -66,6 +78,9 @@ def state_from_data(data: Any) -> State:
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise RecordError("not a ramino snapshot", reasons.RECORD_FORMAT)
     try:
+        k = data.get("knocking") or {}
+        if not isinstance(k, dict):
+            raise RecordError("a snapshot's knocking entry is an object", reasons.RECORD_FORMAT)
         results = []
         for r in data["results"]:
             event = event_from_data(r)
@@ -113,6 +128,17 @@ def state_from_data(data: Any) -> State:
             results=results,
             winners=tuple(int(w) for w in data["winners"]),
             version=int(data["version"]),
+            # Snapshots taken before knocking play have no "knocking" entry.
+            first_upcard=bool(k.get("first_upcard", False)),
+            passes=int(k.get("passes", 0)),
+            repeated=bool(k.get("repeated", False)),
+            drawn=bool(k.get("drawn", False)),
+            wall_take=bool(k.get("wall_take", False)),
+            knocker=None if k.get("knocker") is None else int(k["knocker"]),
+            knock_melds=int(k.get("knock_melds", 0)),
+            big_gin=bool(k.get("big_gin", False)),
+            defender_melded=bool(k.get("defender_melded", False)),
+            accepted=bool(k.get("accepted", False)),
         )
     except (KeyError, TypeError, ValueError) as e:
         raise RecordError(f"bad snapshot: {e}", reasons.RECORD_FORMAT) from None

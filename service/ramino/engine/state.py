@@ -22,9 +22,12 @@ from ramino.engine.events import (
     DrewFromStock,
     Event,
     JokerSwapped,
+    Knocked,
     LaidOff,
+    LayoutAccepted,
     MatchEnded,
     MeldsLaid,
+    PassedUpcard,
     Resigned,
     RoundEnded,
     RoundStarted,
@@ -37,6 +40,7 @@ __all__ = [
     "PLAY",
     "BETWEEN_ROUNDS",
     "OVER",
+    "LAYOFF",
     "TableMeld",
     "Seat",
     "State",
@@ -50,6 +54,8 @@ DRAW: Final = "draw"
 PLAY: Final = "play"
 BETWEEN_ROUNDS: Final = "between_rounds"
 OVER: Final = "over"
+LAYOFF: Final = "layoff"
+"""Knocking play: the defender lays off, melds and accepts the layout."""
 
 
 @dataclass(slots=True)
@@ -103,6 +109,24 @@ class State:
     results: list[RoundEnded] = field(default_factory=list)
     winners: tuple[int, ...] = ()
     version: int = 0
+    # Knocking play (gin); all reset by each deal.
+    first_upcard: bool = False
+    """The first upcard is being offered (before any draw of the round)."""
+    passes: int = 0
+    """Passes on the first upcard this round."""
+    repeated: bool = False
+    """The last turn took the upcard and discarded it back."""
+    drawn: bool = False
+    """The hand is a draw (a pass at the wall, or the upcard taken and
+    discarded back twice in succession): the round ends with no winner."""
+    wall_take: bool = False
+    """The upcard was taken at the wall: this turn must knock."""
+    knocker: int | None = None
+    knock_melds: int = 0
+    """The knocker's melds are the first ``knock_melds`` table melds."""
+    big_gin: bool = False
+    defender_melded: bool = False
+    accepted: bool = False
 
     def active(self) -> list[int]:
         """Seats still in the match, in seat order."""
@@ -117,7 +141,7 @@ class State:
         return seat
 
     def in_round(self) -> bool:
-        return self.phase == DRAW or self.phase == PLAY
+        return self.phase == DRAW or self.phase == PLAY or self.phase == LAYOFF
 
 
 def meld_info(owner: int, cards: list[int], rules: Rules) -> TableMeld:
@@ -143,6 +167,13 @@ def obliged_to_open(state: State, seat: int, rules: Rules) -> bool:
     )
 
 
+def at_wall(state: State, rules: Rules) -> bool:
+    """Knocking play: whether the stock is down to the wall, where the seat
+    to draw may only take the upcard to knock, or pass."""
+    v = rules.variant
+    return v.knocking and 0 < v.wall_stock_size and len(state.stock) <= v.wall_stock_size
+
+
 def _start_turn(state: State, seat: int, phase: str) -> None:
     state.turn = seat
     state.seats[seat].turns += 1
@@ -151,6 +182,7 @@ def _start_turn(state: State, seat: int, phase: str) -> None:
     state.must_open = False
     state.pending_joker = None
     state.opened_this_turn = False
+    state.wall_take = False
 
 
 def _take_from_hand(hand: list[int], card: int) -> None:
@@ -181,11 +213,18 @@ def apply_event(state: State, event: Event, rules: Rules) -> None:
             raise _corrupt("the drawn card is not the top of the stock")
         seats[event.seat].hand.append(state.stock.pop())
         state.phase = PLAY
+        state.first_upcard = False
     elif isinstance(event, Discarded):
         _check_turn(state, event.seat, PLAY)
         hand = seats[event.seat].hand
         _take_from_hand(hand, event.card)
         state.discard.append(event.card)
+        if rules.variant.knocking:
+            # Taking the upcard and discarding it back, twice in succession,
+            # is a draw.
+            back = event.card == state.taken
+            state.drawn = back and state.repeated
+            state.repeated = back
         if hand:
             _start_turn(state, state.next_active(event.seat), DRAW)
     elif isinstance(event, TookDiscard):
@@ -193,9 +232,46 @@ def apply_event(state: State, event: Event, rules: Rules) -> None:
         if not state.discard or state.discard[-1] != event.card:
             raise _corrupt("the taken card is not the top of the discard pile")
         state.must_open = obliged_to_open(state, event.seat, rules)
+        state.wall_take = at_wall(state, rules)
         seats[event.seat].hand.append(state.discard.pop())
         state.taken = event.card
         state.phase = PLAY
+        state.first_upcard = False
+    elif isinstance(event, PassedUpcard):
+        _check_turn(state, event.seat, DRAW)
+        if state.first_upcard:
+            state.passes += 1
+            _start_turn(state, state.next_active(event.seat), DRAW)
+        else:
+            state.drawn = True
+    elif isinstance(event, Knocked):
+        _check_turn(state, event.seat, PLAY)
+        hand = seats[event.seat].hand
+        if event.discard is not None:
+            _take_from_hand(hand, event.discard)
+            state.discard.append(event.discard)
+        for meld in event.melds:
+            for c in meld:
+                _take_from_hand(hand, c)
+            state.melds.append(meld_info(event.seat, list(meld), rules))
+        state.knocker = event.seat
+        state.knock_melds = len(event.melds)
+        state.big_gin = event.discard is None
+        state.turn = state.next_active(event.seat)
+        state.phase = LAYOFF
+        state.taken = None
+        state.wall_take = False
+    elif isinstance(event, LayoutAccepted):
+        _check_turn(state, event.seat, LAYOFF)
+        state.accepted = True
+    elif isinstance(event, MeldsLaid) and state.phase == LAYOFF:
+        _check_turn(state, event.seat, LAYOFF)
+        hand = seats[event.seat].hand
+        for meld in event.melds:
+            for c in meld:
+                _take_from_hand(hand, c)
+            state.melds.append(meld_info(event.seat, list(meld), rules))
+        state.defender_melded = True
     elif isinstance(event, MeldsLaid):
         _check_turn(state, event.seat, PLAY)
         hand = seats[event.seat].hand
@@ -210,7 +286,7 @@ def apply_event(state: State, event: Event, rules: Rules) -> None:
             state.must_open = False
         _laid(state, event.seat)
     elif isinstance(event, LaidOff):
-        _check_turn(state, event.seat, PLAY)
+        _check_turn(state, event.seat, LAYOFF if state.phase == LAYOFF else PLAY)
         _take_from_hand(seats[event.seat].hand, event.card)
         if not 0 <= event.meld < len(state.melds):
             raise _corrupt(f"no table meld {event.meld}")
@@ -270,6 +346,8 @@ def apply_event(state: State, event: Event, rules: Rules) -> None:
         if state.phase != BETWEEN_ROUNDS:
             raise _corrupt("the match ended during a round")
         state.winners = event.winners
+        for seat_state, total in zip(seats, event.totals, strict=True):
+            seat_state.total = total
         state.phase = OVER
     else:  # pragma: no cover - the Event union is exhaustive
         raise _corrupt(f"unknown event {event!r}")
@@ -295,6 +373,15 @@ def _round_started(state: State, event: RoundStarted, rules: Rules) -> None:
     state.discard = [] if event.upcard is None else [event.upcard]
     state.melds = []
     state.rebuilds = 0
+    state.first_upcard = rules.variant.knocking and event.upcard is not None
+    state.passes = 0
+    state.repeated = False
+    state.drawn = False
+    state.knocker = None
+    state.knock_melds = 0
+    state.big_gin = False
+    state.defender_melded = False
+    state.accepted = False
     first_phase = DRAW if rules.variant.first_turn_draws else PLAY
     _start_turn(state, event.first_player, first_phase)
 

@@ -63,7 +63,7 @@ class View:
     turn: int | None
     """Whose turn it is, ``None`` once the match is over."""
     phase: str
-    """``draw``, ``play`` or ``over``."""
+    """``draw``, ``play``, ``layoff`` (gin's defender) or ``over``."""
     stock_size: int
     discard_pile: tuple[int, ...]
     """Bottom card first, top card last."""
@@ -82,6 +82,11 @@ class View:
     results: tuple[RoundEnded, ...]
     standings: tuple[Standing, ...]
     winners: tuple[int, ...]
+    knocker: int | None = None
+    """Knocking play (gin): the seat that knocked this hand, while the
+    defender plays."""
+    first_upcard: bool = False
+    """Knocking play: the first upcard is on offer (take it or pass)."""
 
     def card(self, card_id: int) -> str:
         return self.deck[card_id]
@@ -177,4 +182,6 @@ def build_view(state: State, rules: Rules, viewer: int | None) -> View:
         results=tuple(state.results),
         standings=standings(state, rules),
         winners=state.winners,
+        knocker=None if over else state.knocker,
+        first_upcard=state.first_upcard and not over,
     )
