@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: help venv build proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
+.PHONY: help venv build wheel proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
 FUZZ_SECONDS ?= 15
 
 help:
@@ -30,6 +30,16 @@ build: venv
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet --extras dev
 	$(MAKE) --no-print-directory proto
 	$(PY) -c "import ramino, ramino.v1.game_pb2"
+
+# The server's wheel in $(WHEEL_DIR)/, as deploy/Dockerfile builds it (and
+# tests/deploy installs it into a fresh virtualenv): ramino.v1 is generated
+# first, since it is gitignored and maturin takes it in by pyproject's include.
+WHEEL_DIR ?= dist
+wheel: venv
+	$(PIP) install --quiet "grpcio-tools==1.85.1"
+	$(MAKE) --no-print-directory proto
+	rm -rf $(WHEEL_DIR)
+	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
 
 # Python code generated from proto/ into its own package, ramino.v1 (never
 # edited by hand, not committed).

@@ -34,6 +34,12 @@ class ServerConfig:
     grace_seconds: float = 10.0
     max_message_bytes: int = 1 << 20
     token_lifetime: int = 7 * 24 * 3600
+    max_connection_age: float | None = None
+    """Seconds after which the server asks a client to reconnect (GOAWAY), so
+    that connections spread over replicas added since; ``None``: never."""
+    max_connection_age_grace: float | None = None
+    """Seconds calls may still run on a connection past its age (a watch
+    stream then ends UNAVAILABLE and the client resumes); ``None``: no limit."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -61,16 +67,20 @@ async def create_server(
     address: str,
     games: game_pb2_grpc.GameServiceServicer | None = None,
     max_message_bytes: int = 1 << 20,
+    max_connection_age: float | None = None,
+    max_connection_age_grace: float | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one)."""
-    server = grpc.aio.server(
-        interceptors=[ServiceInterceptor()],
-        options=[
-            ("grpc.max_receive_message_length", max_message_bytes),
-            ("grpc.max_send_message_length", 4 * max_message_bytes),
-            ("grpc.so_reuseport", 0),
-        ],
-    )
+    options: list[tuple[str, int]] = [
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.max_send_message_length", 4 * max_message_bytes),
+        ("grpc.so_reuseport", 0),
+    ]
+    if max_connection_age is not None:
+        options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
+    if max_connection_age_grace is not None:
+        options.append(("grpc.max_connection_age_grace_ms", round(max_connection_age_grace * 1000)))
+    server = grpc.aio.server(interceptors=[ServiceInterceptor()], options=options)
     rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
     if games is not None:
         game_pb2_grpc.add_GameServiceServicer_to_server(games, server)
@@ -94,7 +104,11 @@ async def serve(config: ServerConfig, games: game_pb2_grpc.GameServiceServicer |
         metrics, _ = start_http_server(config.metrics_port, addr=config.host)
         log.info("metrics", port=metrics.server_port)
     running = await create_server(
-        f"{config.host}:{config.port}", games, max_message_bytes=config.max_message_bytes
+        f"{config.host}:{config.port}",
+        games,
+        max_message_bytes=config.max_message_bytes,
+        max_connection_age=config.max_connection_age,
+        max_connection_age_grace=config.max_connection_age_grace,
     )
     log.info("serving", host=config.host, port=running.port, store=config.store)
     stop = asyncio.Event()

@@ -3,6 +3,7 @@ retry policy, seat-token metadata and request building."""
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -32,6 +33,30 @@ CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_reconnect_backoff_ms", 1000),
     ("grpc.keepalive_time_ms", 30_000),
 )
+
+DEFAULT_LOAD_BALANCING = "round_robin"
+
+
+def channel_options(
+    load_balancing: str | None, options: Sequence[tuple[str, Any]]
+) -> list[tuple[str, Any]]:
+    """The channel's options: ours, a service config naming the load-balancing
+    policy, then the caller's.
+
+    With ``round_robin`` a target that resolves to several addresses (a
+    ``dns:///`` name of a headless Kubernetes Service, or ``ipv4:a:p,b:p``)
+    gets a connection to each and spreads the calls over them; ``pick_first``
+    (gRPC's default) sends every call down one connection. The name's own
+    service config (a DNS TXT record) is not looked up: this one applies.
+    """
+    opts = list(CHANNEL_OPTIONS)
+    if load_balancing is not None:
+        config: dict[str, Any] = {"loadBalancingConfig": [{load_balancing: {}}]}
+        opts += [
+            ("grpc.service_config", json.dumps(config)),
+            ("grpc.service_config_disable_resolution", 1),
+        ]
+    return [*opts, *options]
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,8 +52,9 @@ class AsyncClient:
         retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
         options: Sequence[tuple[str, Any]] = (),
         channel: grpc.aio.Channel | None = None,
+        load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
     ) -> None:
-        opts = [*_wire.CHANNEL_OPTIONS, *options]
+        opts = _wire.channel_options(load_balancing, options)
         if channel is not None:
             self._channel = channel
         elif credentials is not None:

@@ -50,10 +50,16 @@ class Client:
         retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
         options: Sequence[tuple[str, Any]] = (),
         channel: grpc.Channel | None = None,
+        load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
     ) -> None:
         """``timeout`` bounds each call (not a watch); ``retry`` is used on
-        UNAVAILABLE; ``channel`` replaces the one made from ``target``."""
-        opts = [*_wire.CHANNEL_OPTIONS, *options]
+        UNAVAILABLE; ``channel`` replaces the one made from ``target``.
+
+        ``target`` may name several servers: ``dns:///ramino-grpc.NAMESPACE:50051``
+        (a headless Service: every ready pod's address) or
+        ``ipv4:10.0.0.1:50051,10.0.0.2:50051``; ``load_balancing`` (gRPC's
+        policy name, ``round_robin`` by default) spreads the calls over them."""
+        opts = _wire.channel_options(load_balancing, options)
         if channel is not None:
             self._channel = channel
         elif credentials is not None:
