@@ -110,3 +110,27 @@ def port_number(c: Obj, port: int | str) -> int:
         if p["name"] == port:
             return int(p["containerPort"])
     raise AssertionError(f"container {c['name']} has no port named {port}")
+
+
+def mounts(workload: Obj, name: str) -> dict[str, Obj]:
+    """mountPath -> the volume mounted there."""
+    pod = workload["spec"]["template"]["spec"]
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    for t in workload["spec"].get("volumeClaimTemplates", []):
+        volumes[t["metadata"]["name"]] = {"persistentVolumeClaim": t}
+    return {m["mountPath"]: volumes[m["name"]] for m in container(workload, name)["volumeMounts"]}
+
+
+def redis_conf(objects: list[Obj]) -> dict[str, str]:
+    redis = one(objects, "StatefulSet", "ramino-redis")
+    c = container(redis, "redis")
+    config_path = c["command"][1]
+    mounted = mounts(redis, "redis")
+    folder, _, file = config_path.rpartition("/")
+    source = one(objects, "ConfigMap", mounted[folder]["configMap"]["name"])
+    settings: dict[str, str] = {}
+    for line in source["data"][file].splitlines():
+        if line.strip() and not line.startswith("#"):
+            key, _, value = line.partition(" ")
+            settings[key] = value.strip()
+    return settings

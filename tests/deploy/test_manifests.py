@@ -19,9 +19,11 @@ from tests.deploy.manifests import (
     config_data,
     container,
     every,
+    mounts,
     one,
     pod_labels,
     port_number,
+    redis_conf,
     render,
     selects,
     workloads,
@@ -145,26 +147,17 @@ def test_every_container_runs_locked_down_with_requests_and_limits(overlay: str)
                 assert set(c["resources"][kind]) == {"cpu", "memory"}, (c["name"], kind)
 
 
-def _mounts(workload: Obj, name: str) -> dict[str, Obj]:
-    """mountPath -> the volume mounted there."""
-    pod = workload["spec"]["template"]["spec"]
-    volumes = {v["name"]: v for v in pod.get("volumes", [])}
-    for t in workload["spec"].get("volumeClaimTemplates", []):
-        volumes[t["metadata"]["name"]] = {"persistentVolumeClaim": t}
-    return {m["mountPath"]: volumes[m["name"]] for m in container(workload, name)["volumeMounts"]}
-
-
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_the_read_only_server_writes_only_to_volumes(overlay: str) -> None:
     objects = render(overlay)
-    mounts = _mounts(server(objects), "ramino")
-    assert "emptyDir" in mounts["/tmp"]
+    mounted = mounts(server(objects), "ramino")
+    assert "emptyDir" in mounted["/tmp"]
     store = server_env(objects)["RAMINO_STORE"]
     if store.startswith("sqlite:"):
         path = store.removeprefix("sqlite:")
-        owner = [m for m in mounts if path.startswith(m + "/")]
-        assert owner and "persistentVolumeClaim" in mounts[owner[0]]
-        claim = mounts[owner[0]]["persistentVolumeClaim"]["claimName"]
+        owner = [m for m in mounted if path.startswith(m + "/")]
+        assert owner and "persistentVolumeClaim" in mounted[owner[0]]
+        claim = mounted[owner[0]]["persistentVolumeClaim"]["claimName"]
         one(objects, "PersistentVolumeClaim", claim)
 
 
@@ -360,21 +353,6 @@ def test_only_ramino_reaches_redis() -> None:
         assert rule["from"] and all(set(peer) == {"podSelector"} for peer in rule["from"])
 
 
-def redis_conf(objects: list[Obj]) -> dict[str, str]:
-    redis = one(objects, "StatefulSet", "ramino-redis")
-    c = container(redis, "redis")
-    config_path = c["command"][1]
-    mounts = _mounts(redis, "redis")
-    folder, _, file = config_path.rpartition("/")
-    source = one(objects, "ConfigMap", mounts[folder]["configMap"]["name"])
-    settings: dict[str, str] = {}
-    for line in source["data"][file].splitlines():
-        if line.strip() and not line.startswith("#"):
-            key, _, value = line.partition(" ")
-            settings[key] = value.strip()
-    return settings
-
-
 def test_redis_appends_every_write_fsynced_on_a_persistent_volume() -> None:
     objects = render("prod")
     conf = redis_conf(objects)
@@ -383,7 +361,7 @@ def test_redis_appends_every_write_fsynced_on_a_persistent_volume() -> None:
     assert conf["maxmemory-policy"] == "noeviction"
     redis = one(objects, "StatefulSet", "ramino-redis")
     assert container(redis, "redis")["command"][0] == "redis-server"
-    assert "persistentVolumeClaim" in _mounts(redis, "redis")[conf["dir"]]
+    assert "persistentVolumeClaim" in mounts(redis, "redis")[conf["dir"]]
     claim = redis["spec"]["volumeClaimTemplates"][0]["spec"]
     assert claim["accessModes"] == ["ReadWriteOnce"]
     # The server's store is this Redis, through its Service.
