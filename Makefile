@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: help venv build wheel proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
+.PHONY: help venv build wheel kustomize proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean
 FUZZ_SECONDS ?= 15
 
 help:
@@ -40,6 +40,14 @@ wheel: venv
 	$(MAKE) --no-print-directory proto
 	rm -rf $(WHEEL_DIR)
 	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
+
+# tests/deploy renders deploy/ with `kubectl kustomize` (Debian's kubectl is
+# on this kind of machine); without kubectl, kustomize itself comes from the
+# Go module proxy into .venv/bin.
+KUSTOMIZE_VERSION ?= v5.5.0
+kustomize: venv
+	@command -v kubectl >/dev/null || test -x $(VENV)/bin/kustomize || \
+		GOBIN=$(abspath $(VENV))/bin go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 
 # Python code generated from proto/ into its own package, ramino.v1 (never
 # edited by hand, not committed).
@@ -78,7 +86,7 @@ redis-server:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } \
 		|| { echo "cannot install redis-server: run 'apt-get install redis-server' as root" >&2; exit 1; }; }
 
-test-python: build redis-server
+test-python: build redis-server kustomize
 	$(PY) -m pytest -q
 
 lint: build buf-lint

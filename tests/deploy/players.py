@@ -4,9 +4,18 @@ policy against a server-side bot, and a spectator following every event."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ramino.client import AsyncClient, AsyncSeat, BotLevel, Event, Snapshot, WatchItem
+from ramino.client import (
+    AsyncClient,
+    AsyncSeat,
+    AsyncWatch,
+    BotLevel,
+    Event,
+    Snapshot,
+    WatchItem,
+)
 from ramino.client.moves import (
     Discard,
     DrawFromStock,
@@ -47,6 +56,7 @@ class GameRun:
     moves: int = 0
     spectator_reconnects: int = 0
     finished: bool = False
+    spectator: AsyncWatch | None = None
 
 
 async def play_seat(seat: AsyncSeat, run: GameRun) -> None:
@@ -60,21 +70,29 @@ async def play_seat(seat: AsyncSeat, run: GameRun) -> None:
 
 async def spectate(client: AsyncClient, name: str, run: GameRun, started: asyncio.Event) -> None:
     async with client.watch(name) as watch:
+        run.spectator = watch
         async for item in watch:
             run.seen.append(item)
             started.set()
         run.spectator_reconnects = watch.reconnects
 
 
-async def play_game(client: AsyncClient, variant: str = VARIANT) -> GameRun:
+async def play_game(
+    client: AsyncClient,
+    variant: str = VARIANT,
+    join_when: Callable[[AsyncWatch], bool] | None = None,
+) -> GameRun:
     """A game of a person (this client) against the greedy bot, watched
-    from its creation by a spectator."""
+    from its creation by a spectator; the person joins (and the game starts)
+    once ``join_when`` holds of the spectator's watch."""
     run = GameRun()
     game = await client.create_game(variant, seats=["ann", BotLevel.GREEDY])
     run.name = game.name
     started = asyncio.Event()
     spectator = asyncio.create_task(spectate(client, game.name, run, started))
     await started.wait()
+    while join_when is not None and not join_when(run.spectator):  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
     seat = await client.join(game.name, "ann")
     await play_seat(seat, run)
     await spectator
