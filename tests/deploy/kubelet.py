@@ -126,7 +126,7 @@ class Pod:
         self.env = self._env(objects, network, secrets)
         c = self.container
         argv = [*(c.get("command") or image_entrypoint()), *c.get("args", [])]
-        self.argv = [executables(argv[0]), *(self._path(a) for a in argv[1:])]
+        self.argv = [executables(argv[0]), *(self.local_path(a) for a in argv[1:])]
         self.startup = Probe.of(c.get("startupProbe"), c)
         self.readiness = Probe.of(c.get("readinessProbe"), c)
         self.liveness = Probe.of(c.get("livenessProbe"), c)
@@ -156,7 +156,7 @@ class Pod:
             mounts[m["mountPath"]] = folder
         return mounts
 
-    def _path(self, value: str) -> str:
+    def local_path(self, value: str) -> str:
         """A path inside the container as the folder mounted there."""
         for mount, folder in sorted(self.volumes.items(), key=lambda kv: -len(kv[0])):
             if value == mount or value.startswith(mount + "/"):
@@ -184,7 +184,7 @@ class Pod:
                 value = LOOPBACK
             elif value.isdigit() and int(value) in self.ports:
                 value = str(self.ports[int(value)])
-            local[key] = self._path(network.rewrite(value))
+            local[key] = self.local_path(network.rewrite(value))
         if "/tmp" in self.volumes:
             local["TMPDIR"] = str(self.volumes["/tmp"])
         return local

@@ -55,6 +55,7 @@ class GameRun:
     seen: list[WatchItem] = field(default_factory=list)
     moves: int = 0
     spectator_reconnects: int = 0
+    seat_reconnects: int = 0
     finished: bool = False
     spectator: AsyncWatch | None = None
 
@@ -66,6 +67,7 @@ async def play_seat(seat: AsyncSeat, run: GameRun) -> None:
             while (move := choose(legal := await seat.legal_moves())) is not None:
                 await seat.play(move, expected_version=legal.version)
                 run.moves += 1
+        run.seat_reconnects = watch.reconnects
 
 
 async def spectate(client: AsyncClient, name: str, run: GameRun, started: asyncio.Event) -> None:
