@@ -83,11 +83,15 @@ async def play_game(
     client: AsyncClient,
     variant: str = VARIANT,
     join_when: Callable[[AsyncWatch], bool] | None = None,
+    runs: list[GameRun] | None = None,
 ) -> GameRun:
     """A game of a person (this client) against the greedy bot, watched
     from its creation by a spectator; the person joins (and the game starts)
-    once ``join_when`` holds of the spectator's watch."""
+    once ``join_when`` holds of the spectator's watch. The game is added to
+    ``runs`` as it begins."""
     run = GameRun()
+    if runs is not None:
+        runs.append(run)
     game = await client.create_game(variant, seats=["ann", BotLevel.GREEDY])
     run.name = game.name
     started = asyncio.Event()

@@ -105,9 +105,17 @@ def rpcs_served(pod: Pod) -> float:
 async def lane(client: AsyncClient, rollout_done: asyncio.Event, runs: list[GameRun]) -> None:
     """Games one after another until the rollout is over."""
     while True:
-        runs.append(await play_game(client))
+        await play_game(client, runs=runs)
         if rollout_done.is_set():
             return
+
+
+async def under_way(runs: list[GameRun], lanes: list[asyncio.Task[None]]) -> None:
+    """Until every lane's game has moves."""
+    while sum(run.moves > 0 for run in runs) < len(lanes):
+        if any(lane.done() for lane in lanes):
+            return  # failed early: the results say why
+        await asyncio.sleep(0.05)
 
 
 async def test_a_rolling_update_of_prod_fails_no_call_and_loses_no_event(
@@ -140,8 +148,7 @@ async def test_a_rolling_update_of_prod_fails_no_call_and_loses_no_event(
     rollout_done = asyncio.Event()
     async with AsyncClient(target) as client:
         lanes = [asyncio.create_task(lane(client, rollout_done, runs)) for _ in range(LANES)]
-        while sum(run.moves > 0 for run in runs) < LANES:
-            await asyncio.sleep(0.05)
+        await asyncio.wait_for(under_way(runs, lanes), 60)
         rolled = await asyncio.wait_for(RollingUpdate(deployment, new.__getitem__).run(old), 90)
         rollout_done.set()
         results = await asyncio.wait_for(asyncio.gather(*lanes, return_exceptions=True), 90)
