@@ -1,6 +1,7 @@
 """Client-side load balancing in the Python SDK (a target of several
-addresses, as a headless Service gives, with round_robin), and the server's
-max connection age that makes long-lived connections move."""
+addresses, as a headless Service gives, with round_robin), the server's max
+connection age that makes long-lived connections move, and the SDK making a
+call again when a stopping server cancelled it."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
+from ramino.api.rules_servicer import RulesServicer
 from ramino.client import AsyncClient, Client
+from ramino.v1 import rules_pb2, rules_pb2_grpc
 
 from tests.deploy.players import consecutive, play_game
 from tests.support.redis_server import free_port
@@ -122,3 +126,39 @@ async def test_an_aged_connection_moves_and_the_watch_resumes_without_a_gap(
     assert run.finished
     assert run.spectator_reconnects > 0
     assert consecutive(run.seen)
+
+
+class CancelsTheFirstCall(RulesServicer):
+    """The rules service, cancelling the first call it gets as a stopping
+    server cancels the calls it had received but not started."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def ListVariants(  # noqa: N802
+        self, request: rules_pb2.ListVariantsRequest, context: grpc.aio.ServicerContext
+    ) -> rules_pb2.ListVariantsResponse:
+        self.calls += 1
+        if self.calls == 1:
+            await context.abort(grpc.StatusCode.CANCELLED, "server shutting down")
+        return await super().ListVariants(request, context)
+
+
+@pytest.mark.parametrize("flavour", ["sync", "asyncio"])
+async def test_a_call_a_stopping_server_cancelled_is_made_again(flavour: str) -> None:
+    server = grpc.aio.server()
+    rules = CancelsTheFirstCall()
+    rules_pb2_grpc.add_RulesServiceServicer_to_server(rules, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        if flavour == "sync":
+            with Client(f"127.0.0.1:{port}") as client:
+                variants = await asyncio.to_thread(client.rules.list_variants)
+        else:
+            async with AsyncClient(f"127.0.0.1:{port}") as aclient:
+                variants = await aclient.rules.list_variants()
+    finally:
+        await server.stop(0)
+    assert rules.calls == 2
+    assert "ramino51" in {v.name for v in variants}

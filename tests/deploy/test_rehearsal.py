@@ -11,6 +11,7 @@ import re
 import secrets
 import shutil
 import sys
+import traceback
 import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -154,7 +155,7 @@ async def test_a_rolling_update_of_prod_fails_no_call_and_loses_no_event(
         results = await asyncio.wait_for(asyncio.gather(*lanes, return_exceptions=True), 90)
 
         failures = [r for r in results if isinstance(r, BaseException)]
-        assert failures == []
+        assert not failures, "".join(traceback.format_exception(failures[0]))
         for run in runs:
             assert run.finished, run.name
             assert consecutive(run.seen), run.name

@@ -115,11 +115,20 @@ class MoveResponse(Protocol):
     def result(self) -> game_pb2.MoveResult: ...
 
 
+RETRYABLE_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED})
+"""The codes after which a call is made again: UNAVAILABLE (the server
+restarting, a dropped connection) and CANCELLED, which this client never
+causes on its own calls: a server that stops (a rolling update) cancels the
+calls it had received but not yet started. Every call is safe to repeat:
+reads, and writes with their ``request_id``."""
+
+
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How calls are retried on UNAVAILABLE (the server restarting, a dropped
-    connection). Mutating calls keep their ``request_id`` across retries, so
-    the server applies a move once and answers a retry with its first answer."""
+    """How calls are retried on UNAVAILABLE or a server's CANCELLED
+    (:data:`RETRYABLE_CODES`). Mutating calls keep their ``request_id`` across
+    retries, so the server applies a move once and answers a retry with its
+    first answer."""
 
     attempts: int = 10
     """Tries in all, the first included; a watch counts failures in a row."""

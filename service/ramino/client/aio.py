@@ -83,7 +83,8 @@ class AsyncClient:
     # --- calls --------------------------------------------------------------
 
     async def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
-        """One unary call, retried on UNAVAILABLE with the same request."""
+        """One unary call, retried on UNAVAILABLE or a server's CANCELLED with the
+        same request."""
         method = self._channel.unary_unary(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
         )
@@ -92,7 +93,7 @@ class AsyncClient:
             try:
                 return await method(request, timeout=self.timeout, metadata=_wire.auth(token))
             except grpc.RpcError as e:
-                if _code(e) == grpc.StatusCode.UNAVAILABLE:
+                if _code(e) in _wire.RETRYABLE_CODES:
                     delay = next(delays, None)
                     if delay is not None:
                         await asyncio.sleep(delay)
@@ -304,7 +305,7 @@ class AsyncWatch(AsyncIterator[WatchItem]):
             except grpc.RpcError as e:
                 if self._closed:
                     raise StopAsyncIteration from None
-                if _code(e) != grpc.StatusCode.UNAVAILABLE:
+                if _code(e) not in _wire.RETRYABLE_CODES:
                     raise error_from_rpc(e) from e
                 error = e
             else:

@@ -88,7 +88,8 @@ class Client:
     # --- calls --------------------------------------------------------------
 
     def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
-        """One unary call, retried on UNAVAILABLE with the same request."""
+        """One unary call, retried on UNAVAILABLE or a server's CANCELLED with the
+        same request."""
         method = self._channel.unary_unary(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
         )
@@ -97,7 +98,7 @@ class Client:
             try:
                 return method(request, timeout=self.timeout, metadata=_wire.auth(token))
             except grpc.RpcError as e:
-                if _code(e) == grpc.StatusCode.UNAVAILABLE:
+                if _code(e) in _wire.RETRYABLE_CODES:
                     delay = next(delays, None)
                     if delay is not None:
                         time.sleep(delay)
@@ -320,7 +321,7 @@ class Watch(Iterator[WatchItem]):
             except grpc.RpcError as e:
                 if self._closed:
                     raise StopIteration from None
-                if _code(e) != grpc.StatusCode.UNAVAILABLE:
+                if _code(e) not in _wire.RETRYABLE_CODES:
                     raise error_from_rpc(e) from e
                 error = e
             else:
