@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: help venv build proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
+.PHONY: help venv build wheel kustomize proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
@@ -30,6 +30,24 @@ build: venv
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet --extras dev
 	$(MAKE) --no-print-directory proto
 	$(PY) -c "import ramino, ramino.v1.game_pb2"
+
+# The server's wheel in $(WHEEL_DIR)/, as deploy/Dockerfile builds it (and
+# tests/deploy installs it into a fresh virtualenv): ramino.v1 is generated
+# first, since it is gitignored and maturin takes it in by pyproject's include.
+WHEEL_DIR ?= dist
+wheel: venv
+	$(PIP) install --quiet "grpcio-tools==1.85.1"
+	$(MAKE) --no-print-directory proto
+	rm -rf $(WHEEL_DIR)
+	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
+
+# tests/deploy renders deploy/ with `kubectl kustomize` (Debian's kubectl is
+# on this kind of machine); without kubectl, kustomize itself comes from the
+# Go module proxy into .venv/bin.
+KUSTOMIZE_VERSION ?= v5.5.0
+kustomize: venv
+	@command -v kubectl >/dev/null || test -x $(VENV)/bin/kustomize || \
+		GOBIN=$(abspath $(VENV))/bin go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 
 # Python code generated from proto/ into its own package, ramino.v1 (never
 # edited by hand, not committed).
@@ -73,7 +91,7 @@ redis-server:
 openspiel: venv
 	$(PIP) install --quiet "open-spiel==2.0.2"
 
-test-python: build redis-server openspiel
+test-python: build redis-server openspiel kustomize
 	$(PY) -m pytest -q
 
 lint: build buf-lint

@@ -42,7 +42,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--grace",
         type=float,
         default=float(_env("GRACE_SECONDS", "10")),
-        help="drain seconds on SIGTERM",
+        help="drain seconds on SIGTERM [RAMINO_GRACE_SECONDS]",
+    )
+    age = _env("MAX_CONNECTION_AGE", "")
+    p.add_argument(
+        "--max-connection-age",
+        type=float,
+        default=float(age) if age else None,
+        help="seconds after which a client is asked to reconnect, so connections "
+        "rebalance over new replicas (default: never) [RAMINO_MAX_CONNECTION_AGE]",
+    )
+    age_grace = _env("MAX_CONNECTION_AGE_GRACE", "")
+    p.add_argument(
+        "--max-connection-age-grace",
+        type=float,
+        default=float(age_grace) if age_grace else None,
+        help="seconds calls may go on past the connection's age; a watch then "
+        "resumes on a new connection (default: no limit) [RAMINO_MAX_CONNECTION_AGE_GRACE]",
     )
     p.add_argument(
         "--max-message-bytes",
@@ -173,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
         max_message_bytes=args.max_message_bytes,
         work_threads=args.work_threads,
         work_capacity=args.work_capacity,
+        max_connection_age=args.max_connection_age,
+        max_connection_age_grace=args.max_connection_age_grace,
     )
 
     players = player_verifier(args)

@@ -39,6 +39,12 @@ class ServerConfig:
     """Threads of the work pool for meld searches (default: cores, at most 4)."""
     work_capacity: int | None = None
     """Heavy calls admitted at once before SERVER_BUSY (default: 16 a thread)."""
+    max_connection_age: float | None = None
+    """Seconds after which the server asks a client to reconnect (GOAWAY), so
+    that connections spread over replicas added since; ``None``: never."""
+    max_connection_age_grace: float | None = None
+    """Seconds calls may still run on a connection past its age (a watch
+    stream then ends UNAVAILABLE and the client resumes); ``None``: no limit."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -67,18 +73,22 @@ async def create_server(
     games: game_pb2_grpc.GameServiceServicer | None = None,
     max_message_bytes: int = 1 << 20,
     pool: WorkPool | None = None,
+    max_connection_age: float | None = None,
+    max_connection_age_grace: float | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
     (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it."""
-    server = grpc.aio.server(
-        interceptors=[ServiceInterceptor(max_message_bytes)],
-        options=[
-            ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
-            ("grpc.max_send_message_length", 4 * max_message_bytes),
-            ("grpc.so_reuseport", 0),
-        ],
-    )
+    options: list[tuple[str, int]] = [
+        ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
+        ("grpc.max_send_message_length", 4 * max_message_bytes),
+        ("grpc.so_reuseport", 0),
+    ]
+    if max_connection_age is not None:
+        options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
+    if max_connection_age_grace is not None:
+        options.append(("grpc.max_connection_age_grace_ms", round(max_connection_age_grace * 1000)))
+    server = grpc.aio.server(interceptors=[ServiceInterceptor(max_message_bytes)], options=options)
     rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(pool), server)
     if games is not None:
         game_pb2_grpc.add_GameServiceServicer_to_server(games, server)
@@ -110,6 +120,8 @@ async def serve(
         games,
         max_message_bytes=config.max_message_bytes,
         pool=pool,
+        max_connection_age=config.max_connection_age,
+        max_connection_age_grace=config.max_connection_age_grace,
     )
     log.info("serving", host=config.host, port=running.port, store=config.store)
     stop = asyncio.Event()

@@ -3,6 +3,7 @@ retry policy, seat-token metadata and request building."""
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import uuid
@@ -33,6 +34,30 @@ CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_reconnect_backoff_ms", 1000),
     ("grpc.keepalive_time_ms", 30_000),
 )
+
+DEFAULT_LOAD_BALANCING = "round_robin"
+
+
+def channel_options(
+    load_balancing: str | None, options: Sequence[tuple[str, Any]]
+) -> list[tuple[str, Any]]:
+    """The channel's options: ours, a service config naming the load-balancing
+    policy, then the caller's.
+
+    With ``round_robin`` a target that resolves to several addresses (a
+    ``dns:///`` name of a headless Kubernetes Service, or ``ipv4:a:p,b:p``)
+    gets a connection to each and spreads the calls over them; ``pick_first``
+    (gRPC's default) sends every call down one connection. The name's own
+    service config (a DNS TXT record) is not looked up: this one applies.
+    """
+    opts = list(CHANNEL_OPTIONS)
+    if load_balancing is not None:
+        config: dict[str, Any] = {"loadBalancingConfig": [{load_balancing: {}}]}
+        opts += [
+            ("grpc.service_config", json.dumps(config)),
+            ("grpc.service_config_disable_resolution", 1),
+        ]
+    return [*opts, *options]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +120,20 @@ class MoveResponse(Protocol):
     def result(self) -> game_pb2.MoveResult: ...
 
 
+RETRYABLE_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED})
+"""The codes after which a call is made again: UNAVAILABLE (the server
+restarting, a dropped connection) and CANCELLED, which this client never
+causes on its own calls: a server that stops (a rolling update) cancels the
+calls it had received but not yet started. Every call is safe to repeat:
+reads, and writes with their ``request_id``."""
+
+
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How calls are retried on UNAVAILABLE (the server restarting, a dropped
-    connection). Mutating calls keep their ``request_id`` across retries, so
-    the server applies a move once and answers a retry with its first answer."""
+    """How calls are retried on UNAVAILABLE or a server's CANCELLED
+    (:data:`RETRYABLE_CODES`). Mutating calls keep their ``request_id`` across
+    retries, so the server applies a move once and answers a retry with its
+    first answer."""
 
     attempts: int = 10
     """Tries in all, the first included; a watch counts failures in a row."""

@@ -54,9 +54,10 @@ class AsyncClient:
         channel: grpc.aio.Channel | None = None,
         player_token: str | None = None,
         caller_key: str | None = None,
+        load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
     ) -> None:
         """See :class:`ramino.client.Client`: the same options."""
-        opts = [*_wire.CHANNEL_OPTIONS, *options]
+        opts = _wire.channel_options(load_balancing, options)
         if channel is not None:
             self._channel = channel
         elif credentials is not None:
@@ -87,7 +88,8 @@ class AsyncClient:
     # --- calls --------------------------------------------------------------
 
     async def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
-        """One unary call, retried on UNAVAILABLE with the same request."""
+        """One unary call, retried on UNAVAILABLE or a server's CANCELLED with the
+        same request."""
         method = self._channel.unary_unary(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
         )
@@ -98,7 +100,7 @@ class AsyncClient:
                     request, timeout=self.timeout, metadata=_wire.auth(token) + self._identity
                 )
             except grpc.RpcError as e:
-                if _code(e) == grpc.StatusCode.UNAVAILABLE:
+                if _code(e) in _wire.RETRYABLE_CODES:
                     delay = next(delays, None)
                     if delay is not None:
                         await asyncio.sleep(delay)

@@ -147,8 +147,9 @@ RESUMABLE_WATCH_REASONS = frozenset({"WATCHER_TOO_SLOW", "WATCH_INTERRUPTED"})
 
 def watch_resumable(error: grpc.RpcError) -> bool:
     """Whether a watch that ended with ``error`` continues when resumed: the
-    server was unavailable, or it ended a stream that fell too far behind."""
+    server was unavailable or cancelled the call (it stopped), or it ended
+    a stream that fell too far behind."""
     failure = error_from_rpc(error)
-    return failure.code == grpc.StatusCode.UNAVAILABLE or (
+    return failure.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED) or (
         failure.reason in RESUMABLE_WATCH_REASONS
     )

@@ -52,6 +52,7 @@ class Client:
         channel: grpc.Channel | None = None,
         player_token: str | None = None,
         caller_key: str | None = None,
+        load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
     ) -> None:
         """``timeout`` bounds each call (not a watch); ``retry`` is used on
         UNAVAILABLE; ``channel`` replaces the one made from ``target``.
@@ -59,8 +60,13 @@ class Client:
         that knows players (sent on every call). ``caller_key``: the secret
         that scopes this client's request ids on CreateGame and JoinGame (a
         random one per client by default; give the same one to retry such a
-        call from another client)."""
-        opts = [*_wire.CHANNEL_OPTIONS, *options]
+        call from another client).
+
+        ``target`` may name several servers: ``dns:///ramino-grpc.NAMESPACE:50051``
+        (a headless Service: every ready pod's address) or
+        ``ipv4:10.0.0.1:50051,10.0.0.2:50051``; ``load_balancing`` (gRPC's
+        policy name, ``round_robin`` by default) spreads the calls over them."""
+        opts = _wire.channel_options(load_balancing, options)
         if channel is not None:
             self._channel = channel
         elif credentials is not None:
@@ -91,7 +97,8 @@ class Client:
     # --- calls --------------------------------------------------------------
 
     def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
-        """One unary call, retried on UNAVAILABLE with the same request."""
+        """One unary call, retried on UNAVAILABLE or a server's CANCELLED with the
+        same request."""
         method = self._channel.unary_unary(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
         )
@@ -102,7 +109,7 @@ class Client:
                     request, timeout=self.timeout, metadata=_wire.auth(token) + self._identity
                 )
             except grpc.RpcError as e:
-                if _code(e) == grpc.StatusCode.UNAVAILABLE:
+                if _code(e) in _wire.RETRYABLE_CODES:
                     delay = next(delays, None)
                     if delay is not None:
                         time.sleep(delay)
