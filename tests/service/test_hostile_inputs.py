@@ -884,3 +884,28 @@ async def test_a_game_lock_admits_one_holder_first_come_first_served_through_can
     results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 60)
     assert isinstance(results[0], asyncio.CancelledError) and results[1] is None
     assert order[-1] == 11 and 10 not in order and not table
+
+
+def test_every_presets_whole_numbers_lie_within_the_ranges_overrides_may_take() -> None:
+    """A preset's own values are overrides the server accepts: no range is
+    narrower than a preset (gin's bonuses and wall, every max_turns_per_round)."""
+    for preset in ramino.PRESETS:
+        values = ramino.Variant(preset).to_dict()
+        for name, (low, high) in limits.INT_RANGES.items():
+            assert low <= values[name] <= high, (preset, name, values[name])
+
+
+async def test_max_turns_per_round_is_bounded(hostile: Hostile) -> None:
+    for value in (0, limits.MAX_TURNS_PER_ROUND + 1):
+        message = await refused(
+            hostile.rules.ValidateMeld(
+                rules_pb2.ValidateMeldRequest(
+                    cards=["AS", "2S", "3S"],
+                    variant="rummy",
+                    overrides=overrides(max_turns_per_round=value),
+                )
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "BAD_PARAMETER",
+        )
+        assert "max_turns_per_round" in message

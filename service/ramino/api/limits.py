@@ -31,6 +31,8 @@ MAX_ROUNDS = 100
 """Largest ``max_rounds`` of a match (the presets play 1 or no limit)."""
 MAX_TARGET_SCORE = 10_000
 """Largest ``target_score`` of a match (the presets play 150 or off)."""
+MAX_TURNS_PER_ROUND = 1000
+"""Largest ``max_turns_per_round`` (the presets end a round after 300)."""
 
 # Whole-number parameters by name: the values a game may take. Every
 # parameter of a variant that is an integer is listed here (checked below).
@@ -56,6 +58,15 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "max_stock_rebuilds": (0, 10),
     "target_score": (0, MAX_TARGET_SCORE),
     "max_rounds": (0, MAX_ROUNDS),
+    "max_turns_per_round": (1, MAX_TURNS_PER_ROUND),
+    "knock_card": (0, 10),
+    "gin_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "wall_stock_size": (0, 10),
+    "game_bonus": (0, 1000),
+    "box_bonus": (0, 1000),
+    "shutout_multiplier": (1, 10),
 }
 HAND_SIZE_RANGE = (1, MAX_HAND - 1)
 """Each of ``hand_sizes`` (five numbers, for 2 to 6 players)."""
