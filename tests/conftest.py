@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.redis_cluster import RedisClusterServers
 from tests.support.redis_server import RedisServer
 
 
@@ -16,3 +17,15 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
+    """A Redis Cluster of three primaries with a replica each, shared by the
+    tests that only read and write (tests that kill nodes start their own)."""
+    cluster = RedisClusterServers(Path(tmp_path_factory.mktemp("redis-cluster")))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
