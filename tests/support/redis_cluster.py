@@ -104,6 +104,12 @@ class ClusterNodeProcess:
         with self.client() as c:
             return {str(k): str(v) for k, v in c.info(section).items()}
 
+    def command_calls(self) -> dict[str, int]:
+        """Command name -> calls served since start (INFO commandstats)."""
+        with self.client() as c:
+            stats = c.info("commandstats")
+        return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+
     def cluster_info(self) -> dict[str, str]:
         with self.client() as c:
             found = c.execute_command("CLUSTER", "INFO")
