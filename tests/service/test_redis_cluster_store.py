@@ -1,0 +1,177 @@
+"""The Redis store on a real Redis Cluster: what the contract tests cannot
+show from outside (the key layout, the merged index shards, WAIT)."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+import redis
+from ramino.store import DuplicateRequest, GameSummary, RequestRecord, Store, open_store
+from ramino.store.memory import MemoryStore
+from ramino.store.redis import Layout, NotReplicated, RedisStore
+from redis.cluster import key_slot
+
+from tests.support.redis_cluster import RedisClusterServers
+from tests.support.redis_server import RedisServer
+
+PARTS = ("meta", "log", "req", "reqs", "snap", "lease", "expiring")
+
+
+def summary(game_id: str, created_at: float, variant: str, open_seats: int) -> GameSummary:
+    return GameSummary(game_id, variant, "waiting", created_at, open_seats=open_seats, seats=2)
+
+
+def slot(key: str) -> int:
+    return int(key_slot(key.encode()))
+
+
+@pytest.fixture
+async def cluster_store(redis_cluster: RedisClusterServers) -> AsyncIterator[RedisStore]:
+    s = RedisStore(redis_cluster.url, prefix=f"t{uuid.uuid4().hex[:8]}:", buckets=4)
+    yield s
+    await s.close()
+
+
+def test_every_key_of_a_game_shares_one_slot_with_its_bucket_indexes() -> None:
+    layout = Layout("ramino:", 64)
+    slots_seen = set()
+    for i in range(200):
+        game_id = f"{i:04x}-game"
+        slots = {slot(layout.key(game_id, part)) for part in PARTS}
+        slots |= {slot(layout.game_index(name, game_id)) for name in ("games", "duties")}
+        assert len(slots) == 1, game_id
+        slots_seen |= slots
+        assert layout.key(game_id, "log").endswith(f":g:{game_id}:log")
+    # The games spread over many buckets, each a slot of its own.
+    assert len(slots_seen) > 32
+    # One Redis keeps the layout of every earlier version.
+    assert Layout("ramino:").key("abc", "log") == "ramino:g:{abc}:log"
+    assert Layout("ramino:").index("games") == "ramino:games"
+
+
+async def test_cluster_lobby_pages_merge_the_buckets_in_one_stable_order(
+    cluster_store: RedisStore,
+) -> None:
+    reference = MemoryStore()
+    rng = random.Random(16)
+    for i in range(200):
+        # Ties on creation time, past a batch (16) in every bucket: 100 share t=0.
+        created = 0.0 if i < 100 else float(rng.randrange(20))
+        s = summary(f"g{i:03d}", created, rng.choice(["rummy", "rami51"]), rng.randrange(3))
+        for store in (cluster_store, reference):
+            await store.create(GameSummary.from_json(s.to_json()), "e1")
+    for size, variant, open_only in ((7, "", False), (20, "rummy", True), (1, "rami51", False)):
+        pages: list[list[list[str]]] = []
+        for store in (cluster_store, reference):
+            got: list[list[str]] = []
+            token = ""
+            while True:
+                page = await store.list_games(size, token, variant=variant, open_only=open_only)
+                got.append([g.game_id for g in page.games])
+                token = page.next_page_token
+                if not token:
+                    break
+            pages.append(got)
+        assert pages[0] == pages[1], (size, variant, open_only)
+        listed = [g for p in pages[0] for g in p]
+        assert len(listed) == len(set(listed)) > 0
+
+
+async def test_cluster_due_games_merge_the_buckets_soonest_first(
+    cluster_store: RedisStore,
+) -> None:
+    reference = MemoryStore()
+    for i in range(40):
+        s = summary(f"d{i:02d}", float(i), "rummy", 1)
+        for store in (cluster_store, reference):
+            await store.create(GameSummary.from_json(s.to_json()), "e1")
+            s.duty_at = float((i * 7) % 13)
+            await store.append(s.game_id, 1, ["e2"], GameSummary.from_json(s.to_json()))
+    for now, limit in ((5.0, 100), (12.0, 10), (0.0, 3)):
+        assert await cluster_store.due_games(now, limit) == await reference.due_games(now, limit)
+
+
+def replica_of(servers: RedisClusterServers, key: str) -> redis.Redis:
+    primary = servers.primary_of_slot(slot(key))
+    for node in servers.nodes:
+        repl = node.info("replication")
+        if repl["role"] == "slave" and int(repl["master_port"]) == primary.port:
+            return node.client()
+    raise LookupError(f"no replica of {primary.address}")
+
+
+async def test_a_write_that_waits_is_on_the_replica_when_it_is_acknowledged(
+    redis_cluster: RedisClusterServers,
+) -> None:
+    store = RedisStore(redis_cluster.url + "?wait=1", prefix=f"w{uuid.uuid4().hex[:8]}:")
+    try:
+        for i in range(10):
+            game_id = f"w{i}"
+            await store.create(summary(game_id, 1.0, "rummy", 1), "e1")
+            await store.append(game_id, 1, ["e2"], summary(game_id, 1.0, "rummy", 1))
+            # Read straight from the replica: no later write can have helped.
+            log_key = store.layout.key(game_id, "log")
+            with replica_of(redis_cluster, log_key) as replica:
+                replica.execute_command("READONLY")
+                assert replica.xlen(log_key) == 2, game_id
+    finally:
+        await store.close()
+
+
+async def test_a_write_no_replica_confirms_is_not_acknowledged_and_its_retry_is_answered(
+    redis_server: RedisServer,
+) -> None:
+    store = RedisStore(
+        redis_server.url + "?wait=1&wait_timeout_ms=100", prefix=f"n{uuid.uuid4().hex[:8]}:"
+    )
+    first = RequestRecord("r1", "seat:g:0", "Draw", "print", b"answer")
+    try:
+        with pytest.raises(NotReplicated) as err:
+            await store.create(summary("g", 1.0, "rummy", 1), "e1")
+        assert (err.value.wanted, err.value.acked) == (1, 0)
+        with pytest.raises(NotReplicated):
+            await store.append("g", 1, ["e2"], summary("g", 1.0, "rummy", 1), first)
+        # It landed on the primary: the retry with its request id is answered
+        # from the first record, and nothing is written twice.
+        with pytest.raises(DuplicateRequest) as dup:
+            await store.append("g", 1, ["e2"], summary("g", 1.0, "rummy", 1), first)
+        assert dup.value.record == first
+        assert [e.data for e in await store.read("g")] == ["e1", "e2"]
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("redis+cluster://", "at least one HOST:PORT"),
+        ("redis+cluster://localhost", "HOST:PORT"),
+        ("redis+cluster://h:1,h:x", "HOST:PORT"),
+        ("redis+cluster://h:1?wait=one", "wait must be a whole number"),
+        ("redis+cluster://h:1?bucket=3", "unknown cluster store option 'bucket'"),
+        ("redis+cluster://h:1?buckets=0", "buckets must be at least 1"),
+        ("redis://h:1/0?wait_timeout_ms=-5", "wait_timeout_ms must be a whole number"),
+    ],
+)
+def test_cluster_store_urls_name_what_is_wrong(url: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        open_store(url)
+
+
+def test_a_cluster_store_prefix_has_no_braces() -> None:
+    with pytest.raises(ValueError, match="no braces"):
+        RedisStore("redis+cluster://127.0.0.1:1", prefix="{x}:")
+
+
+async def test_open_store_takes_a_cluster_url(redis_cluster: RedisClusterServers) -> None:
+    store: Store = open_store(redis_cluster.url + "?buckets=8")
+    try:
+        assert isinstance(store, RedisStore) and store.layout.buckets == 8
+        game_id = uuid.uuid4().hex
+        await store.create(summary(game_id, 1.0, "rummy", 1), "e1")
+        assert await store.version(game_id) == 1
+    finally:
+        await store.close()
