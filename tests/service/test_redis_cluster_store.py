@@ -11,6 +11,8 @@ import pytest
 import redis
 from ramino.store import DuplicateRequest, GameSummary, RequestRecord, Store, open_store
 from ramino.store.memory import MemoryStore
+from ramino.store.migrate import migrate
+from ramino.store.migrate import run as run_migration
 from ramino.store.redis import Layout, NotReplicated, RedisStore
 from redis.cluster import key_slot
 
@@ -175,3 +177,55 @@ async def test_open_store_takes_a_cluster_url(redis_cluster: RedisClusterServers
         assert await store.version(game_id) == 1
     finally:
         await store.close()
+
+
+async def test_a_single_redis_deployment_migrates_to_the_cluster_whole(
+    redis_server: RedisServer, redis_cluster: RedisClusterServers
+) -> None:
+    prefix = f"m{uuid.uuid4().hex[:8]}:"
+    old = RedisStore(redis_server.url, prefix=prefix)
+    new = RedisStore(redis_cluster.url, prefix=prefix)
+    try:
+        for i in range(12):
+            game_id = f"m{i:02d}"
+            s = summary(game_id, float(i), "rummy" if i % 2 else "rami51", i % 3)
+            await old.create(s, "e1", RequestRecord(f"c{i}", "caller:k", "CreateGame", "p"))
+            s.duty_at = float(i) if i % 4 == 0 else None
+            s.finished_at = 5.0 if i == 3 else None
+            rec = RequestRecord(f"r{i}", "seat:0", "Draw", "p", b"first")
+            await old.append(game_id, 1, ["e2", "e3"], s, rec)
+            await old.save_snapshot(game_id, 2, f"snap{i}")
+        copied = await migrate(old, new)
+        assert sorted(copied) == [f"m{i:02d}" for i in range(12)]
+        # Run again: nothing doubles.
+        assert sorted(await migrate(old, new)) == sorted(copied)
+        for i, game_id in enumerate(sorted(copied)):
+            assert await new.read(game_id) == await old.read(game_id)
+            assert await new.load_snapshot(game_id) == await old.load_snapshot(game_id)
+            assert await new.request(game_id, f"r{i}") == await old.request(game_id, f"r{i}")
+            assert await new.request(game_id, f"r{i}") is not None
+            assert await new.requests_kept(game_id) == 2
+        lobby = [(await s.list_games(50, open_only=True)).games for s in (old, new)]
+        assert [g.to_json() for g in lobby[0]] == [g.to_json() for g in lobby[1]]
+        assert await new.due_games(100.0) == await old.due_games(100.0) == ["m00", "m04", "m08"]
+        assert await new.expire_finished(6.0) == ["m03"]
+        # The copies take appends at the version they had.
+        s = summary("m05", 5.0, "rummy", 2)
+        assert await new.append("m05", 3, ["e4"], s) == 4
+    finally:
+        await old.close()
+        await new.close()
+
+
+async def test_the_migrate_command_copies_every_game_and_says_how_many(
+    redis_server: RedisServer,
+    redis_cluster: RedisClusterServers,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    prefix = f"c{uuid.uuid4().hex[:8]}:"
+    old = RedisStore(redis_server.url, prefix=prefix)
+    for i in range(3):
+        await old.create(summary(f"c{i}", float(i), "rummy", 1), "e1")
+    await old.close()
+    assert await run_migration(redis_server.url, redis_cluster.url, prefix) == 0
+    assert "copied 3 games" in capsys.readouterr().out
