@@ -56,7 +56,11 @@ async def run(source_url: str, target_url: str, prefix: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m ramino.store.migrate", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m ramino.store.migrate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("source", help="redis://HOST:PORT/DB or redis+cluster://HOST:PORT,...")
     p.add_argument("target", help="redis+cluster://HOST:PORT,... or redis://HOST:PORT/DB")
     p.add_argument("--prefix", default="ramino:", help="the key prefix of both stores")
