@@ -699,6 +699,11 @@ class Sampler:
         self.redis_ports = redis_ports or []
         self.samples: list[tuple[float, float, float, float, float]] = []
         self.commands: list[tuple[float, Counter[str]]] = []
+        self.redis_clients: list[Any] = []
+        if self.redis_ports:
+            import redis
+
+            self.redis_clients = [redis.Redis(port=port) for port in self.redis_ports]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -709,7 +714,7 @@ class Sampler:
             store = sum(proc_cpu(p) for p in self.store_pids)
             self.samples.append((time.time(), server, store, busy, total))
             if self.redis_ports:
-                self.commands.append((time.time(), redis_commands(self.redis_ports)))
+                self.commands.append((time.time(), redis_commands(self.redis_clients)))
             if self._stop.wait(0.1):
                 return
 
@@ -720,6 +725,8 @@ class Sampler:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+        for client in self.redis_clients:
+            client.close()
 
     def between(self, t0: float, t1: float) -> tuple[float | None, float | None, float | None]:
         """(server CPU, store CPU, in cores; machine busy fraction) over [t0, t1]."""
@@ -743,15 +750,17 @@ class Sampler:
         return inside[-1] - inside[0]
 
 
-def redis_commands(ports: list[int]) -> Counter[str]:
-    """Calls per command (INFO commandstats), summed over ``ports``."""
+def redis_commands(clients: list[Any]) -> Counter[str]:
+    """Calls per command (INFO commandstats), summed over the nodes of
+    ``clients``; the INFO calls that read them are left out."""
     import redis
 
     total: Counter[str] = Counter()
-    for port in ports:
-        with contextlib.suppress(redis.RedisError), redis.Redis(port=port) as r:
+    for r in clients:
+        with contextlib.suppress(redis.RedisError):
             for name, stats in r.info("commandstats").items():
                 total[name.removeprefix("cmdstat_")] += int(stats["calls"])
+    total.pop("info", None)
     return total
 
 

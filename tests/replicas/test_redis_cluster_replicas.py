@@ -12,7 +12,7 @@ import grpc
 import pytest
 from ramino.store.redis import Layout
 from ramino.v1 import game_pb2, game_pb2_grpc
-from redis.cluster import key_slot
+from redis.crc import key_slot
 
 from tests.replicas.test_redis_replicas import (
     Acks,

@@ -14,7 +14,7 @@ from ramino.store.memory import MemoryStore
 from ramino.store.migrate import migrate
 from ramino.store.migrate import run as run_migration
 from ramino.store.redis import Layout, NotReplicated, RedisStore
-from redis.cluster import key_slot
+from redis.crc import key_slot
 
 from tests.support.redis_cluster import RedisClusterServers
 from tests.support.redis_server import RedisServer
