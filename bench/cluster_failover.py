@@ -89,7 +89,10 @@ async def trial(tmp: Path, mode: str, appendfsync: str, games: int) -> tuple[int
             await asyncio.to_thread(servers.wait_promoted, victim)
             await asyncio.to_thread(victim.start)
             results = await asyncio.gather(*players, return_exceptions=True)
-            unfinished = sum(isinstance(r, BaseException) for r in results)
+            failures = [r for r in results if isinstance(r, BaseException)]
+            for why in sorted({f"{type(r).__name__}: {str(r)[:160]}" for r in failures}):
+                print(f"    a game stopped: {why}", flush=True)
+            unfinished = len(failures)
             told, gone = await lost_events(servers.url, acks)
             return told, gone, games, unfinished
         finally:

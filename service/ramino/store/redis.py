@@ -47,9 +47,9 @@ import asyncio
 import contextlib
 import hashlib
 import zlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import structlog
@@ -64,6 +64,7 @@ from redis.exceptions import (
     MovedError,
     NoScriptError,
     ReadOnlyError,
+    RedisClusterException,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -157,16 +158,52 @@ return 1
 """
 
 log = structlog.get_logger("ramino.store")
+T = TypeVar("T")
 
 RETRYABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # What a Cluster answers while a slot changes hands or a failover runs.
-TOPOLOGY = (MovedError, AskError, TryAgainError, ClusterDownError, ReadOnlyError, ClusterError)
+TOPOLOGY = (
+    MovedError,
+    AskError,
+    TryAgainError,
+    ClusterDownError,
+    ReadOnlyError,
+    ClusterError,
+    RedisClusterException,
+)
 PARTS = ("meta", "log", "req", "reqs", "snap")
 """A game's lasting keys (the lease and the expiry claim come and go)."""
 INDEXES = ("games", "duties", "finished")
 DEFAULT_BUCKETS = 64
 RECONNECT_BUDGET = 30.0
 """Seconds a store call keeps reconnecting (a Redis restart, a failover)."""
+
+
+async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
+    """``call``'s answer, called again with a growing pause while Redis is
+    out of reach or its Cluster is changing hands, for ``RECONNECT_BUDGET``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + RECONNECT_BUDGET
+    delay = 0.05
+    while True:
+        try:
+            return await call()
+        except (*RETRYABLE, *TOPOLOGY):
+            if loop.time() >= deadline:
+                raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
+class _PatientCluster(RedisCluster):
+    """A cluster client that waits out a failover. redis-py's own retries
+    follow each other at once (reloading the slot map in between), so they
+    are spent long before a replica is promoted; here each command is tried
+    again with a pause, for ``RECONNECT_BUDGET``."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        run = super().execute_command
+        return await _patiently(lambda: run(*args, **kwargs))
 
 
 class NotReplicated(StoreError):
@@ -304,10 +341,10 @@ class RedisStore:
                 raise ValueError(f"a cluster store's prefix has no braces: {prefix[:40]!r}")
             del options["retry_on_error"]
             nodes = [ClusterNode(host, port) for host, port in parsed.nodes]
-            self._redis = RedisCluster(startup_nodes=nodes, max_connections=256, **options)
+            self._redis = _PatientCluster(startup_nodes=nodes, max_connections=256, **options)
             # Blocking stream reads hold a connection each: a pool of their
             # own, with a socket timeout past their 5 s block.
-            self._blocking = RedisCluster(
+            self._blocking = _PatientCluster(
                 startup_nodes=[ClusterNode(host, port) for host, port in parsed.nodes],
                 max_connections=4096,
                 socket_timeout=15,
@@ -380,8 +417,7 @@ class RedisStore:
         client on one Redis)."""
         if not self._cluster:
             return self._redis
-        if self._redis.nodes_manager.slots_cache == {} or self._redis._initialize:
-            await self._redis.initialize()
+        await self._redis.initialize()  # once: the slot map from the startup nodes
         node = self._redis.get_node_from_key(key)
         client = self._nodes.get(node.name)
         if client is None:
@@ -532,6 +568,26 @@ class RedisStore:
                         yield e
                         last = e.version
 
+    async def _pipelined(self, queue: Callable[[Any], object]) -> list[Any]:
+        """The answers of the commands ``queue`` puts in a pipeline (one
+        round trip per node), the whole pipeline tried again while the
+        store is out of reach."""
+
+        async def once() -> list[Any]:
+            pipe = self._redis.pipeline(transaction=False)
+            queue(pipe)
+            return list(await pipe.execute())
+
+        return await _patiently(once)
+
+    async def _summaries(self, ids: list[str]) -> list[Any]:
+        """The lobby summaries of ``ids`` (None for a game gone since)."""
+        if not ids:
+            return []
+        return await self._pipelined(
+            lambda pipe: [pipe.hget(self._key(game_id, "meta"), "summary") for game_id in ids]
+        )
+
     async def _index_after(
         self, name: str, after: tuple[float, str] | None, high: float | str, batch: int
     ) -> list[tuple[list[tuple[float, str]], bool]]:
@@ -539,12 +595,14 @@ class RedisStore:
         ``after`` in (score, id) order with scores up to ``high``, and whether
         the bucket may hold more."""
         low: float | str = "-inf" if after is None else after[0]
-        pipe = self._redis.pipeline(transaction=False)
-        for b in self._layout.all_buckets:
-            pipe.zrangebyscore(
-                self._layout.index(name, b), low, high, start=0, num=batch, withscores=True
-            )
-        fetched = await pipe.execute()
+        fetched = await self._pipelined(
+            lambda pipe: [
+                pipe.zrangebyscore(
+                    self._layout.index(name, b), low, high, start=0, num=batch, withscores=True
+                )
+                for b in self._layout.all_buckets
+            ]
+        )
         out = []
         for b, rows in zip(self._layout.all_buckets, fetched, strict=True):
             offset = 0
@@ -588,10 +646,7 @@ class RedisStore:
             ids = sorted(
                 i for items, _ in fetched for i in items if frontier is None or i <= frontier
             )
-            pipe = self._redis.pipeline(transaction=False)
-            for _, game_id in ids:
-                pipe.hget(self._key(game_id, "meta"), "summary")
-            for text in await pipe.execute() if ids else []:
+            for text in await self._summaries([game_id for _, game_id in ids]):
                 if text is None:
                     continue
                 s = GameSummary.from_json(text)
@@ -636,10 +691,13 @@ class RedisStore:
         await _evalsha(self._redis, RELEASE, [self._key(game_id, "lease")], [owner])
 
     async def expire_finished(self, before: float, archive: Archive | None = None) -> list[str]:
-        pipe = self._redis.pipeline(transaction=False)
-        for b in self._layout.all_buckets:
-            pipe.zrangebyscore(self._layout.index("finished", b), "-inf", f"({before}")
-        ids = sorted(i.decode() for found in await pipe.execute() for i in found)
+        found = await self._pipelined(
+            lambda pipe: [
+                pipe.zrangebyscore(self._layout.index("finished", b), "-inf", f"({before}")
+                for b in self._layout.all_buckets
+            ]
+        )
+        ids = sorted(i.decode() for rows in found for i in rows)
         gone = []
         for game_id in ids:
             # One replica wins each game's expiry: the others skip it.
