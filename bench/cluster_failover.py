@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -62,6 +63,19 @@ async def lost_events(url: str, acks: dict[str, Acks]) -> tuple[int, int]:
     return told, gone
 
 
+def server_errors(tmp: Path) -> set[str]:
+    """The errors the servers logged: each event with its exception's last line."""
+    found = set()
+    for path in tmp.glob("replica*.log"):
+        for line in path.read_text().splitlines():
+            with contextlib.suppress(ValueError):
+                record = json.loads(line)
+                if record.get("level") == "error":
+                    last = (record.get("exception") or "").strip().splitlines()[-1:]
+                    found.add(f"{record.get('event')}: {''.join(last)[:200]}")
+    return found
+
+
 async def trial(tmp: Path, mode: str, appendfsync: str, games: int) -> tuple[int, int, int, int]:
     """(acknowledged events, lost ones, games, games that did not finish)."""
     servers = RedisClusterServers(tmp / "cluster", node_timeout_ms=1500, appendfsync=appendfsync)
@@ -90,8 +104,10 @@ async def trial(tmp: Path, mode: str, appendfsync: str, games: int) -> tuple[int
             await asyncio.to_thread(victim.start)
             results = await asyncio.gather(*players, return_exceptions=True)
             failures = [r for r in results if isinstance(r, BaseException)]
-            for why in sorted({f"{type(r).__name__}: {str(r)[:160]}" for r in failures}):
+            for why in sorted({f"{type(r).__name__}: {r.args[:1]}"[:160] for r in failures}):
                 print(f"    a game stopped: {why}", flush=True)
+            for why in sorted(server_errors(tmp)):
+                print(f"    a server logged: {why}", flush=True)
             unfinished = len(failures)
             told, gone = await lost_events(servers.url, acks)
             return told, gone, games, unfinished
