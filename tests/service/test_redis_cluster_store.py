@@ -3,6 +3,7 @@ show from outside (the key layout, the merged index shards, WAIT)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import uuid
 from collections.abc import AsyncIterator
@@ -229,3 +230,39 @@ async def test_the_migrate_command_copies_every_game_and_says_how_many(
     await old.close()
     assert await run_migration(redis_server.url, redis_cluster.url, prefix) == 0
     assert "copied 3 games" in capsys.readouterr().out
+
+
+async def test_watchers_of_games_on_every_shard_see_another_stores_appends(
+    redis_cluster: RedisClusterServers,
+) -> None:
+    prefix = f"s{uuid.uuid4().hex[:8]}:"
+    watcher = RedisStore(redis_cluster.url, prefix=prefix)
+    writer = RedisStore(redis_cluster.url, prefix=prefix)
+    try:
+        # Games until every primary holds one.
+        games: dict[int, str] = {}
+        i = 0
+        while len(games) < 3:
+            game_id = f"s{i}"
+            port = redis_cluster.primary_of_slot(slot(watcher.layout.key(game_id, "log"))).port
+            games.setdefault(port, game_id)
+            i += 1
+        seen: dict[str, list[str]] = {g: [] for g in games.values()}
+
+        async def watch(game_id: str) -> None:
+            async for entry in watcher.subscribe(game_id, 0):
+                seen[game_id].append(entry.data)
+                if entry.version == 11:
+                    return
+
+        for game_id in games.values():
+            await writer.create(summary(game_id, 1.0, "rummy", 1), "e1")
+        tasks = [asyncio.create_task(watch(g)) for g in games.values()]
+        for v in range(1, 11):
+            for game_id in games.values():
+                await writer.append(game_id, v, [f"e{v + 1}"], summary(game_id, 1.0, "rummy", 1))
+        await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        assert all(entries == [f"e{v}" for v in range(1, 12)] for entries in seen.values())
+    finally:
+        await watcher.close()
+        await writer.close()
