@@ -11,9 +11,10 @@ games did not finish (a server whose copy of a game is ahead of a log that
 lost entries refuses its moves until it drops that copy).
 
 Modes (``--mode``, default both): ``async`` (appends acknowledged when the
-primary has them, as with a single Redis) and ``wait`` (``?wait=1``: when a
-replica has them too). Each node runs ``appendfsync`` as ``--appendfsync``
-says (default ``always``).
+primary has them, as with a single Redis) and ``wait``
+(``?wait=1&wait_timeout_ms=30000``: when a replica has them too; while the
+killed node is away, its shard's appends wait for it to come back). Each
+node runs ``appendfsync`` as ``--appendfsync`` says (default ``always``).
 
 Run from the repository root (it uses the test support's launchers):
 
@@ -81,7 +82,7 @@ async def trial(tmp: Path, mode: str, appendfsync: str, games: int) -> tuple[int
     servers = RedisClusterServers(tmp / "cluster", node_timeout_ms=1500, appendfsync=appendfsync)
     servers.start()
     try:
-        url = servers.url + ("?wait=1" if mode == "wait" else "")
+        url = servers.url + ("?wait=1&wait_timeout_ms=30000" if mode == "wait" else "")
         cluster = await open_servers(url, tmp, 2, bot_delay=0.0)
         try:
             made = [await create(cluster, "rummy", 2, 0, rounds=3) for _ in range(games)]

@@ -123,8 +123,11 @@ async def test_a_primary_killed_mid_play_loses_no_acknowledged_move_when_appends
 ) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 240
-    # Appends wait for one replica (WAIT 1), on nodes with appendfsync always.
-    cluster = await open_servers(own_cluster.url + "?wait=1", tmp_path, 2, bot_delay=0.05)
+    # Appends wait for one replica (WAIT 1), on nodes with appendfsync always;
+    # while the killed node is away its shard's appends wait (up to 30 s)
+    # for it to come back as the new primary's replica.
+    url = own_cluster.url + "?wait=1&wait_timeout_ms=30000"
+    cluster = await open_servers(url, tmp_path, 2, bot_delay=0.05)
     try:
         bot_games = [await create(cluster, "ramino51", 0, 2) for _ in range(6)]
         people_games = [await create(cluster, "rummy", 2, 0, rounds=3) for _ in range(6)]
