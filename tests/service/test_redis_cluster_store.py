@@ -266,3 +266,39 @@ async def test_watchers_of_games_on_every_shard_see_another_stores_appends(
     finally:
         await watcher.close()
         await writer.close()
+
+
+async def test_a_watcher_unblocked_by_its_node_reads_on_without_a_gap(
+    redis_server: RedisServer,
+) -> None:
+    # A primary that becomes a replica answers its blocked readers UNBLOCKED;
+    # CLIENT UNBLOCK ... ERROR gives the same answer on purpose.
+    store = RedisStore(redis_server.url, prefix=f"u{uuid.uuid4().hex[:8]}:")
+    admin = redis.Redis(port=redis_server.port)
+    try:
+        await store.create(summary("g", 1.0, "rummy", 1), "e1")
+        seen: list[int] = []
+        unblocked = asyncio.Event()
+
+        async def watch() -> None:
+            async for entry in store.subscribe("g", 0):
+                seen.append(entry.version)
+                if entry.version == 3:
+                    return
+
+        task = asyncio.create_task(watch())
+        for _ in range(200):
+            readers = [c for c in admin.client_list() if c["cmd"] == "xread"]
+            if readers and len(seen) == 1:
+                assert admin.client_unblock(int(readers[0]["id"]), error=True)
+                unblocked.set()
+                break
+            await asyncio.sleep(0.02)
+        assert unblocked.is_set()
+        await store.append("g", 1, ["e2"], summary("g", 1.0, "rummy", 1))
+        await store.append("g", 2, ["e3"], summary("g", 1.0, "rummy", 1))
+        await asyncio.wait_for(task, 10)
+        assert seen == [1, 2, 3]
+    finally:
+        admin.close()
+        await store.close()

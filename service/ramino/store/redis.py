@@ -65,6 +65,7 @@ from redis.exceptions import (
     NoScriptError,
     ReadOnlyError,
     RedisClusterException,
+    ResponseError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -557,7 +558,11 @@ class RedisStore:
             try:
                 found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
                 delay = 0.05
-            except (*RETRYABLE, *TOPOLOGY):
+            except (*RETRYABLE, *TOPOLOGY, ResponseError) as failed:
+                # A primary that turns replica unblocks its readers (UNBLOCKED).
+                if isinstance(failed, ResponseError) and not isinstance(failed, TOPOLOGY):
+                    if not str(failed).startswith("UNBLOCKED"):
+                        raise
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
