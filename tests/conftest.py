@@ -22,8 +22,11 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 @pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
     """A Redis Cluster of three primaries with a replica each, shared by the
-    tests that only read and write (tests that kill nodes start their own)."""
-    cluster = RedisClusterServers(Path(tmp_path_factory.mktemp("redis-cluster")))
+    tests that only read and write (tests that kill nodes start their own).
+    Its nodes ask for a password, so the store's URL carries one."""
+    cluster = RedisClusterServers(
+        Path(tmp_path_factory.mktemp("redis-cluster")), password="cluster-test-password"
+    )
     try:
         cluster.start()
         yield cluster

@@ -23,6 +23,7 @@ class ClusterNodeProcess:
     data_dir: Path
     node_timeout_ms: int
     appendfsync: str
+    password: str | None = None
     port: int = field(default_factory=free_port)
     bus_port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
@@ -32,7 +33,7 @@ class ClusterNodeProcess:
         return f"127.0.0.1:{self.port}"
 
     def client(self) -> redis.Redis:
-        return redis.Redis(port=self.port, socket_timeout=5)
+        return redis.Redis(port=self.port, socket_timeout=5, password=self.password)
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -67,6 +68,11 @@ class ClusterNodeProcess:
                 "no",
                 "--protected-mode",
                 "yes",
+                *(
+                    ["--requirepass", self.password, "--masterauth", self.password]
+                    if self.password
+                    else []
+                ),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -141,6 +147,7 @@ class RedisClusterServers:
         replicas: int = 1,
         node_timeout_ms: int = 1500,
         appendfsync: str = "always",
+        password: str | None = None,
     ) -> None:
         binary = shutil.which("redis-server")
         cli = shutil.which("redis-cli")
@@ -148,14 +155,18 @@ class RedisClusterServers:
             raise RuntimeError(INSTALL_HINT)
         self.cli = cli
         self.replicas = replicas
+        self.password = password
         self.nodes = [
-            ClusterNodeProcess(binary, data_dir / f"node{i}", node_timeout_ms, appendfsync)
+            ClusterNodeProcess(
+                binary, data_dir / f"node{i}", node_timeout_ms, appendfsync, password
+            )
             for i in range(primaries * (1 + replicas))
         ]
 
     @property
     def url(self) -> str:
-        return "redis+cluster://" + ",".join(n.address for n in self.nodes)
+        credentials = f":{self.password}@" if self.password else ""
+        return "redis+cluster://" + credentials + ",".join(n.address for n in self.nodes)
 
     def start(self) -> None:
         for n in self.nodes:
@@ -169,6 +180,7 @@ class RedisClusterServers:
                 "--cluster-replicas",
                 str(self.replicas),
                 "--cluster-yes",
+                *(["-a", self.password, "--no-auth-warning"] if self.password else []),
             ],
             check=True,
             stdout=subprocess.DEVNULL,

@@ -35,8 +35,8 @@ __all__ = [
 
 def open_store(url: str) -> Store:
     """A store from its URL: ``memory``, ``sqlite:PATH``, ``redis://HOST:PORT/DB``
-    or ``redis+cluster://HOST:PORT[,HOST:PORT...]`` (the startup nodes of a
-    Redis Cluster). The Redis ones take ``?wait=N`` (acknowledge a write once
+    or ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]`` (the
+    startup nodes of a Redis Cluster). The Redis ones take ``?wait=N`` (acknowledge a write once
     N replicas have it), ``wait_timeout_ms=MS`` and, on a cluster,
     ``buckets=B`` (index shards; see :mod:`ramino.store.redis`)."""
     if url == "memory":

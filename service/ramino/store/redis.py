@@ -50,7 +50,7 @@ import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
 import structlog
 from redis.asyncio import Redis, RedisCluster
@@ -277,6 +277,8 @@ class StoreUrl:
     wait: int = 0
     wait_timeout: float = 10.0
     buckets: int = DEFAULT_BUCKETS
+    username: str | None = None
+    password: str | None = None
 
     @classmethod
     def parse(cls, url: str) -> StoreUrl:
@@ -299,8 +301,9 @@ class StoreUrl:
                 raise ValueError(f"unknown cluster store option {sorted(query)[0][:20]!r}")
             if buckets < 1:
                 raise ValueError("store option buckets must be at least 1")
+            hosts = parts.netloc.rpartition("@")[2]
             nodes = []
-            for hostport in filter(None, parts.netloc.split(",")):
+            for hostport in filter(None, hosts.split(",")):
                 host, sep, port = hostport.rpartition(":")
                 if not sep or not host or not port.isdigit():
                     raise ValueError(f"a cluster node is HOST:PORT, not {hostport[:40]!r}")
@@ -308,7 +311,13 @@ class StoreUrl:
             if not nodes:
                 raise ValueError("redis+cluster:// needs at least one HOST:PORT")
             return cls(
-                True, nodes=tuple(nodes), wait=wait, wait_timeout=wait_timeout, buckets=buckets
+                True,
+                nodes=tuple(nodes),
+                wait=wait,
+                wait_timeout=wait_timeout,
+                buckets=buckets,
+                username=unquote(parts.username) if parts.username else None,
+                password=unquote(parts.password) if parts.password else None,
             )
         rest = urlencode([(k, v) for k, vs in query.items() for v in vs])
         plain = urlunsplit(parts._replace(query=rest))
@@ -341,6 +350,8 @@ class RedisStore:
             if "{" in prefix or "}" in prefix:
                 raise ValueError(f"a cluster store's prefix has no braces: {prefix[:40]!r}")
             del options["retry_on_error"]
+            options["username"] = parsed.username
+            options["password"] = parsed.password
             nodes = [ClusterNode(host, port) for host, port in parsed.nodes]
             self._redis = _PatientCluster(startup_nodes=nodes, max_connections=256, **options)
             # Blocking stream reads hold a connection each: a pool of their
@@ -361,6 +372,7 @@ class RedisStore:
         self._wait = parsed.wait
         self._wait_timeout = parsed.wait_timeout
         self._nodes: dict[str, Any] = {}
+        self._credentials = (parsed.username, parsed.password)
 
     @property
     def layout(self) -> Layout:
@@ -425,6 +437,8 @@ class RedisStore:
             client = self._nodes[node.name] = Redis(
                 host=node.host,
                 port=node.port,
+                username=self._credentials[0],
+                password=self._credentials[1],
                 max_connections=256,
                 socket_keepalive=True,
                 retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=2),
