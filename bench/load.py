@@ -28,10 +28,17 @@ Run from the repository root:
     .venv/bin/python bench/load.py --think-ms 500          # seats pause before each move
     .venv/bin/python bench/load.py --rate half-check       # paced at half the Check rate
     .venv/bin/python bench/load.py --store redis --replicas 3 --sticky  # a game stays on one
+    .venv/bin/python bench/load.py --store redis-cluster --replicas 3  # its own Redis Cluster
+    .venv/bin/python bench/load.py --cluster-compare       # redis x1, cluster x1/x2/x3 (+WAIT 1)
 
 Stores: ``memory``; ``sqlite`` (a file in a temp dir) or ``sqlite:PATH``;
 ``redis`` (a redis-server started here on a free loopback port, in its own temp
-dir) or ``redis://127.0.0.1:PORT/DB``. All traffic stays on the loopback
+dir) or ``redis://127.0.0.1:PORT/DB``; ``redis-cluster`` (a Redis Cluster of
+three primaries and a replica each started here, ``--cluster-wait N``: appends
+wait for N replicas) or ``redis+cluster://127.0.0.1:PORT,...``. Where it started
+Redis itself, it also prints the Redis commands a move costs (INFO
+commandstats of the primaries over the measured window, divided by the moves
+in it). All traffic stays on the loopback
 interface. Every process it starts is stopped at the end, also on Ctrl-C.
 Targets (p99 <= 10 ms; moves/s >= half the baseline Check calls/s) are printed
 beside the measured figures, never asserted: the exit status is 0 whenever a
@@ -447,6 +454,7 @@ class Processes:
         self._started: list[tuple[str, subprocess.Popen[bytes]]] = []
         self.clients: list[Any] = []
         self.store_pids: list[int] = []  # redis-server, when started here
+        self.redis_ports: list[int] = []  # the primaries to read commandstats from
 
     def start(self, what: str, argv: list[str], log: Path, **kw: Any) -> subprocess.Popen[bytes]:
         with log.open("ab") as out:
@@ -515,9 +523,94 @@ def start_redis(procs: Processes) -> str:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as s:
             s.sendall(b"PING\r\n")
             if s.recv(64).startswith(b"+PONG"):
+                procs.redis_ports = [port]
                 return f"redis://127.0.0.1:{port}/0"
         time.sleep(0.05)
     raise BenchError("redis-server did not answer PING")
+
+
+def start_redis_cluster(procs: Processes, wait: int = 0) -> str:
+    """A Redis Cluster on loopback: three primaries with a replica each
+    (``appendfsync everysec``, as ``start_redis``); its store URL, with
+    ``?wait=N`` when appends are to wait for N replicas."""
+    import redis
+
+    exe, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if exe is None or cli is None:
+        raise BenchError("no redis-server or redis-cli on PATH")
+    ports = []
+    for _ in range(6):
+        port, bus = free_port(), free_port()
+        ndir = procs.dir / f"cluster-{port}"
+        ndir.mkdir()
+        argv = [
+            exe,
+            "--bind", "127.0.0.1",
+            "--port", str(port),
+            "--cluster-enabled", "yes",
+            "--cluster-port", str(bus),
+            "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", "2000",
+            "--dir", str(ndir),
+            "--save", "",
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--daemonize", "no",
+            "--protected-mode", "yes",
+        ]  # fmt: skip
+        p = procs.start("redis-server (cluster)", argv, ndir / "redis.log", cwd=ndir)
+        procs.store_pids.append(p.pid)
+        ports.append(port)
+
+    def until(check: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError):
+                if check():
+                    return
+            time.sleep(0.1)
+        raise BenchError(what)
+
+    def pings(port: int) -> Callable[[], bool]:
+        return lambda: bool(redis.Redis(port=port).ping())
+
+    for port in ports:
+        until(pings(port), f"no PING on {port}")
+    addresses = [f"127.0.0.1:{port}" for port in ports]
+    made = subprocess.run(
+        [cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
+        capture_output=True,
+        timeout=60,
+    )
+    if made.returncode != 0:
+        raise BenchError(f"redis-cli --cluster create failed: {made.stderr.decode()[-300:]}")
+
+    def healthy() -> bool:
+        for port in ports:
+            r: Any = redis.Redis(port=port)
+            state = r.execute_command("CLUSTER", "INFO")
+            text = state if isinstance(state, str) else str(state)
+            if "cluster_state:ok" not in text and "'cluster_state': 'ok'" not in text:
+                return False
+            repl = r.info("replication")
+            if repl["role"] == "slave" and repl.get("master_link_status") != "up":
+                return False
+        return True
+
+    until(healthy, "the Redis Cluster did not become healthy")
+    procs.redis_ports = [
+        port for port in ports if redis.Redis(port=port).info("replication")["role"] == "master"
+    ]
+    return "redis+cluster://" + ",".join(addresses) + (f"?wait={wait}" if wait else "")
+
+
+def flush_cluster(procs: Processes) -> None:
+    """Empties the cluster's primaries: a clean store for the next config."""
+    import redis
+
+    for port in procs.redis_ports:
+        with redis.Redis(port=port) as r:
+            r.flushall()
 
 
 def start_servers(
@@ -598,10 +691,19 @@ class Sampler:
     """Samples the CPU of the servers, of the store's process (redis-server) and
     of the machine every 0.1 s during a phase."""
 
-    def __init__(self, pids: list[int], store_pids: list[int]) -> None:
+    def __init__(
+        self, pids: list[int], store_pids: list[int], redis_ports: list[int] | None = None
+    ) -> None:
         self.pids = pids
         self.store_pids = store_pids
+        self.redis_ports = redis_ports or []
         self.samples: list[tuple[float, float, float, float, float]] = []
+        self.commands: list[tuple[float, Counter[str]]] = []
+        self.redis_clients: list[Any] = []
+        if self.redis_ports:
+            import redis
+
+            self.redis_clients = [redis.Redis(port=port) for port in self.redis_ports]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -611,6 +713,8 @@ class Sampler:
             server = sum(proc_cpu(p) for p in self.pids)
             store = sum(proc_cpu(p) for p in self.store_pids)
             self.samples.append((time.time(), server, store, busy, total))
+            if self.redis_ports:
+                self.commands.append((time.time(), redis_commands(self.redis_clients)))
             if self._stop.wait(0.1):
                 return
 
@@ -621,6 +725,8 @@ class Sampler:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+        for client in self.redis_clients:
+            client.close()
 
     def between(self, t0: float, t1: float) -> tuple[float | None, float | None, float | None]:
         """(server CPU, store CPU, in cores; machine busy fraction) over [t0, t1]."""
@@ -635,6 +741,27 @@ class Sampler:
         store = (b[2] - a[2]) / wall if self.store_pids else None
         machine = (b[3] - a[3]) / (b[4] - a[4]) if b[4] > a[4] else None
         return server, store, machine
+
+    def commands_between(self, t0: float, t1: float) -> Counter[str]:
+        """Redis commands served over [t0, t1] (the samples nearest inside)."""
+        inside = [c for t, c in self.commands if t0 - 0.1 <= t <= t1 + 0.1]
+        if len(inside) < 2:
+            return Counter()
+        return inside[-1] - inside[0]
+
+
+def redis_commands(clients: list[Any]) -> Counter[str]:
+    """Calls per command (INFO commandstats), summed over the nodes of
+    ``clients``; the INFO calls that read them are left out."""
+    import redis
+
+    total: Counter[str] = Counter()
+    for r in clients:
+        with contextlib.suppress(redis.RedisError):
+            for name, stats in r.info("commandstats").items():
+                total[name.removeprefix("cmdstat_")] += int(stats["calls"])
+    total.pop("info", None)
+    return total
 
 
 # --- server-side latencies, from the servers' canonical log lines ----------------
@@ -699,6 +826,8 @@ class Phase:
     store_cpu: float | None
     machine_busy: float | None
     server_lat: dict[str, list[float]]
+    commands: Counter[str] = field(default_factory=Counter)
+    """Redis commands served by the primaries in the measured window."""
 
 
 @dataclass
@@ -793,10 +922,12 @@ def run_once(
         )
         what = f"{cfg.games} Check loops" if kind == "baseline" else f"{cfg.games} games"
         print(f"  [{label}] {phase_name}: {what}, {cfg.warmup:g} s warm-up ...", flush=True)
-        with Sampler(pids, procs.store_pids if servers else []) as sampler:
+        ports = procs.redis_ports if servers and kind == "games" else []
+        with Sampler(pids, procs.store_pids if servers else [], ports) as sampler:
             result = run_clients(procs, spec, cfg.clients)
         server_cpu, store_cpu, machine = sampler.between(result.t0, result.t1)
-        phases[phase_name] = Phase(result, server_cpu, store_cpu, machine, {})
+        commands = sampler.commands_between(result.t0, result.t1)
+        phases[phase_name] = Phase(result, server_cpu, store_cpu, machine, {}, commands)
     for s in servers:
         procs.stop(s.process)  # flushes the logs before they are read
     for phase in phases.values():
@@ -864,6 +995,16 @@ def summary_numbers(out: RunOutcome) -> dict[str, float]:
         "check_p50": pct(checks, 50) if checks else math.nan,
         "check_p99": pct(checks, 99) if checks else math.nan,
     }
+
+
+def commands_per_move(phase: Phase, top: int = 10) -> str:
+    """The Redis commands of the window per move: the total, then the most
+    called (every call counts: creates, joins, reads and sweeps too, and the
+    commands a script runs count beside its EVALSHA)."""
+    moves = max(phase.result.moves, 1)
+    total = sum(phase.commands.values())
+    parts = [f"{name} {calls / moves:.2f}" for name, calls in phase.commands.most_common(top)]
+    return f"{total / moves:.2f} ({', '.join(parts)})"
 
 
 def other_cpu(phase: Phase) -> float | None:
@@ -975,6 +1116,8 @@ def print_report(out: RunOutcome, cfg: RunConfig) -> None:
     print(f"   CPU, baseline: {cpu_text(out.baseline, out.replicas, cfg.clients)}")
     print(f"   CPU, games:    {cpu_text(out.games, out.replicas, cfg.clients)}")
     print(f"   games phase, {saturation(out.games, out.replicas, cfg.clients)}")
+    if out.games.commands:
+        print(f"   Redis commands per move: {commands_per_move(out.games)}")
     errors = g.errors + b.errors
     if errors:
         print(f"   RPC errors: {dict(errors)}")
@@ -1029,13 +1172,18 @@ def check_loopback(address: str) -> None:
         raise BenchError(f"{address}: this bench only talks to the loopback interface")
 
 
-def resolve_store(procs: Processes, store: str, tag: str) -> str:
+def resolve_store(procs: Processes, store: str, tag: str, cluster_wait: int = 0) -> str:
     if store == "sqlite":
         return f"sqlite:{procs.dir / tag / 'ramino.db'}"
     if store == "redis":
         return start_redis(procs)
+    if store == "redis-cluster":
+        return start_redis_cluster(procs, cluster_wait)
     if store.startswith("redis://"):
         check_loopback(store.removeprefix("redis://").split("/", 1)[0])
+    if store.startswith("redis+cluster://"):
+        for node in store.removeprefix("redis+cluster://").split("?", 1)[0].split(","):
+            check_loopback(node)
     return store
 
 
@@ -1050,7 +1198,7 @@ def single(procs: Processes, args: argparse.Namespace, cfg: RunConfig) -> None:
             raise BenchError(
                 "--store memory cannot be shared by several replicas (each process has its own)"
             )
-        store = resolve_store(procs, args.store, "run")
+        store = resolve_store(procs, args.store, "run", args.cluster_wait)
         if args.replicas > 1 and store.startswith("sqlite:"):
             print("note: the sqlite store is meant for one server per file; sharing it anyway")
         servers = start_servers(procs, store, args.replicas, args.server_log_level, "run")
@@ -1133,6 +1281,57 @@ def compare(procs: Processes, args: argparse.Namespace, cfg: RunConfig) -> None:
         )
 
 
+def cluster_compare(procs: Processes, args: argparse.Namespace, cfg: RunConfig) -> None:
+    """One Redis beside a Redis Cluster (three primaries, a replica each)
+    with one, two and three servers, and three servers whose appends WAIT
+    for a replica: moves/s and the Redis commands a move costs."""
+    plan = [
+        ("redis x1", "redis", 1, 0),
+        ("cluster x1", "cluster", 1, 0),
+        ("cluster x2", "cluster", 2, 0),
+        ("cluster x3", "cluster", 3, 0),
+        ("cluster x3 WAIT 1", "cluster", 3, 1),
+    ]
+    redis_url = start_redis(procs)
+    single_ports = procs.redis_ports
+    cluster_url = start_redis_cluster(procs)
+    cluster_ports = procs.redis_ports
+    rows: list[tuple[str, RunOutcome]] = []
+    for db, (label, kind, replicas, wait) in enumerate(plan):
+        tag = label.replace(" ", "-")
+        if kind == "redis":
+            procs.redis_ports = single_ports
+            store = redis_url.rsplit("/", 1)[0] + f"/{db}"
+        else:
+            procs.redis_ports = cluster_ports
+            flush_cluster(procs)
+            store = cluster_url + (f"?wait={wait}" if wait else "")
+        servers = start_servers(procs, store, replicas, args.server_log_level, tag)
+        out = run_once(procs, cfg, [s.address for s in servers], servers, label, store)
+        print_report(out, cfg)
+        rows.append((label, out))
+    print()
+    print(
+        f"== cluster compare: variant {cfg.variant}, {cfg.games} concurrent games, "
+        f"{cfg.seconds:g} s per phase, {cfg.clients} client process(es) =="
+    )
+    print(
+        f"{'config':<18}  {'moves/s':>8}  {'p99 ms':>7}  {'server CPU':>10}  {'redis CPU':>9}  "
+        "Redis commands per move (total, then the most called)"
+    )
+    for label, out in rows:
+        n = summary_numbers(out)
+        g = out.games
+        print(
+            f"{label:<18}  {n['moves_s']:>8.0f}  {ms(n['p99']):>7}  {percent(g.server_cpu):>10}  "
+            f"{percent(g.store_cpu):>9}  {commands_per_move(g)}"
+        )
+    print(
+        "(redis CPU: every redis-server of the config's store, the cluster's six nodes "
+        "included; commands: its primaries only)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=64, help="concurrent games (and baseline loops)")
@@ -1146,6 +1345,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target", help="host:port[,host:port...] of running servers")
     p.add_argument("--clients", type=int, default=1, help="client processes")
     p.add_argument("--compare", action="store_true", help="sqlite x1, redis x1, redis x3")
+    p.add_argument(
+        "--cluster-compare",
+        action="store_true",
+        help="redis x1 beside a Redis Cluster with 1, 2 and 3 servers (and 3 with WAIT 1)",
+    )
+    p.add_argument(
+        "--cluster-wait",
+        type=int,
+        default=0,
+        help="with --store redis-cluster: appends wait for this many replicas (WAIT)",
+    )
     p.add_argument(
         "--think-ms",
         type=float,
@@ -1187,8 +1397,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError
         except ValueError:
             p.error("--rate is a positive number of moves per second, or half-check")
-    if args.compare and args.target:
-        p.error("--compare starts its own servers: drop --target")
+    if (args.compare or args.cluster_compare) and args.target:
+        p.error("--compare and --cluster-compare start their own servers: drop --target")
     cfg = RunConfig(
         variant=args.variant,
         games=args.games,
@@ -1219,6 +1429,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.compare:
             compare(procs, args, cfg)
+        elif args.cluster_compare:
+            cluster_compare(procs, args, cfg)
         else:
             single(procs, args, cfg)
     except BenchError as e:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.support.redis_cluster import RedisClusterServers
 from tests.support.redis_server import RedisServer
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
@@ -24,3 +25,18 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
+    """A Redis Cluster of three primaries with a replica each, shared by the
+    tests that only read and write (tests that kill nodes start their own).
+    Its nodes ask for a password, so the store's URL carries one."""
+    cluster = RedisClusterServers(
+        Path(tmp_path_factory.mktemp("redis-cluster")), password="cluster-test-password"
+    )
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()

@@ -29,7 +29,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--store",
         default=_env("STORE", "sqlite:var/ramino.db"),
-        help="memory | sqlite:PATH | redis://HOST:PORT/DB [RAMINO_STORE]",
+        help=(
+            "memory | sqlite:PATH | redis://HOST:PORT/DB | "
+            "redis+cluster://HOST:PORT[,HOST:PORT...] [RAMINO_STORE]"
+        ),
     )
     metrics = _env("METRICS_PORT", "")
     p.add_argument(

@@ -24,17 +24,27 @@ from ramino.store.memory import MemoryStore
 from ramino.store.redis import RedisStore
 from ramino.store.sqlite import SqliteStore
 
+from tests.support.redis_cluster import RedisClusterServers
 from tests.support.redis_server import RedisServer
 
 StoreFactory = Callable[[], Store]
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+def redis_store(request: pytest.FixtureRequest, kind: str, **options: int) -> RedisStore:
+    """A Redis store on the shared server or cluster, under a fresh prefix."""
+    prefix = f"test-{uuid.uuid4().hex}:"
+    if kind == "redis-cluster":
+        cluster: RedisClusterServers = request.getfixturevalue("redis_cluster")
+        return RedisStore(cluster.url, prefix=prefix, **options)
+    server: RedisServer = request.getfixturevalue("redis_server")
+    return RedisStore(server.url, prefix=prefix, **options)
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     s: Store
-    if request.param == "redis":
-        server: RedisServer = request.getfixturevalue("redis_server")
-        s = RedisStore(server.url, prefix=f"test-{uuid.uuid4().hex}:")
+    if request.param.startswith("redis"):
+        s = redis_store(request, request.param)
     else:
         s = open_store("memory" if request.param == "memory" else f"sqlite:{tmp_path / 'games.db'}")
     yield s
@@ -98,15 +108,14 @@ async def test_a_create_keeps_its_request_record(store: Store) -> None:
     assert err.value.record == made
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis"])
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis", "redis-cluster"])
 async def test_request_records_are_pruned_past_the_bound_kept_per_game(
     kind: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     kept = 8
     s: Store
-    if kind == "redis":
-        server: RedisServer = request.getfixturevalue("redis_server")
-        s = RedisStore(server.url, prefix=f"test-{uuid.uuid4().hex}:", requests_kept=kept)
+    if kind.startswith("redis"):
+        s = redis_store(request, kind, requests_kept=kept)
     elif kind == "sqlite":
         s = SqliteStore(tmp_path / "games.db", requests_kept=kept)
     else:

@@ -1,4 +1,5 @@
-"""Stores behind one interface: ``memory``, ``sqlite:PATH`` and ``redis://``."""
+"""Stores behind one interface: ``memory``, ``sqlite:PATH``, ``redis://`` and
+``redis+cluster://``."""
 
 from __future__ import annotations
 
@@ -33,7 +34,11 @@ __all__ = [
 
 
 def open_store(url: str) -> Store:
-    """A store from its URL: ``memory``, ``sqlite:PATH``, ``redis://HOST:PORT/DB``."""
+    """A store from its URL: ``memory``, ``sqlite:PATH``, ``redis://HOST:PORT/DB``
+    or ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]`` (the
+    startup nodes of a Redis Cluster). The Redis ones take ``?wait=N`` (acknowledge a write once
+    N replicas have it), ``wait_timeout_ms=MS`` and, on a cluster,
+    ``buckets=B`` (index shards; see :mod:`ramino.store.redis`)."""
     if url == "memory":
         from ramino.store.memory import MemoryStore
 
@@ -42,8 +47,11 @@ def open_store(url: str) -> Store:
         from ramino.store.sqlite import SqliteStore
 
         return SqliteStore(url.removeprefix("sqlite:").removeprefix("//") or "var/ramino.db")
-    if url.startswith("redis://"):
+    if url.startswith(("redis://", "redis+cluster://")):
         from ramino.store.redis import RedisStore
 
         return RedisStore(url)
-    raise ValueError(f"unknown store {url!r}: use memory, sqlite:PATH or redis://HOST:PORT/DB")
+    raise ValueError(
+        f"unknown store {url[:40]!r}: use memory, sqlite:PATH, "
+        "redis://HOST:PORT/DB or redis+cluster://HOST:PORT[,HOST:PORT...]"
+    )

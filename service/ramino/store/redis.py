@@ -1,36 +1,73 @@
-"""The Redis store: many replicas share games.
+"""The Redis store: many replicas share games, on one Redis (``redis://``) or
+on a Redis Cluster (``redis+cluster://HOST:PORT[,HOST:PORT...]``).
 
-Keys, under a prefix (``ramino:`` by default):
+Per game, under a prefix (``ramino:`` by default):
 
-- ``g:{id}:log``  a Stream of the game's entries; entry ``v`` has the stream
-  id ``v-0``, so reading "after version v" is reading after id ``v-0``;
-- ``g:{id}:meta`` a hash: ``version`` and the lobby ``summary`` (JSON);
-- ``g:{id}:req``  a hash: request id -> its record (scope, method,
-  fingerprint and first answer);
-- ``g:{id}:reqs`` a list of the request ids of ``req``, oldest first: an
-  append past the bound kept per game pops and drops the oldest;
-- ``g:{id}:snap`` a hash: ``version`` and ``data`` of the latest snapshot;
-- ``g:{id}:lease`` the duty lease: the owning replica's id, with an expiry;
-- ``games``       a sorted set of game ids by creation time (the lobby);
-- ``duties``      a sorted set of game ids by when a duty is next due;
-- ``finished``    a sorted set of game ids by when they finished.
+- ``log``   a Stream of the game's entries; entry ``v`` has the stream id
+  ``v-0``, so reading "after version v" is reading after id ``v-0``;
+- ``meta``  a hash: ``version`` and the lobby ``summary`` (JSON);
+- ``req``   a hash: request id -> its record (scope, method, fingerprint and
+  first answer);
+- ``reqs``  a list of the request ids of ``req``, oldest first: an append
+  past the bound kept per game pops and drops the oldest;
+- ``snap``  a hash: ``version`` and ``data`` of the latest snapshot;
+- ``lease`` the duty lease: the owning replica's id, with an expiry.
+
+And three indexes: ``games`` (game ids by creation time: the lobby),
+``duties`` (by when a duty is next due) and ``finished`` (by when they
+finished).
+
+On one Redis a game's keys are ``ramino:g:{ID}:log`` and so on, and there is
+one of each index (``ramino:games``...): the layout of every earlier version.
+
+On a Cluster, games are spread over ``buckets`` index shards (64 by
+default): a game's bucket is the CRC-32 of its id modulo ``buckets``, and its
+keys and its bucket's three indexes carry the bucket's hash tag
+(``{ramino:b17}:g:ID:log``, ``{ramino:b17}:games``), so they share one slot.
+Whatever Cluster node serves that slot runs the game's scripts whole. The
+lobby, due duties and expiry read every bucket's index (pipelined: one round
+trip per node) and merge them in (score, game id) order, which is the order
+one index gives, so pages stay stable.
 
 An append is one Lua script, so it is atomic on the server: it checks the
 request id, then the version, then adds the entries, the summary, the request's
 answer and the indexes together. A client that loses its connection after the
 script ran and retries with the same request id gets the first answer.
+
+With ``wait=N`` (a URL option) an append or a create is acknowledged only
+once ``N`` replicas of its node have it: ``WAIT`` on the connection that ran
+the script. A node that loses its primary promotes a replica that has every
+acknowledged write; without it, a failover can lose the writes of the last
+moment before the primary died (see the README's durability section).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+import hashlib
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
-from redis.asyncio import Redis
+import structlog
+from redis.asyncio import Redis, RedisCluster
+from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    ClusterError,
+    MovedError,
+    NoScriptError,
+    ReadOnlyError,
+    RedisClusterException,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -44,6 +81,7 @@ from ramino.store.base import (
     GameSummary,
     Page,
     RequestRecord,
+    StoreError,
     VersionConflict,
     decode_page_token,
     encode_page_token,
@@ -61,7 +99,7 @@ if request_id ~= '' then
 end
 """
 
-APPEND = (
+APPEND_TEXT = (
     """
 local meta, log, req, order = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local expected, request_id, record, summary = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -92,7 +130,7 @@ return {version}
 """
 )
 
-CREATE = (
+CREATE_TEXT = (
     """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', 1, 'summary', ARGV[1])
@@ -108,19 +146,74 @@ return 1
 """
 )
 
-LEASE = """
+LEASE_TEXT = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 
-RELEASE = """
+RELEASE_TEXT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 
+log = structlog.get_logger("ramino.store")
+T = TypeVar("T")
+
 RETRYABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
+# What a Cluster answers while a slot changes hands or a failover runs.
+TOPOLOGY = (
+    MovedError,
+    AskError,
+    TryAgainError,
+    ClusterDownError,
+    ReadOnlyError,
+    ClusterError,
+    RedisClusterException,
+)
+PARTS = ("meta", "log", "req", "reqs", "snap")
+"""A game's lasting keys (the lease and the expiry claim come and go)."""
+INDEXES = ("games", "duties", "finished")
+DEFAULT_BUCKETS = 64
+RECONNECT_BUDGET = 30.0
+"""Seconds a store call keeps reconnecting (a Redis restart, a failover)."""
+
+
+async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
+    """``call``'s answer, called again with a growing pause while Redis is
+    out of reach or its Cluster is changing hands, for ``RECONNECT_BUDGET``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + RECONNECT_BUDGET
+    delay = 0.05
+    while True:
+        try:
+            return await call()
+        except (*RETRYABLE, *TOPOLOGY):
+            if loop.time() >= deadline:
+                raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
+class _PatientCluster(RedisCluster):
+    """A cluster client that waits out a failover. redis-py's own retries
+    follow each other at once (reloading the slot map in between), so they
+    are spent long before a replica is promoted; here each command is tried
+    again with a pause, for ``RECONNECT_BUDGET``."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        run = super().execute_command
+        return await _patiently(lambda: run(*args, **kwargs))
+
+
+class NotReplicated(StoreError):
+    """A write reached its primary but not the replicas asked for in time: it
+    is not acknowledged (a retry with its request id gets the first answer)."""
+
+    def __init__(self, wanted: int, acked: int) -> None:
+        super().__init__(f"a write reached {acked} replicas of the {wanted} required")
+        self.wanted, self.acked = wanted, acked
 
 
 def _retry() -> Retry:
@@ -128,66 +221,256 @@ def _retry() -> Retry:
     return Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=40)
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where a game's keys and the indexes live."""
+
+    prefix: str
+    buckets: int = 0
+    """0: one Redis, the original layout; else how many index shards."""
+
+    def bucket(self, game_id: str) -> int:
+        return zlib.crc32(game_id.encode()) % self.buckets if self.buckets else 0
+
+    def key(self, game_id: str, part: str) -> str:
+        if not self.buckets:
+            return f"{self.prefix}g:{{{game_id}}}:{part}"
+        return f"{{{self.prefix}b{self.bucket(game_id)}}}:g:{game_id}:{part}"
+
+    def index(self, name: str, bucket: int = 0) -> str:
+        if not self.buckets:
+            return f"{self.prefix}{name}"
+        return f"{{{self.prefix}b{bucket}}}:{name}"
+
+    def game_index(self, name: str, game_id: str) -> str:
+        return self.index(name, self.bucket(game_id))
+
+    @property
+    def all_buckets(self) -> range:
+        return range(max(self.buckets, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class _Script:
+    text: str
+    sha: str
+
+    @classmethod
+    def of(cls, text: str) -> _Script:
+        return cls(text, hashlib.sha1(text.encode()).hexdigest())
+
+
+APPEND = _Script.of(APPEND_TEXT)
+CREATE = _Script.of(CREATE_TEXT)
+LEASE = _Script.of(LEASE_TEXT)
+RELEASE = _Script.of(RELEASE_TEXT)
+
+
+@dataclass(frozen=True, slots=True)
+class StoreUrl:
+    """A parsed store URL: the nodes (cluster) or the URL for redis-py
+    (one Redis), and this store's own options."""
+
+    cluster: bool
+    redis_url: str = ""
+    nodes: tuple[tuple[str, int], ...] = ()
+    wait: int = 0
+    wait_timeout: float = 10.0
+    buckets: int = DEFAULT_BUCKETS
+    username: str | None = None
+    password: str | None = None
+
+    @classmethod
+    def parse(cls, url: str) -> StoreUrl:
+        parts = urlsplit(url)
+        query = parse_qs(parts.query, keep_blank_values=True)
+        own: dict[str, int] = {}
+        for name in ("wait", "wait_timeout_ms", "buckets"):
+            if name in query:
+                value = query.pop(name)[-1]
+                if not value.isdigit():
+                    raise ValueError(
+                        f"store option {name} must be a whole number, not {value[:20]!r}"
+                    )
+                own[name] = int(value)
+        wait = own.get("wait", 0)
+        wait_timeout = own.get("wait_timeout_ms", 10000) / 1000
+        buckets = own.get("buckets", DEFAULT_BUCKETS)
+        if parts.scheme == "redis+cluster":
+            if query:
+                raise ValueError(f"unknown cluster store option {sorted(query)[0][:20]!r}")
+            if buckets < 1:
+                raise ValueError("store option buckets must be at least 1")
+            hosts = parts.netloc.rpartition("@")[2]
+            nodes = []
+            for hostport in filter(None, hosts.split(",")):
+                host, sep, port = hostport.rpartition(":")
+                if not sep or not host or not port.isdigit():
+                    raise ValueError(f"a cluster node is HOST:PORT, not {hostport[:40]!r}")
+                nodes.append((host, int(port)))
+            if not nodes:
+                raise ValueError("redis+cluster:// needs at least one HOST:PORT")
+            return cls(
+                True,
+                nodes=tuple(nodes),
+                wait=wait,
+                wait_timeout=wait_timeout,
+                buckets=buckets,
+                username=unquote(parts.username) if parts.username else None,
+                password=unquote(parts.password) if parts.password else None,
+            )
+        rest = urlencode([(k, v) for k, vs in query.items() for v in vs])
+        plain = urlunsplit(parts._replace(query=rest))
+        return cls(False, redis_url=plain, wait=wait, wait_timeout=wait_timeout, buckets=0)
+
+
 class RedisStore:
     shared = True
 
     def __init__(
-        self, url: str, prefix: str = "ramino:", requests_kept: int = REQUESTS_KEPT
+        self,
+        url: str,
+        prefix: str = "ramino:",
+        requests_kept: int = REQUESTS_KEPT,
+        buckets: int | None = None,
     ) -> None:
+        parsed = StoreUrl.parse(url)
         options: dict[str, Any] = {
             "retry": _retry(),
             "retry_on_error": [RedisConnectionError, RedisTimeoutError],
             "health_check_interval": 5,
             "socket_keepalive": True,
         }
+        self._cluster = parsed.cluster
         # redis-py types its replies as unions of every shape a reply can
         # take; this store decodes them itself, so the clients are untyped.
-        self._redis: Any = Redis.from_url(url, max_connections=256, **options)
-        # Blocking stream reads hold a connection each: a pool of their own.
-        self._blocking: Any = Redis.from_url(url, max_connections=4096, **options)
+        self._redis: Any
+        self._blocking: Any
+        if parsed.cluster:
+            if "{" in prefix or "}" in prefix:
+                raise ValueError(f"a cluster store's prefix has no braces: {prefix[:40]!r}")
+            del options["retry_on_error"]
+            options["username"] = parsed.username
+            options["password"] = parsed.password
+            nodes = [ClusterNode(host, port) for host, port in parsed.nodes]
+            self._redis = _PatientCluster(startup_nodes=nodes, max_connections=256, **options)
+            # Blocking stream reads hold a connection each: a pool of their
+            # own, with a socket timeout past their 5 s block.
+            self._blocking = _PatientCluster(
+                startup_nodes=[ClusterNode(host, port) for host, port in parsed.nodes],
+                max_connections=4096,
+                socket_timeout=15,
+                **options,
+            )
+            self._layout = Layout(prefix, parsed.buckets if buckets is None else buckets)
+        else:
+            self._redis = Redis.from_url(parsed.redis_url, max_connections=256, **options)
+            self._blocking = Redis.from_url(parsed.redis_url, max_connections=4096, **options)
+            self._layout = Layout(prefix)
         self._prefix = prefix
         self._requests_kept = requests_kept
-        self._append = self._redis.register_script(APPEND)
-        self._create = self._redis.register_script(CREATE)
-        self._lease = self._redis.register_script(LEASE)
-        self._release = self._redis.register_script(RELEASE)
+        self._wait = parsed.wait
+        self._wait_timeout = parsed.wait_timeout
+        self._nodes: dict[str, Any] = {}
+        self._credentials = (parsed.username, parsed.password)
+
+    @property
+    def layout(self) -> Layout:
+        return self._layout
+
+    @property
+    def client(self) -> Any:
+        """The redis-py client (a ``RedisCluster`` on a cluster)."""
+        return self._redis
 
     def _key(self, game_id: str, part: str) -> str:
-        return f"{self._prefix}g:{{{game_id}}}:{part}"
-
-    @property
-    def _games(self) -> str:
-        return f"{self._prefix}games"
-
-    @property
-    def _duties(self) -> str:
-        return f"{self._prefix}duties"
-
-    @property
-    def _finished(self) -> str:
-        return f"{self._prefix}finished"
+        return self._layout.key(game_id, part)
 
     async def ping(self) -> bool:
         return bool(await self._redis.ping())
+
+    async def _run(self, script: _Script, keys: list[str], args: list[Any]) -> Any:
+        """The script's answer, run where its keys live; with ``wait`` set,
+        a write is answered only once that many replicas have it."""
+        if not self._wait:
+            return await _evalsha(self._redis, script, keys, args)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RECONNECT_BUDGET
+        delay = 0.05
+        while True:
+            try:
+                node = await self._node_client(keys[0])
+                # WAIT counts the writes of its own connection: one for both.
+                async with node.client() as conn:
+                    result = await _evalsha(conn, script, keys, args)
+                    if _wrote(result):
+                        await self._replicated(conn)
+                    return result
+            except (*RETRYABLE, *TOPOLOGY):
+                if loop.time() > deadline:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                await self._refresh()
+
+    async def _replicated(self, conn: Any) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._wait_timeout
+        acked = 0
+        while True:
+            step = max(1, min(1000, int((deadline - loop.time()) * 1000)))
+            acked = int(await conn.execute_command("WAIT", self._wait, step))
+            if acked >= self._wait:
+                return
+            if loop.time() >= deadline:
+                raise NotReplicated(self._wait, acked)
+
+    async def _node_client(self, key: str) -> Any:
+        """A plain client of the node that serves ``key`` (the store's own
+        client on one Redis)."""
+        if not self._cluster:
+            return self._redis
+        await self._redis.initialize()  # once: the slot map from the startup nodes
+        node = self._redis.get_node_from_key(key)
+        client = self._nodes.get(node.name)
+        if client is None:
+            client = self._nodes[node.name] = Redis(
+                host=node.host,
+                port=node.port,
+                username=self._credentials[0],
+                password=self._credentials[1],
+                max_connections=256,
+                socket_keepalive=True,
+                retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=2),
+            )
+        return client
+
+    async def _refresh(self) -> None:
+        """Reloads the cluster's slot map after a redirection or a lost node."""
+        if self._cluster:
+            with contextlib.suppress(*RETRYABLE, *TOPOLOGY):
+                await self._redis.nodes_manager.initialize()
 
     async def create(
         self, summary: GameSummary, first: str, request: RequestRecord | None = None
     ) -> None:
         summary.version = 1
-        done = await self._create(
+        gid = summary.game_id
+        done = await self._run(
+            CREATE,
             keys=[
-                self._key(summary.game_id, "meta"),
-                self._key(summary.game_id, "log"),
-                self._games,
-                self._duties,
-                self._key(summary.game_id, "req"),
-                self._key(summary.game_id, "reqs"),
+                self._key(gid, "meta"),
+                self._key(gid, "log"),
+                self._layout.game_index("games", gid),
+                self._layout.game_index("duties", gid),
+                self._key(gid, "req"),
+                self._key(gid, "reqs"),
             ],
             args=[
                 summary.to_json(),
                 first,
                 summary.created_at,
-                summary.game_id,
+                gid,
                 "" if summary.duty_at is None else summary.duty_at,
                 "" if request is None else request.request_id,
                 b"" if request is None else request.to_bytes(),
@@ -195,7 +478,7 @@ class RedisStore:
             ],
         )
         if not done:
-            raise GameExists(summary.game_id)
+            raise GameExists(gid)
 
     async def append(
         self,
@@ -206,13 +489,14 @@ class RedisStore:
         request: RequestRecord | None = None,
     ) -> int:
         summary.version = expected_version + len(entries)
-        result = await self._append(
+        result = await self._run(
+            APPEND,
             keys=[
                 self._key(game_id, "meta"),
                 self._key(game_id, "log"),
                 self._key(game_id, "req"),
-                self._duties,
-                self._finished,
+                self._layout.game_index("duties", game_id),
+                self._layout.game_index("finished", game_id),
                 self._key(game_id, "reqs"),
             ],
             args=[
@@ -233,7 +517,17 @@ class RedisStore:
         if code == -3:
             raise DuplicateRequest(game_id, RequestRecord.from_bytes(bytes(result[1])))
         if code == -1:
-            raise VersionConflict(game_id, expected_version, int(result[1]))
+            actual = int(result[1])
+            if actual < expected_version:
+                # A log never shrinks: the store lost acknowledged entries
+                # (a failover to a replica that lacked them).
+                log.warning(
+                    "redis log behind a version it acknowledged",
+                    game=game_id,
+                    expected=expected_version,
+                    actual=actual,
+                )
+            raise VersionConflict(game_id, expected_version, actual)
         return code
 
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
@@ -265,8 +559,9 @@ class RedisStore:
 
     async def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
         """Every entry after ``after_version``, whichever replica appended it;
-        across a lost connection it reconnects and goes on from the last
-        entry it gave, so nothing is missed or given twice."""
+        across a lost connection (or a failover: the cluster client asks the
+        node that now serves the game) it reconnects and goes on from the
+        last entry it gave, so nothing is missed or given twice."""
         last = after_version
         for e in await self.read(game_id, last):
             yield e
@@ -277,7 +572,11 @@ class RedisStore:
             try:
                 found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
                 delay = 0.05
-            except RETRYABLE:
+            except (*RETRYABLE, *TOPOLOGY, ResponseError) as failed:
+                # A primary that turns replica unblocks its readers (UNBLOCKED).
+                if isinstance(failed, ResponseError) and not isinstance(failed, TOPOLOGY):
+                    if not str(failed).startswith("UNBLOCKED"):
+                        raise
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
@@ -288,6 +587,63 @@ class RedisStore:
                         yield e
                         last = e.version
 
+    async def _pipelined(self, queue: Callable[[Any], object]) -> list[Any]:
+        """The answers of the commands ``queue`` puts in a pipeline (one
+        round trip per node), the whole pipeline tried again while the
+        store is out of reach."""
+
+        async def once() -> list[Any]:
+            pipe = self._redis.pipeline(transaction=False)
+            queue(pipe)
+            return list(await pipe.execute())
+
+        return await _patiently(once)
+
+    async def _summaries(self, ids: list[str]) -> list[Any]:
+        """The lobby summaries of ``ids`` (None for a game gone since)."""
+        if not ids:
+            return []
+        return await self._pipelined(
+            lambda pipe: [pipe.hget(self._key(game_id, "meta"), "summary") for game_id in ids]
+        )
+
+    async def _index_after(
+        self, name: str, after: tuple[float, str] | None, high: float | str, batch: int
+    ) -> list[tuple[list[tuple[float, str]], bool]]:
+        """Per bucket: up to ``batch`` members of index ``name`` after
+        ``after`` in (score, id) order with scores up to ``high``, and whether
+        the bucket may hold more."""
+        low: float | str = "-inf" if after is None else after[0]
+        fetched = await self._pipelined(
+            lambda pipe: [
+                pipe.zrangebyscore(
+                    self._layout.index(name, b), low, high, start=0, num=batch, withscores=True
+                )
+                for b in self._layout.all_buckets
+            ]
+        )
+        out = []
+        for b, rows in zip(self._layout.all_buckets, fetched, strict=True):
+            offset = 0
+            while True:
+                items = [(float(score), member.decode()) for member, score in rows]
+                full = len(items) == batch
+                kept = [i for i in items if after is None or i > after]
+                if kept or not full:
+                    out.append((kept, full))
+                    break
+                # A full batch tied at the cursor's score: read on past it.
+                offset += batch
+                rows = await self._redis.zrangebyscore(
+                    self._layout.index(name, b),
+                    low,
+                    high,
+                    start=offset,
+                    num=batch,
+                    withscores=True,
+                )
+        return out
+
     async def list_games(
         self,
         page_size: int,
@@ -296,31 +652,31 @@ class RedisStore:
         status: str = "",
         open_only: bool = False,
     ) -> Page:
-        cursor = decode_page_token(page_token)
-        low: str | float = "-inf" if cursor is None else cursor[0]
+        after = decode_page_token(page_token)
         games: list[GameSummary] = []
-        offset = 0
-        batch = max(page_size * 2, 64)
+        buckets = len(self._layout.all_buckets)
+        batch = max(16, 2 * (page_size + 1) // buckets + 1)
         while len(games) <= page_size:
-            ids = await self._redis.zrangebyscore(self._games, low, "+inf", start=offset, num=batch)
-            if not ids:
-                break
-            offset += len(ids)
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for raw in ids:
-                    pipe.hget(self._key(raw.decode(), "meta"), "summary")
-                summaries = await pipe.execute()
-            for text in summaries:
+            fetched = await self._index_after("games", after, "+inf", batch)
+            # Every bucket is read up to the same point: the least of the
+            # last members of the buckets that may hold more.
+            ends = [items[-1] for items, full in fetched if full]
+            frontier = min(ends) if ends else None
+            ids = sorted(
+                i for items, _ in fetched for i in items if frontier is None or i <= frontier
+            )
+            for text in await self._summaries([game_id for _, game_id in ids]):
                 if text is None:
                     continue
                 s = GameSummary.from_json(text)
-                if cursor is not None and (s.created_at, s.game_id) <= cursor:
-                    continue
                 if (variant and s.variant != variant) or (status and s.status != status):
                     continue
                 if open_only and s.open_seats <= 0:
                     continue
                 games.append(s)
+            if frontier is None:
+                break
+            after = frontier
         games.sort(key=lambda s: (s.created_at, s.game_id))
         page = games[:page_size]
         more = len(games) > page_size
@@ -339,22 +695,28 @@ class RedisStore:
         return int(found[0]), found[1].decode()
 
     async def due_games(self, now: float, limit: int = 100) -> list[str]:
-        ids = await self._redis.zrangebyscore(self._duties, "-inf", now, start=0, num=limit)
-        return [i.decode() for i in ids]
+        fetched = await self._index_after("duties", None, now, limit)
+        due = sorted(i for items, _ in fetched for i in items)[:limit]
+        return [game_id for _, game_id in due]
 
     async def acquire_lease(self, game_id: str, owner: str, ttl: float) -> bool:
         return bool(
-            await self._lease(keys=[self._key(game_id, "lease")], args=[owner, int(ttl * 1000)])
+            await _evalsha(
+                self._redis, LEASE, [self._key(game_id, "lease")], [owner, int(ttl * 1000)]
+            )
         )
 
     async def release_lease(self, game_id: str, owner: str) -> None:
-        await self._release(keys=[self._key(game_id, "lease")], args=[owner])
+        await _evalsha(self._redis, RELEASE, [self._key(game_id, "lease")], [owner])
 
     async def expire_finished(self, before: float, archive: Archive | None = None) -> list[str]:
-        ids = [
-            i.decode()
-            for i in await self._redis.zrangebyscore(self._finished, "-inf", f"({before}")
-        ]
+        found = await self._pipelined(
+            lambda pipe: [
+                pipe.zrangebyscore(self._layout.index("finished", b), "-inf", f"({before}")
+                for b in self._layout.all_buckets
+            ]
+        )
+        ids = sorted(i.decode() for rows in found for i in rows)
         gone = []
         for game_id in ids:
             # One replica wins each game's expiry: the others skip it.
@@ -363,16 +725,34 @@ class RedisStore:
             if archive is not None:
                 with contextlib.suppress(GameNotFound):
                     await archive(game_id, await self.read(game_id))
-            parts = ("meta", "log", "req", "reqs", "snap", "lease", "expiring")
+            parts = (*PARTS, "lease", "expiring")
             await self._redis.delete(*(self._key(game_id, p) for p in parts))
-            for index in (self._games, self._duties, self._finished):
-                await self._redis.zrem(index, game_id)
+            for index in INDEXES:
+                await self._redis.zrem(self._layout.game_index(index, game_id), game_id)
             gone.append(game_id)
         return gone
 
     async def close(self) -> None:
         await self._redis.aclose()
         await self._blocking.aclose()
+        for client in self._nodes.values():
+            await client.aclose()
+
+
+async def _evalsha(client: Any, script: _Script, keys: list[str], args: list[Any]) -> Any:
+    """The script's answer by its digest, sending it whole where the node
+    does not know it yet (a fresh node, a promoted replica)."""
+    try:
+        return await client.evalsha(script.sha, len(keys), *keys, *args)
+    except NoScriptError:
+        return await client.eval(script.text, len(keys), *keys, *args)
+
+
+def _wrote(result: Any) -> bool:
+    """Whether a script's answer says it wrote (create: 1; append: the new
+    version)."""
+    code = result[0] if isinstance(result, list) else result
+    return int(code) > 0
 
 
 def _entry(stream_id: bytes | str, fields: dict[Any, Any]) -> Entry:

@@ -1,0 +1,249 @@
+"""A real Redis Cluster on loopback: three primaries and a replica each, on
+free ports, with their data in a temporary directory; every wait is bounded."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from tests.support.redis_server import INSTALL_HINT, free_port
+
+
+@dataclass
+class ClusterNodeProcess:
+    """One redis-server of the cluster; ``restart`` brings it back with its
+    data and node file, so it rejoins (as a replica if it lost its slots)."""
+
+    binary: str
+    data_dir: Path
+    node_timeout_ms: int
+    appendfsync: str
+    password: str | None = None
+    port: int = field(default_factory=free_port)
+    bus_port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port, socket_timeout=5, password=self.password)
+
+    def start(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--cluster-port",
+                str(self.bus_port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.data_dir),
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                str(self.node_timeout_ms),
+                # A replica fails over however long it was cut off from its
+                # primary: the tests kill primaries on purpose.
+                "--cluster-replica-validity-factor",
+                "0",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                self.appendfsync,
+                "--daemonize",
+                "no",
+                "--protected-mode",
+                "yes",
+                *(
+                    ["--requirepass", self.password, "--masterauth", self.password]
+                    if self.password
+                    else []
+                ),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: self._pings(), f"redis-server on port {self.port} did not start")
+
+    def _pings(self) -> bool:
+        try:
+            with self.client() as c:
+                return bool(c.ping())
+        except redis.RedisError:
+            return False
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, no last fsync beyond what its policy did."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.process = None
+
+    def info(self, section: str) -> dict[str, str]:
+        with self.client() as c:
+            return {str(k): str(v) for k, v in c.info(section).items()}
+
+    def command_calls(self) -> dict[str, int]:
+        """Command name -> calls served since start (INFO commandstats)."""
+        with self.client() as c:
+            stats = c.info("commandstats")
+        return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+
+    def cluster_info(self) -> dict[str, str]:
+        with self.client() as c:
+            found = c.execute_command("CLUSTER", "INFO")
+        if isinstance(found, dict):
+            return {str(k): str(v) for k, v in found.items()}
+        text = found.decode() if isinstance(found, bytes) else str(found)
+        pairs = (line.split(":", 1) for line in text.splitlines() if ":" in line)
+        return {k: v.strip() for k, v in pairs}
+
+
+def wait_for(check: object, failure: str, timeout: float = 30.0) -> None:
+    """Polls ``check`` until it is true; fails with ``failure`` after ``timeout``."""
+    assert callable(check)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise RuntimeError(failure)
+
+
+class RedisClusterServers:
+    """``primaries`` primaries with ``replicas`` replicas each."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        primaries: int = 3,
+        replicas: int = 1,
+        node_timeout_ms: int = 1500,
+        appendfsync: str = "always",
+        password: str | None = None,
+    ) -> None:
+        binary = shutil.which("redis-server")
+        cli = shutil.which("redis-cli")
+        if binary is None or cli is None:
+            raise RuntimeError(INSTALL_HINT)
+        self.cli = cli
+        self.replicas = replicas
+        self.password = password
+        self.nodes = [
+            ClusterNodeProcess(
+                binary, data_dir / f"node{i}", node_timeout_ms, appendfsync, password
+            )
+            for i in range(primaries * (1 + replicas))
+        ]
+
+    @property
+    def url(self) -> str:
+        credentials = f":{self.password}@" if self.password else ""
+        return "redis+cluster://" + credentials + ",".join(n.address for n in self.nodes)
+
+    def start(self) -> None:
+        for n in self.nodes:
+            n.start()
+        subprocess.run(
+            [
+                self.cli,
+                "--cluster",
+                "create",
+                *(n.address for n in self.nodes),
+                "--cluster-replicas",
+                str(self.replicas),
+                "--cluster-yes",
+                *(["-a", self.password, "--no-auth-warning"] if self.password else []),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+        self.wait_healthy()
+
+    def wait_healthy(self, timeout: float = 60.0) -> None:
+        """Until every live node sees the cluster ok with every slot served,
+        and every replica's link to its primary is up."""
+
+        def healthy() -> bool:
+            try:
+                for n in self.nodes:
+                    if not n.alive():
+                        continue
+                    info = n.cluster_info()
+                    if info.get("cluster_state") != "ok" or info.get("cluster_slots_ok") != "16384":
+                        return False
+                    repl = n.info("replication")
+                    if repl.get("role") == "slave" and repl.get("master_link_status") != "up":
+                        return False
+                return True
+            except redis.RedisError:
+                return False
+
+        wait_for(healthy, "the Redis Cluster did not become healthy", timeout)
+
+    def primaries(self) -> list[ClusterNodeProcess]:
+        return [n for n in self.nodes if n.alive() and n.info("replication")["role"] == "master"]
+
+    def slot_ranges(self) -> dict[int, list[tuple[int, int]]]:
+        """Primary port -> the slot ranges it serves, as a live node sees it."""
+        live = next(n for n in self.nodes if n.alive())
+        with live.client() as c:
+            shards = c.execute_command("CLUSTER", "SLOTS")
+        ranges: dict[int, list[tuple[int, int]]] = {}
+        for start, end, primary, *_ in shards:
+            ranges.setdefault(int(primary[1]), []).append((int(start), int(end)))
+        return ranges
+
+    def primary_of_slot(self, slot: int) -> ClusterNodeProcess:
+        for port, ranges in self.slot_ranges().items():
+            if any(a <= slot <= b for a, b in ranges):
+                return next(n for n in self.nodes if n.port == port)
+        raise LookupError(f"no primary serves slot {slot}")
+
+    def wait_promoted(self, killed: ClusterNodeProcess, timeout: float = 60.0) -> None:
+        """Until the slots of the killed primary are served by another node."""
+
+        def promoted() -> bool:
+            try:
+                ranges = self.slot_ranges()
+                return (
+                    killed.port not in ranges
+                    and sum(b - a + 1 for rs in ranges.values() for a, b in rs) == 16384
+                )
+            except redis.RedisError:
+                return False
+
+        wait_for(promoted, f"no replica took over from {killed.address}", timeout)
+
+    def stop(self) -> None:
+        for n in self.nodes:
+            n.stop()
