@@ -302,3 +302,19 @@ async def test_a_watcher_unblocked_by_its_node_reads_on_without_a_gap(
     finally:
         admin.close()
         await store.close()
+
+
+def test_a_write_not_replicated_is_unavailable_so_the_client_retries_it() -> None:
+    """NotReplicated reaches a client as UNAVAILABLE with reason NOT_REPLICATED
+    (the SDK retries UNAVAILABLE with the same request id), never INTERNAL."""
+    import grpc
+    from google.rpc import error_details_pb2, status_pb2
+    from ramino.api.errors import status_for
+    from ramino.store.redis import NotReplicated
+
+    status = status_for(NotReplicated(1, 0))
+    assert status is not None and status.code == grpc.StatusCode.UNAVAILABLE
+    (details,) = [v for k, v in status.trailing_metadata if k == "grpc-status-details-bin"]
+    info = error_details_pb2.ErrorInfo()
+    assert status_pb2.Status.FromString(details).details[0].Unpack(info)
+    assert info.reason == "NOT_REPLICATED"

@@ -16,6 +16,7 @@ from grpc_status import rpc_status
 
 from ramino.errors import InputError, RaminoError
 from ramino.store import DuplicateRequest, GameExists, GameNotFound, StoreError, VersionConflict
+from ramino.store.redis import NotReplicated
 
 DOMAIN = "ramino.v1"
 EXCERPT = 32
@@ -77,6 +78,10 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             )
         case GameNotFound():
             return make_status(grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND", str(exc))
+        case NotReplicated():
+            # Not acknowledged: the client retries with its request id and
+            # gets the first answer if the write did land.
+            return make_status(grpc.StatusCode.UNAVAILABLE, "NOT_REPLICATED", str(exc))
         case GameExists():
             return make_status(grpc.StatusCode.ALREADY_EXISTS, "GAME_EXISTS", str(exc))
         case DuplicateRequest() | StoreError():
