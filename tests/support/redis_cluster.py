@@ -11,7 +11,7 @@ from pathlib import Path
 
 import redis
 
-from tests.support.redis_server import INSTALL_HINT, free_port
+from tests.support.redis_server import INSTALL_HINT, free_port, redis_flags, stop_process
 
 
 @dataclass
@@ -40,14 +40,9 @@ class ClusterNodeProcess:
         self.process = subprocess.Popen(
             [
                 self.binary,
-                "--port",
-                str(self.port),
+                *redis_flags(self.port, self.data_dir, self.appendfsync),
                 "--cluster-port",
                 str(self.bus_port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.data_dir),
                 "--cluster-enabled",
                 "yes",
                 "--cluster-config-file",
@@ -58,16 +53,6 @@ class ClusterNodeProcess:
                 # primary: the tests kill primaries on purpose.
                 "--cluster-replica-validity-factor",
                 "0",
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                self.appendfsync,
-                "--daemonize",
-                "no",
-                "--protected-mode",
-                "yes",
                 *(
                     ["--requirepass", self.password, "--masterauth", self.password]
                     if self.password
@@ -97,13 +82,7 @@ class ClusterNodeProcess:
         self.process = None
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
         self.process = None
 
     def info(self, section: str) -> dict[str, str]:

@@ -20,6 +20,40 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def stop_process(process: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM, then SIGKILL if the process is still there 10 s later."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def redis_flags(port: int, data_dir: Path, appendfsync: str) -> list[str]:
+    """The flags every test redis-server runs with: loopback only, its data
+    in ``data_dir``, no snapshots, an append-only file fsynced as asked."""
+    return [
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(data_dir),
+        "--save",
+        "",
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        appendfsync,
+        "--daemonize",
+        "no",
+        "--protected-mode",
+        "yes",
+    ]
+
+
 class RedisServer:
     def __init__(self, data_dir: Path, appendfsync: str = "always") -> None:
         binary = shutil.which("redis-server")
@@ -38,25 +72,7 @@ class RedisServer:
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.data_dir),
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                self.appendfsync,
-                "--daemonize",
-                "no",
-                "--protected-mode",
-                "yes",
-            ],
+            [self.binary, *redis_flags(self.port, self.data_dir, self.appendfsync)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -72,9 +88,7 @@ class RedisServer:
         raise RuntimeError(f"redis-server did not start on port {self.port}")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
+        stop_process(self.process)
         self.process = None
 
     def kill(self) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tests.support.redis_server import free_port
+from tests.support.redis_server import free_port, stop_process
 
 TOKEN_SECRET = "replica-test-secret-shared-by-every-replica"
 
@@ -84,10 +84,4 @@ class ServerProcess:
             self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
