@@ -4,7 +4,6 @@ protobuf itself would serialize."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 import ramino
@@ -12,8 +11,6 @@ from ramino.api import convert, wire
 from ramino.api.game_servicer import (
     _VARIANTS,
     GameVariant,
-    event_bytes,
-    event_message,
     hint_bytes,
     move_response,
 )
@@ -81,33 +78,11 @@ def test_pieces_are_built_once_and_the_cache_is_bounded() -> None:
     assert len(pieces) <= 3
 
 
-EVENT_FIELDS: list[dict[str, Any]] = [
-    {},
-    {"seat": 0, "card": 17},
-    {"seat": 3, "melds": [[1, 2, 3], [40, 41, 42, 43]], "value": 31, "opened": True},
-    {"seat": 1, "scores": [-25, 0, 10.5], "ending": "went_out", "winner": None},
-    {"hand": [], "nested": {"a": {"b": [False, "é", 1e300]}}, "": ""},
-    {"seat": -1, "big": 2**60, "small": -(2**40)},
-]
-
-
-@pytest.mark.parametrize("fields", EVENT_FIELDS)
-def test_an_event_from_wire_pieces_is_the_message_protobuf_makes(fields: dict[str, Any]) -> None:
-    for version in (0, 1, 300, 2**40):
-        joined = event_bytes(version, "Discarded", fields)
-        assert game_pb2.GameEvent.FromString(joined) == event_message(version, "Discarded", fields)
-
-
-def test_a_struct_refuses_what_json_cannot_hold() -> None:
-    with pytest.raises(TypeError, match="bytes"):
-        wire.struct({"x": b"raw"})
-
-
 @pytest.mark.parametrize("variant_name", ["ramino51", "rami51", "rummy"])
 def test_a_hint_from_wire_pieces_is_the_message_protobuf_makes(variant_name: str) -> None:
     rng = random.Random(7)
     variant = ramino.Variant(variant_name)
-    info = GameVariant(f"{variant_name}:[]", variant, b"")
+    info = GameVariant(f"{variant_name}:[]", variant, b"", b"")
     _VARIANTS.setdefault(info.key, info)
     deck = [str(c) for c in ramino.deck_cards(variant)]
     for size in [1, 2, 3, 7, 11, 14, 15] * 30:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import structlog
-from google.protobuf import struct_pb2, timestamp_pb2
 
 import ramino
 from ramino.api import convert, wire
@@ -27,9 +26,11 @@ from ramino.api.auth import (
     metadata_value,
 )
 from ramino.api.errors import ApiError, excerpt
+from ramino.api.events import event_message, watch_event_bytes
 from ramino.api.interceptors import Context
 from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
+from ramino.app.fanout import Encode
 from ramino.app.games import POOLED_HAND
 from ramino.engine import (
     AcceptLayout,
@@ -46,18 +47,13 @@ from ramino.engine import (
     TakeDiscard,
     TurnOverDiscardPile,
     View,
-    project,
-    to_data,
 )
 from ramino.store import GameSummary, RequestRecord
 from ramino.store.base import fingerprint
 from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
 
-BOTS = {
-    game_pb2.BOT_LEVEL_RANDOM: "random",
-    game_pb2.BOT_LEVEL_GREEDY: "greedy",
-}
-BOT_LEVELS = {v: k for k, v in BOTS.items()}
+BOTS = convert.BOTS
+BOT_LEVELS = convert.BOT_LEVELS
 STATUSES = {
     "waiting": game_pb2.GAME_STATUS_WAITING,
     "playing": game_pb2.GAME_STATUS_PLAYING,
@@ -82,9 +78,6 @@ def _numbers(message: Any, *names: str) -> tuple[int, ...]:
 RESULT_EVENTS, RESULT_VIEW, RESULT_MOVES, RESULT_HINT = _numbers(
     game_pb2.MoveResult, "events", "view", "legal_moves", "hint"
 )
-EVENT_VERSION, EVENT_TYPE, EVENT_DATA, EVENT_SEAT = _numbers(
-    game_pb2.GameEvent, "version", "type", "data", "seat"
-)
 HINT_OPENING, HINT_DEADWOOD, HINT_DISCARD, HINT_KNOCK = _numbers(
     game_pb2.Hint, "best_opening", "min_deadwood", "suggested_discard", "best_knock"
 )
@@ -93,7 +86,6 @@ DEADWOOD_VALUE, DEADWOOD_MELDS, DEADWOOD_CARDS = _numbers(
     types_pb2.Deadwood, "value", "melds", "deadwood"
 )
 LEGAL_MOVES, LEGAL_HINT = _numbers(game_pb2.GetLegalMovesResponse, "moves", "hint")
-WATCH_VERSION, WATCH_EVENT = _numbers(game_pb2.WatchGameResponse, "version", "event")
 
 
 def request_hash(request_id: str) -> str:
@@ -130,16 +122,7 @@ def game_id_of(name: str) -> str:
     return game_id
 
 
-def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
-    ts = timestamp_pb2.Timestamp()
-    ts.FromNanoseconds(int(seconds * 1e9))
-    return ts
-
-
-def _struct(fields: dict[str, Any]) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    s.update(fields)
-    return s
+_timestamp = convert.timestamp
 
 
 def game_message(summary: GameSummary) -> game_pb2.Game:
@@ -169,11 +152,13 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
 @dataclass(frozen=True)
 class GameVariant:
     """A game's variant and its message serialized as GameView's field
-    ``variant``, built once per set of parameters (``key``)."""
+    ``variant``, built once per set of parameters (``key``): ``piece`` its
+    name only (a move's answer), ``full`` with its parameters (snapshots)."""
 
     key: str
     variant: ramino.Variant
     piece: bytes
+    full: bytes
 
 
 MAX_VARIANTS = 256
@@ -192,9 +177,12 @@ def game_variant(game: HostedGame) -> GameVariant:
         _VARIANTS.move_to_end(key)
         return found
     variant = ramino.Variant(h.variant, **h.overrides)
-    message = convert.variant_message(variant)
-    piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
-    found = _VARIANTS[key] = GameVariant(key, variant, piece)
+    number = _VIEW_FIELDS["variant"].number
+    full = convert.variant_message(variant).SerializeToString()
+    named = convert.variant_message(variant, with_parameters=False).SerializeToString()
+    found = _VARIANTS[key] = GameVariant(
+        key, variant, wire.field(number, named), wire.field(number, full)
+    )
     while len(_VARIANTS) > MAX_VARIANTS:
         _VARIANTS.popitem(last=False)
     return found
@@ -277,9 +265,10 @@ def view_bytes(
         )
         for i, s in enumerate(h.seats)
     ]
+    variant_piece = info.full if with_deck else info.piece
     if engine is None:
         msg.seats.extend(seats)
-        return msg.SerializeToString() + info.piece
+        return msg.SerializeToString() + variant_piece
     if view is None:
         view = engine.view(viewer)
     deck = view.deck
@@ -307,7 +296,7 @@ def view_bytes(
         msg.seed = str(h.seed)
         msg.winners.extend(view.winners)
     card = CARD_PIECES.get
-    parts = [msg.SerializeToString(), info.piece]
+    parts = [msg.SerializeToString(), variant_piece]
     parts.extend(card(HAND, deck[c], c) for c in view.hand or ())
     parts.extend(
         _table(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
@@ -317,45 +306,13 @@ def view_bytes(
     return b"".join(parts)
 
 
-def event_message(version: int, kind: str, fields: dict[str, Any]) -> game_pb2.GameEvent:
-    seat = fields.get("seat")
-    msg = game_pb2.GameEvent(version=version, type=kind, data=_struct(fields))
-    if isinstance(seat, int):
-        msg.seat = seat
-    return msg
-
-
-def event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
-    """The serialized :func:`event_message`."""
-    seat = fields.get("seat")
-    out = b"".join(
-        (
-            wire.int_field(EVENT_VERSION, version),
-            wire.field(EVENT_TYPE, kind.encode()),
-            wire.field(EVENT_DATA, wire.struct(fields)),
-        )
-    )
-    return out + wire.int_field(EVENT_SEAT, seat) if isinstance(seat, int) else out
-
-
-def watch_event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
-    """The serialized WatchGameResponse of one event: what WatchGame sends,
-    made once per viewer class (see :mod:`ramino.app.fanout`)."""
-    return wire.int_field(WATCH_VERSION, version) + wire.field(
-        WATCH_EVENT, event_bytes(version, kind, fields)
-    )
-
-
-def engine_events(events: Sequence[Event], viewer: int | None, last_version: int) -> list[bytes]:
-    """The engine's ``events`` as ``viewer`` sees them, serialized GameEvents
-    whose versions end at ``last_version``."""
+def engine_events(
+    events: Sequence[Event], viewer: int | None, last_version: int
+) -> list[game_pb2.GameEvent]:
+    """The engine's ``events`` as ``viewer`` sees them, GameEvents whose
+    versions end at ``last_version``."""
     first = last_version - len(events) + 1
-    out = []
-    for i, e in enumerate(events):
-        fields = to_data(project(e, viewer))
-        kind = str(fields.pop("type"))
-        out.append(event_bytes(first + i, kind, fields))
-    return out
+    return [event_message(first + i, e, viewer) for i, e in enumerate(events)]
 
 
 def _card_id(value: int) -> int:
@@ -447,7 +404,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.max_streams_per_connection = max_streams_per_connection
         self._streams: dict[str, int] = {}
         """Open watch streams by connection (the peer's address and port)."""
-        self.encode_event: Callable[[int, str, dict[str, Any]], bytes] = watch_event_bytes
+        self.encode_event: Encode = watch_event_bytes
         """What a watch stream sends of an event, made once per viewer class."""
 
     def drain(self) -> None:
@@ -685,7 +642,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             engine = game.engine
             view = None if engine is None else engine.view(seat)
             parts = [
-                wire.field(RESULT_EVENTS, e) for e in engine_events(events, seat, game.version)
+                wire.field(RESULT_EVENTS, e.SerializeToString())
+                for e in engine_events(events, seat, game.version)
             ]
             parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
             if engine is not None and view is not None and engine.turn == seat:

@@ -10,11 +10,10 @@ would give (up to the order of fields, which protobuf leaves free)."""
 
 from __future__ import annotations
 
-import struct as _struct
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from typing import Any
 
-VARINT, FIXED64, LENGTH_DELIMITED = 0, 1, 2
+VARINT, LENGTH_DELIMITED = 0, 2
 
 
 _ONE_BYTE = [bytes((i,)) for i in range(0x80)]
@@ -41,36 +40,6 @@ def field(number: int, payload: bytes) -> bytes:
 def int_field(number: int, value: int) -> bytes:
     """An integer field (int32 or int64): a negative one as its 64-bit two's complement."""
     return varint(number << 3 | VARINT) + varint(value if value >= 0 else value + (1 << 64))
-
-
-def struct(fields: Mapping[str, Any]) -> bytes:
-    """A ``google.protobuf.Struct`` of JSON-like ``fields``, as
-    ``Struct.update`` would make it: a map entry {key = 1, value = 2} a field."""
-    return b"".join(field(1, field(1, k.encode()) + field(2, value(v))) for k, v in fields.items())
-
-
-_NULL = varint(1 << 3 | VARINT) + b"\x00"
-_TRUE = varint(4 << 3 | VARINT) + b"\x01"
-_FALSE = varint(4 << 3 | VARINT) + b"\x00"
-_NUMBER = varint(2 << 3 | FIXED64)
-
-
-def value(v: Any) -> bytes:
-    """A ``google.protobuf.Value``: null, bool, number (a double), string,
-    struct or list (a ``ListValue`` of values, field 1)."""
-    if v is None:
-        return _NULL
-    if isinstance(v, bool):
-        return _TRUE if v else _FALSE
-    if isinstance(v, int | float):
-        return _NUMBER + _struct.pack("<d", v)
-    if isinstance(v, str):
-        return field(3, v.encode())
-    if isinstance(v, Mapping):
-        return field(5, struct(v))
-    if isinstance(v, list | tuple):
-        return field(6, b"".join(field(1, value(x)) for x in v))
-    raise TypeError(f"no protobuf Value for {type(v).__name__}")
 
 
 class Pieces:

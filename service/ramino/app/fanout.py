@@ -10,7 +10,8 @@ RESOURCE_EXHAUSTED, reason ``WATCHER_TOO_SLOW``, naming the last version it
 was sent, from which it can resume with ``after_version``.
 
 The feed knows nothing of the transport: the encoder it is given turns an
-entry as a class sees it (version, type, fields) into what the streams send.
+entry as a class sees it (its version and typed event) into what the
+streams send.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ import grpc
 import structlog
 
 from ramino.api.errors import ApiError
-from ramino.app.log import ends_game, public_entry
+from ramino.app.log import LogEvent, ends_game, public_entry
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, str, dict[str, Any]], Any]
-"""An entry as a viewer class sees it (version, type, fields) -> what is sent."""
+Encode = Callable[[int, LogEvent, int | None], Any]
+"""An entry as a viewer class sees it (version, event, viewer: a seat or
+``None`` for the spectators) -> what is sent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +159,9 @@ class Feed:
             async for e in entries:
                 data = json.loads(e.data)
                 for viewer, watchers in list(self.classes.items()):
-                    kind, fields = public_entry(data, viewer)
-                    item = Delivery(e.version, kind, self.encode(e.version, kind, fields))
+                    event = public_entry(data, viewer)
+                    kind = type(event).__name__
+                    item = Delivery(e.version, kind, self.encode(e.version, event, viewer))
                     for w in list(watchers):
                         w.push(item)
                 self.position = e.version

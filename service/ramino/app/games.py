@@ -841,8 +841,9 @@ class GameApp:
                 for e in await self.store.read(game_id, start):
                     if watcher is not None and e.version > attached:
                         break
-                    kind, fields = public_entry(json.loads(e.data), viewer)
-                    yield WatchItem(e.version, type=kind, payload=encode(e.version, kind, fields))
+                    event = public_entry(json.loads(e.data), viewer)
+                    kind = type(event).__name__
+                    yield WatchItem(e.version, type=kind, payload=encode(e.version, event, viewer))
                     last = e.version
                     if watcher is not None:
                         watcher.sent = last
