@@ -26,14 +26,15 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from prometheus_client import REGISTRY
-from ramino.api import game_servicer, limits, rules_servicer, wire
+from ramino import limits
+from ramino.api import game_servicer, rules_servicer, wire
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.interceptors import transport_limit
-from ramino.api.pool import WorkPool
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits
 from ramino.logs import configure
+from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc, types_pb2
 

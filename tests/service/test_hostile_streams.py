@@ -21,13 +21,13 @@ import grpc
 import pytest
 from google.protobuf.json_format import MessageToDict
 from ramino.api.auth import TokenIssuer
-from ramino.api.errors import ApiError
 from ramino.api.events import watch_event_bytes
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
 from ramino.app.log import LogEvent
 from ramino.engine import Discard, DrawFromStock, event_from_data
+from ramino.errors import Busy
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
@@ -481,12 +481,12 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
                 break
             await asyncio.sleep(0.01)
 
-        with pytest.raises(ApiError) as caught:
+        with pytest.raises(Busy) as caught:
             while True:
                 await anext(slow)
         assert caught.value.reason == "WATCHER_TOO_SLOW"
-        assert "after_version=" in caught.value.message
-        sent = int(caught.value.message.rsplit("=", 1)[1])
+        assert "after_version=" in str(caught.value)
+        sent = int(str(caught.value).rsplit("=", 1)[1])
         resumed = app.watch(game.game_id, None, sent, False, encode)
         versions = []
         while not versions or versions[-1] < end:

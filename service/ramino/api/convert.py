@@ -9,8 +9,9 @@ import grpc
 from google.protobuf import timestamp_pb2, unknown_fields
 
 import ramino
-from ramino.api import limits
-from ramino.api.errors import ApiError, excerpt
+from ramino import limits
+from ramino.api.errors import ApiError
+from ramino.errors import excerpt
 from ramino.v1 import game_pb2, types_pb2
 
 BOTS = {

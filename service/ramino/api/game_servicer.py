@@ -25,10 +25,9 @@ from ramino.api.auth import (
     caller_scope,
     metadata_value,
 )
-from ramino.api.errors import ApiError, excerpt
+from ramino.api.errors import ApiError
 from ramino.api.events import event_message, watch_event_bytes
 from ramino.api.interceptors import Context
-from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
 from ramino.app.fanout import Encode
 from ramino.app.games import POOLED_HAND
@@ -48,6 +47,8 @@ from ramino.engine import (
     TurnOverDiscardPile,
     View,
 )
+from ramino.errors import excerpt
+from ramino.pool import WorkPool, shared
 from ramino.store import GameSummary, RequestRecord
 from ramino.store.base import fingerprint
 from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2

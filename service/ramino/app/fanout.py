@@ -24,11 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import grpc
 import structlog
 
-from ramino.api.errors import ApiError
 from ramino.app.log import LogEvent, ends_game, public_entry
+from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
@@ -60,7 +59,7 @@ class Watcher:
         self._items: deque[Delivery] = deque()
         self._wake = asyncio.Event()
         self._done = False
-        self._error: ApiError | None = None
+        self._error: RaminoError | None = None
 
     def push(self, item: Delivery) -> None:
         if self._done:
@@ -68,11 +67,10 @@ class Watcher:
         if len(self._items) >= self.limit:
             self._items.clear()
             self.fail(
-                ApiError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    "WATCHER_TOO_SLOW",
+                Busy(
                     f"the watch fell more than {self.limit} events behind; "
                     f"resume with after_version={self.sent}",
+                    "WATCHER_TOO_SLOW",
                 )
             )
             return
@@ -84,7 +82,7 @@ class Watcher:
         self._done = True
         self._wake.set()
 
-    def fail(self, error: ApiError) -> None:
+    def fail(self, error: RaminoError) -> None:
         """The stream ends with ``error`` once its queue is sent."""
         if self._error is None:
             self._error = error
@@ -171,10 +169,9 @@ class Feed:
             raise
         except Exception:
             log.exception("watch feed failed", game=self.game_id)
-            error = ApiError(
-                grpc.StatusCode.UNAVAILABLE,
-                "WATCH_INTERRUPTED",
+            error = Interrupted(
                 f"following the game failed; resume with after_version={self.position}",
+                "WATCH_INTERRUPTED",
             )
             for watchers in self.classes.values():
                 for w in watchers:

@@ -21,14 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import grpc
 import structlog
 from prometheus_client import Counter, Gauge
 
 import ramino
-from ramino.api import limits
-from ramino.api.errors import ApiError
-from ramino.api.pool import WorkPool
+from ramino import limits
 from ramino.app.duties import Duties
 from ramino.app.fanout import Encode, Feed, Watcher
 from ramino.app.log import (
@@ -43,7 +40,8 @@ from ramino.app.log import (
 )
 from ramino.bots import BOT_KINDS
 from ramino.engine import Command, Event, Game
-from ramino.errors import RaminoError
+from ramino.errors import BadRequest, Busy, GameStateError, NotPermitted, RaminoError
+from ramino.pool import WorkPool
 from ramino.store import (
     DuplicateRequest,
     Entry,
@@ -167,12 +165,11 @@ def _game_id_for(request: RequestRecord) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def request_id_reused() -> ApiError:
-    return ApiError(
-        grpc.StatusCode.INVALID_ARGUMENT,
-        "REQUEST_ID_REUSED",
+def request_id_reused() -> BadRequest:
+    return BadRequest(
         "this request id was already used for another request (another caller, "
         "method or request): send a new request id for a new request",
+        "REQUEST_ID_REUSED",
     )
 
 
@@ -396,31 +393,32 @@ class GameApp:
         (a retry of it gets the same game). ``decks`` stacks the first
         deals: for tests only, the API never sets it."""
         if not seats:
-            raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "NO_SEATS", "a game needs seats")
+            raise BadRequest(
+                "a game needs seats",
+                "NO_SEATS",
+            )
         if all(s.bot is not None for s in seats) and not self.limits.allow_bot_games:
-            raise ApiError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "ALL_BOT_GAME",
+            raise BadRequest(
                 "a game needs at least one seat for a person: this server does not host "
                 "games of bots only",
+                "ALL_BOT_GAME",
             )
         for i, s in enumerate(seats):
             if len(s.name) > MAX_NAME or s.name != s.name.strip():
-                raise ApiError(
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    "BAD_PLAYER_NAME",
+                raise BadRequest(
                     f"seat {i}: a player name is at most {MAX_NAME} characters "
                     "(empty for an open seat or a bot), without spaces around it",
+                    "BAD_PLAYER_NAME",
                 )
             if s.bot is not None and s.bot not in BOT_KINDS:
-                raise ApiError(
-                    grpc.StatusCode.INVALID_ARGUMENT, "BAD_BOT", f"unknown bot {s.bot!r}"
+                raise BadRequest(
+                    f"unknown bot {s.bot!r}",
+                    "BAD_BOT",
                 )
         if not 0 <= turn_timer_seconds <= 24 * 3600:
-            raise ApiError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "BAD_TURN_TIMER",
+            raise BadRequest(
                 "the turn timer is 0 (none) to 86400 seconds",
+                "BAD_TURN_TIMER",
             )
         seed = self._seed_source()
         # Checks the variant, the overrides and the seat count now, by dealing once.
@@ -500,10 +498,9 @@ class GameApp:
         (no open seat left is an answer too)."""
         name = player_name.strip()
         if not name or len(name) > MAX_NAME:
-            raise ApiError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "BAD_PLAYER_NAME",
+            raise BadRequest(
                 f"a player name is 1 to {MAX_NAME} characters",
+                "BAD_PLAYER_NAME",
             )
         attempt = 0
         while True:
@@ -532,25 +529,27 @@ class GameApp:
             if game.ended is not None:
                 raise _ended(game)
             if player_id is not None and player_id in game.player_ids.values():
-                raise ApiError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "ALREADY_SEATED",
+                raise GameStateError(
                     "this player already holds a seat of this game",
+                    "ALREADY_SEATED",
                 )
             open_seats = game.open_seats
             if seat is None:
                 if not open_seats:
-                    raise ApiError(
-                        grpc.StatusCode.FAILED_PRECONDITION, "NO_OPEN_SEAT", "every seat is taken"
+                    raise GameStateError(
+                        "every seat is taken",
+                        "NO_OPEN_SEAT",
                     )
                 seat = open_seats[0]
             elif not 0 <= seat < len(game.players):
-                raise ApiError(
-                    grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAT", f"the game has no seat {seat}"
+                raise BadRequest(
+                    f"the game has no seat {seat}",
+                    "BAD_SEAT",
                 )
             elif seat not in open_seats:
-                raise ApiError(
-                    grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN", f"seat {seat} is taken"
+                raise GameStateError(
+                    f"seat {seat} is taken",
+                    "SEAT_TAKEN",
                 )
             fields: dict[str, Any] = {"seat": seat, "player_name": name}
             if player_id is not None:
@@ -585,7 +584,10 @@ class GameApp:
         try:
             return await self.store.list_games(size, page_token, variant, status, open_only)
         except ValueError as e:
-            raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, "BAD_PAGE_TOKEN", str(e)) from None
+            raise BadRequest(
+                str(e),
+                "BAD_PAGE_TOKEN",
+            ) from None
 
     # --- moves ------------------------------------------------------------------
 
@@ -631,25 +633,23 @@ class GameApp:
             try:
                 game = await self._load(game_id)
                 if not 0 <= seat < len(game.players):
-                    raise ApiError(
-                        grpc.StatusCode.PERMISSION_DENIED,
-                        "NO_SUCH_SEAT",
+                    raise NotPermitted(
                         "this seat token claims a seat the game does not have",
+                        "NO_SUCH_SEAT",
                     )
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflict(game_id, expected_version, game.version)
                 if game.ended is not None:
                     raise _ended(game)
                 if game.engine is None:
-                    raise ApiError(
-                        grpc.StatusCode.FAILED_PRECONDITION,
-                        "GAME_NOT_STARTED",
+                    raise GameStateError(
                         "the game has not started: seats are open",
+                        "GAME_NOT_STARTED",
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._clock(), seat=seat)] if reclaimed else []
                 return await self._apply(game, seat, command, request, render, extra, person=True)
-            except (ApiError, RaminoError, VersionConflict) as refused:
+            except (RaminoError, VersionConflict) as refused:
                 if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
                     raise
                 first = await self.store.request(game_id, request.request_id)
@@ -804,17 +804,15 @@ class GameApp:
         replica shuts down."""
         game = await self.load(game_id)
         if viewer is None and game.header.spectators_disabled:
-            raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "SPECTATING_DISABLED",
+            raise NotPermitted(
                 "this game has no spectators: only its seats may watch it",
+                "SPECTATING_DISABLED",
             )
         open_streams = self._watching.get(game_id, 0)
         if open_streams >= self.limits.max_watchers_per_game:
-            raise ApiError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "TOO_MANY_WATCHERS",
+            raise Busy(
                 f"this game has {open_streams} open watch streams, the most this server allows",
+                "TOO_MANY_WATCHERS",
             )
         self._watching[game_id] = open_streams + 1
         feed = watcher = None
@@ -892,9 +890,10 @@ class GameApp:
         self._stopping.extend(feed.close() for feed in list(self._feeds.values()))
 
 
-def _ended(game: HostedGame) -> ApiError:
+def _ended(game: HostedGame) -> GameStateError:
     """The error of a call that needs a game that has not finished."""
     why = f" ({game.ended})" if game.ended else ""
-    return ApiError(
-        grpc.StatusCode.FAILED_PRECONDITION, "GAME_FINISHED", f"the game has ended{why}"
+    return GameStateError(
+        f"the game has ended{why}",
+        "GAME_FINISHED",
     )
