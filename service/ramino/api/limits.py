@@ -56,6 +56,15 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "max_stock_rebuilds": (0, 10),
     "target_score": (0, MAX_TARGET_SCORE),
     "max_rounds": (0, MAX_ROUNDS),
+    "max_turns_per_round": (1, 10_000),
+    "knock_card": (0, 100),
+    "gin_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "wall_stock_size": (0, 52),
+    "game_bonus": (0, 1000),
+    "box_bonus": (0, 1000),
+    "shutout_multiplier": (0, 10),
 }
 HAND_SIZE_RANGE = (1, MAX_HAND - 1)
 """Each of ``hand_sizes`` (five numbers, for 2 to 6 players)."""
