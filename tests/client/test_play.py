@@ -6,8 +6,7 @@ import argparse
 import io
 
 import pytest
-from ramino import play
-from ramino.client import (
+from ramino_client import (
     BotLevel,
     Client,
     Discard,
@@ -21,6 +20,7 @@ from ramino.client import (
     TakeDiscard,
     TurnOverDiscardPile,
     TurnPhase,
+    play,
 )
 from rich.console import Console
 

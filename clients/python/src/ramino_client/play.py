@@ -1,5 +1,6 @@
-"""``ramino play``: play a game against bots from the terminal, through the
-server, with the Python SDK.
+"""``ramino-play`` (and the server's ``ramino play``, which runs it): play a
+game against bots from the terminal, through the server, with the Python SDK.
+Installed by the ``play`` extra of ramino-client, which brings rich.
 
 A line-oriented loop: when it is your turn the board is shown (your hand
 sorted and grouped by suit with short numbers, the table melds, the discard
@@ -27,7 +28,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ramino.client import (
+from ramino_client import (
     BotLevel,
     Card,
     Client,
@@ -102,13 +103,20 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(f"RAMINO_{name}", default)
 
 
+DESCRIPTION = (
+    "Start a game against bots on a Ramino server (or join one) and play it with the keyboard."
+)
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``play`` as a subcommand (the server's ``ramino play``)."""
     p = sub.add_parser(
-        "play",
-        help="play a game against bots in the terminal",
-        description="Start a game against bots on a Ramino server (or join one) and play it "
-        "with the keyboard.",
+        "play", help="play a game against bots in the terminal", description=DESCRIPTION
     )
+    add_arguments(p)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--server",
         default=_env("SERVER", "localhost:50051"),
@@ -157,7 +165,7 @@ def _bots(text: str) -> list[BotLevel]:
             levels.append(BotLevel(word.lower()))
         except ValueError:
             choices = ", ".join(b.value for b in BotLevel)
-            raise SystemExit(f"ramino play: unknown bot {word!r} (choose from {choices})") from None
+            raise SystemExit(f"ramino-play: unknown bot {word!r} (choose from {choices})") from None
     return levels
 
 
@@ -191,7 +199,7 @@ def _take_seat(client: Client, args: argparse.Namespace, name: str, console: Con
         return client.join(args.game, name, args.seat)
     bots = _bots(args.bots)
     if not bots:
-        raise SystemExit("ramino play: name at least one bot with --bots")
+        raise SystemExit("ramino-play: name at least one bot with --bots")
     game = client.create_game(
         args.variant,
         seats=[name, *bots],
@@ -576,7 +584,7 @@ class Session:
             open_seats = sum(1 for s in v.seats if not s.taken)
             note = (
                 f"Waiting for {open_seats} more player(s); they join with: "
-                f"[cyan]ramino play --game {v.name}[/cyan]"
+                f"[cyan]ramino-play --game {v.name}[/cyan]"
             )
         elif v.turn is not None:
             note = f"[dim]… {self._player(v.turn)} to play[/dim]"
@@ -879,7 +887,7 @@ class Session:
         if v.finished:
             return
         self.console.print(
-            f"Left without resigning. Come back with: [cyan]ramino play --game {v.name} "
+            f"Left without resigning. Come back with: [cyan]ramino-play --game {v.name} "
             f"--token {self.seat.token}[/cyan]",
             soft_wrap=True,  # one line, so that the command can be copied whole
         )
@@ -948,12 +956,10 @@ def _meld_text(meld: Meld) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m ramino.play`` while the CLI does not list ``play`` yet."""
-    parser = argparse.ArgumentParser(prog="ramino")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["play", *(sys.argv[1:] if argv is None else argv)])
-    result: int = args.func(args)
-    return result
+    """``ramino-play``, the console script (also ``python -m ramino_client.play``)."""
+    parser = argparse.ArgumentParser(prog="ramino-play", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
