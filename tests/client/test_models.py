@@ -4,7 +4,7 @@ read from their JSON fields."""
 from __future__ import annotations
 
 import pytest
-from ramino.client import (
+from ramino_client import (
     BotLevel,
     Card,
     Client,
@@ -18,7 +18,7 @@ from ramino.client import (
     group_by_suit,
     sort_cards,
 )
-from ramino.client.events import event_from_data
+from ramino_client.events import event_from_data
 
 from .conftest import ThreadServer
 

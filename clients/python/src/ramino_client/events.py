@@ -2,7 +2,7 @@
 
 Each event carries ``version``, the game's version once it is applied, and
 ``seat``, the seat that acted (if any). Card fields are card ids; the cards
-themselves appear in views (:class:`~ramino.client.models.GameView`). A type
+themselves appear in views (:class:`~ramino_client.models.GameView`). A type
 this SDK does not know yet arrives as :class:`UnknownEvent`, never an error.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from ramino.client.models import End, GameStatus, GameView
+from ramino_client.models import End, GameStatus, GameView
 
 __all__ = [
     "Event",

@@ -1,27 +1,28 @@
-"""The blocking client: :class:`Client`, its :class:`Seat` objects and
-:class:`Watch` streams, over a ``grpc`` channel (thread-safe)."""
+"""The asyncio client: :class:`AsyncClient`, :class:`AsyncSeat` and
+:class:`AsyncWatch`, over ``grpc.aio``, with the surface of the blocking
+client (every call awaited, ``watch()`` an async iterator)."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator, Mapping, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
 import grpc
+import grpc.aio
 from google.protobuf.message import Message
 
-from ramino.client import _convert, _wire
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client._seat import SeatBase
-from ramino.client.errors import error_from_rpc, watch_resumable
-from ramino.client.events import WatchItem
-from ramino.client.models import BotLevel
-from ramino.v1 import game_pb2, rules_pb2
+from ramino_client import _convert, _wire
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client._seat import SeatBase
+from ramino_client.errors import error_from_rpc, watch_resumable
+from ramino_client.events import WatchItem
+from ramino_client.models import BotLevel
+from ramino_client.v1 import game_pb2, rules_pb2
 
-__all__ = ["Client", "Seat", "Rules", "Watch"]
+__all__ = ["AsyncClient", "AsyncSeat", "AsyncRules", "AsyncWatch"]
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
@@ -32,13 +33,14 @@ def _code(error: grpc.RpcError) -> grpc.StatusCode:
     return cast(grpc.StatusCode, code()) if callable(code) else grpc.StatusCode.UNKNOWN
 
 
-class Client:
-    """A connection to a Ramino server.
+class AsyncClient:
+    """A connection to a Ramino server, for asyncio.
 
-    >>> with Client("localhost:50051") as client:          # doctest: +SKIP
-    ...     game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
-    ...     seat = client.join(game.name, "ann")
-    ...     seat.draw_from_stock()
+    >>> async with AsyncClient("localhost:50051") as client:      # doctest: +SKIP
+    ...     game = await client.create_game("rummy", seats=["ann", BotLevel.GREEDY])
+    ...     seat = await client.join(game.name, "ann")
+    ...     async for item in seat.watch():
+    ...         print(item)
     """
 
     def __init__(
@@ -49,54 +51,43 @@ class Client:
         timeout: float | None = 10.0,
         retry: _wire.RetryPolicy = _wire.DEFAULT_RETRY,
         options: Sequence[tuple[str, Any]] = (),
-        channel: grpc.Channel | None = None,
+        channel: grpc.aio.Channel | None = None,
         player_token: str | None = None,
         caller_key: str | None = None,
         load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
     ) -> None:
-        """``timeout`` bounds each call (not a watch); ``retry`` is used on
-        UNAVAILABLE; ``channel`` replaces the one made from ``target``.
-        ``player_token``: the player token of the host's auth, for a server
-        that knows players (sent on every call). ``caller_key``: the secret
-        that scopes this client's request ids on CreateGame and JoinGame (a
-        random one per client by default; give the same one to retry such a
-        call from another client).
-
-        ``target`` may name several servers: ``dns:///ramino-grpc.NAMESPACE:50051``
-        (a headless Service: every ready pod's address) or
-        ``ipv4:10.0.0.1:50051,10.0.0.2:50051``; ``load_balancing`` (gRPC's
-        policy name, ``round_robin`` by default) spreads the calls over them."""
+        """See :class:`ramino_client.Client`: the same options."""
         opts = _wire.channel_options(load_balancing, options)
         if channel is not None:
             self._channel = channel
         elif credentials is not None:
-            self._channel = grpc.secure_channel(target, credentials, options=opts)
+            self._channel = grpc.aio.secure_channel(target, credentials, options=opts)
         else:
-            self._channel = grpc.insecure_channel(target, options=opts)
+            self._channel = grpc.aio.insecure_channel(target, options=opts)
         self.target = target
         self.timeout = timeout
         self.retry = retry
         self.caller_key = caller_key or _wire.new_caller_key()
         self._identity = _wire.identity(self.caller_key, player_token)
-        self.rules = Rules(self)
+        self.rules = AsyncRules(self)
 
-    def close(self) -> None:
-        self._channel.close()
+    async def close(self) -> None:
+        await self._channel.close()
 
-    def __enter__(self) -> Client:
+    async def __aenter__(self) -> AsyncClient:
         return self
 
-    def __exit__(
+    async def __aexit__(
         self,
         exc_type: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        await self.close()
 
     # --- calls --------------------------------------------------------------
 
-    def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
+    async def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
         """One unary call, retried on UNAVAILABLE or a server's CANCELLED with the
         same request."""
         method = self._channel.unary_unary(
@@ -105,20 +96,20 @@ class Client:
         delays = self.retry.delays()
         while True:
             try:
-                return method(
+                return await method(
                     request, timeout=self.timeout, metadata=_wire.auth(token) + self._identity
                 )
             except grpc.RpcError as e:
                 if _code(e) in _wire.RETRYABLE_CODES:
                     delay = next(delays, None)
                     if delay is not None:
-                        time.sleep(delay)
+                        await asyncio.sleep(delay)
                         continue
                 raise error_from_rpc(e) from e
 
     def stream(
         self, request: game_pb2.WatchGameRequest, token: str | None
-    ) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
+    ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
         rpc = _wire.WATCH_GAME
         method = self._channel.unary_stream(
             rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
@@ -127,7 +118,7 @@ class Client:
 
     # --- lobby --------------------------------------------------------------
 
-    def create_game(
+    async def create_game(
         self,
         variant: str = "ramino51",
         seats: Sequence[_wire.SeatSpec] = ("", BotLevel.GREEDY),
@@ -149,59 +140,58 @@ class Client:
             request_id or _wire.new_request_id(),
             spectators_disabled,
         )
-        response = self.call(_wire.CREATE_GAME, request)
+        response = await self.call(_wire.CREATE_GAME, request)
         return _convert.game(response.game, response.creator_token)
 
-    def cancel_game(self, game: str, creator_token: str) -> m.GameView:
+    async def cancel_game(self, game: str, creator_token: str) -> m.GameView:
         """Ends ``game`` as cancelled, with the ``creator_token`` of
         :meth:`create_game`; returns its final view (a spectator's)."""
         request = game_pb2.CancelGameRequest(name=_wire.game_name(game))
-        return _convert.view((self.call(_wire.CANCEL_GAME, request, creator_token)).view)
+        return _convert.view((await self.call(_wire.CANCEL_GAME, request, creator_token)).view)
 
-    def join(
+    async def join(
         self,
         game: str,
         player_name: str,
         seat: int | None = None,
         *,
         request_id: str | None = None,
-    ) -> Seat:
-        """Takes a seat (the first open one unless ``seat``); the deal
-        happens once every seat is taken."""
+    ) -> AsyncSeat:
         request = _wire.join_request(game, player_name, seat, request_id or _wire.new_request_id())
-        response = self.call(_wire.JOIN_GAME, request)
+        response = await self.call(_wire.JOIN_GAME, request)
         view = _convert.view(response.view)
-        return Seat(self, view.name, response.seat, response.seat_token, view)
+        return AsyncSeat(self, view.name, response.seat, response.seat_token, view)
 
-    def seat(self, game: str, token: str) -> Seat:
+    async def seat(self, game: str, token: str) -> AsyncSeat:
         """The seat a saved token acts for (to come back to a game)."""
-        view = self._view(_wire.game_name(game), token)
+        view = await self._view(_wire.game_name(game), token)
         if view.seat is None:
             raise ValueError("the server sees this token as a spectator")
-        return Seat(self, view.name, view.seat, token, view)
+        return AsyncSeat(self, view.name, view.seat, token, view)
 
-    def get_game(self, game: str) -> m.GameView:
+    async def get_game(self, game: str) -> m.GameView:
         """The game as a spectator sees it."""
-        return self._view(_wire.game_name(game), None)
+        return await self._view(_wire.game_name(game), None)
 
-    def _view(self, name: str, token: str | None) -> m.GameView:
-        response = self.call(_wire.GET_GAME, game_pb2.GetGameRequest(name=name), token)
+    async def _view(self, name: str, token: str | None) -> m.GameView:
+        response = await self.call(_wire.GET_GAME, game_pb2.GetGameRequest(name=name), token)
         return _convert.view(response.view)
 
-    def list_games(
+    async def list_games(
         self,
         *,
         variant: str | None = None,
         open_seats_only: bool = False,
         status: m.GameStatus | None = None,
         page_size: int = 50,
-    ) -> Iterator[m.GameSummary]:
+    ) -> AsyncIterator[m.GameSummary]:
         """Every game that matches, page after page."""
         token = ""
         while True:
             request = _wire.list_games_request(page_size, token, variant, open_seats_only, status)
-            page = self.call(_wire.LIST_GAMES, request)
-            yield from (_convert.game(x) for x in page.games)
+            page = await self.call(_wire.LIST_GAMES, request)
+            for x in page.games:
+                yield _convert.game(x)
             token = page.next_page_token
             if not token:
                 return
@@ -213,20 +203,17 @@ class Client:
         *,
         snapshot: bool = False,
         stop_at_end: bool = True,
-    ) -> Watch:
-        """The game's events as a spectator sees them (see :class:`Watch`)."""
-        return Watch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
+    ) -> AsyncWatch:
+        """The game's events as a spectator sees them (see :class:`AsyncWatch`)."""
+        return AsyncWatch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
 
 
-class Seat(SeatBase[Client, mv.MoveResult]):
-    """One seat of one game, acting with its seat token.
+class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
+    """One seat of one game, acting with its seat token (see
+    :class:`~ramino_client.Seat`); every method that calls the server,
+    the move methods among them, is awaited."""
 
-    Every move sends a fresh ``request_id`` (retried with the same one on
-    UNAVAILABLE) and, when given, ``expected_version``: the server refuses
-    the move with :class:`~ramino.client.StaleVersion` if the game has moved on.
-    """
-
-    def play(
+    async def play(
         self,
         move: mv.Move,
         *,
@@ -237,19 +224,18 @@ class Seat(SeatBase[Client, mv.MoveResult]):
         rpc, request = _wire.move_call(
             move, self.name, request_id or _wire.new_request_id(), expected_version
         )
-        response = cast(_wire.MoveResponse, self.client.call(rpc, request, self.token))
+        response = cast(_wire.MoveResponse, await self.client.call(rpc, request, self.token))
         result = _convert.move_result(response.result)
         self.last_view = result.view
         return result
 
-    def legal_moves(self) -> mv.LegalMoves:
-        """The moves this seat may make now, with hints from the meld search."""
+    async def legal_moves(self) -> mv.LegalMoves:
         request = game_pb2.GetLegalMovesRequest(name=self.name)
-        return _convert.legal_moves(self.client.call(_wire.GET_LEGAL_MOVES, request, self.token))
+        response = await self.client.call(_wire.GET_LEGAL_MOVES, request, self.token)
+        return _convert.legal_moves(response)
 
-    def view(self) -> m.GameView:
-        """The game as this seat sees it."""
-        self.last_view = self.client._view(self.name, self.token)
+    async def view(self) -> m.GameView:
+        self.last_view = await self.client._view(self.name, self.token)
         return self.last_view
 
     def watch(
@@ -258,26 +244,18 @@ class Seat(SeatBase[Client, mv.MoveResult]):
         *,
         snapshot: bool = False,
         stop_at_end: bool = True,
-    ) -> Watch:
-        """This seat's view of every event (see :class:`Watch`)."""
-        return Watch(self.client, self.name, self.token, after_version, snapshot, stop_at_end)
+    ) -> AsyncWatch:
+        """This seat's view of every event (see :class:`AsyncWatch`)."""
+        return AsyncWatch(self.client, self.name, self.token, after_version, snapshot, stop_at_end)
 
 
-class Watch(Iterator[WatchItem]):
-    """The live events of a game, as an iterator.
-
-    Without ``after_version`` it starts with a :class:`~ramino.client.Snapshot`
-    of the game, then yields each event. When the connection drops
-    (UNAVAILABLE: the server restarts, the network fails) it reconnects and
-    resumes after the last version it yielded, so no event is missed or
-    yielded twice; a resume point the server no longer has comes back as a
-    snapshot. With ``stop_at_end`` it ends after the match has ended.
-    :meth:`cancel` (from any thread) ends it.
-    """
+class AsyncWatch(AsyncIterator[WatchItem]):
+    """The live events of a game, as an async iterator; resumes after a
+    dropped connection like :class:`~ramino_client.Watch`."""
 
     def __init__(
         self,
-        client: Client,
+        client: AsyncClient,
         name: str,
         token: str | None,
         after_version: int | None,
@@ -287,8 +265,9 @@ class Watch(Iterator[WatchItem]):
         self._client = client
         self._token = token
         self._resume = _wire.Resume(name, after_version, snapshot, stop_at_end)
-        self._call: grpc._CallIterator[game_pb2.WatchGameResponse] | None = None
-        self._lock = threading.Lock()
+        self._call: (
+            grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse] | None
+        ) = None
         self._closed = False
         self.reconnects = 0
 
@@ -297,13 +276,13 @@ class Watch(Iterator[WatchItem]):
         """The version of the last item yielded."""
         return self._resume.last_version
 
-    def __iter__(self) -> Watch:
+    def __aiter__(self) -> AsyncWatch:
         return self
 
-    def __enter__(self) -> Watch:
+    async def __aenter__(self) -> AsyncWatch:
         return self
 
-    def __exit__(
+    async def __aexit__(
         self,
         exc_type: type[BaseException] | None,
         exc: BaseException | None,
@@ -312,79 +291,85 @@ class Watch(Iterator[WatchItem]):
         self.cancel()
 
     def cancel(self) -> None:
-        with self._lock:
-            self._closed = True
-            call, self._call = self._call, None
-        if call is not None:
-            call.cancel()
+        self._closed = True
+        self._drop()
 
-    def _open(self) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
-        with self._lock:
-            if self._call is None:
-                self._call = self._client.stream(self._resume.request(), self._token)
-            return self._call
+    async def aclose(self) -> None:
+        self.cancel()
 
     def _drop(self) -> None:
-        with self._lock:
-            call, self._call = self._call, None
+        call, self._call = self._call, None
         if call is not None:
             call.cancel()
 
-    def __next__(self) -> WatchItem:
+    def _open(
+        self,
+    ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
+        if self._call is None:
+            self._call = self._client.stream(self._resume.request(), self._token)
+        return self._call
+
+    async def __anext__(self) -> WatchItem:
         delays = self._client.retry.delays()
         while True:
             if self._closed:
-                raise StopIteration
+                raise StopAsyncIteration
             call = self._open()
             error: grpc.RpcError | None = None
             try:
-                response = next(call)
-            except StopIteration:
-                if self._resume.ended:
-                    self.cancel()
-                    raise StopIteration from None
-                # Otherwise the server is going away (draining): resume elsewhere.
+                response = await call.read()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if self._closed and (task is None or not task.cancelling()):
+                    raise StopAsyncIteration from None  # cancel() from elsewhere
+                self._drop()
+                raise
             except grpc.RpcError as e:
                 if self._closed:
-                    raise StopIteration from None
+                    raise StopAsyncIteration from None
                 if not watch_resumable(e):
                     raise error_from_rpc(e) from e
                 error = e
             else:
-                where, item = self._resume.take(response)
-                if where == "seen":
-                    continue  # yielded before a reconnect
-                if where == "next":
-                    if self._resume.done:
+                if response is grpc.aio.EOF:
+                    if self._resume.ended:
                         self.cancel()
-                    return item
-                # a gap: ask again from what was yielded
+                        raise StopAsyncIteration
+                    # Otherwise the server is going away (draining): resume elsewhere.
+                else:
+                    where, item = self._resume.take(cast(game_pb2.WatchGameResponse, response))
+                    if where == "seen":
+                        continue  # yielded before a reconnect
+                    if where == "next":
+                        if self._resume.done:
+                            self.cancel()
+                        return item
+                    # a gap: ask again from what was yielded
             self._drop()
             delay = next(delays, None)
             if delay is None:
                 raise _wire.stream_lost(error) from error
             self.reconnects += 1
-            time.sleep(delay)
+            await asyncio.sleep(delay)
 
 
-class Rules:
+class AsyncRules:
     """The stateless RulesService: no game, no token."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    def validate_meld(
+    async def validate_meld(
         self,
         cards: str | Sequence[str],
         variant: str = "ramino51",
         *,
         overrides: Mapping[str, Any] | None = None,
     ) -> m.MeldCheck:
-        """Whether the cards (``"QH KH AH"``), in this order, are a legal meld."""
         request = _wire.validate_meld_request(cards, variant, overrides)
-        return _convert.meld_check(self._client.call(_wire.VALIDATE_MELD, request))
+        return _convert.meld_check(await self._client.call(_wire.VALIDATE_MELD, request))
 
-    def analyze_hand(
+    async def analyze_hand(
         self,
         hand: str | Sequence[str],
         variant: str = "ramino51",
@@ -393,11 +378,9 @@ class Rules:
         include: str | None = None,
         overrides: Mapping[str, Any] | None = None,
     ) -> m.HandAnalysis:
-        """Best opening, minimum deadwood, and lay-offs and joker swaps
-        against ``table`` (melds in notation)."""
         request = _wire.analyze_hand_request(hand, variant, table, include, overrides)
-        return _convert.analysis(self._client.call(_wire.ANALYZE_HAND, request))
+        return _convert.analysis(await self._client.call(_wire.ANALYZE_HAND, request))
 
-    def list_variants(self) -> tuple[m.VariantInfo, ...]:
-        response = self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
+    async def list_variants(self) -> tuple[m.VariantInfo, ...]:
+        response = await self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
         return tuple(_convert.variant(v) for v in response.variants)

@@ -1,6 +1,6 @@
 """What both flavours of a seat share: its identity and one method per move.
 
-Each move method builds its :class:`~ramino.client.moves.Move` and returns
+Each move method builds its :class:`~ramino_client.moves.Move` and returns
 what the flavour's :meth:`SeatBase.play` returns: a ``MoveResult`` in the
 blocking client, a coroutine of one (to be awaited) in the asyncio client.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from ramino.client import _wire
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client.models import End
+from ramino_client import _wire
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.models import End
 
 C = TypeVar("C")
 R = TypeVar("R")

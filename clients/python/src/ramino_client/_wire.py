@@ -14,12 +14,12 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 import grpc
 from google.protobuf.message import Message
 
-from ramino.client import _convert
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client.errors import ServiceError, error_from_rpc
-from ramino.client.events import Snapshot, WatchItem, ends_match
-from ramino.v1 import game_pb2, rules_pb2
+from ramino_client import _convert
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.errors import ServiceError, error_from_rpc
+from ramino_client.events import Snapshot, WatchItem, ends_match
+from ramino_client.v1 import game_pb2, rules_pb2
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
@@ -156,7 +156,7 @@ NO_RETRY = RetryPolicy(attempts=1)
 
 
 CardRef = int | m.Card
-"""A card by its id, or a :class:`~ramino.client.models.Card` that has one."""
+"""A card by its id, or a :class:`~ramino_client.models.Card` that has one."""
 
 
 def card_id(card: CardRef) -> int:

@@ -10,10 +10,10 @@ from typing import Any
 from google.protobuf import struct_pb2, timestamp_pb2
 from google.protobuf.json_format import MessageToDict
 
-from ramino.client import events as ev
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.v1 import game_pb2, rules_pb2, types_pb2
+from ramino_client import events as ev
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.v1 import game_pb2, rules_pb2, types_pb2
 
 _SUITS = {
     types_pb2.SUIT_SPADES: m.Suit.SPADES,
