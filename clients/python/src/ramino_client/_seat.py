@@ -7,6 +7,7 @@ blocking client, a coroutine of one (to be awaited) in the asyncio client.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
@@ -38,6 +39,17 @@ class SeatBase(Generic[C, R]):
         self.token = token
         self.last_view = view
         """The latest view this object received (join, moves, ``view()``)."""
+
+    def _after_move(self, result: mv.MoveResult) -> mv.MoveResult:
+        """``result`` with the variant's parameters the seat last saw: a
+        move's answer names the variant only (its parameters never change in
+        a game, and come with the join and ``view()``)."""
+        known = self.last_view
+        if not result.view.variant.parameters and known is not None:
+            view = dataclasses.replace(result.view, variant=known.variant)
+            result = dataclasses.replace(result, view=view)
+        self.last_view = result.view
+        return result
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, seat={self.seat})"

@@ -216,7 +216,7 @@ def create_game_request(
 ) -> game_pb2.CreateGameRequest:
     return game_pb2.CreateGameRequest(
         variant=variant,
-        overrides=_convert.struct(overrides),
+        overrides=_convert.parameters_message(overrides),
         seats=[seat_config(s) for s in seats],
         turn_timer_seconds=turn_timer_seconds,
         request_id=request_id,
@@ -244,7 +244,9 @@ def validate_meld_request(
     cards: str | Sequence[str], variant: str, overrides: Mapping[str, Any] | None
 ) -> rules_pb2.ValidateMeldRequest:
     return rules_pb2.ValidateMeldRequest(
-        variant=variant, overrides=_convert.struct(overrides), cards=_convert.cards_text(cards)
+        variant=variant,
+        overrides=_convert.parameters_message(overrides),
+        cards=_convert.cards_text(cards),
     )
 
 
@@ -257,7 +259,7 @@ def analyze_hand_request(
 ) -> rules_pb2.AnalyzeHandRequest:
     return rules_pb2.AnalyzeHandRequest(
         variant=variant,
-        overrides=_convert.struct(overrides),
+        overrides=_convert.parameters_message(overrides),
         hand=_convert.cards_text(hand),
         table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
         include=include or "",

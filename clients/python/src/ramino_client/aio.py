@@ -225,9 +225,7 @@ class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
             move, self.name, request_id or _wire.new_request_id(), expected_version
         )
         response = cast(_wire.MoveResponse, await self.client.call(rpc, request, self.token))
-        result = _convert.move_result(response.result)
-        self.last_view = result.view
-        return result
+        return self._after_move(_convert.move_result(response.result))
 
     async def legal_moves(self) -> mv.LegalMoves:
         request = game_pb2.GetLegalMovesRequest(name=self.name)

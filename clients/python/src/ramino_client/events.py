@@ -1,14 +1,15 @@
 """Events of a game as typed values, and what WatchGame streams.
 
 Each event carries ``version``, the game's version once it is applied, and
-``seat``, the seat that acted (if any). Card fields are card ids; the cards
+``seat``, the seat that acted (if any); each is read from its typed message
+of ``GameEvent.event``. Card fields are card ids; the cards
 themselves appear in views (:class:`~ramino_client.models.GameView`). A type
 this SDK does not know yet arrives as :class:`UnknownEvent`, never an error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -39,7 +40,6 @@ __all__ = [
     "UnknownEvent",
     "Snapshot",
     "WatchItem",
-    "event_from_data",
     "ends_match",
 ]
 
@@ -191,7 +191,8 @@ class GameEnded(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownEvent(Event):
-    """An event type newer than this SDK, with its fields as sent."""
+    """An event type newer than this SDK: ``name`` is its field of
+    ``GameEvent.event`` (``""`` when this SDK's messages do not know it)."""
 
     name: str
     data: Mapping[str, Any] = field(default_factory=dict)
@@ -210,133 +211,6 @@ class Snapshot:
 
 
 WatchItem: TypeAlias = Snapshot | Event
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"expected a number, got {value!r}")
-    return int(value)
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _ints(value: Any) -> tuple[int, ...]:
-    return tuple(_int(v) for v in value or ())
-
-
-def _int_lists(value: Any) -> tuple[tuple[int, ...], ...]:
-    return tuple(_ints(v) for v in value or ())
-
-
-def _game_created(version: int, seat: int | None, d: Mapping[str, Any]) -> Event:
-    seats = list(d.get("seats") or ())
-    return GameCreated(
-        version=version,
-        seat=seat,
-        variant=str(d.get("variant", "")),
-        overrides=dict(d.get("overrides") or {}),
-        players=tuple(str(s.get("name") or "") for s in seats),
-        bots=tuple(s.get("bot") or None for s in seats),
-        seed_hash=str(d.get("seed_hash", "")),
-        turn_timer_seconds=_int(d.get("turn_timer_seconds", 0)),
-    )
-
-
-def _round_started(version: int, seat: int | None, d: Mapping[str, Any]) -> Event:
-    hands = list(d.get("hands") or ())
-    mine = [h for h in hands if h is not None]
-    return RoundStarted(
-        version=version,
-        seat=seat,
-        round=_int(d["round"]),
-        dealer=_int(d["dealer"]),
-        first_player=_int(d["first_player"]),
-        hand=_ints(mine[0]) if mine else None,
-        hand_sizes=_ints(d.get("hand_sizes")),
-        upcard=_opt_int(d.get("upcard")),
-        stock_size=_int(d.get("stock_size", 0)),
-    )
-
-
-_Parser = Callable[[int, int | None, Mapping[str, Any]], Event]
-
-_PARSERS: dict[str, _Parser] = {
-    "GameCreated": _game_created,
-    "SeatJoined": lambda v, s, d: SeatJoined(
-        version=v, seat=s, player_name=str(d.get("player_name", ""))
-    ),
-    "SeatTimedOut": lambda v, s, d: SeatTimedOut(version=v, seat=s),
-    "SeatReclaimed": lambda v, s, d: SeatReclaimed(version=v, seat=s),
-    "RoundStarted": _round_started,
-    "DrewFromStock": lambda v, s, d: DrewFromStock(version=v, seat=s, card=_opt_int(d.get("card"))),
-    "TookDiscard": lambda v, s, d: TookDiscard(version=v, seat=s, card=_int(d["card"])),
-    "DiscardPileTurnedOver": lambda v, s, d: DiscardPileTurnedOver(
-        version=v, seat=s, rebuild=_int(d.get("rebuild", 0))
-    ),
-    "StockReshuffled": lambda v, s, d: StockReshuffled(
-        version=v,
-        seat=s,
-        rebuild=_int(d.get("rebuild", 0)),
-        kept=_int(d["kept"]),
-        stock_size=_int(d.get("stock_size", 0)),
-    ),
-    "MeldsLaid": lambda v, s, d: MeldsLaid(
-        version=v, seat=s, melds=_int_lists(d.get("melds")), opening=bool(d.get("opening"))
-    ),
-    "LaidOff": lambda v, s, d: LaidOff(
-        version=v,
-        seat=s,
-        card=_int(d["card"]),
-        meld=_int(d["meld"]),
-        end=End.parse(str(d.get("end", "end"))),
-    ),
-    "JokerSwapped": lambda v, s, d: JokerSwapped(
-        version=v, seat=s, card=_int(d["card"]), meld=_int(d["meld"]), joker=_int(d["joker"])
-    ),
-    "Discarded": lambda v, s, d: Discarded(version=v, seat=s, card=_int(d["card"])),
-    "Resigned": lambda v, s, d: Resigned(version=v, seat=s),
-    "PassedUpcard": lambda v, s, d: PassedUpcard(version=v, seat=s),
-    "Knocked": lambda v, s, d: Knocked(
-        version=v,
-        seat=s,
-        discard=_opt_int(d.get("discard")),
-        melds=_int_lists(d.get("melds")),
-        deadwood=_int(d.get("deadwood", 0)),
-    ),
-    "LayoutAccepted": lambda v, s, d: LayoutAccepted(version=v, seat=s),
-    "RoundEnded": lambda v, s, d: RoundEnded(
-        version=v,
-        seat=s,
-        round=_int(d["round"]),
-        ending=str(d.get("ending", "")),
-        winner=_opt_int(d.get("winner")),
-        closed_hand=bool(d.get("closed_hand")),
-        scores=_ints(d.get("scores")),
-        hands=_int_lists(d.get("hands")),
-    ),
-    "MatchEnded": lambda v, s, d: MatchEnded(
-        version=v, seat=s, totals=_ints(d.get("totals")), winners=_ints(d.get("winners"))
-    ),
-    "GameEnded": lambda v, s, d: GameEnded(version=v, seat=s, reason=str(d.get("reason", ""))),
-}
-
-
-def event_from_data(
-    version: int, type_name: str, data: Mapping[str, Any], seat: int | None = None
-) -> Event:
-    """A typed event from its type and fields (JSON numbers may be floats)."""
-    if seat is None and isinstance(data.get("seat"), int | float):
-        seat = _int(data["seat"])
-    parser = _PARSERS.get(type_name)
-    if parser is None:
-        return UnknownEvent(version=version, seat=seat, name=type_name, data=dict(data))
-    try:
-        return parser(version, seat, data)
-    except (KeyError, TypeError, ValueError):
-        # A field this SDK reads differently: keep the event rather than lose it.
-        return UnknownEvent(version=version, seat=seat, name=type_name, data=dict(data))
 
 
 def ends_match(item: WatchItem) -> bool:

@@ -238,9 +238,7 @@ class Seat(SeatBase[Client, mv.MoveResult]):
             move, self.name, request_id or _wire.new_request_id(), expected_version
         )
         response = cast(_wire.MoveResponse, self.client.call(rpc, request, self.token))
-        result = _convert.move_result(response.result)
-        self.last_view = result.view
-        return result
+        return self._after_move(_convert.move_result(response.result))
 
     def legal_moves(self) -> mv.LegalMoves:
         """The moves this seat may make now, with hints from the meld search."""
