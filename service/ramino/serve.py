@@ -210,7 +210,6 @@ def run(args: argparse.Namespace) -> int:
             TokenIssuer(load_secret()),
             players,
             max_streams_per_connection=args.max_streams_per_connection,
-            pool=pool,
         )
         try:
             await serve(config, servicer, pool)

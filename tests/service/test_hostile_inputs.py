@@ -27,12 +27,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from prometheus_client import REGISTRY
 from ramino import limits
-from ramino.api import game_servicer, rules_servicer, wire
+from ramino.api import game_servicer, rules_servicer
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.interceptors import transport_limit
 from ramino.api.server import RunningServer, create_server
-from ramino.app import GameApp, Limits
+from ramino.app import GameApp, Limits, games
 from ramino.logs import configure
 from ramino.pool import WorkPool
 from ramino.store import open_store
@@ -63,7 +63,7 @@ async def hostile() -> AsyncIterator[Hostile]:
     # Games of bots only are allowed: these tests are about inputs, not that rule.
     limits = Limits(allow_bot_games=True)
     app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool, limits=limits)
-    servicer = GameServicer(app, TokenIssuer(SECRET), pool=pool)
+    servicer = GameServicer(app, TokenIssuer(SECRET))
     running = await create_server("127.0.0.1:0", servicer, max_message_bytes=LIMIT, pool=pool)
     # The client may send and receive what it likes: the server decides.
     options = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
@@ -308,9 +308,9 @@ async def test_hints_on_large_hands_are_searched_off_the_event_loop(
         )
         tokens.append(joined.seat_token)
     view = (await h.games.GetGame(game_pb2.GetGameRequest(name=name))).view
-    assert len(view.hand) == 0 and view.seats[view.turn].hand_size > game_servicer.POOLED_HAND
-    gate = Gate(game_servicer.legal_moves_bytes)
-    monkeypatch.setattr(game_servicer, "legal_moves_bytes", gate)
+    assert len(view.hand) == 0 and view.seats[view.turn].hand_size > games.POOLED_HAND
+    gate = Gate(games.legal_moves)
+    monkeypatch.setattr(games, "legal_moves", gate)
     legal = asyncio.ensure_future(
         h.games.GetLegalMoves(
             game_pb2.GetLegalMovesRequest(name=name), metadata=auth(tokens[view.turn])
@@ -786,31 +786,22 @@ async def test_the_game_lock_table_drops_a_lock_no_one_holds_or_waits_for(
     assert len(h.app._locks) == 0
 
 
-def test_wire_pieces_keep_at_most_their_limit() -> None:
-    """The serialized pieces are kept by keys that clients choose in part
-    (the melds they lay, the overrides of their games): past its limit a
-    cache starts again, so it never holds more than the limit."""
-    made: list[int] = []
-
-    def make(n: int) -> bytes:
-        made.append(n)
-        return wire.field(1, str(n).encode())
-
-    pieces = wire.Pieces(make, limit=10)
+def test_built_message_caches_keep_at_most_their_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The messages kept built for reuse are keyed in part by what clients
+    choose (the melds they lay, the overrides of their games): past its
+    limit a cache starts again, so it never holds more than the limit."""
+    monkeypatch.setattr(game_servicer, "MAX_PIECES", 10)
+    game_servicer._CARDS.clear()
     for n in range(95):
-        assert pieces.get(n) == wire.field(1, str(n).encode())
-        assert len(pieces) <= 10
-    assert len(made) == 95
-    for n in range(95):
-        assert pieces.get_keyed(("k", n), -n) == wire.field(1, str(-n).encode())
-        assert len(pieces) <= 10
-    for cache in (
-        game_servicer.CARD_PIECES,
-        game_servicer.TABLE_PIECES,
-        game_servicer.MELD_PIECES,
-        game_servicer.MOVE_PIECES,
-    ):
-        assert cache._limit <= 50_000
+        assert game_servicer.card_message("AS", n).id == n
+        assert len(game_servicer._CARDS) <= 10
+    named = types_pb2.Variant(name="rummy")
+    variant = game_servicer.GameVariant("rummy:[]", ramino.Variant("rummy"), named, named)
+    game_servicer._MELDS.clear()
+    for rank in "23456789TJQ":
+        codes = (f"{rank}S", f"{rank}H", f"{rank}D")
+        assert len(game_servicer.hint_meld(variant, codes).cards) == 3
+        assert len(game_servicer._MELDS) <= 10
 
 
 async def test_a_game_lock_admits_one_holder_first_come_first_served_through_cancellations() -> (

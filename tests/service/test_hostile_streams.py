@@ -21,11 +21,12 @@ import grpc
 import pytest
 from google.protobuf.json_format import MessageToDict
 from ramino.api.auth import TokenIssuer
-from ramino.api.events import watch_event_bytes
+from ramino.api.events import watch_event
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
 from ramino.app.log import LogEvent
+from ramino.app.outcomes import MoveOutcome
 from ramino.engine import Discard, DrawFromStock, event_from_data
 from ramino.errors import Busy
 from ramino.store import Store, open_store
@@ -38,8 +39,20 @@ from .conftest import SECRET, SEED, Harness, auth, play_one, reason_of
 from .test_leaks import Secrets, card_ids
 
 
-async def no_answer(game: object, events: object) -> bytes:
-    return b""
+class NoAnswer:
+    """An answer codec that answers nothing (the test reads the watch only)."""
+
+    def answer(self, outcome: MoveOutcome) -> None:
+        return None
+
+    def dump(self, answer: None) -> bytes:
+        return b""
+
+    def load(self, data: bytes) -> None:
+        return None
+
+
+no_answer = NoAnswer()
 
 
 class Clock:
@@ -364,9 +377,11 @@ async def test_the_fan_out_encodes_each_entry_once_per_viewer_class() -> None:
         stub = s.h.stub
         calls: Counter[int] = Counter()
 
-        def counting(version: int, event: LogEvent, viewer: int | None) -> bytes:
+        def counting(
+            version: int, event: LogEvent, viewer: int | None
+        ) -> game_pb2.WatchGameResponse:
             calls[version] += 1
-            return watch_event_bytes(version, event, viewer)
+            return watch_event(version, event, viewer)
 
         s.servicer.encode_event = counting
         name, tokens, _ = await two_people(stub)

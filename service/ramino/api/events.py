@@ -42,7 +42,7 @@ from ramino.engine import (
 )
 from ramino.v1 import game_pb2
 
-__all__ = ["event_message", "watch_event_bytes", "ONEOF_FIELDS"]
+__all__ = ["event_message", "watch_event", "ONEOF_FIELDS"]
 
 ONEOF_FIELDS = tuple(f.name for f in game_pb2.GameEvent.DESCRIPTOR.oneofs_by_name["event"].fields)
 """The fields of ``GameEvent.event``: one per event type."""
@@ -162,9 +162,10 @@ def event_message(version: int, event: LogEvent, viewer: int | None) -> game_pb2
     return msg
 
 
-def watch_event_bytes(version: int, event: LogEvent, viewer: int | None) -> bytes:
-    """The serialized WatchGameResponse of one event: what WatchGame sends,
-    made once per viewer class (see :mod:`ramino.app.fanout`)."""
+def watch_event(version: int, event: LogEvent, viewer: int | None) -> game_pb2.WatchGameResponse:
+    """The WatchGameResponse of one event: what WatchGame sends, made once
+    per viewer class (see :mod:`ramino.app.fanout`) and sent as is to every
+    watcher of the class."""
     response = game_pb2.WatchGameResponse(version=version)
     response.event.CopyFrom(event_message(version, event, viewer))
-    return response.SerializeToString()
+    return response

@@ -38,8 +38,9 @@ from ramino.app.log import (
     entry,
     public_entry,
 )
+from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
 from ramino.bots import BOT_KINDS
-from ramino.engine import Command, Event, Game
+from ramino.engine import Command, Event, Game, View
 from ramino.errors import BadRequest, Busy, GameStateError, NotPermitted, RaminoError
 from ramino.pool import WorkPool
 from ramino.store import (
@@ -64,8 +65,8 @@ POOLED_HAND = 16
 searched in the work pool, off the event loop."""
 
 Clock = Callable[[], float]
-Render = Callable[[HostedGame, list[Event]], Awaitable[bytes]]
 T = TypeVar("T")
+A = TypeVar("A")
 
 
 class GameLock:
@@ -124,8 +125,14 @@ class GameLock:
             del self._table[self._game_id]
 
 
-async def _no_answer(game: HostedGame, events: list[Event]) -> bytes:
-    return b""
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A decided move: the version it was decided on, its entries, and the
+    engine's events among them."""
+
+    before: int
+    entries: list[str]
+    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +181,8 @@ def request_id_reused() -> BadRequest:
 
 
 def _answer(first: RequestRecord, request: RequestRecord) -> bytes:
-    """The first answer to a request id, for a retry of that same request;
-    for anything else, REQUEST_ID_REUSED."""
+    """The first answer to a request id (as stored), for a retry of that
+    same request; for anything else, REQUEST_ID_REUSED."""
     if not first.matches(request):
         raise request_id_reused()
     return first.response
@@ -598,18 +605,19 @@ class GameApp:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        render: Render,
-    ) -> bytes:
-        """Plays ``command`` for ``seat`` and returns ``render``'s answer,
-        stored with the move in ``request``'s record (its response is
-        ``render``'s answer) so that a retry of the request gets it again,
-        and a reuse of its id by anyone else gets REQUEST_ID_REUSED.
-        Without ``expected_version``, a move that loses a race with another
-        replica is decided again on the new state (up to a few times)."""
+        codec: AnswerCodec[A],
+    ) -> A:
+        """Plays ``command`` for ``seat`` and answers ``codec``'s answer to
+        its :class:`MoveOutcome`; with a request id, that answer is stored
+        with the move in ``request``'s record, so that a retry of the request
+        gets it again and a reuse of its id by anyone else gets
+        REQUEST_ID_REUSED. Without ``expected_version``, a move that loses a
+        race with another replica is decided again on the new state (up to
+        a few times)."""
         for attempt in range(4):
             try:
                 return await self._move_once(
-                    game_id, seat, command, expected_version, request, render
+                    game_id, seat, command, expected_version, request, codec
                 )
             except VersionConflict:
                 if expected_version is not None or attempt == 3:
@@ -623,8 +631,8 @@ class GameApp:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        render: Render,
-    ) -> bytes:
+        codec: AnswerCodec[A],
+    ) -> A:
         async with self.lock(game_id):
             # A request id is looked up only when the move is refused: a
             # retry of a move that was applied meets a game that has moved on
@@ -648,27 +656,38 @@ class GameApp:
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._clock(), seat=seat)] if reclaimed else []
-                return await self._apply(game, seat, command, request, render, extra, person=True)
+                events = await self._apply(game, seat, command, extra, person=True)
+                outcome = await self._outcome(game, seat, events)
+                answer = codec.answer(outcome)
+                if request is not None:
+                    record = dataclasses.replace(request, response=codec.dump(answer))
+                    try:
+                        await self._append(game, events.before, events.entries, record)
+                    except DuplicateRequest as dup:
+                        return codec.load(_answer(dup.record, request))
+                else:
+                    await self._append(game, events.before, events.entries, None)
+                await self._applied(game, command, events.before)
+                return answer
             except (RaminoError, VersionConflict) as refused:
                 if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
                     raise
                 first = await self.store.request(game_id, request.request_id)
                 if first is None:
                     raise
-                return _answer(first, request)
+                return codec.load(_answer(first, request))
 
     async def _apply(
         self,
         game: HostedGame,
         seat: int,
         command: Command,
-        request: RequestRecord | None,
-        render: Render,
         extra: list[str],
         person: bool = False,
-    ) -> bytes:
-        """Decides and appends one command (the caller holds the game's
-        lock); ``person``: the seat's person plays it."""
+    ) -> Applied:
+        """Decides one command (the caller holds the game's lock and then
+        appends the entries with :meth:`_append`); ``person``: the seat's
+        person plays it."""
         assert game.engine is not None
         before = game.version
         events = game.engine.apply(seat, command)
@@ -680,18 +699,21 @@ class GameApp:
         game.last_at = now
         if person:
             game.person_at = now
-        response = await render(game, events)
-        record = None if request is None else dataclasses.replace(request, response=response)
+        return Applied(before, entries, tuple(events))
+
+    async def _append(
+        self, game: HostedGame, before: int, entries: list[str], record: RequestRecord | None
+    ) -> None:
+        """Appends a decided move's entries at the version it was decided on."""
         try:
             await self.store.append(game.game_id, before, entries, self.summary(game), record)
-        except DuplicateRequest as dup:
-            self.forget(game.game_id)
-            assert request is not None
-            return _answer(dup.record, request)
         except BaseException:
             # The engine has moved on but the store has not: fold again next time.
             self.forget(game.game_id)
             raise
+
+    async def _applied(self, game: HostedGame, command: Command, before: int) -> None:
+        """What follows an appended move: metrics, snapshot, cache, duties."""
         counter = _MOVE_COUNTERS.get(type(command))
         if counter is None:
             counter = _MOVE_COUNTERS[type(command)] = MOVES.labels(type(command).__name__)
@@ -704,7 +726,35 @@ class GameApp:
         self._remember(game)
         if self.duties is not None and self._turn_duty_at(game) is not None:
             self.duties.kick(game.game_id)
-        return response
+
+    async def _outcome(self, game: HostedGame, seat: int, applied: Applied) -> MoveOutcome:
+        engine = game.engine
+        view = None if engine is None else engine.view(seat)
+        legal = None
+        if engine is not None and view is not None and engine.turn == seat:
+            legal = await self._legal(game, seat, view)
+        return MoveOutcome(game, seat, applied.events, view, legal)
+
+    async def _legal(self, game: HostedGame, seat: int, view: View) -> LegalMoves:
+        """:func:`legal_moves`, in the work pool for a hand of more than
+        ``POOLED_HAND`` cards; the caller holds the game's lock, so nothing
+        changes the game meanwhile."""
+        if self._pool is None or len(view.hand or ()) <= POOLED_HAND:
+            return legal_moves(game, seat, view)
+        return await self._pool.run(legal_moves, game, seat, view)
+
+    async def legal(self, game_id: str, seat: int) -> LegalMoves:
+        """``seat``'s legal moves now and the hint on its hand (none before
+        the deal or after the end)."""
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if not 0 <= seat < len(game.players):
+                raise NotPermitted(
+                    "this seat token claims a seat the game does not have", "NO_SUCH_SEAT"
+                )
+            if game.engine is None or game.ended is not None:
+                return LegalMoves(game.version, (), None)
+            return await self._legal(game, seat, game.engine.view(seat))
 
     async def act_for(
         self,
@@ -738,10 +788,12 @@ class GameApp:
                 command = await self._pool.run(choose, engine)
             else:
                 command = choose(engine)
+            applied = await self._apply(game, seat, command, extra)
             try:
-                await self._apply(game, seat, command, None, _no_answer, extra)
+                await self._append(game, applied.before, applied.entries, None)
             except VersionConflict:
                 return False
+            await self._applied(game, command, applied.before)
             return True
 
     # --- ending ------------------------------------------------------------------
