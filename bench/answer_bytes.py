@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import statistics
 
 import grpc
+import structlog
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
@@ -68,12 +70,17 @@ def main() -> None:
     p.add_argument("--variant", default="rummy")
     p.add_argument("--games", type=int, default=3)
     args = p.parse_args()
+    # The server's log line per RPC would drown the figures.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     answers, events, snapshots = asyncio.run(play(args.variant, args.games))
     for what, sizes in (
         ("move answer (MoveResult)", answers),
         ("event (GameEvent)", events),
         ("JoinGame view (snapshot)", snapshots),
     ):
+        if not sizes:
+            print(f"{what:28} n=    0")
+            continue
         print(
             f"{what:28} n={len(sizes):5}  mean={statistics.fmean(sizes):7.0f} B"
             f"  p50={statistics.median(sizes):6.0f} B  max={max(sizes):6} B"
