@@ -19,6 +19,7 @@ from typing import Any
 import grpc
 import pytest
 import ramino
+import ramino.app.moves as app_moves
 import structlog
 from google.protobuf import descriptor
 from google.protobuf.message import Message
@@ -310,7 +311,7 @@ async def test_hints_on_large_hands_are_searched_off_the_event_loop(
     view = (await h.games.GetGame(game_pb2.GetGameRequest(name=name))).view
     assert len(view.hand) == 0 and view.seats[view.turn].hand_size > games.POOLED_HAND
     gate = Gate(games.legal_moves)
-    monkeypatch.setattr(games, "legal_moves", gate)
+    monkeypatch.setattr(app_moves, "legal_moves", gate)
     legal = asyncio.ensure_future(
         h.games.GetLegalMoves(
             game_pb2.GetLegalMovesRequest(name=name), metadata=auth(tokens[view.turn])
