@@ -26,14 +26,7 @@ import structlog
 import ramino
 from ramino.app.log import HostedGame
 from ramino.bots import Bot, make_bot
-from ramino.engine import (
-    Command,
-    Discard,
-    DrawFromStock,
-    Game,
-    TakeDiscard,
-    TurnOverDiscardPile,
-)
+from ramino.engine import Command, Discard, DrawFromStock, Game, TakeDiscard, TurnOverDiscardPile
 from ramino.store import Store, VersionConflict
 
 log = structlog.get_logger("ramino.duties")

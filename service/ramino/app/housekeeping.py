@@ -9,12 +9,8 @@ from pathlib import Path
 
 import structlog
 
-from ramino.app.table import (
-    GameTable,
-)
-from ramino.store import (
-    Entry,
-)
+from ramino.app.table import GameTable
+from ramino.store import Entry
 
 log = structlog.get_logger("ramino.app")
 

@@ -12,30 +12,12 @@ import structlog
 
 import ramino
 from ramino import limits
-from ramino.app.log import (
-    Header,
-    HostedGame,
-    SeatSpec,
-    engine_entries,
-    entry,
-)
-from ramino.app.table import (
-    GameTable,
-    ended_error,
-    first_answer,
-    game_id_for,
-    request_id_reused,
-)
+from ramino.app.log import Header, HostedGame, SeatSpec, engine_entries, entry
+from ramino.app.table import GameTable, ended_error, first_answer, game_id_for, request_id_reused
 from ramino.bots import BOT_KINDS
 from ramino.engine import Game
 from ramino.errors import BadRequest, GameStateError
-from ramino.store import (
-    DuplicateRequest,
-    GameExists,
-    Page,
-    RequestRecord,
-    VersionConflict,
-)
+from ramino.store import DuplicateRequest, GameExists, Page, RequestRecord, VersionConflict
 
 log = structlog.get_logger("ramino.app")
 

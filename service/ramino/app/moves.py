@@ -17,26 +17,13 @@ from typing import Any, TypeVar
 import structlog
 from prometheus_client import Counter
 
-from ramino.app.log import (
-    END_REASONS,
-    HostedGame,
-    engine_entries,
-    entry,
-)
+from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
 from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
-from ramino.app.table import (
-    GameTable,
-    ended_error,
-    first_answer,
-)
+from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.engine import Command, Event, Game, View
 from ramino.errors import GameStateError, NotPermitted, RaminoError
 from ramino.pool import WorkPool
-from ramino.store import (
-    DuplicateRequest,
-    RequestRecord,
-    VersionConflict,
-)
+from ramino.store import DuplicateRequest, RequestRecord, VersionConflict
 
 log = structlog.get_logger("ramino.app")
 

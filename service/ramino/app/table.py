@@ -14,15 +14,9 @@ from typing import TypeVar
 import structlog
 from prometheus_client import Gauge
 
-from ramino.app.log import (
-    HostedGame,
-)
+from ramino.app.log import HostedGame
 from ramino.errors import BadRequest, GameStateError
-from ramino.store import (
-    GameSummary,
-    RequestRecord,
-    Store,
-)
+from ramino.store import GameSummary, RequestRecord, Store
 
 log = structlog.get_logger("ramino.app")
 

@@ -13,14 +13,8 @@ from typing import Any
 import structlog
 
 from ramino.app.fanout import Encode, Feed, Watcher
-from ramino.app.log import (
-    END_EVENTS,
-    HostedGame,
-    public_entry,
-)
-from ramino.app.table import (
-    GameTable,
-)
+from ramino.app.log import END_EVENTS, HostedGame, public_entry
+from ramino.app.table import GameTable
 from ramino.errors import Busy, NotPermitted
 
 log = structlog.get_logger("ramino.app")
