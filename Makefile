@@ -77,7 +77,7 @@ buf-lint: node_modules/.bin/buf
 # The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts.
 run: build
 	@echo "Ramino on 127.0.0.1:$(PORT) (sqlite store var/ramino.db); Ctrl-C stops it."
-	@echo "  play against bots:  $(VENV)/bin/ramino play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
+	@echo "  play against bots:  $(VENV)/bin/ramino-play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
 	@echo "  Python SDK:         from ramino_client import Client; Client('127.0.0.1:$(PORT)')"
 	@echo "  any language:       proto/ramino/v1/*.proto, or server reflection (grpcurl -plaintext 127.0.0.1:$(PORT) list)"
 	@echo "  analyse a hand:     $(VENV)/bin/ramino analyze \"$(HAND)\" --variant ramino51"
