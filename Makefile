@@ -104,8 +104,8 @@ test-python: build redis-server openspiel kustomize
 lint: build buf-lint
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo fmt --all -- --check
-	$(VENV)/bin/ruff check service tests bench clients/python
-	$(VENV)/bin/ruff format --check service tests bench clients/python
+	$(VENV)/bin/ruff check service tests bench backend clients/python
+	$(VENV)/bin/ruff format --check service tests bench backend clients/python
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
 
