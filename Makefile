@@ -77,7 +77,7 @@ buf-lint: node_modules/.bin/buf
 # The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts.
 run: build
 	@echo "Ramino on 127.0.0.1:$(PORT) (sqlite store var/ramino.db); Ctrl-C stops it."
-	@echo "  play against bots:  $(VENV)/bin/ramino play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
+	@echo "  play against bots:  $(VENV)/bin/ramino-play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
 	@echo "  Python SDK:         from ramino_client import Client; Client('127.0.0.1:$(PORT)')"
 	@echo "  any language:       proto/ramino/v1/*.proto, or server reflection (grpcurl -plaintext 127.0.0.1:$(PORT) list)"
 	@echo "  analyse a hand:     $(VENV)/bin/ramino analyze \"$(HAND)\" --variant ramino51"
@@ -104,8 +104,8 @@ test-python: build redis-server openspiel kustomize
 lint: build buf-lint
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo fmt --all -- --check
-	$(VENV)/bin/ruff check service tests bench clients/python
-	$(VENV)/bin/ruff format --check service tests bench clients/python
+	$(VENV)/bin/ruff check service tests bench backend clients/python
+	$(VENV)/bin/ruff format --check service tests bench backend clients/python
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
 

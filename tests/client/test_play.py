@@ -202,3 +202,17 @@ def play_a_gin_match(server: ThreadServer) -> None:
     assert "knock: k" in text  # the hint's best knock
     assert "pass on the upcard" in text or "passes on the upcard" in text
     assert "Game over" in text
+
+
+def test_the_servers_ramino_play_is_ramino_play_of_the_sdk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ramino-client[play] installed beside the server (as make build
+    installs them), ``ramino play`` takes the same arguments and runs the same
+    command as ``ramino-play``."""
+    from ramino.cli import build_parser
+
+    monkeypatch.delenv("RAMINO_SERVER", raising=False)
+    args = build_parser().parse_args(["play", "--bots", "random", "--variant", "gin"])
+    assert args.func is play.run
+    assert (args.bots, args.variant, args.server) == ("random", "gin", "localhost:50051")

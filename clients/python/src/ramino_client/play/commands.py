@@ -215,6 +215,8 @@ def knock(args: Sequence[str], hand: Sequence[Card], legal: LegalMoves | None) -
                 return k
         raise Refused("No knock discarding that card; k alone knocks at best.")
     laid = melds(" ".join(args[1:]), hand, legal)
+    if any(dropped in m for m in laid):
+        raise Refused("The card you discard to knock is named twice: it cannot be in a meld.")
     return Knock(dropped, tuple(tuple(m) for m in laid))
 
 
