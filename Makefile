@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: help venv build wheel kustomize proto buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
+.PHONY: help venv build wheel kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
@@ -29,7 +29,8 @@ venv: $(VENV)/.bootstrapped
 build: venv
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet --extras dev
 	$(MAKE) --no-print-directory proto
-	$(PY) -c "import ramino, ramino.v1.game_pb2"
+	$(PIP) install --quiet --no-build-isolation --editable 'clients/python[play]'
+	$(PY) -c "import ramino, ramino.v1.game_pb2, ramino_client, ramino_client.v1.game_pb2"
 
 # The server's wheel in $(WHEEL_DIR)/, as deploy/Dockerfile builds it (and
 # tests/deploy installs it into a fresh virtualenv): ramino.v1 is generated
@@ -37,7 +38,7 @@ build: venv
 WHEEL_DIR ?= dist
 wheel: venv
 	$(PIP) install --quiet "grpcio-tools==1.85.1"
-	$(MAKE) --no-print-directory proto
+	$(MAKE) --no-print-directory proto-server
 	rm -rf $(WHEEL_DIR)
 	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
 
@@ -49,13 +50,19 @@ kustomize: venv
 	@command -v kubectl >/dev/null || test -x $(VENV)/bin/kustomize || \
 		GOBIN=$(abspath $(VENV))/bin go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 
-# Python code generated from proto/ into its own package, ramino.v1 (never
-# edited by hand, not committed).
-proto:
+# Python code generated from proto/ into its own packages (never edited by
+# hand, not committed): the server's ramino.v1, and the SDK's ramino_client.v1
+# (by the script the SDK's own build runs too).
+proto: proto-server proto-client
+
+proto-server:
 	rm -rf service/ramino/v1
 	$(PY) -m grpc_tools.protoc -Iproto --python_out=service --pyi_out=service \
 		--grpc_python_out=service proto/ramino/v1/*.proto
 	touch service/ramino/v1/__init__.py
+
+proto-client:
+	$(PY) clients/python/gen_proto.py
 
 node_modules/.bin/buf: package.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -70,8 +77,8 @@ buf-lint: node_modules/.bin/buf
 # The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts.
 run: build
 	@echo "Ramino on 127.0.0.1:$(PORT) (sqlite store var/ramino.db); Ctrl-C stops it."
-	@echo "  play against bots:  $(VENV)/bin/ramino play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
-	@echo "  Python SDK:         from ramino.client import Client; Client('127.0.0.1:$(PORT)')"
+	@echo "  play against bots:  $(VENV)/bin/ramino-play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
+	@echo "  Python SDK:         from ramino_client import Client; Client('127.0.0.1:$(PORT)')"
 	@echo "  any language:       proto/ramino/v1/*.proto, or server reflection (grpcurl -plaintext 127.0.0.1:$(PORT) list)"
 	@echo "  analyse a hand:     $(VENV)/bin/ramino analyze \"$(HAND)\" --variant ramino51"
 	$(VENV)/bin/ramino serve --host 127.0.0.1 --port $(PORT) --store sqlite:var/ramino.db --bot-delay 0.3
@@ -97,8 +104,8 @@ test-python: build redis-server openspiel kustomize
 lint: build buf-lint
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo fmt --all -- --check
-	$(VENV)/bin/ruff check service tests bench
-	$(VENV)/bin/ruff format --check service tests bench
+	$(VENV)/bin/ruff check service tests bench backend clients/python
+	$(VENV)/bin/ruff format --check service tests bench backend clients/python
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
 

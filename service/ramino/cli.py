@@ -124,12 +124,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyze.add_argument("--json", action="store_true", help="print JSON for machines")
     analyze.set_defaults(func=_analyze)
-    from ramino import play, serve, simulate
+    from ramino import serve, simulate
 
     serve.add_parser(sub)
-    play.add_parser(sub)
+    _add_play(sub)
     simulate.add_parser(sub)
     return parser
+
+
+PLAY_MISSING = (
+    "ramino play is the terminal client of the Python SDK: install it with "
+    "pip install 'ramino-client[play]' (clients/python in the repository), then run "
+    "ramino play or ramino-play"
+)
+
+
+def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``ramino play`` runs ``ramino-play`` of ramino-client[play] when it is
+    installed beside the server; the server does not depend on it."""
+    try:
+        from ramino_client import play
+    except ImportError:  # no ramino-client, or without its play extra (rich)
+        p = sub.add_parser("play", help="play in the terminal (needs ramino-client[play])")
+        p.add_argument("args", nargs=argparse.REMAINDER)
+        p.set_defaults(func=_play_missing)
+        return
+    play.add_parser(sub)
+
+
+def _play_missing(args: argparse.Namespace) -> int:
+    print(PLAY_MISSING, file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,19 @@ subclass :class:`ValueError`.
 
 from __future__ import annotations
 
+EXCERPT = 32
+"""Most characters of a client's input that an error message quotes."""
+
+
+def excerpt(text: object, limit: int = EXCERPT) -> str:
+    """``text`` quoted for an error message: its first ``limit`` characters,
+    and the length of the whole when it is longer."""
+    s = text if isinstance(text, str) else repr(text)
+    if len(s) <= limit:
+        return repr(s)
+    return f"{s[:limit]!r}... ({len(s)} characters)"
+
+
 __all__ = [
     "RaminoError",
     "InputError",
@@ -15,6 +28,12 @@ __all__ = [
     "InvalidHand",
     "VariantError",
     "InvalidSeed",
+    "BadRequest",
+    "NotPermitted",
+    "GameStateError",
+    "Busy",
+    "Interrupted",
+    "excerpt",
 ]
 
 
@@ -53,3 +72,30 @@ class VariantError(InputError):
 
 class InvalidSeed(InputError):
     """A shuffle seed that is not an integer from 0 to 2**256 - 1."""
+
+
+# The service's domain errors: the application layer raises them and knows
+# no transport; ``ramino.api.errors`` maps each class to a gRPC status.
+
+
+class BadRequest(InputError):
+    """A request the service refuses as malformed (a bad name, seat, page
+    token, parameter, request id reused...)."""
+
+
+class NotPermitted(RaminoError):
+    """The caller may not do this (another seat's or game's token, no
+    spectators)."""
+
+
+class GameStateError(RaminoError):
+    """The game is not in a state that allows this (ended, not started, seat taken)."""
+
+
+class Busy(RaminoError):
+    """Too much at once (the work pool, a game's watchers, a slow watcher):
+    retry later."""
+
+
+class Interrupted(RaminoError):
+    """Work cut short by the server (a watch feed failed): resume."""

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from ramino.api.auth import PlayerVerifier, TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
-from ramino.api.pool import WorkPool
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp, Limits
 from ramino.logs import configure
+from ramino.pool import WorkPool
 from ramino.store import open_store
 
 
@@ -213,7 +213,6 @@ def run(args: argparse.Namespace) -> int:
             TokenIssuer(load_secret()),
             players,
             max_streams_per_connection=args.max_streams_per_connection,
-            pool=pool,
         )
         try:
             await serve(config, servicer, pool)

@@ -28,7 +28,8 @@ from ramino.api.auth import PlayerVerifier, TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp
-from ramino.client import (
+from ramino.store import Store, open_store
+from ramino_client import (
     Discard,
     DrawFromStock,
     LegalMoves,
@@ -40,7 +41,6 @@ from ramino.client import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
-from ramino.store import Store, open_store
 
 SECRET = b"client-tests-secret-of-at-least-32-bytes"
 # While a server process restarts (a second or more on a busy machine), try

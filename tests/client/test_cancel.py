@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from ramino.client import (
+from ramino_client import (
     AsyncClient,
     Client,
     GameEnded,
@@ -17,7 +17,7 @@ from ramino.client import (
     Unauthenticated,
     WatchItem,
 )
-from ramino.client.events import ends_match
+from ramino_client.events import ends_match
 
 from .conftest import ThreadServer
 

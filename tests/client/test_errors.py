@@ -8,7 +8,7 @@ from typing import Any
 
 import grpc
 import pytest
-from ramino.client import (
+from ramino_client import (
     AsyncClient,
     BotLevel,
     Client,

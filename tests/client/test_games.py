@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from ramino.client import (
+from ramino_client import (
     AcceptLayout,
     AsyncClient,
     AsyncSeat,

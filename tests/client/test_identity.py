@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import jwt
 import pytest
 from ramino.api.auth import PlayerVerifier
-from ramino.client import AsyncClient, Client, ServiceError
+from ramino_client import AsyncClient, Client, ServiceError
 
 from .conftest import ThreadServer
 

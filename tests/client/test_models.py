@@ -4,7 +4,7 @@ read from their JSON fields."""
 from __future__ import annotations
 
 import pytest
-from ramino.client import (
+from ramino_client import (
     BotLevel,
     Card,
     Client,
@@ -15,10 +15,11 @@ from ramino.client import (
     RoundStarted,
     Suit,
     UnknownEvent,
+    _convert,
     group_by_suit,
     sort_cards,
 )
-from ramino.client.events import event_from_data
+from ramino_client.v1 import game_pb2, types_pb2
 
 from .conftest import ThreadServer
 
@@ -46,33 +47,55 @@ def test_hands_sort_and_group_by_suit() -> None:
     assert [c.code for c in groups[None]] == ["JK"]
 
 
-def test_events_from_their_fields() -> None:
-    discarded = event_from_data(9, "Discarded", {"seat": 1.0, "card": 41.0})
+def test_events_from_their_typed_messages() -> None:
+    discarded = _convert.event(
+        game_pb2.GameEvent(version=9, seat=1, discarded=game_pb2.Discarded(card_id=41))
+    )
     assert discarded == Discarded(version=9, seat=1, card=41) and discarded.type == "Discarded"
-    laid = event_from_data(10, "MeldsLaid", {"seat": 0, "melds": [[1, 2, 3]], "opening": True})
+    laid = _convert.event(
+        game_pb2.GameEvent(
+            version=10,
+            seat=0,
+            melds_laid=game_pb2.MeldsLaid(
+                melds=[game_pb2.MeldCardIds(card_ids=[1, 2, 3])], opening=True
+            ),
+        )
+    )
     assert isinstance(laid, MeldsLaid) and laid.melds == ((1, 2, 3),) and laid.opening
-    off = event_from_data(11, "LaidOff", {"seat": 0, "card": 4, "meld": 0, "end": "start"})
+    off = _convert.event(
+        game_pb2.GameEvent(
+            version=11,
+            seat=0,
+            laid_off=game_pb2.LaidOff(card_id=4, meld_index=0, end=types_pb2.END_FIRST),
+        )
+    )
     assert isinstance(off, LaidOff) and off.end is End.FIRST
-    dealt = event_from_data(
-        2,
-        "RoundStarted",
-        {
-            "round": 1,
-            "dealer": 1,
-            "first_player": 0,
-            "hands": [[5, 6], None],
-            "hand_sizes": [2, 2],
-            "upcard": None,
-            "stock_size": 40,
-            "stock": None,
-        },
+    dealt = _convert.event(
+        game_pb2.GameEvent(
+            version=2,
+            round_started=game_pb2.RoundStarted(
+                round=1, dealer=1, first_player=0, hand=[5, 6], hand_sizes=[2, 2], stock_size=40
+            ),
+        )
     )
     assert isinstance(dealt, RoundStarted) and dealt.hand == (5, 6) and dealt.upcard is None
-    future = event_from_data(12, "CometStruck", {"seat": 2, "where": "table"})
-    assert isinstance(future, UnknownEvent) and future.type == "CometStruck"
-    assert future.seat == 2 and future.data["where"] == "table"
-    broken = event_from_data(13, "Discarded", {"seat": 0})
-    assert isinstance(broken, UnknownEvent) and broken.type == "Discarded"
+    watched = _convert.event(
+        game_pb2.GameEvent(version=3, round_started=game_pb2.RoundStarted(hand_sizes=[2, 2]))
+    )
+    assert isinstance(watched, RoundStarted) and watched.hand is None
+    # A type newer than this SDK: its field number is unknown to our messages.
+    future = _convert.event(game_pb2.GameEvent.FromString(b"\x08\x0c\x20\x02\xfa\x06\x00"))
+    assert isinstance(future, UnknownEvent) and future.version == 12 and future.seat == 2
+
+
+def test_overrides_are_typed_parameters_and_back() -> None:
+    msg = _convert.parameters_message({"ace_high": True, "scoring": "winner_collects"})
+    assert msg.ace_high and msg.scoring == types_pb2.SCORING_WINNER_COLLECTS
+    assert _convert.parameters(msg) == {"ace_high": True, "scoring": "winner_collects"}
+    with pytest.raises(ValueError, match="unknown variant parameter"):
+        _convert.parameters_message({"no_such": 1})
+    with pytest.raises(ValueError, match="scoring"):
+        _convert.parameters_message({"scoring": "golf"})
 
 
 def test_end_parse() -> None:

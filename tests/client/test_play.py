@@ -6,8 +6,7 @@ import argparse
 import io
 
 import pytest
-from ramino import play
-from ramino.client import (
+from ramino_client import (
     BotLevel,
     Client,
     Discard,
@@ -21,7 +20,10 @@ from ramino.client import (
     TakeDiscard,
     TurnOverDiscardPile,
     TurnPhase,
+    play,
 )
+from ramino_client.play import commands
+from ramino_client.play.session import Session
 from rich.console import Console
 
 from .conftest import ThreadServer, choose
@@ -35,7 +37,7 @@ def parse(*argv: str) -> argparse.Namespace:
     return parser.parse_args(["play", *argv])
 
 
-def command_for(session: play.Session, move: Move) -> str:
+def command_for(session: Session, move: Move) -> str:
     """What a person types for ``move``, with the numbers the board shows."""
     index = {c.id: i for i, c in enumerate(session.numbering.hand, 1)}
     melds = {t.index: i for i, t in enumerate(session.numbering.table, 1)}
@@ -77,7 +79,7 @@ def play_a_whole_game(server: ThreadServer) -> None:
     with Client(server.address) as client:
         game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
         seat = client.join(game.name, "ann")
-        session = play.Session(seat, console)
+        session = Session(seat, console)
 
         def read(prompt: str) -> str:
             if mistakes:
@@ -110,18 +112,18 @@ def test_cards_by_number_or_code(server: ThreadServer) -> None:
     with Client(server.address) as client:
         game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
         seat = client.join(game.name, "ann")
-        session = play.Session(seat, Console(file=io.StringIO()))
+        session = Session(seat, Console(file=io.StringIO()))
         session._board()
         hand = session.numbering.hand
         first = hand[0]
-        assert session._cards(["1"]) == [first.id]
-        assert session._cards([first.code.lower()]) == [first.id]
+        assert commands.cards(["1"], hand) == [first.id]
+        assert commands.cards([first.code.lower()], hand) == [first.id]
         if first.rank == 10:
-            assert session._cards(["10" + first.code[1].lower()]) == [first.id]
-        with pytest.raises(play._Refused):
-            session._cards(["1", "1"])
-        with pytest.raises(play._Refused):
-            session._cards(["ZZ"])
+            assert commands.cards(["10" + first.code[1].lower()], hand) == [first.id]
+        with pytest.raises(commands.Refused):
+            commands.cards(["1", "1"], hand)
+        with pytest.raises(commands.Refused):
+            commands.cards(["ZZ"], hand)
 
 
 def test_resigning_from_the_command_line(
@@ -143,9 +145,10 @@ def test_joining_a_missing_game_says_why(server: ThreadServer) -> None:
     assert "GAME_NOT_FOUND" in out.getvalue()
 
 
-def test_unknown_bots_are_refused() -> None:
-    with pytest.raises(SystemExit, match="unknown bot"):
-        play._bots("greedy,genius")
+def test_unknown_bots_are_refused(server: ThreadServer) -> None:
+    args = parse("--server", server.address, "--bots", "greedy,genius")
+    with pytest.raises(SystemExit, match="unknown bot 'genius'"):
+        play.run(args, Console(file=io.StringIO()))
 
 
 def test_a_gin_match_typed_at_the_prompt() -> None:
@@ -171,7 +174,7 @@ def play_a_gin_match(server: ThreadServer) -> None:
             "gin", seats=["ann", BotLevel.GREEDY], overrides={"target_score": 100}
         )
         seat = client.join(game.name, "ann")
-        session = play.Session(seat, console)
+        session = Session(seat, console)
 
         def read(prompt: str) -> str:
             legal = session.legal
@@ -199,3 +202,17 @@ def play_a_gin_match(server: ThreadServer) -> None:
     assert "knock: k" in text  # the hint's best knock
     assert "pass on the upcard" in text or "passes on the upcard" in text
     assert "Game over" in text
+
+
+def test_the_servers_ramino_play_is_ramino_play_of_the_sdk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ramino-client[play] installed beside the server (as make build
+    installs them), ``ramino play`` takes the same arguments and runs the same
+    command as ``ramino-play``."""
+    from ramino.cli import build_parser
+
+    monkeypatch.delenv("RAMINO_SERVER", raising=False)
+    args = build_parser().parse_args(["play", "--bots", "random", "--variant", "gin"])
+    assert args.func is play.run
+    assert (args.bots, args.variant, args.server) == ("random", "gin", "localhost:50051")

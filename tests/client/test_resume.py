@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from ramino.client import (
+from ramino_client import (
     AsyncClient,
     BotLevel,
     Client,

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ramino.client import (
+from ramino_client import (
     AsyncClient,
     AsyncSeat,
     AsyncWatch,
@@ -16,7 +16,7 @@ from ramino.client import (
     Snapshot,
     WatchItem,
 )
-from ramino.client.moves import (
+from ramino_client.moves import (
     Discard,
     DrawFromStock,
     LegalMoves,

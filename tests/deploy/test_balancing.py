@@ -16,8 +16,8 @@ from pathlib import Path
 import grpc
 import pytest
 from ramino.api.rules_servicer import RulesServicer
-from ramino.client import AsyncClient, Client
 from ramino.v1 import rules_pb2, rules_pb2_grpc
+from ramino_client import AsyncClient, Client
 
 from tests.deploy.players import consecutive, play_game
 from tests.support.redis_server import free_port

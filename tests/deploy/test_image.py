@@ -19,7 +19,7 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from ramino.client import AsyncClient
+from ramino_client import AsyncClient
 
 from tests.deploy.manifests import DEPLOY, ROOT, container, one, port_number, render
 from tests.deploy.players import consecutive, play_game
@@ -201,6 +201,11 @@ async def test_the_wheel_from_make_serves_and_plays_from_a_fresh_virtualenv(
         check=True,
     ).stdout
     assert where.startswith(str(venv)), where  # not this checkout's service/
+    # The terminal client is the SDK's (ramino-client[play]), not the server's.
+    play = subprocess.run(
+        [str(venv / "bin" / "ramino"), "play"], cwd=home, env=clean, capture_output=True, text=True
+    )
+    assert play.returncode == 2 and "pip install 'ramino-client[play]'" in play.stderr
 
     entrypoint = json.loads(args_of(runtime, "ENTRYPOINT")[0])
     cmd = json.loads(args_of(runtime, "CMD")[0])

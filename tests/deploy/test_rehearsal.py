@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 import redis
-from ramino.client import AsyncClient, MatchEnded, Snapshot
 from ramino.v1 import game_pb2
+from ramino_client import AsyncClient, MatchEnded, Snapshot
 
 from tests.deploy.kubelet import LOOPBACK, Network, Pod, RollingUpdate
 from tests.deploy.manifests import Obj, one, pod_labels, redis_conf, render, selects

@@ -14,10 +14,9 @@ from pathlib import Path
 import grpc
 import pytest
 import redis
-from google.protobuf import struct_pb2
 from ramino.app.log import HostedGame
 from ramino.store.redis import RedisStore
-from ramino.v1 import game_pb2, game_pb2_grpc
+from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
 
 from tests.support.redis_server import RedisServer
 from tests.support.servers import ServerProcess
@@ -103,10 +102,8 @@ async def slow_bots(redis_server: RedisServer, tmp_path: Path) -> AsyncIterator[
     await close_cluster(c)
 
 
-def one_round(variant: str, rounds: int = 1) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    s.update({"max_rounds": rounds, "target_score": 0})
-    return s
+def one_round(variant: str, rounds: int = 1) -> types_pb2.VariantParameters:
+    return types_pb2.VariantParameters(max_rounds=rounds, target_score=0)
 
 
 async def create(
@@ -144,7 +141,9 @@ class Acks:
 
     def note(self, result: game_pb2.MoveResult) -> None:
         for e in result.events:
-            assert self.events.setdefault(e.version, e.type) == e.type
+            # The typed message's name is the event's type ("Discarded").
+            kind = getattr(e, str(e.WhichOneof("event"))).DESCRIPTOR.name
+            assert self.events.setdefault(e.version, kind) == kind
 
 
 async def move(cluster: Cluster, name: str, token: str, acks: Acks) -> bool:

@@ -94,6 +94,12 @@ async def play_one(h: Harness, name: str, token: str) -> game_pb2.MoveResult | N
     kinds = {m.WhichOneof("move"): m for m in legal.moves}
     md = auth(token)
     v = legal.version
+    if "knock" in kinds:  # gin: the best knock is listed first
+        k = kinds["knock"].knock
+        knock = game_pb2.KnockRequest(name=name, expected_version=v, melds=k.melds)
+        if k.HasField("discard_card_id"):
+            knock.discard_card_id = k.discard_card_id
+        return (await h.stub.Knock(knock, metadata=md)).result
     if "lay_melds" in kinds:
         r = await h.stub.LayMelds(
             game_pb2.LayMeldsRequest(
@@ -139,6 +145,18 @@ async def play_one(h: Harness, name: str, token: str) -> game_pb2.MoveResult | N
         return (
             await h.stub.Discard(
                 game_pb2.DiscardRequest(name=name, expected_version=v, card_id=card), metadata=md
+            )
+        ).result
+    if "accept_layout" in kinds:
+        return (
+            await h.stub.AcceptLayout(
+                game_pb2.AcceptLayoutRequest(name=name, expected_version=v), metadata=md
+            )
+        ).result
+    if "pass_upcard" in kinds:
+        return (
+            await h.stub.PassUpcard(
+                game_pb2.PassUpcardRequest(name=name, expected_version=v), metadata=md
             )
         ).result
     first = legal.moves[0]

@@ -66,9 +66,10 @@ def card_ids(result: game_pb2.MoveResult) -> set[int]:
     ids = {c.id for c in view.hand} | {c.id for c in view.discard_pile}
     ids |= {c.id for m in view.table for c in m.meld.cards}
     for e in result.events:
-        for key in ("card_id", "card"):
-            if key in e.data.fields:
-                ids.add(int(e.data.fields[key].number_value))
+        event = getattr(e, e.WhichOneof("event"))
+        for key in ("card_id", "kept_card_id", "discard_card_id", "joker_id"):
+            if key in event.DESCRIPTOR.fields_by_name and event.HasField(key):
+                ids.add(getattr(event, key))
     return ids
 
 

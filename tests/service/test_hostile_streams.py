@@ -21,11 +21,14 @@ import grpc
 import pytest
 from google.protobuf.json_format import MessageToDict
 from ramino.api.auth import TokenIssuer
-from ramino.api.errors import ApiError
-from ramino.api.game_servicer import GameServicer, watch_event_bytes
+from ramino.api.events import watch_event
+from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
+from ramino.app.log import LogEvent
+from ramino.app.outcomes import MoveOutcome
 from ramino.engine import Discard, DrawFromStock, event_from_data
+from ramino.errors import Busy
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
@@ -36,8 +39,20 @@ from .conftest import SECRET, SEED, Harness, auth, play_one, reason_of
 from .test_leaks import Secrets, card_ids
 
 
-async def no_answer(game: object, events: object) -> bytes:
-    return b""
+class NoAnswer:
+    """An answer codec that answers nothing (the test reads the watch only)."""
+
+    def answer(self, outcome: MoveOutcome) -> None:
+        return None
+
+    def dump(self, answer: None) -> bytes:
+        return b""
+
+    def load(self, data: bytes) -> None:
+        return None
+
+
+no_answer = NoAnswer()
 
 
 class Clock:
@@ -247,8 +262,7 @@ async def test_an_abandoned_game_is_finished_and_archived(tmp_path: Path) -> Non
         assert s.h.app.abandon_at(await s.h.app.load(game_id)) == clock.now + 600
         clock.now += 601
         events = [item.event for item in await rest(stream)]
-        assert events[-1].type == "GameEnded"
-        assert MessageToDict(events[-1].data) == {"reason": "abandoned"}
+        assert events[-1].game_ended.reason == "abandoned"
         view = (await stub.GetGame(game_pb2.GetGameRequest(name=name))).view
         assert view.status == game_pb2.GAME_STATUS_FINISHED and view.end_reason == "abandoned"
         assert not view.HasField("turn")
@@ -297,7 +311,7 @@ async def test_bot_moves_do_not_keep_a_game_from_being_abandoned() -> None:
         clock.now += 601
         last = (await rest(stream))[-1]
         assert last.version > first.version
-        assert last.event.type == "GameEnded"
+        assert last.event.WhichOneof("event") == "game_ended"
         view = (await s.h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
         assert view.status == game_pb2.GAME_STATUS_FINISHED and view.end_reason == "abandoned"
         # The bots stopped: nothing follows the end.
@@ -343,8 +357,7 @@ async def test_the_creators_token_cancels_and_no_other_token_can() -> None:
         assert cancelled.view.status == game_pb2.GAME_STATUS_FINISHED
         assert cancelled.view.end_reason == "cancelled" and not cancelled.view.hand
         items = await rest(stream)
-        assert items[-1].event.type == "GameEnded"
-        assert MessageToDict(items[-1].event.data) == {"reason": "cancelled"}
+        assert items[-1].event.game_ended.reason == "cancelled"
         # Cancelling again answers the same; the game takes no move.
         assert (await cancel(creator)).view.version == cancelled.view.version
         err = await refused(
@@ -364,9 +377,11 @@ async def test_the_fan_out_encodes_each_entry_once_per_viewer_class() -> None:
         stub = s.h.stub
         calls: Counter[int] = Counter()
 
-        def counting(version: int, kind: str, fields: dict[str, Any]) -> bytes:
+        def counting(
+            version: int, event: LogEvent, viewer: int | None
+        ) -> game_pb2.WatchGameResponse:
             calls[version] += 1
-            return watch_event_bytes(version, kind, fields)
+            return watch_event(version, event, viewer)
 
         s.servicer.encode_event = counting
         name, tokens, _ = await two_people(stub)
@@ -443,7 +458,7 @@ async def test_watchers_of_different_seats_never_see_another_seats_cards() -> No
                 versions = [i.version for i in items[1:]]
                 # After the snapshot, every entry once, in order, to the end.
                 assert versions == list(range(items[0].version + 1, len(entries) + 1))
-                assert items[-1].event.type in ("GameEnded", "MatchEnded")
+                assert items[-1].event.WhichOneof("event") in ("game_ended", "match_ended")
                 for item in items:
                     data = MessageToDict(item, preserving_proto_field_name=True)
                     leaked = secrets.leaks(item.version, viewer, set(card_ids(data)))
@@ -481,12 +496,12 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
                 break
             await asyncio.sleep(0.01)
 
-        with pytest.raises(ApiError) as caught:
+        with pytest.raises(Busy) as caught:
             while True:
                 await anext(slow)
         assert caught.value.reason == "WATCHER_TOO_SLOW"
-        assert "after_version=" in caught.value.message
-        sent = int(caught.value.message.rsplit("=", 1)[1])
+        assert "after_version=" in str(caught.value)
+        sent = int(str(caught.value).rsplit("=", 1)[1])
         resumed = app.watch(game.game_id, None, sent, False, encode)
         versions = []
         while not versions or versions[-1] < end:
@@ -524,10 +539,9 @@ async def test_watchers_on_one_replica_get_every_entry_and_the_end_made_on_anoth
         for first, stream in zip(start, streams, strict=True):
             items = await rest(stream)
             assert [i.version for i in items] == list(range(first + 1, end + 1))
-            assert items[-1].event.type == "GameEnded"
+            assert items[-1].event.WhichOneof("event") == "game_ended"
         # The idle game's abandon time passes: one replica ends it, and the
         # watchers on the other see it end.
         clock.now += 601
         last = (await rest(idle_stream))[-1]
-        assert last.event.type == "GameEnded"
-        assert MessageToDict(last.event.data) == {"reason": "abandoned"}
+        assert last.event.game_ended.reason == "abandoned"

@@ -18,6 +18,7 @@ from ramino.engine import (
     DrewFromStock,
     Event,
     JokerSwapped,
+    Knocked,
     LaidOff,
     MeldsLaid,
     RoundEnded,
@@ -39,6 +40,9 @@ CARD_FIELDS = {
     "joker_id",
     "upcard",
     "kept",
+    "kept_card_id",
+    "discard_card_id",
+    "hand",
     "hands",
     "stock",
     "melds",
@@ -90,6 +94,12 @@ class Secrets:
                 for meld in e.melds:
                     for c in meld:
                         self.hidden.pop(c, None)
+            case Knocked():
+                if e.discard is not None:
+                    self.hidden.pop(e.discard, None)
+                for meld in e.melds:
+                    for c in meld:
+                        self.hidden.pop(c, None)
             case RoundEnded():
                 self.hidden = {}
         self.by_version[version] = (dict(self.hidden), frozenset(self.stock))
@@ -105,16 +115,17 @@ async def collect_watch(
     md = auth(token) if token else None
     async for item in h.stub.WatchGame(game_pb2.WatchGameRequest(name=name), metadata=md):
         out.append((item.version, item))
-        if item.HasField("event") and item.event.type == "MatchEnded":
+        if item.HasField("event") and item.event.WhichOneof("event") == "match_ended":
             return
         if item.HasField("snapshot") and item.snapshot.status == game_pb2.GAME_STATUS_FINISHED:
             return
 
 
-@pytest.mark.parametrize("variant", ["ramino51", "rummy"])
+@pytest.mark.parametrize("variant", ["ramino51", "rami51", "rummy", "gin"])
 async def test_no_message_names_a_hidden_card_or_the_seed(harness: Harness, variant: str) -> None:
     h = harness
-    name, tokens = await seated_game(h, variant, 2, bots=1)
+    # Two people and a bot; gin is for two players: two people.
+    name, tokens = await seated_game(h, variant, 2, bots=0 if variant == "gin" else 1)
     sent: dict[int | None, list[tuple[int, Message]]] = {0: [], 1: [], None: []}
     watchers = [
         asyncio.create_task(collect_watch(h, name, tokens[s] if s is not None else None, sent[s]))

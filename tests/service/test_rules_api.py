@@ -6,13 +6,12 @@ from collections.abc import AsyncIterator
 
 import grpc
 import pytest
-from google.protobuf import struct_pb2
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 from ramino.api.server import RunningServer, create_server
-from ramino.v1 import rules_pb2, rules_pb2_grpc
+from ramino.v1 import rules_pb2, rules_pb2_grpc, types_pb2
 
 
 @pytest.fixture
@@ -49,8 +48,7 @@ async def test_validate_meld_over_grpc(channel: grpc.aio.Channel) -> None:
         rules_pb2.ValidateMeldRequest(variant="rummy", cards=["QH", "KH", "AH"])
     )
     assert not bad.valid and bad.reason == "ACE_HIGH_NOT_ALLOWED"
-    overrides = struct_pb2.Struct()
-    overrides.update({"ace_high": True})
+    overrides = types_pb2.VariantParameters(ace_high=True)
     high = await stub.ValidateMeld(
         rules_pb2.ValidateMeldRequest(
             variant="rummy", overrides=overrides, cards=["QH", "KH", "AH"]
@@ -77,7 +75,7 @@ async def test_list_variants_gives_every_preset_with_parameters(channel: grpc.ai
     stub = rules_pb2_grpc.RulesServiceStub(channel)
     r = await stub.ListVariants(rules_pb2.ListVariantsRequest())
     assert [v.name for v in r.variants] == ["ramino51", "rami51", "rummy", "gin"]
-    assert r.variants[0].parameters["open_threshold"] == 51
+    assert r.variants[0].parameters.open_threshold == 51
 
 
 @pytest.mark.parametrize(
@@ -141,7 +139,7 @@ async def test_list_variants_gives_max_turns_per_round_and_the_gin_parameters(
     r = await stub.ListVariants(rules_pb2.ListVariantsRequest())
     by_name = {v.name: v for v in r.variants}
     for v in r.variants:
-        assert v.parameters["max_turns_per_round"] == 300
+        assert v.parameters.max_turns_per_round == 300
     gin = by_name["gin"].parameters
-    assert gin["knocking"] is True and gin["knock_card"] == 10
-    assert gin["undercut_bonus"] == 25 and gin["big_gin"] is False
+    assert gin.knocking is True and gin.knock_card == 10
+    assert gin.undercut_bonus == 25 and gin.HasField("big_gin") and gin.big_gin is False

@@ -6,12 +6,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import grpc
-from google.protobuf import struct_pb2
+from google.protobuf import timestamp_pb2, unknown_fields
 
 import ramino
-from ramino.api import limits
-from ramino.api.errors import ApiError, excerpt
-from ramino.v1 import types_pb2
+from ramino import limits
+from ramino.api.errors import ApiError
+from ramino.errors import excerpt
+from ramino.v1 import game_pb2, types_pb2
+
+BOTS = {
+    game_pb2.BOT_LEVEL_RANDOM: "random",
+    game_pb2.BOT_LEVEL_GREEDY: "greedy",
+}
+BOT_LEVELS = {v: k for k, v in BOTS.items()}
 
 SUITS: dict[str, types_pb2.Suit] = {
     "S": types_pb2.SUIT_SPADES,
@@ -66,32 +73,66 @@ def opening(o: ramino.Opening, variant: ramino.Variant) -> types_pb2.Opening:
     return types_pb2.Opening(value=o.value, melds=melds(o.melds, variant))
 
 
-def overrides(struct: struct_pb2.Struct | None) -> dict[str, Any]:
-    """Struct values as parameter overrides, each checked against the
-    variant's parameters (:func:`limits.parameter`): numbers become ints."""
-    if struct is None:
+# The values of the parameters that are a choice, by enum number.
+CHOICES: dict[str, dict[int, str]] = {
+    "scoring": {
+        types_pb2.SCORING_PENALTY: "penalty",
+        types_pb2.SCORING_WINNER_COLLECTS: "winner_collects",
+    },
+    "stock_exhausted": {
+        types_pb2.STOCK_EXHAUSTED_RESHUFFLE: "reshuffle",
+        types_pb2.STOCK_EXHAUSTED_TURN_OVER: "turn_over",
+    },
+}
+CHOICE_NUMBERS = {name: {v: k for k, v in c.items()} for name, c in CHOICES.items()}
+_PARAMETER_FIELDS = types_pb2.VariantParameters.DESCRIPTOR.fields_by_name
+assert set(_PARAMETER_FIELDS) == set(limits.KINDS), set(_PARAMETER_FIELDS) ^ set(limits.KINDS)
+
+
+def overrides(message: types_pb2.VariantParameters | None) -> dict[str, Any]:
+    """The fields set in ``message`` as parameter overrides, each checked
+    against the variant's parameters (:func:`limits.parameter`); a field the
+    server does not know (a newer client's) is INVALID_ARGUMENT."""
+    if message is None:
         return {}
-    return {key: limits.parameter(key, _plain(value)) for key, value in struct.fields.items()}
+    if len(unknown_fields.UnknownFieldSet(message)):
+        raise invalid(
+            "UNKNOWN_PARAMETER",
+            "the variant parameters hold a field this server does not know",
+        )
+    out: dict[str, Any] = {}
+    for fd, value in message.ListFields():
+        name = fd.name
+        choices = CHOICES.get(name)
+        if choices is not None:
+            if value not in choices:
+                raise limits.bad_parameter(name, f"expected one of {', '.join(choices.values())}")
+            value = choices[value]
+        elif name == "hand_sizes":
+            value = list(value)
+        out[name] = limits.parameter(name, value)
+    return out
 
 
-def _plain(value: struct_pb2.Value) -> Any:
-    """A ``google.protobuf.Value`` as a plain value: a number stays a float
-    (NaN and infinities too, refused by the parameter's check); a struct,
-    which no parameter takes, becomes None."""
-    kind = value.WhichOneof("kind")
-    if kind == "number_value":
-        return value.number_value
-    if kind == "string_value":
-        return value.string_value
-    if kind == "bool_value":
-        return value.bool_value
-    if kind == "list_value":
-        return [_plain(v) for v in value.list_value.values]
-    return None
+def parameters_message(values: Mapping[str, Any]) -> types_pb2.VariantParameters:
+    """Parameter ``values`` by name (overrides, or a whole variant's
+    ``to_dict``) as a message; names that are not parameters are left out."""
+    msg = types_pb2.VariantParameters()
+    for name, value in values.items():
+        if name not in _PARAMETER_FIELDS:
+            continue
+        numbers = CHOICE_NUMBERS.get(name)
+        if numbers is not None:
+            setattr(msg, name, numbers[value])
+        elif isinstance(value, list | tuple):
+            getattr(msg, name).extend(value)
+        else:
+            setattr(msg, name, value)
+    return msg
 
 
-def variant(name: str, struct: struct_pb2.Struct | None = None) -> ramino.Variant:
-    return ramino.Variant(preset(name), **overrides(struct))
+def variant(name: str, message: types_pb2.VariantParameters | None = None) -> ramino.Variant:
+    return ramino.Variant(preset(name), **overrides(message))
 
 
 def preset(name: str) -> str:
@@ -109,14 +150,20 @@ def preset(name: str) -> str:
 _PRESETS = frozenset(p.lower() for p in ramino.PRESETS)
 
 
-def variant_message(v: ramino.Variant) -> types_pb2.Variant:
-    params = struct_pb2.Struct()
-    params.update(_params(v.to_dict()))
-    return types_pb2.Variant(name=v.name, parameters=params)
+def variant_message(v: ramino.Variant, with_parameters: bool = True) -> types_pb2.Variant:
+    """``v`` as a message: its name, and with ``with_parameters`` every
+    parameter and the deck's size."""
+    msg = types_pb2.Variant(name=v.name)
+    if with_parameters:
+        msg.parameters.CopyFrom(parameters_message(v.to_dict()))
+        msg.deck_size = v.deck_size
+    return msg
 
 
-def _params(d: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in d.items() if k != "name"}
+def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    ts = timestamp_pb2.Timestamp()
+    ts.FromNanoseconds(int(seconds * 1e9))
+    return ts
 
 
 def end_value(name: str) -> types_pb2.End:

@@ -14,25 +14,21 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from ramino.errors import InputError, RaminoError
+from ramino.errors import (
+    BadRequest,
+    Busy,
+    InputError,
+    Interrupted,
+    NotPermitted,
+    RaminoError,
+)
 from ramino.store import DuplicateRequest, GameExists, GameNotFound, StoreError, VersionConflict
 from ramino.store.redis import NotReplicated
 
 DOMAIN = "ramino.v1"
-EXCERPT = 32
-"""Most characters of a client's input that an error message quotes."""
 MAX_MESSAGE = 400
 """Longest status message: past it a message is cut (a safety net behind
 :func:`excerpt`, so that no error outgrows a client's metadata limit)."""
-
-
-def excerpt(text: object, limit: int = EXCERPT) -> str:
-    """``text`` quoted for an error message: its first ``limit`` characters,
-    and the length of the whole when it is longer."""
-    s = text if isinstance(text, str) else repr(text)
-    if len(s) <= limit:
-        return repr(s)
-    return f"{s[:limit]!r}... ({len(s)} characters)"
 
 
 class ApiError(Exception):
@@ -65,8 +61,14 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             return make_status(exc.code, exc.reason, exc.message)
         case IllegalMove():
             return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
-        case InputError():
+        case BadRequest() | InputError():
             return make_status(grpc.StatusCode.INVALID_ARGUMENT, exc.reason, str(exc))
+        case NotPermitted():
+            return make_status(grpc.StatusCode.PERMISSION_DENIED, exc.reason, str(exc))
+        case Busy():
+            return make_status(grpc.StatusCode.RESOURCE_EXHAUSTED, exc.reason, str(exc))
+        case Interrupted():
+            return make_status(grpc.StatusCode.UNAVAILABLE, exc.reason, str(exc))
         case RaminoError():
             return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
         case VersionConflict():

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import structlog
-from google.protobuf import struct_pb2, timestamp_pb2
 
 import ramino
-from ramino.api import convert, wire
+from ramino.api import convert
 from ramino.api.auth import (
     CALLER_KEY,
     PLAYER_TOKEN_KEY,
@@ -26,11 +25,12 @@ from ramino.api.auth import (
     caller_scope,
     metadata_value,
 )
-from ramino.api.errors import ApiError, excerpt
+from ramino.api.errors import ApiError
+from ramino.api.events import event_message, watch_event
 from ramino.api.interceptors import Context
-from ramino.api.pool import WorkPool, shared
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
-from ramino.app.games import POOLED_HAND
+from ramino.app.fanout import Encode
+from ramino.app.outcomes import Hint, LegalMoves, MoveOutcome
 from ramino.engine import (
     AcceptLayout,
     Command,
@@ -46,18 +46,14 @@ from ramino.engine import (
     TakeDiscard,
     TurnOverDiscardPile,
     View,
-    project,
-    to_data,
 )
+from ramino.errors import excerpt
 from ramino.store import GameSummary, RequestRecord
 from ramino.store.base import fingerprint
 from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
 
-BOTS = {
-    game_pb2.BOT_LEVEL_RANDOM: "random",
-    game_pb2.BOT_LEVEL_GREEDY: "greedy",
-}
-BOT_LEVELS = {v: k for k, v in BOTS.items()}
+BOTS = convert.BOTS
+BOT_LEVELS = convert.BOT_LEVELS
 STATUSES = {
     "waiting": game_pb2.GAME_STATUS_WAITING,
     "playing": game_pb2.GAME_STATUS_PLAYING,
@@ -71,29 +67,6 @@ PHASES = {
 }
 MAX_CARD_ID = 1 << 10
 MAX_REQUEST_ID = 128
-
-
-def _numbers(message: Any, *names: str) -> tuple[int, ...]:
-    """The field numbers of ``names`` in ``message``'s type."""
-    fields = message.DESCRIPTOR.fields_by_name
-    return tuple(fields[n].number for n in names)
-
-
-RESULT_EVENTS, RESULT_VIEW, RESULT_MOVES, RESULT_HINT = _numbers(
-    game_pb2.MoveResult, "events", "view", "legal_moves", "hint"
-)
-EVENT_VERSION, EVENT_TYPE, EVENT_DATA, EVENT_SEAT = _numbers(
-    game_pb2.GameEvent, "version", "type", "data", "seat"
-)
-HINT_OPENING, HINT_DEADWOOD, HINT_DISCARD, HINT_KNOCK = _numbers(
-    game_pb2.Hint, "best_opening", "min_deadwood", "suggested_discard", "best_knock"
-)
-OPENING_VALUE, OPENING_MELDS = _numbers(types_pb2.Opening, "value", "melds")
-DEADWOOD_VALUE, DEADWOOD_MELDS, DEADWOOD_CARDS = _numbers(
-    types_pb2.Deadwood, "value", "melds", "deadwood"
-)
-LEGAL_MOVES, LEGAL_HINT = _numbers(game_pb2.GetLegalMovesResponse, "moves", "hint")
-WATCH_VERSION, WATCH_EVENT = _numbers(game_pb2.WatchGameResponse, "version", "event")
 
 
 def request_hash(request_id: str) -> str:
@@ -130,16 +103,7 @@ def game_id_of(name: str) -> str:
     return game_id
 
 
-def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
-    ts = timestamp_pb2.Timestamp()
-    ts.FromNanoseconds(int(seconds * 1e9))
-    return ts
-
-
-def _struct(fields: dict[str, Any]) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    s.update(fields)
-    return s
+_timestamp = convert.timestamp
 
 
 def game_message(summary: GameSummary) -> game_pb2.Game:
@@ -168,20 +132,32 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
 
 @dataclass(frozen=True)
 class GameVariant:
-    """A game's variant and its message serialized as GameView's field
-    ``variant``, built once per set of parameters (``key``)."""
+    """A game's variant and its Variant messages, built once per set of
+    parameters (``key``): ``named`` its name only (a move's answer), ``full``
+    with its parameters (snapshots)."""
 
     key: str
     variant: ramino.Variant
-    piece: bytes
+    named: types_pb2.Variant
+    full: types_pb2.Variant
 
 
 MAX_VARIANTS = 256
 """Distinct sets of parameters kept built (the least recently used go)."""
 _VARIANTS: OrderedDict[str, GameVariant] = OrderedDict()
-_VIEW_FIELDS = game_pb2.GameView.DESCRIPTOR.fields_by_name
-HAND = _VIEW_FIELDS["hand"].number
-DISCARD_PILE = _VIEW_FIELDS["discard_pile"].number
+MAX_PIECES = 50_000
+"""Messages kept built for reuse (cards, table melds, hint melds): the
+pieces of a game in play come back on the next move, so a cleared cache
+fills again at once."""
+_CARDS: dict[tuple[str, int | None], types_pb2.Card] = {}
+_TABLE: dict[tuple[str, int, int, tuple[int, ...]], game_pb2.TableMeld] = {}
+_MELDS: dict[tuple[str, tuple[str, ...]], types_pb2.Meld] = {}
+
+
+def _bounded(cache: dict[Any, Any]) -> dict[Any, Any]:
+    if len(cache) >= MAX_PIECES:
+        cache.clear()
+    return cache
 
 
 def game_variant(game: HostedGame) -> GameVariant:
@@ -192,65 +168,53 @@ def game_variant(game: HostedGame) -> GameVariant:
         _VARIANTS.move_to_end(key)
         return found
     variant = ramino.Variant(h.variant, **h.overrides)
-    message = convert.variant_message(variant)
-    piece = wire.field(_VIEW_FIELDS["variant"].number, message.SerializeToString())
-    found = _VARIANTS[key] = GameVariant(key, variant, piece)
+    found = _VARIANTS[key] = GameVariant(
+        key,
+        variant,
+        convert.variant_message(variant, with_parameters=False),
+        convert.variant_message(variant),
+    )
     while len(_VARIANTS) > MAX_VARIANTS:
         _VARIANTS.popitem(last=False)
     return found
 
 
-def _card_piece(number: int, code: str, card_id: int | None) -> bytes:
-    return wire.field(number, convert.card(code, card_id).SerializeToString())
+def card_message(code: str, card_id: int | None) -> types_pb2.Card:
+    """The Card message of ``code`` (with ``card_id``), built once."""
+    key = (code, card_id)
+    found = _CARDS.get(key)
+    if found is None:
+        found = _bounded(_CARDS)[key] = convert.card(code, card_id)
+    return found
 
 
-def _meld(info: GameVariant, codes: tuple[str, ...], ids: tuple[int, ...] | None) -> types_pb2.Meld:
-    meld = ramino.validate_meld(list(codes), info.variant)
-    return convert.meld(meld, ids)
-
-
-def _meld_piece(info: GameVariant, number: int, codes: tuple[str, ...]) -> bytes:
-    return wire.field(number, _meld(info, codes, None).SerializeToString())
-
-
-def _table_piece(
+def _table_meld(
     info: GameVariant, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
-) -> bytes:
-    table = game_pb2.TableMeld(index=index, owner=owner, meld=_meld(info, codes, ids))
-    return wire.field(_VIEW_FIELDS["table"].number, table.SerializeToString())
+) -> game_pb2.TableMeld:
+    key = (info.key, index, owner, ids)
+    found = _TABLE.get(key)
+    if found is None:
+        meld = convert.meld(ramino.validate_meld(list(codes), info.variant), ids)
+        found = _bounded(_TABLE)[key] = game_pb2.TableMeld(index=index, owner=owner, meld=meld)
+    return found
 
 
-# A card of a hand or of the discard pile, by field, code and id; a meld on
-# the table, by variant key, index, owner and cards (``get_keyed``: a piece
-# keeps its variant's key, not the variant).
-CARD_PIECES = wire.Pieces(_card_piece)
-TABLE_PIECES = wire.Pieces(_table_piece)
-# A meld of a hint (no card ids), by variant key, field and cards.
-MELD_PIECES = wire.Pieces(_meld_piece)
-
-
-def _table(
-    info: GameVariant, index: int, owner: int, codes: tuple[str, ...], ids: tuple[int, ...]
-) -> bytes:
-    return TABLE_PIECES.get_keyed(
-        (info.key, index, owner, codes, ids), info, index, owner, codes, ids
-    )
-
-
-def _hint_meld(info: GameVariant, number: int, codes: tuple[str, ...]) -> bytes:
-    return MELD_PIECES.get_keyed((info.key, number, codes), info, number, codes)
+def hint_meld(info: GameVariant, codes: tuple[str, ...]) -> types_pb2.Meld:
+    """A meld of a hint (its cards without ids), built once per variant."""
+    key = (info.key, codes)
+    found = _MELDS.get(key)
+    if found is None:
+        found = _bounded(_MELDS)[key] = convert.meld(
+            ramino.validate_meld(list(codes), info.variant)
+        )
+    return found
 
 
 def view_message(
-    game: HostedGame, viewer: int | None, with_deck: bool = False
-) -> game_pb2.GameView:
-    return game_pb2.GameView.FromString(view_bytes(game, viewer, with_deck))
-
-
-def view_bytes(
     game: HostedGame, viewer: int | None, with_deck: bool = False, view: View | None = None
-) -> bytes:
-    """The serialized GameView of ``game`` for ``viewer`` (None: a spectator);
+) -> game_pb2.GameView:
+    """The GameView of ``game`` for ``viewer`` (None: a spectator); with
+    ``with_deck`` (a snapshot) also the deck and the variant's parameters;
     ``view`` is the engine's view for ``viewer`` when the caller has it."""
     h = game.header
     info = game_variant(game)
@@ -258,6 +222,7 @@ def view_bytes(
         name=f"games/{h.game_id}",
         version=game.version,
         status=STATUSES[game.status],
+        variant=info.full if with_deck else info.named,
         seed_hash=h.seed_hash,
         turn_timer_seconds=h.turn_timer_seconds,
         phase=game_pb2.TURN_PHASE_NONE,
@@ -279,7 +244,7 @@ def view_bytes(
     ]
     if engine is None:
         msg.seats.extend(seats)
-        return msg.SerializeToString() + info.piece
+        return msg
     if view is None:
         view = engine.view(viewer)
     deck = view.deck
@@ -306,56 +271,83 @@ def view_bytes(
     if engine.finished:
         msg.seed = str(h.seed)
         msg.winners.extend(view.winners)
-    card = CARD_PIECES.get
-    parts = [msg.SerializeToString(), info.piece]
-    parts.extend(card(HAND, deck[c], c) for c in view.hand or ())
-    parts.extend(
-        _table(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
+    msg.hand.extend(card_message(deck[c], c) for c in view.hand or ())
+    msg.table.extend(
+        _table_meld(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
         for m in view.melds
     )
-    parts.extend(card(DISCARD_PILE, deck[c], c) for c in view.discard_pile)
-    return b"".join(parts)
-
-
-def event_message(version: int, kind: str, fields: dict[str, Any]) -> game_pb2.GameEvent:
-    seat = fields.get("seat")
-    msg = game_pb2.GameEvent(version=version, type=kind, data=_struct(fields))
-    if isinstance(seat, int):
-        msg.seat = seat
+    msg.discard_pile.extend(card_message(deck[c], c) for c in view.discard_pile)
     return msg
 
 
-def event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
-    """The serialized :func:`event_message`."""
-    seat = fields.get("seat")
-    out = b"".join(
-        (
-            wire.int_field(EVENT_VERSION, version),
-            wire.field(EVENT_TYPE, kind.encode()),
-            wire.field(EVENT_DATA, wire.struct(fields)),
-        )
-    )
-    return out + wire.int_field(EVENT_SEAT, seat) if isinstance(seat, int) else out
-
-
-def watch_event_bytes(version: int, kind: str, fields: dict[str, Any]) -> bytes:
-    """The serialized WatchGameResponse of one event: what WatchGame sends,
-    made once per viewer class (see :mod:`ramino.app.fanout`)."""
-    return wire.int_field(WATCH_VERSION, version) + wire.field(
-        WATCH_EVENT, event_bytes(version, kind, fields)
-    )
-
-
-def engine_events(events: Sequence[Event], viewer: int | None, last_version: int) -> list[bytes]:
-    """The engine's ``events`` as ``viewer`` sees them, serialized GameEvents
-    whose versions end at ``last_version``."""
+def engine_events(
+    events: Sequence[Event], viewer: int | None, last_version: int
+) -> list[game_pb2.GameEvent]:
+    """The engine's ``events`` as ``viewer`` sees them, GameEvents whose
+    versions end at ``last_version``."""
     first = last_version - len(events) + 1
-    out = []
-    for i, e in enumerate(events):
-        fields = to_data(project(e, viewer))
-        kind = str(fields.pop("type"))
-        out.append(event_bytes(first + i, kind, fields))
-    return out
+    return [event_message(first + i, e, viewer) for i, e in enumerate(events)]
+
+
+def legal_messages(
+    info: GameVariant, legal: LegalMoves
+) -> tuple[list[game_pb2.Move], game_pb2.Hint | None]:
+    """The moves and the hint of ``legal`` as messages."""
+    moves = []
+    for cmd, value in legal.moves:
+        move = move_message(cmd)
+        if isinstance(cmd, LayMelds):
+            move.lay_melds.value = value
+        elif isinstance(cmd, Knock):
+            move.knock.deadwood = value
+        moves.append(move)
+    hint = None if legal.hint is None else hint_message(info, legal.hint)
+    return moves, hint
+
+
+def hint_message(info: GameVariant, hint: Hint) -> game_pb2.Hint:
+    """The Hint message: the best opening while the seat has not opened,
+    the minimum deadwood, the discard to make, and gin's best knock."""
+    msg = game_pb2.Hint()
+    if hint.opening is not None:
+        msg.best_opening.value = hint.opening.value
+        msg.best_opening.melds.extend(hint_meld(info, tuple(m)) for m in hint.opening.melds)
+    deadwood = hint.deadwood
+    msg.min_deadwood.value = deadwood.value
+    msg.min_deadwood.melds.extend(hint_meld(info, tuple(m)) for m in deadwood.melds)
+    msg.min_deadwood.deadwood.extend(card_message(c, None) for c in deadwood.deadwood)
+    msg.suggested_discard.CopyFrom(card_message(*hint.discard))
+    if hint.knock is not None:
+        knock, value = hint.knock
+        msg.best_knock.CopyFrom(knock_move(knock))
+        msg.best_knock.deadwood = value
+    return msg
+
+
+class MoveResultCodec:
+    """A move's answer is its MoveResult (an :class:`AnswerCodec`): the
+    events as the mover sees them, its view, and while the turn is still
+    its own its legal moves and the hint."""
+
+    def answer(self, outcome: MoveOutcome) -> game_pb2.MoveResult:
+        game, seat = outcome.game, outcome.seat
+        result = game_pb2.MoveResult(events=engine_events(outcome.events, seat, game.version))
+        result.view.CopyFrom(view_message(game, seat, view=outcome.view))
+        if outcome.legal is not None:
+            moves, hint = legal_messages(game_variant(game), outcome.legal)
+            result.legal_moves.extend(moves)
+            if hint is not None:
+                result.hint.CopyFrom(hint)
+        return result
+
+    def dump(self, answer: game_pb2.MoveResult) -> bytes:
+        return answer.SerializeToString()
+
+    def load(self, data: bytes) -> game_pb2.MoveResult:
+        return game_pb2.MoveResult.FromString(data)
+
+
+MOVE_RESULTS = MoveResultCodec()
 
 
 def _card_id(value: int) -> int:
@@ -370,9 +362,9 @@ def _index(value: int, what: str) -> int:
     return value
 
 
-def move_message(
-    cmd: Command, deck: Sequence[str] = (), variant: ramino.Variant | None = None
-) -> game_pb2.Move:
+def move_message(cmd: Command) -> game_pb2.Move:
+    """A command as the Move a client sends back (a LayMelds' value and a
+    Knock's deadwood are set by who knows the hand)."""
     match cmd:
         case DrawFromStock():
             return game_pb2.Move(draw_from_stock=game_pb2.DrawFromStockMove())
@@ -381,14 +373,9 @@ def move_message(
         case TurnOverDiscardPile():
             return game_pb2.Move(turn_over_discard_pile=game_pb2.TurnOverDiscardPileMove())
         case LayMelds(melds=melds):
-            value = 0
-            if variant is not None:
-                value = sum(
-                    ramino.validate_meld([deck[c] for c in m], variant).value for m in melds
-                )
             return game_pb2.Move(
                 lay_melds=game_pb2.LayMeldsMove(
-                    melds=[game_pb2.MeldCardIds(card_ids=list(m)) for m in melds], value=value
+                    melds=[game_pb2.MeldCardIds(card_ids=list(m)) for m in melds]
                 )
             )
         case LayOff(card=card, meld=meld, end=end):
@@ -422,12 +409,6 @@ def knock_move(cmd: Knock) -> game_pb2.KnockMove:
     return move
 
 
-def move_response(result: bytes) -> bytes:
-    """The serialized response of a move RPC around a serialized
-    ``MoveResult``: every one is ``{MoveResult result = 1}``."""
-    return wire.field(1, result)
-
-
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(
         self,
@@ -435,19 +416,17 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         tokens: TokenIssuer,
         players: PlayerVerifier | None = None,
         max_streams_per_connection: int = 100,
-        pool: WorkPool | None = None,
     ) -> None:
         """``players``: the verifier of the host's player tokens; with it,
-        lobby calls need a player token and seat tokens are bound to it;
-        ``pool``: where the searches of large hands run."""
+        lobby calls need a player token and seat tokens are bound to it. The
+        searches of large hands run in the app's work pool."""
         self.app = app
         self.tokens = tokens
-        self.pool = pool or shared()
         self.players = players
         self.max_streams_per_connection = max_streams_per_connection
         self._streams: dict[str, int] = {}
         """Open watch streams by connection (the peer's address and port)."""
-        self.encode_event: Callable[[int, str, dict[str, Any]], bytes] = watch_event_bytes
+        self.encode_event: Encode = watch_event
         """What a watch stream sends of an event, made once per viewer class."""
 
     def drain(self) -> None:
@@ -666,10 +645,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- moves ------------------------------------------------------------------
 
-    async def _move(self, request: Any, context: Context, command: Command) -> bytes:
-        """Plays ``command`` and answers with the wire bytes of the move RPC's
-        response, ``{MoveResult result = 1}``: the serialized result is what the
-        store keeps for a retry of the request id, and it goes out as is."""
+    async def _move(self, request: Any, context: Context, command: Command) -> game_pb2.MoveResult:
+        """Plays ``command`` and answers its MoveResult (kept by the app, for
+        a retry of the request id, through :data:`MOVE_RESULTS`)."""
         check_request_id(request.request_id)
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
@@ -680,39 +658,32 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             scope += f":player:{claim.player}"
         record = request_record(request, type(command).__name__, scope)
         expected = request.expected_version if request.HasField("expected_version") else None
-
-        async def render(game: HostedGame, events: list[Event]) -> bytes:
-            engine = game.engine
-            view = None if engine is None else engine.view(seat)
-            parts = [
-                wire.field(RESULT_EVENTS, e) for e in engine_events(events, seat, game.version)
-            ]
-            parts.append(wire.field(RESULT_VIEW, view_bytes(game, seat, view=view)))
-            if engine is not None and view is not None and engine.turn == seat:
-                parts.append(await self._legal_moves(game, seat, RESULT_MOVES, RESULT_HINT, view))
-            return b"".join(parts)
-
-        answer = await self.app.move(game_id, seat, command, expected, record, render)
-        return move_response(answer)
+        return await self.app.move(game_id, seat, command, expected, record, MOVE_RESULTS)
 
     async def DrawFromStock(  # noqa: N802
         self, request: game_pb2.DrawFromStockRequest, context: Context
-    ) -> bytes:
-        return await self._move(request, context, DrawFromStock())
+    ) -> game_pb2.DrawFromStockResponse:
+        return game_pb2.DrawFromStockResponse(
+            result=await self._move(request, context, DrawFromStock())
+        )
 
     async def TakeDiscard(  # noqa: N802
         self, request: game_pb2.TakeDiscardRequest, context: Context
-    ) -> bytes:
-        return await self._move(request, context, TakeDiscard())
+    ) -> game_pb2.TakeDiscardResponse:
+        return game_pb2.TakeDiscardResponse(
+            result=await self._move(request, context, TakeDiscard())
+        )
 
     async def TurnOverDiscardPile(  # noqa: N802
         self, request: game_pb2.TurnOverDiscardPileRequest, context: Context
-    ) -> bytes:
-        return await self._move(request, context, TurnOverDiscardPile())
+    ) -> game_pb2.TurnOverDiscardPileResponse:
+        return game_pb2.TurnOverDiscardPileResponse(
+            result=await self._move(request, context, TurnOverDiscardPile())
+        )
 
     async def LayMelds(  # noqa: N802
         self, request: game_pb2.LayMeldsRequest, context: Context
-    ) -> bytes:
+    ) -> game_pb2.LayMeldsResponse:
         if not request.melds or any(not m.card_ids for m in request.melds):
             raise convert.invalid("EMPTY_MELD", "lay at least one meld, each with its card ids")
         if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
@@ -720,47 +691,47 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
-        return await self._move(request, context, LayMelds(melds))
+        return game_pb2.LayMeldsResponse(result=await self._move(request, context, LayMelds(melds)))
 
     async def LayOff(  # noqa: N802
         self, request: game_pb2.LayOffRequest, context: Context
-    ) -> bytes:
+    ) -> game_pb2.LayOffResponse:
         cmd = LayOff(
             _card_id(request.card_id),
             _index(request.meld_index, "table meld"),
             "start" if request.end == types_pb2.END_FIRST else "end",
         )
-        return await self._move(request, context, cmd)
+        return game_pb2.LayOffResponse(result=await self._move(request, context, cmd))
 
     async def SwapJoker(  # noqa: N802
         self, request: game_pb2.SwapJokerRequest, context: Context
-    ) -> bytes:
+    ) -> game_pb2.SwapJokerResponse:
         cmd = SwapJoker(
             _card_id(request.card_id),
             _index(request.meld_index, "table meld"),
             _card_id(request.joker_id),
         )
-        return await self._move(request, context, cmd)
+        return game_pb2.SwapJokerResponse(result=await self._move(request, context, cmd))
 
     async def Discard(  # noqa: N802
         self, request: game_pb2.DiscardRequest, context: Context
-    ) -> bytes:
+    ) -> game_pb2.DiscardResponse:
         cmd = Discard(_card_id(request.card_id))
-        return await self._move(request, context, cmd)
+        return game_pb2.DiscardResponse(result=await self._move(request, context, cmd))
 
     async def Resign(  # noqa: N802
         self, request: game_pb2.ResignRequest, context: Context
-    ) -> bytes:
-        return await self._move(request, context, Resign())
+    ) -> game_pb2.ResignResponse:
+        return game_pb2.ResignResponse(result=await self._move(request, context, Resign()))
 
     async def PassUpcard(  # noqa: N802
         self, request: game_pb2.PassUpcardRequest, context: Context
-    ) -> bytes:
-        return await self._move(request, context, PassUpcard())
+    ) -> game_pb2.PassUpcardResponse:
+        return game_pb2.PassUpcardResponse(result=await self._move(request, context, PassUpcard()))
 
     async def Knock(  # noqa: N802
         self, request: game_pb2.KnockRequest, context: Context
-    ) -> bytes:
+    ) -> game_pb2.KnockResponse:
         if any(not m.card_ids for m in request.melds):
             raise convert.invalid("EMPTY_MELD", "each meld of a knock has its card ids")
         if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
@@ -769,12 +740,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
         dropped = _card_id(request.discard_card_id) if request.HasField("discard_card_id") else None
-        return await self._move(request, context, Knock(dropped, melds))
+        return game_pb2.KnockResponse(
+            result=await self._move(request, context, Knock(dropped, melds))
+        )
 
     async def AcceptLayout(  # noqa: N802
         self, request: game_pb2.AcceptLayoutRequest, context: Context
-    ) -> bytes:
-        return await self._move(request, context, AcceptLayout())
+    ) -> game_pb2.AcceptLayoutResponse:
+        return game_pb2.AcceptLayoutResponse(
+            result=await self._move(request, context, AcceptLayout())
+        )
 
     # --- reading ----------------------------------------------------------------
 
@@ -817,106 +792,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     async def GetLegalMoves(  # noqa: N802
         self, request: game_pb2.GetLegalMovesRequest, context: Context
-    ) -> bytes:
+    ) -> game_pb2.GetLegalMovesResponse:
         game_id = game_id_of(request.name)
         self._bind(game_id)
         seat = self._seat(context, game_id)
-
-        async def answer(game: HostedGame) -> bytes:
-            self._in_game(game, seat)
-            head = game_pb2.GetLegalMovesResponse(version=game.version).SerializeToString()
-            if game.engine is None or game.ended is not None:
-                return head
-            return head + await self._legal_moves(game, seat, LEGAL_MOVES, LEGAL_HINT)
-
-        return await self.app.with_game(game_id, answer)
-
-    async def _legal_moves(
-        self,
-        game: HostedGame,
-        seat: int,
-        moves_field: int,
-        hint_field: int,
-        view: View | None = None,
-    ) -> bytes:
-        """:func:`legal_moves_bytes`, in the work pool for a hand of more than
-        ``POOLED_HAND`` cards (its searches take milliseconds); the caller
-        holds the game's lock, so nothing changes the game meanwhile."""
-        assert game.engine is not None
-        if view is None:
-            view = game.engine.view(seat)
-        if len(view.hand or ()) <= POOLED_HAND:
-            return legal_moves_bytes(game, seat, moves_field, hint_field, view)
-        return await self.pool.run(legal_moves_bytes, game, seat, moves_field, hint_field, view)
-
-
-def _simple_move_piece(number: int, cmd: Command) -> bytes:
-    return wire.field(number, move_message(cmd).SerializeToString())
-
-
-# A draw or a discard (commands that need no variant to describe) as an item
-# of a list of moves, by field and command.
-MOVE_PIECES = wire.Pieces(_simple_move_piece)
-_SIMPLE_MOVES = (DrawFromStock, TakeDiscard, TurnOverDiscardPile, Discard)
-
-
-def legal_moves_bytes(
-    game: HostedGame, seat: int, moves_field: int, hint_field: int, view: View | None = None
-) -> bytes:
-    """``seat``'s legal moves as items of field ``moves_field`` and the hint
-    from the meld search on its hand as field ``hint_field`` (absent when the
-    hand is empty), serialized; ``view`` is the engine's view for ``seat``
-    when the caller has it."""
-    assert game.engine is not None
-    if view is None:
-        view = game.engine.view(seat)
-    variant = game_variant(game).variant
-    parts = []
-    ids = list(view.hand or ())
-    best_knock: game_pb2.KnockMove | None = None
-    for m in game.engine.legal_moves(seat):
-        if isinstance(m, _SIMPLE_MOVES):
-            parts.append(MOVE_PIECES.get(moves_field, m))
-            continue
-        move = move_message(m, view.deck, variant)
-        if isinstance(m, Knock):
-            move.knock.deadwood = game.engine.rules.penalty(_unmatched(m, ids))
-            if best_knock is None:
-                best_knock = move.knock  # the engine lists the knocks best first
-        parts.append(wire.field(moves_field, move.SerializeToString()))
-    if ids:
-        hand = [view.deck[c] for c in ids]
-        opened = view.seats[seat].opened or variant.knocking
-        hint = hint_bytes(game_variant(game), hand, ids, opened)
-        if best_knock is not None:
-            hint += wire.field(HINT_KNOCK, best_knock.SerializeToString())
-        parts.append(wire.field(hint_field, hint))
-    return b"".join(parts)
-
-
-def _unmatched(knock: Knock, hand: list[int]) -> list[int]:
-    used = {c for m in knock.melds for c in m}
-    return [c for c in hand if c != knock.discard and c not in used]
-
-
-def hint_bytes(info: GameVariant, hand: list[str], ids: list[int], opened: bool) -> bytes:
-    """The serialized Hint for a hand (codes, with their ids): the best
-    opening while the seat has not opened, the minimum deadwood, and the
-    deadwood card that costs the most as the discard to make."""
-    variant = info.variant
-    parts = []
-    if not opened:
-        opening = ramino.best_opening(hand, variant)
-        if opening is not None:
-            melds = b"".join(_hint_meld(info, OPENING_MELDS, tuple(m)) for m in opening.melds)
-            parts.append(
-                wire.field(HINT_OPENING, wire.int_field(OPENING_VALUE, opening.value) + melds)
-            )
-    deadwood = ramino.min_deadwood(hand, variant)
-    fields = [wire.int_field(DEADWOOD_VALUE, deadwood.value)]
-    fields.extend(_hint_meld(info, DEADWOOD_MELDS, tuple(m)) for m in deadwood.melds)
-    fields.extend(CARD_PIECES.get(DEADWOOD_CARDS, c, None) for c in deadwood.deadwood)
-    parts.append(wire.field(HINT_DEADWOOD, b"".join(fields)))
-    worst = max(deadwood.deadwood or hand, key=variant.card_penalty)
-    parts.append(CARD_PIECES.get(HINT_DISCARD, worst, ids[hand.index(worst)]))
-    return b"".join(parts)
+        legal = await self.app.legal(game_id, seat)
+        response = game_pb2.GetLegalMovesResponse(version=legal.version)
+        if legal.moves or legal.hint is not None:
+            game = await self.app.load(game_id)
+            moves, hint = legal_messages(game_variant(game), legal)
+            response.moves.extend(moves)
+            if hint is not None:
+                response.hint.CopyFrom(hint)
+        return response

@@ -80,20 +80,6 @@ def _reason(status: grpc.Status) -> str | None:
     return None
 
 
-def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
-    """The method's serializer, letting through a response the handler already
-    serialized (the move RPCs answer with the bytes the store keeps, and a
-    watch stream sends each event as encoded once for its viewer class)."""
-    if serialize is None:
-        return None
-    inner = serialize
-
-    def serializer(message: Any) -> bytes:
-        return message if type(message) is bytes else inner(message)
-
-    return serializer
-
-
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> None:
         self.max_message_bytes = max_message_bytes
@@ -186,7 +172,7 @@ def wrap_handler(
                 return await inner(decode(raw), context)
 
         return grpc.unary_unary_rpc_method_handler(
-            unary, response_serializer=_serializer(handler.response_serializer)
+            unary, response_serializer=handler.response_serializer
         )
     if handler.unary_stream is not None:
         inner_stream = handler.unary_stream
@@ -197,7 +183,7 @@ def wrap_handler(
                     yield item
 
         return grpc.unary_stream_rpc_method_handler(
-            stream, response_serializer=_serializer(handler.response_serializer)
+            stream, response_serializer=handler.response_serializer
         )
     return found
 

@@ -8,9 +8,10 @@ answered on the loop."""
 from __future__ import annotations
 
 import ramino
-from ramino.api import convert, limits
+from ramino import limits
+from ramino.api import convert
 from ramino.api.interceptors import Context
-from ramino.api.pool import WorkPool, shared
+from ramino.pool import WorkPool, shared
 from ramino.v1 import rules_pb2, rules_pb2_grpc
 
 

@@ -14,8 +14,8 @@ from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
 from ramino.api.interceptors import ServiceInterceptor, transport_limit
-from ramino.api.pool import WorkPool
 from ramino.api.rules_servicer import RulesServicer
+from ramino.pool import WorkPool
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
 
 log = structlog.get_logger("ramino.server")

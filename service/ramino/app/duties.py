@@ -7,8 +7,10 @@ Before acting, a replica takes the game's lease in the store (renewed at each
 step, lost when the replica dies), so that one replica at a time acts for a
 game. Each replica also sweeps the store's index of due duties, which is how
 a game whose replica died is picked up by another once the lease runs out.
-Each action goes through :meth:`GameApp.act_for` at the version it was decided
-on, so a duty that loses a race changes nothing.
+Each action goes through :meth:`DutyHost.act_for` at the version it was
+decided on, so a duty that loses a race changes nothing. Duties know the
+application only through the narrow :class:`DutyHost`: nothing here imports
+the application.
 """
 
 from __future__ import annotations
@@ -17,24 +19,15 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import structlog
 
 import ramino
+from ramino.app.log import HostedGame
 from ramino.bots import Bot, make_bot
-from ramino.engine import (
-    Command,
-    Discard,
-    DrawFromStock,
-    Game,
-    TakeDiscard,
-    TurnOverDiscardPile,
-)
-from ramino.store import VersionConflict
-
-if TYPE_CHECKING:
-    from ramino.app.games import GameApp
+from ramino.engine import Command, Discard, DrawFromStock, Game, TakeDiscard, TurnOverDiscardPile
+from ramino.store import Store, VersionConflict
 
 log = structlog.get_logger("ramino.duties")
 
@@ -42,8 +35,31 @@ LEASE_SECONDS = 3.0
 SWEEP_SECONDS = 0.5
 
 
+class DutyHost(Protocol):
+    """What duties need of the application: its store (leases, the index of
+    due duties), a game, its abandon time, ending it, and acting in it."""
+
+    @property
+    def store(self) -> Store: ...
+
+    async def load(self, game_id: str) -> HostedGame: ...
+
+    def abandon_at(self, game: HostedGame) -> float | None: ...
+
+    async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame: ...
+
+    async def act_for(
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        choose: Callable[[Game], Command],
+        timed_out: bool,
+    ) -> bool: ...
+
+
 class Duties:
-    def __init__(self, app: GameApp, clock: Callable[[], float], bot_delay: float = 0.0) -> None:
+    def __init__(self, app: DutyHost, clock: Callable[[], float], bot_delay: float = 0.0) -> None:
         self._app = app
         self._clock = clock
         self.bot_delay = bot_delay

@@ -10,7 +10,8 @@ RESOURCE_EXHAUSTED, reason ``WATCHER_TOO_SLOW``, naming the last version it
 was sent, from which it can resume with ``after_version``.
 
 The feed knows nothing of the transport: the encoder it is given turns an
-entry as a class sees it (version, type, fields) into what the streams send.
+entry as a class sees it (its version and typed event) into what the
+streams send.
 """
 
 from __future__ import annotations
@@ -23,17 +24,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import grpc
 import structlog
 
-from ramino.api.errors import ApiError
-from ramino.app.log import ends_game, public_entry
+from ramino.app.log import LogEvent, ends_game, public_entry
+from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, str, dict[str, Any]], Any]
-"""An entry as a viewer class sees it (version, type, fields) -> what is sent."""
+Encode = Callable[[int, LogEvent, int | None], Any]
+"""An entry as a viewer class sees it (version, event, viewer: a seat or
+``None`` for the spectators) -> what is sent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class Watcher:
         self._items: deque[Delivery] = deque()
         self._wake = asyncio.Event()
         self._done = False
-        self._error: ApiError | None = None
+        self._error: RaminoError | None = None
 
     def push(self, item: Delivery) -> None:
         if self._done:
@@ -66,11 +67,10 @@ class Watcher:
         if len(self._items) >= self.limit:
             self._items.clear()
             self.fail(
-                ApiError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    "WATCHER_TOO_SLOW",
+                Busy(
                     f"the watch fell more than {self.limit} events behind; "
                     f"resume with after_version={self.sent}",
+                    "WATCHER_TOO_SLOW",
                 )
             )
             return
@@ -82,7 +82,7 @@ class Watcher:
         self._done = True
         self._wake.set()
 
-    def fail(self, error: ApiError) -> None:
+    def fail(self, error: RaminoError) -> None:
         """The stream ends with ``error`` once its queue is sent."""
         if self._error is None:
             self._error = error
@@ -157,8 +157,9 @@ class Feed:
             async for e in entries:
                 data = json.loads(e.data)
                 for viewer, watchers in list(self.classes.items()):
-                    kind, fields = public_entry(data, viewer)
-                    item = Delivery(e.version, kind, self.encode(e.version, kind, fields))
+                    event = public_entry(data, viewer)
+                    kind = type(event).__name__
+                    item = Delivery(e.version, kind, self.encode(e.version, event, viewer))
                     for w in list(watchers):
                         w.push(item)
                 self.position = e.version
@@ -168,10 +169,9 @@ class Feed:
             raise
         except Exception:
             log.exception("watch feed failed", game=self.game_id)
-            error = ApiError(
-                grpc.StatusCode.UNAVAILABLE,
-                "WATCH_INTERRUPTED",
+            error = Interrupted(
                 f"following the game failed; resume with after_version={self.position}",
+                "WATCH_INTERRUPTED",
             )
             for watchers in self.classes.values():
                 for w in watchers:

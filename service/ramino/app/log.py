@@ -29,7 +29,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
 
@@ -44,6 +44,12 @@ __all__ = [
     "entry",
     "public_entry",
     "ends_game",
+    "GameCreated",
+    "SeatJoined",
+    "SeatTimedOut",
+    "SeatReclaimed",
+    "GameEnded",
+    "LogEvent",
     "END_EVENTS",
     "END_REASONS",
 ]
@@ -52,9 +58,7 @@ END_REASONS = ("abandoned", "cancelled")
 """Why a game ends before its match: the ``reason`` of an ``ended`` entry."""
 
 END_EVENTS = frozenset({"MatchEnded", "GameEnded"})
-"""The event types after which nothing follows in a game. The events of the
-log, as :func:`public_entry` names them: GameCreated, SeatJoined,
-SeatTimedOut, SeatReclaimed, GameEnded ``{reason}``, and the engine's."""
+"""The event types after which nothing follows in a game."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -120,6 +124,48 @@ class Header:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class GameCreated:
+    """The game was created: its header as everyone may see it (no seed, no
+    stacked deck)."""
+
+    variant: str
+    overrides: dict[str, Any]
+    seats: tuple[SeatSpec, ...]
+    seed_hash: str
+    turn_timer_seconds: int
+    created_at: float
+    spectators_disabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatJoined:
+    seat: int
+    player_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTimedOut:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReclaimed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game ended before its match did, for ``reason`` (:data:`END_REASONS`)."""
+
+    reason: str
+
+
+LogEvent: TypeAlias = Event | GameCreated | SeatJoined | SeatTimedOut | SeatReclaimed | GameEnded
+"""An entry of the log as a viewer may see it: the service's own events and
+the engine's (projected for the viewer)."""
+
+
 def entry(kind: str, at: float, **fields: Any) -> str:
     """One entry as compact JSON with sorted keys."""
     data = {"kind": kind, "at": at, **fields}
@@ -129,27 +175,31 @@ def entry(kind: str, at: float, **fields: Any) -> str:
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def public_entry(data: dict[str, Any], viewer: int | None) -> tuple[str, dict[str, Any]]:
-    """The entry's type and fields as ``viewer`` may see them: the header
-    without its seed, an engine event projected by the engine."""
+def public_entry(data: dict[str, Any], viewer: int | None) -> LogEvent:
+    """The entry as ``viewer`` may see it: the header without its seed, an
+    engine event projected by the engine."""
     kind = data["kind"]
     if kind == "created":
-        header = dict(data["header"])
-        header.pop("seed")
-        header.pop("decks", None)
-        return "GameCreated", header
+        h = Header.from_data(data["header"])
+        return GameCreated(
+            variant=h.variant,
+            overrides=h.overrides,
+            seats=h.seats,
+            seed_hash=h.seed_hash,
+            turn_timer_seconds=h.turn_timer_seconds,
+            created_at=h.created_at,
+            spectators_disabled=h.spectators_disabled,
+        )
     if kind == "engine":
-        event = project(event_from_data(data["event"]), viewer)
-        fields = to_data(event)
-        return str(fields.pop("type")), fields
+        return project(event_from_data(data["event"]), viewer)
     if kind == "joined":
-        return "SeatJoined", {"seat": data["seat"], "player_name": data["player_name"]}
+        return SeatJoined(data["seat"], data["player_name"])
     if kind == "timed_out":
-        return "SeatTimedOut", {"seat": data["seat"]}
+        return SeatTimedOut(data["seat"])
     if kind == "reclaimed":
-        return "SeatReclaimed", {"seat": data["seat"]}
+        return SeatReclaimed(data["seat"])
     if kind == "ended":
-        return "GameEnded", {"reason": data["reason"]}
+        return GameEnded(data["reason"])
     raise ValueError(f"unknown log entry kind {kind!r}")
 
 

@@ -1,7 +1,7 @@
 """Moves a seat can make, shaped like the requests that make them.
 
-:meth:`Seat.legal_moves <ramino.client.Seat.legal_moves>` returns these, and
-:meth:`Seat.play <ramino.client.Seat.play>` takes any of them, so a client can
+:meth:`Seat.legal_moves <ramino_client.Seat.legal_moves>` returns these, and
+:meth:`Seat.play <ramino_client.Seat.play>` takes any of them, so a client can
 pick one of the server's legal moves and send it back unchanged.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from ramino.client.events import Event
-from ramino.client.models import End, GameView, Hint
+from ramino_client.events import Event
+from ramino_client.models import End, GameView, Hint
 
 __all__ = [
     "DrawFromStock",
@@ -158,7 +158,7 @@ class LegalMoves:
 class MoveResult:
     """What a move did: its events as the mover sees them, and the mover's view
     after it; while the turn is still the mover's, also its legal moves (as
-    :meth:`Seat.legal_moves <ramino.client.Seat.legal_moves>` would answer),
+    :meth:`Seat.legal_moves <ramino_client.Seat.legal_moves>` would answer),
     otherwise ``legal_moves`` is None."""
 
     events: tuple[Event, ...]

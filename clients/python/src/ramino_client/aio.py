@@ -13,14 +13,14 @@ import grpc
 import grpc.aio
 from google.protobuf.message import Message
 
-from ramino.client import _convert, _wire
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client._seat import SeatBase
-from ramino.client.errors import error_from_rpc, watch_resumable
-from ramino.client.events import WatchItem
-from ramino.client.models import BotLevel
-from ramino.v1 import game_pb2, rules_pb2
+from ramino_client import _convert, _wire
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client._seat import SeatBase
+from ramino_client.errors import error_from_rpc, watch_resumable
+from ramino_client.events import WatchItem
+from ramino_client.models import BotLevel
+from ramino_client.v1 import game_pb2, rules_pb2
 
 __all__ = ["AsyncClient", "AsyncSeat", "AsyncRules", "AsyncWatch"]
 
@@ -56,7 +56,7 @@ class AsyncClient:
         caller_key: str | None = None,
         load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
     ) -> None:
-        """See :class:`ramino.client.Client`: the same options."""
+        """See :class:`ramino_client.Client`: the same options."""
         opts = _wire.channel_options(load_balancing, options)
         if channel is not None:
             self._channel = channel
@@ -210,7 +210,7 @@ class AsyncClient:
 
 class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
     """One seat of one game, acting with its seat token (see
-    :class:`~ramino.client.Seat`); every method that calls the server,
+    :class:`~ramino_client.Seat`); every method that calls the server,
     the move methods among them, is awaited."""
 
     async def play(
@@ -225,9 +225,7 @@ class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
             move, self.name, request_id or _wire.new_request_id(), expected_version
         )
         response = cast(_wire.MoveResponse, await self.client.call(rpc, request, self.token))
-        result = _convert.move_result(response.result)
-        self.last_view = result.view
-        return result
+        return self._after_move(_convert.move_result(response.result))
 
     async def legal_moves(self) -> mv.LegalMoves:
         request = game_pb2.GetLegalMovesRequest(name=self.name)
@@ -251,7 +249,7 @@ class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
 
 class AsyncWatch(AsyncIterator[WatchItem]):
     """The live events of a game, as an async iterator; resumes after a
-    dropped connection like :class:`~ramino.client.Watch`."""
+    dropped connection like :class:`~ramino_client.Watch`."""
 
     def __init__(
         self,

@@ -14,12 +14,12 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 import grpc
 from google.protobuf.message import Message
 
-from ramino.client import _convert
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client.errors import ServiceError, error_from_rpc
-from ramino.client.events import Snapshot, WatchItem, ends_match
-from ramino.v1 import game_pb2, rules_pb2
+from ramino_client import _convert
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.errors import ServiceError, error_from_rpc
+from ramino_client.events import Snapshot, WatchItem, ends_match
+from ramino_client.v1 import game_pb2, rules_pb2
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
@@ -156,7 +156,7 @@ NO_RETRY = RetryPolicy(attempts=1)
 
 
 CardRef = int | m.Card
-"""A card by its id, or a :class:`~ramino.client.models.Card` that has one."""
+"""A card by its id, or a :class:`~ramino_client.models.Card` that has one."""
 
 
 def card_id(card: CardRef) -> int:
@@ -216,7 +216,7 @@ def create_game_request(
 ) -> game_pb2.CreateGameRequest:
     return game_pb2.CreateGameRequest(
         variant=variant,
-        overrides=_convert.struct(overrides),
+        overrides=_convert.parameters_message(overrides),
         seats=[seat_config(s) for s in seats],
         turn_timer_seconds=turn_timer_seconds,
         request_id=request_id,
@@ -244,7 +244,9 @@ def validate_meld_request(
     cards: str | Sequence[str], variant: str, overrides: Mapping[str, Any] | None
 ) -> rules_pb2.ValidateMeldRequest:
     return rules_pb2.ValidateMeldRequest(
-        variant=variant, overrides=_convert.struct(overrides), cards=_convert.cards_text(cards)
+        variant=variant,
+        overrides=_convert.parameters_message(overrides),
+        cards=_convert.cards_text(cards),
     )
 
 
@@ -257,7 +259,7 @@ def analyze_hand_request(
 ) -> rules_pb2.AnalyzeHandRequest:
     return rules_pb2.AnalyzeHandRequest(
         variant=variant,
-        overrides=_convert.struct(overrides),
+        overrides=_convert.parameters_message(overrides),
         hand=_convert.cards_text(hand),
         table=[rules_pb2.MeldCodes(cards=_convert.cards_text(x)) for x in table],
         include=include or "",

@@ -15,10 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import grpc
-
 import ramino
-from ramino.api.errors import ApiError, excerpt
+from ramino.errors import BadRequest, excerpt
 
 MAX_HAND = ramino.MAX_HAND
 """Cards in one hand (AnalyzeHand's ``hand``): the search's own limit."""
@@ -86,11 +84,11 @@ def _kinds() -> dict[str, type]:
 KINDS = _kinds()
 
 
-def invalid(reason: str, message: str) -> ApiError:
-    return ApiError(grpc.StatusCode.INVALID_ARGUMENT, reason, message)
+def invalid(reason: str, message: str) -> BadRequest:
+    return BadRequest(message, reason)
 
 
-def bad_parameter(name: str, why: str) -> ApiError:
+def bad_parameter(name: str, why: str) -> BadRequest:
     return invalid("BAD_PARAMETER", f"bad value for variant parameter {name}: {why}")
 
 

@@ -7,13 +7,12 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from google.protobuf import struct_pb2, timestamp_pb2
-from google.protobuf.json_format import MessageToDict
+from google.protobuf import timestamp_pb2
 
-from ramino.client import events as ev
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.v1 import game_pb2, rules_pb2, types_pb2
+from ramino_client import events as ev
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.v1 import game_pb2, rules_pb2, types_pb2
 
 _SUITS = {
     types_pb2.SUIT_SPADES: m.Suit.SPADES,
@@ -38,26 +37,52 @@ _PHASES = {
 _KINDS = {types_pb2.MELD_KIND_SET: m.MeldKind.SET, types_pb2.MELD_KIND_RUN: m.MeldKind.RUN}
 
 
-def struct(values: Mapping[str, Any] | None) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    if values:
-        s.update(dict(values))
-    return s
+# The values of the parameters that are a choice, by enum number.
+_CHOICES: dict[str, dict[int, str]] = {
+    "scoring": {
+        types_pb2.SCORING_PENALTY: "penalty",
+        types_pb2.SCORING_WINNER_COLLECTS: "winner_collects",
+    },
+    "stock_exhausted": {
+        types_pb2.STOCK_EXHAUSTED_RESHUFFLE: "reshuffle",
+        types_pb2.STOCK_EXHAUSTED_TURN_OVER: "turn_over",
+    },
+}
+_CHOICE_NUMBERS = {name: {v: k for k, v in c.items()} for name, c in _CHOICES.items()}
+_PARAMETERS = types_pb2.VariantParameters.DESCRIPTOR.fields_by_name
 
 
-def plain(s: struct_pb2.Struct) -> dict[str, Any]:
-    """A Struct as Python values, whole numbers as ints (JSON has only floats)."""
-    return {k: _whole(v) for k, v in MessageToDict(s).items()}
+def parameters_message(values: Mapping[str, Any] | None) -> types_pb2.VariantParameters:
+    """Parameter overrides by name as the typed message; a name that is no
+    parameter, or a choice that is none of its values, is a ValueError."""
+    msg = types_pb2.VariantParameters()
+    for name, value in (values or {}).items():
+        if name not in _PARAMETERS:
+            raise ValueError(f"unknown variant parameter {name!r}")
+        numbers = _CHOICE_NUMBERS.get(name)
+        if numbers is not None:
+            if value not in numbers:
+                raise ValueError(f"{name} is one of {', '.join(numbers)}, not {value!r}")
+            setattr(msg, name, numbers[value])
+        elif name == "hand_sizes":
+            msg.hand_sizes.extend(value)
+        else:
+            setattr(msg, name, value)
+    return msg
 
 
-def _whole(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_whole(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _whole(v) for k, v in value.items()}
-    return value
+def parameters(p: types_pb2.VariantParameters) -> dict[str, Any]:
+    """The parameters set in ``p`` by name, a choice by its name."""
+    out: dict[str, Any] = {}
+    for fd, value in p.ListFields():
+        choices = _CHOICES.get(fd.name)
+        if choices is not None:
+            out[fd.name] = choices.get(value, str(value))
+        elif fd.name == "hand_sizes":
+            out[fd.name] = list(value)
+        else:
+            out[fd.name] = value
+    return out
 
 
 def _time(ts: timestamp_pb2.Timestamp) -> dt.datetime:
@@ -94,7 +119,7 @@ def meld(x: types_pb2.Meld) -> m.Meld:
 
 
 def variant(v: types_pb2.Variant) -> m.VariantInfo:
-    return m.VariantInfo(v.name, plain(v.parameters))
+    return m.VariantInfo(v.name, parameters(v.parameters))
 
 
 def view(v: game_pb2.GameView) -> m.GameView:
@@ -162,9 +187,120 @@ def game(g: game_pb2.Game, creator_token: str | None = None) -> m.GameSummary:
     )
 
 
+def _ids(ids: Iterable[int]) -> tuple[int, ...]:
+    return tuple(ids)
+
+
+def _melds(melds: Iterable[game_pb2.MeldCardIds]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(x.card_ids) for x in melds)
+
+
 def event(e: game_pb2.GameEvent) -> ev.Event:
-    seat = e.seat if e.HasField("seat") else None
-    return ev.event_from_data(e.version, e.type, plain(e.data), seat)
+    """The typed event of ``e``; an event type newer than this SDK is an
+    :class:`~ramino_client.events.UnknownEvent`."""
+    v = e.version
+    s = e.seat if e.HasField("seat") else None
+    kind = e.WhichOneof("event")
+    match kind:
+        case "game_created":
+            c = e.game_created
+            return ev.GameCreated(
+                version=v,
+                seat=s,
+                variant=c.variant,
+                overrides=parameters(c.overrides),
+                players=tuple(x.player_name for x in c.seats),
+                bots=tuple(_BOTS[x.bot].value if x.bot in _BOTS else None for x in c.seats),
+                seed_hash=c.seed_hash,
+                turn_timer_seconds=c.turn_timer_seconds,
+            )
+        case "seat_joined":
+            return ev.SeatJoined(version=v, seat=s, player_name=e.seat_joined.player_name)
+        case "seat_timed_out":
+            return ev.SeatTimedOut(version=v, seat=s)
+        case "seat_reclaimed":
+            return ev.SeatReclaimed(version=v, seat=s)
+        case "game_ended":
+            return ev.GameEnded(version=v, seat=s, reason=e.game_ended.reason)
+        case "round_started":
+            r = e.round_started
+            return ev.RoundStarted(
+                version=v,
+                seat=s,
+                round=r.round,
+                dealer=r.dealer,
+                first_player=r.first_player,
+                hand=_ids(r.hand) if r.hand else None,
+                hand_sizes=_ids(r.hand_sizes),
+                upcard=r.upcard if r.HasField("upcard") else None,
+                stock_size=r.stock_size,
+            )
+        case "drew_from_stock":
+            d = e.drew_from_stock
+            return ev.DrewFromStock(
+                version=v, seat=s, card=d.card_id if d.HasField("card_id") else None
+            )
+        case "took_discard":
+            return ev.TookDiscard(version=v, seat=s, card=e.took_discard.card_id)
+        case "discard_pile_turned_over":
+            return ev.DiscardPileTurnedOver(
+                version=v, seat=s, rebuild=e.discard_pile_turned_over.rebuild
+            )
+        case "stock_reshuffled":
+            x = e.stock_reshuffled
+            return ev.StockReshuffled(
+                version=v, seat=s, rebuild=x.rebuild, kept=x.kept_card_id, stock_size=x.stock_size
+            )
+        case "melds_laid":
+            return ev.MeldsLaid(
+                version=v,
+                seat=s,
+                melds=_melds(e.melds_laid.melds),
+                opening=e.melds_laid.opening,
+            )
+        case "laid_off":
+            o = e.laid_off
+            return ev.LaidOff(version=v, seat=s, card=o.card_id, meld=o.meld_index, end=end(o.end))
+        case "joker_swapped":
+            j = e.joker_swapped
+            return ev.JokerSwapped(
+                version=v, seat=s, card=j.card_id, meld=j.meld_index, joker=j.joker_id
+            )
+        case "discarded":
+            return ev.Discarded(version=v, seat=s, card=e.discarded.card_id)
+        case "resigned":
+            return ev.Resigned(version=v, seat=s)
+        case "passed_upcard":
+            return ev.PassedUpcard(version=v, seat=s)
+        case "knocked":
+            k = e.knocked
+            return ev.Knocked(
+                version=v,
+                seat=s,
+                discard=k.discard_card_id if k.HasField("discard_card_id") else None,
+                melds=_melds(k.melds),
+                deadwood=k.deadwood,
+            )
+        case "layout_accepted":
+            return ev.LayoutAccepted(version=v, seat=s)
+        case "round_ended":
+            r2 = e.round_ended
+            return ev.RoundEnded(
+                version=v,
+                seat=s,
+                round=r2.round,
+                ending=r2.ending,
+                winner=r2.winner if r2.HasField("winner") else None,
+                closed_hand=r2.closed_hand,
+                scores=_ids(r2.scores),
+                hands=tuple(tuple(h.card_ids) for h in r2.hands),
+            )
+        case "match_ended":
+            x2 = e.match_ended
+            return ev.MatchEnded(
+                version=v, seat=s, totals=_ids(x2.totals), winners=_ids(x2.winners)
+            )
+    return ev.UnknownEvent(version=v, seat=s, name=kind or "")
 
 
 def watch_item(r: game_pb2.WatchGameResponse) -> ev.WatchItem:

@@ -1,19 +1,20 @@
 """What both flavours of a seat share: its identity and one method per move.
 
-Each move method builds its :class:`~ramino.client.moves.Move` and returns
+Each move method builds its :class:`~ramino_client.moves.Move` and returns
 what the flavour's :meth:`SeatBase.play` returns: a ``MoveResult`` in the
 blocking client, a coroutine of one (to be awaited) in the asyncio client.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from ramino.client import _wire
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client.models import End
+from ramino_client import _wire
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.models import End
 
 C = TypeVar("C")
 R = TypeVar("R")
@@ -38,6 +39,17 @@ class SeatBase(Generic[C, R]):
         self.token = token
         self.last_view = view
         """The latest view this object received (join, moves, ``view()``)."""
+
+    def _after_move(self, result: mv.MoveResult) -> mv.MoveResult:
+        """``result`` with the variant's parameters the seat last saw: a
+        move's answer names the variant only (its parameters never change in
+        a game, and come with the join and ``view()``)."""
+        known = self.last_view
+        if not result.view.variant.parameters and known is not None:
+            view = dataclasses.replace(result.view, variant=known.variant)
+            result = dataclasses.replace(result, view=view)
+        self.last_view = result.view
+        return result
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, seat={self.seat})"

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ramino.client.moves import Knock
+    from ramino_client.moves import Knock
 
 __all__ = [
     "Suit",

@@ -19,10 +19,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-import grpc
 from prometheus_client import Counter
 
-from ramino.api.errors import ApiError
+from ramino.errors import Busy
 
 T = TypeVar("T")
 
@@ -54,10 +53,9 @@ class WorkPool:
         with self._lock:
             if self._admitted >= self.capacity:
                 REFUSED.inc()
-                raise ApiError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    "SERVER_BUSY",
+                raise Busy(
                     f"the server is busy with {self.capacity} heavy calls: retry later",
+                    "SERVER_BUSY",
                 )
             self._admitted += 1
         try:

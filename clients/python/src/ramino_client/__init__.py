@@ -2,7 +2,7 @@
 
 Blocking::
 
-    from ramino.client import BotLevel, Client
+    from ramino_client import BotLevel, Client
 
     with Client("localhost:50051") as client:
         game = client.create_game("ramino51", seats=["ann", BotLevel.GREEDY])
@@ -16,9 +16,9 @@ dataclasses (views, cards, melds, events); refusals as :class:`ServiceError`
 subclasses carrying the server's reason.
 """
 
-from ramino.client._wire import CardRef, RetryPolicy, SeatSpec
-from ramino.client.aio import AsyncClient, AsyncRules, AsyncSeat, AsyncWatch
-from ramino.client.errors import (
+from ramino_client._wire import CardRef, RetryPolicy, SeatSpec
+from ramino_client.aio import AsyncClient, AsyncRules, AsyncSeat, AsyncWatch
+from ramino_client.errors import (
     AlreadyExists,
     InvalidArgument,
     MoveRejected,
@@ -29,7 +29,7 @@ from ramino.client.errors import (
     Unauthenticated,
     Unavailable,
 )
-from ramino.client.events import (
+from ramino_client.events import (
     Discarded,
     DiscardPileTurnedOver,
     DrewFromStock,
@@ -55,7 +55,7 @@ from ramino.client.events import (
     UnknownEvent,
     WatchItem,
 )
-from ramino.client.models import (
+from ramino_client.models import (
     BotLevel,
     Card,
     Deadwood,
@@ -82,7 +82,7 @@ from ramino.client.models import (
     group_by_suit,
     sort_cards,
 )
-from ramino.client.moves import (
+from ramino_client.moves import (
     AcceptLayout,
     Discard,
     DrawFromStock,
@@ -98,7 +98,7 @@ from ramino.client.moves import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
-from ramino.client.sync import Client, Rules, Seat, Watch
+from ramino_client.sync import Client, Rules, Seat, Watch
 
 __all__ = [
     # clients

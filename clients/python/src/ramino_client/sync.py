@@ -12,14 +12,14 @@ from typing import Any, TypeVar, cast
 import grpc
 from google.protobuf.message import Message
 
-from ramino.client import _convert, _wire
-from ramino.client import models as m
-from ramino.client import moves as mv
-from ramino.client._seat import SeatBase
-from ramino.client.errors import error_from_rpc, watch_resumable
-from ramino.client.events import WatchItem
-from ramino.client.models import BotLevel
-from ramino.v1 import game_pb2, rules_pb2
+from ramino_client import _convert, _wire
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client._seat import SeatBase
+from ramino_client.errors import error_from_rpc, watch_resumable
+from ramino_client.events import WatchItem
+from ramino_client.models import BotLevel
+from ramino_client.v1 import game_pb2, rules_pb2
 
 __all__ = ["Client", "Seat", "Rules", "Watch"]
 
@@ -223,7 +223,7 @@ class Seat(SeatBase[Client, mv.MoveResult]):
 
     Every move sends a fresh ``request_id`` (retried with the same one on
     UNAVAILABLE) and, when given, ``expected_version``: the server refuses
-    the move with :class:`~ramino.client.StaleVersion` if the game has moved on.
+    the move with :class:`~ramino_client.StaleVersion` if the game has moved on.
     """
 
     def play(
@@ -238,9 +238,7 @@ class Seat(SeatBase[Client, mv.MoveResult]):
             move, self.name, request_id or _wire.new_request_id(), expected_version
         )
         response = cast(_wire.MoveResponse, self.client.call(rpc, request, self.token))
-        result = _convert.move_result(response.result)
-        self.last_view = result.view
-        return result
+        return self._after_move(_convert.move_result(response.result))
 
     def legal_moves(self) -> mv.LegalMoves:
         """The moves this seat may make now, with hints from the meld search."""
@@ -266,7 +264,7 @@ class Seat(SeatBase[Client, mv.MoveResult]):
 class Watch(Iterator[WatchItem]):
     """The live events of a game, as an iterator.
 
-    Without ``after_version`` it starts with a :class:`~ramino.client.Snapshot`
+    Without ``after_version`` it starts with a :class:`~ramino_client.Snapshot`
     of the game, then yields each event. When the connection drops
     (UNAVAILABLE: the server restarts, the network fails) it reconnects and
     resumes after the last version it yielded, so no event is missed or

@@ -1,0 +1,150 @@
+"""``ramino-play``: play a game against bots from the terminal, through the
+server, with the Python SDK. The ``play`` extra of ramino-client installs it
+with rich; the server's ``ramino play`` runs the same command.
+
+A line-oriented loop: when it is your turn the board is shown (your hand
+sorted and grouped by suit with short numbers, the table melds, the discard
+pile, the stock, the scores) and you type a command; while the others play,
+their moves are printed as the game's watch stream brings them. The client
+knows no rules: what is legal and what the hints say come from the server.
+
+Small modules: :mod:`.commands` reads a typed line into a move and
+:mod:`.render` draws what the screen shows, both pure functions;
+:mod:`.session` is the loop that wires them to the seat; this module reads
+the command line and takes the seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ramino_client.errors import ServiceError
+from ramino_client.models import BotLevel
+from ramino_client.play.commands import Refused, bots, overrides
+from ramino_client.sync import Client, Seat
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["DESCRIPTION", "add_arguments", "add_parser", "main", "run"]
+
+DESCRIPTION = (
+    "Start a game against bots on a Ramino server (or join one) and play it with the keyboard."
+)
+NEEDS_RICH = (
+    "ramino-play needs the play extra of ramino-client (rich): " "pip install 'ramino-client[play]'"
+)
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"RAMINO_{name}", default)
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``play`` as a subcommand (the server's ``ramino play``)."""
+    p = sub.add_parser(
+        "play", help="play a game against bots in the terminal", description=DESCRIPTION
+    )
+    add_arguments(p)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--server",
+        default=_env("SERVER", "localhost:50051"),
+        metavar="HOST:PORT",
+        help="the server [RAMINO_SERVER; default localhost:50051]",
+    )
+    p.add_argument("--variant", default="ramino51", help="ramino51, rami51, rummy or gin")
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        help="the bots you play against, by level, e.g. greedy,random (default: greedy)",
+    )
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--game", default=None, help="join this game (games/ID) instead of starting one")
+    p.add_argument("--seat", type=int, default=None, help="with --game: the seat to take")
+    p.add_argument("--token", default=None, help="with --game: come back to your seat")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="PARAM=VALUE",
+        help="override a variant parameter (JSON value), e.g. --set max_rounds=3",
+    )
+    p.add_argument(
+        "--turn-timer", type=int, default=0, help="seconds per turn before a bot plays it"
+    )
+    p.set_defaults(func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``ramino-play``, the console script (also ``python -m ramino_client.play``)."""
+    parser = argparse.ArgumentParser(prog="ramino-play", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace, console: Console | None = None) -> int:
+    """Takes a seat as the arguments say, then plays it until the person leaves."""
+    try:
+        from rich.console import Console
+        from rich.markup import escape
+
+        from ramino_client.play.session import Session
+    except ImportError as e:
+        if e.name is None or not e.name.startswith("rich"):
+            raise
+        raise SystemExit(NEEDS_RICH) from None
+    console = console or Console(highlight=False)
+    try:
+        levels = bots(args.bots)
+    except Refused as e:
+        raise SystemExit(f"ramino-play: {e}") from None
+    with Client(args.server) as client:
+        try:
+            seat = _take_seat(client, args, levels, console)
+        except ServiceError as e:
+            console.print(
+                f"[red]Cannot start:[/red] {escape(e.message or e.reason)} [dim]({e.reason})[/dim]"
+            )
+            return 1
+        except KeyboardInterrupt:
+            return 130
+        return Session(seat, console).run()
+
+
+def _default_name() -> str:
+    try:
+        return getpass.getuser() or "you"
+    except (KeyError, OSError):
+        return "you"
+
+
+def _take_seat(
+    client: Client, args: argparse.Namespace, levels: list[BotLevel], console: Console
+) -> Seat:
+    from rich.markup import escape
+
+    name = args.name or _default_name()
+    if args.game and args.token:
+        return client.seat(args.game, args.token)
+    if args.game:
+        return client.join(args.game, name, args.seat)
+    if not levels:
+        raise SystemExit("ramino-play: name at least one bot with --bots")
+    game = client.create_game(
+        args.variant,
+        seats=[name, *levels],
+        overrides=overrides(args.set),
+        turn_timer_seconds=args.turn_timer,
+    )
+    console.print(
+        f"Started [bold]{game.name}[/bold] ({game.variant}) against "
+        + ", ".join(b.value for b in levels)
+        + f" on {escape(args.server)}."
+    )
+    return client.join(game.name, name)

@@ -1,0 +1,171 @@
+"""The one mapper from a game's events to ``ramino.v1.GameEvent`` messages.
+
+Each event type of the log (the engine's and the service's own) has one
+message of the ``GameEvent.event`` oneof. The mapper builds the message for
+one viewer (a seat, or ``None`` for a spectator) from the event itself, so
+that what the viewer may not see is absent by construction: a seat's dealt
+hand only in that seat's copy, a card drawn from the stock only in the
+drawer's, the stock's order in nobody's. The ``match`` is exhaustive over
+:data:`ramino.app.log.LogEvent`: an event type left unmapped fails mypy
+(``assert_never``) and ``tests/service/test_events.py``.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from ramino.api import convert
+from ramino.app.log import (
+    GameCreated,
+    GameEnded,
+    LogEvent,
+    SeatJoined,
+    SeatReclaimed,
+    SeatTimedOut,
+)
+from ramino.engine import (
+    Discarded,
+    DiscardPileTurnedOver,
+    DrewFromStock,
+    JokerSwapped,
+    Knocked,
+    LaidOff,
+    LayoutAccepted,
+    MatchEnded,
+    MeldsLaid,
+    PassedUpcard,
+    Resigned,
+    RoundEnded,
+    RoundStarted,
+    StockReshuffled,
+    TookDiscard,
+)
+from ramino.v1 import game_pb2
+
+__all__ = ["event_message", "watch_event", "ONEOF_FIELDS"]
+
+ONEOF_FIELDS = tuple(f.name for f in game_pb2.GameEvent.DESCRIPTOR.oneofs_by_name["event"].fields)
+"""The fields of ``GameEvent.event``: one per event type."""
+
+
+def _melds(melds: tuple[tuple[int, ...], ...]) -> list[game_pb2.MeldCardIds]:
+    return [game_pb2.MeldCardIds(card_ids=m) for m in melds]
+
+
+def event_message(version: int, event: LogEvent, viewer: int | None) -> game_pb2.GameEvent:
+    """``event``, at ``version``, as ``viewer`` may see it."""
+    msg = game_pb2.GameEvent(version=version)
+    match event:
+        case GameCreated():
+            created = msg.game_created
+            created.variant = event.variant
+            created.overrides.CopyFrom(convert.parameters_message(event.overrides))
+            created.seats.extend(
+                game_pb2.SeatConfig(
+                    player_name=s.name,
+                    bot=convert.BOT_LEVELS.get(s.bot or "", game_pb2.BOT_LEVEL_UNSPECIFIED),
+                )
+                for s in event.seats
+            )
+            created.seed_hash = event.seed_hash
+            created.turn_timer_seconds = event.turn_timer_seconds
+            created.create_time.CopyFrom(convert.timestamp(event.created_at))
+            created.spectators_disabled = event.spectators_disabled
+        case SeatJoined():
+            msg.seat = event.seat
+            msg.seat_joined.player_name = event.player_name
+        case SeatTimedOut():
+            msg.seat = event.seat
+            msg.seat_timed_out.SetInParent()
+        case SeatReclaimed():
+            msg.seat = event.seat
+            msg.seat_reclaimed.SetInParent()
+        case GameEnded():
+            msg.game_ended.reason = event.reason
+        case RoundStarted():
+            started = msg.round_started
+            started.round = event.round
+            started.dealer = event.dealer
+            started.first_player = event.first_player
+            if viewer is not None and 0 <= viewer < len(event.hands):
+                started.hand.extend(event.hands[viewer] or ())
+            started.hand_sizes.extend(event.hand_sizes)
+            if event.upcard is not None:
+                started.upcard = event.upcard
+            started.stock_size = event.stock_size
+        case DrewFromStock():
+            msg.seat = event.seat
+            drew = msg.drew_from_stock
+            drew.SetInParent()
+            if event.seat == viewer and event.card is not None:
+                drew.card_id = event.card
+        case TookDiscard():
+            msg.seat = event.seat
+            msg.took_discard.card_id = event.card
+        case DiscardPileTurnedOver():
+            msg.seat = event.seat
+            msg.discard_pile_turned_over.rebuild = event.rebuild
+        case StockReshuffled():
+            reshuffled = msg.stock_reshuffled
+            reshuffled.rebuild = event.rebuild
+            reshuffled.kept_card_id = event.kept
+            reshuffled.stock_size = event.stock_size
+        case MeldsLaid():
+            msg.seat = event.seat
+            msg.melds_laid.melds.extend(_melds(event.melds))
+            msg.melds_laid.opening = event.opening
+        case LaidOff():
+            msg.seat = event.seat
+            laid = msg.laid_off
+            laid.card_id = event.card
+            laid.meld_index = event.meld
+            laid.end = convert.end_value(event.end)
+        case JokerSwapped():
+            msg.seat = event.seat
+            swapped = msg.joker_swapped
+            swapped.card_id = event.card
+            swapped.meld_index = event.meld
+            swapped.joker_id = event.joker
+        case Discarded():
+            msg.seat = event.seat
+            msg.discarded.card_id = event.card
+        case Resigned():
+            msg.seat = event.seat
+            msg.resigned.SetInParent()
+        case PassedUpcard():
+            msg.seat = event.seat
+            msg.passed_upcard.SetInParent()
+        case Knocked():
+            msg.seat = event.seat
+            knocked = msg.knocked
+            if event.discard is not None:
+                knocked.discard_card_id = event.discard
+            knocked.melds.extend(_melds(event.melds))
+            knocked.deadwood = event.deadwood
+        case LayoutAccepted():
+            msg.seat = event.seat
+            msg.layout_accepted.SetInParent()
+        case RoundEnded():
+            ended = msg.round_ended
+            ended.round = event.round
+            ended.ending = event.ending
+            if event.winner is not None:
+                ended.winner = event.winner
+            ended.closed_hand = event.closed_hand
+            ended.scores.extend(event.scores)
+            ended.hands.extend(game_pb2.CardIds(card_ids=h) for h in event.hands)
+        case MatchEnded():
+            msg.match_ended.totals.extend(event.totals)
+            msg.match_ended.winners.extend(event.winners)
+        case _:
+            assert_never(event)
+    return msg
+
+
+def watch_event(version: int, event: LogEvent, viewer: int | None) -> game_pb2.WatchGameResponse:
+    """The WatchGameResponse of one event: what WatchGame sends, made once
+    per viewer class (see :mod:`ramino.app.fanout`) and sent as is to every
+    watcher of the class."""
+    response = game_pb2.WatchGameResponse(version=version)
+    response.event.CopyFrom(event_message(version, event, viewer))
+    return response

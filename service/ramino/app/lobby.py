@@ -1,0 +1,242 @@
+"""The lobby: games are created, seats are taken, games are listed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import structlog
+
+import ramino
+from ramino import limits
+from ramino.app.log import Header, HostedGame, SeatSpec, engine_entries, entry
+from ramino.app.table import GameTable, ended_error, first_answer, game_id_for, request_id_reused
+from ramino.bots import BOT_KINDS
+from ramino.engine import Game
+from ramino.errors import BadRequest, GameStateError
+from ramino.store import DuplicateRequest, GameExists, Page, RequestRecord, VersionConflict
+
+log = structlog.get_logger("ramino.app")
+
+MAX_NAME = 64
+"""The longest player name, in characters (after stripping spaces)."""
+
+
+class Lobby:
+    """Creating games and seating people, over the replica's games."""
+
+    def __init__(self, table: GameTable, seed_source: Callable[[], int]) -> None:
+        self._t = table
+        self._seed_source = seed_source
+
+    async def create(
+        self,
+        variant: str,
+        overrides: dict[str, Any],
+        seats: Sequence[SeatSpec],
+        turn_timer_seconds: int = 0,
+        request: RequestRecord | None = None,
+        decks: Sequence[Sequence[int]] = (),
+        spectators_disabled: bool = False,
+    ) -> HostedGame:
+        """A new game; ``request`` is the record of its request id, if any
+        (a retry of it gets the same game). ``decks`` stacks the first
+        deals: for tests only, the API never sets it."""
+        if not seats:
+            raise BadRequest(
+                "a game needs seats",
+                "NO_SEATS",
+            )
+        if all(s.bot is not None for s in seats) and not self._t.limits.allow_bot_games:
+            raise BadRequest(
+                "a game needs at least one seat for a person: this server does not host "
+                "games of bots only",
+                "ALL_BOT_GAME",
+            )
+        for i, s in enumerate(seats):
+            if len(s.name) > MAX_NAME or s.name != s.name.strip():
+                raise BadRequest(
+                    f"seat {i}: a player name is at most {MAX_NAME} characters "
+                    "(empty for an open seat or a bot), without spaces around it",
+                    "BAD_PLAYER_NAME",
+                )
+            if s.bot is not None and s.bot not in BOT_KINDS:
+                raise BadRequest(
+                    f"unknown bot {s.bot!r}",
+                    "BAD_BOT",
+                )
+        if not 0 <= turn_timer_seconds <= 24 * 3600:
+            raise BadRequest(
+                "the turn timer is 0 (none) to 86400 seconds",
+                "BAD_TURN_TIMER",
+            )
+        seed = self._seed_source()
+        # Checks the variant, the overrides and the seat count now, by dealing once.
+        limits.check_game_variant(ramino.Variant(variant, **overrides))
+        Game.new(
+            variant,
+            [f"seat {i}" for i in range(len(seats))],
+            seed=seed,
+            overrides=overrides,
+            decks=decks,
+        )
+        game_id = game_id_for(request) if request is not None else secrets.token_hex(8)
+        now = self._t.clock()
+        named = tuple(
+            SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot)
+            for i, s in enumerate(seats)
+        )
+        header = Header(
+            game_id,
+            variant,
+            dict(overrides),
+            named,
+            seed,
+            turn_timer_seconds,
+            now,
+            tuple(tuple(d) for d in decks),
+            spectators_disabled,
+        )
+        game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
+        try:
+            await self._t.store.create(
+                self._t.summary(game), entry("created", now, header=header.to_data()), request
+            )
+        except GameExists:
+            if request is None:
+                raise
+            # A retry: the game is the first attempt's when the record says
+            # so (gone with the game's older records, it cannot be told).
+            first = await self._t.store.request(game_id, request.request_id)
+            if first is None:
+                raise request_id_reused() from None
+            first_answer(first, request)
+            return await self._t.load(game_id)
+        if not game.open_seats:
+            async with self._t.lock(game_id):
+                await self._start(game, [])
+        self._t.remember(game)
+        log.info("game created", game=game_id, variant=variant, seats=len(named))
+        return game
+
+    async def _start(
+        self, game: HostedGame, before: list[str], request: RequestRecord | None = None
+    ) -> None:
+        """Appends the entries ``before`` and the deal at once."""
+        now = self._t.clock()
+        entries = [*before, *engine_entries(game.start(), now)]
+        game.version = await self._t.store.append(
+            game.game_id, game.version, entries, self._t.summary(game), request
+        )
+        game.last_at = now
+        self._t.kick(game.game_id)
+
+    async def join(
+        self,
+        game_id: str,
+        seat: int | None,
+        player_name: str,
+        request: RequestRecord | None = None,
+        player_id: str | None = None,
+    ) -> tuple[HostedGame, int]:
+        """Seats a person: ``request`` is the record of the request id, if
+        any (its answer is the seat taken); ``player_id`` the verified player,
+        when the server knows players (one seat per player and game). Losing
+        a race with another replica's append, it decides again on the new
+        state: each such loss is another seat taken, so a few tries settle it
+        (no open seat left is an answer too)."""
+        name = player_name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise BadRequest(
+                f"a player name is 1 to {MAX_NAME} characters",
+                "BAD_PLAYER_NAME",
+            )
+        attempt = 0
+        while True:
+            try:
+                return await self._join_once(game_id, seat, name, request, player_id)
+            except VersionConflict:
+                attempt += 1
+                game = await self._t.load(game_id)
+                if attempt > len(game.players) + 1:
+                    raise
+
+    async def _join_once(
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str,
+        request: RequestRecord | None,
+        player_id: str | None,
+    ) -> tuple[HostedGame, int]:
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            if request is not None:
+                first = await self._t.store.request(game_id, request.request_id)
+                if first is not None:
+                    return game, int(first_answer(first, request))
+            if game.ended is not None:
+                raise ended_error(game)
+            if player_id is not None and player_id in game.player_ids.values():
+                raise GameStateError(
+                    "this player already holds a seat of this game",
+                    "ALREADY_SEATED",
+                )
+            open_seats = game.open_seats
+            if seat is None:
+                if not open_seats:
+                    raise GameStateError(
+                        "every seat is taken",
+                        "NO_OPEN_SEAT",
+                    )
+                seat = open_seats[0]
+            elif not 0 <= seat < len(game.players):
+                raise BadRequest(
+                    f"the game has no seat {seat}",
+                    "BAD_SEAT",
+                )
+            elif seat not in open_seats:
+                raise GameStateError(
+                    f"seat {seat} is taken",
+                    "SEAT_TAKEN",
+                )
+            fields: dict[str, Any] = {"seat": seat, "player_name": name}
+            if player_id is not None:
+                fields["player_id"] = player_id
+            joined = entry("joined", self._t.clock(), **fields)
+            game.note(json.loads(joined))
+            record = None
+            if request is not None:
+                record = dataclasses.replace(request, response=str(seat).encode())
+            try:
+                if game.open_seats:
+                    game.version = await self._t.store.append(
+                        game_id, game.version, [joined], self._t.summary(game), record
+                    )
+                else:
+                    await self._start(game, [joined], record)
+            except DuplicateRequest as dup:
+                # The same request id landed through another replica meanwhile.
+                self._t.forget(game_id)
+                assert request is not None
+                taken = int(first_answer(dup.record, request))
+                return await self._t.load_locked(game_id), taken
+            except BaseException:
+                self._t.forget(game_id)
+                raise
+            return game, seat
+
+    async def list_games(
+        self, page_size: int, page_token: str, variant: str, status: str, open_only: bool
+    ) -> Page:
+        size = 50 if page_size <= 0 else min(page_size, 200)
+        try:
+            return await self._t.store.list_games(size, page_token, variant, status, open_only)
+        except ValueError as e:
+            raise BadRequest(
+                str(e),
+                "BAD_PAGE_TOKEN",
+            ) from None

@@ -1,0 +1,294 @@
+"""Moves: a seat's, a bot's or a turn timer's, and the end of a game.
+
+One move: load the game (from this replica's cache, caught up with the
+store), check the expected version and the request id, let the engine decide,
+append the new entries at the version the decision was made on, and only then
+keep the result. Bots and turn timers act through the same path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import structlog
+from prometheus_client import Counter
+
+from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
+from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
+from ramino.app.table import GameTable, ended_error, first_answer
+from ramino.engine import Command, Event, Game, View
+from ramino.errors import GameStateError, NotPermitted, RaminoError
+from ramino.pool import WorkPool
+from ramino.store import DuplicateRequest, RequestRecord, VersionConflict
+
+log = structlog.get_logger("ramino.app")
+
+MOVES = Counter("ramino_moves_applied", "Moves applied to games, by command", ["command"])
+_MOVE_COUNTERS: dict[type, Any] = {}  # MOVES' children by command type, looked up once
+POOLED_HAND = 16
+"""Hands of more cards than every preset deals (15, and one drawn) are
+searched in the work pool, off the event loop."""
+A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A decided move: the version it was decided on, its entries, and the
+    engine's events among them."""
+
+    before: int
+    entries: list[str]
+    events: tuple[Event, ...]
+
+
+class Moves:
+    """Moves of seats, bots and timers, and ending games, over the replica's games."""
+
+    def __init__(self, table: GameTable, pool: WorkPool | None) -> None:
+        """``pool``: where searches of a hand of more than ``POOLED_HAND``
+        cards run (without one, on the event loop)."""
+        self._t = table
+        self._pool = pool
+
+    async def move(
+        self,
+        game_id: str,
+        seat: int,
+        command: Command,
+        expected_version: int | None,
+        request: RequestRecord | None,
+        codec: AnswerCodec[A],
+    ) -> A:
+        """Plays ``command`` for ``seat`` and answers ``codec``'s answer to
+        its :class:`MoveOutcome`; with a request id, that answer is stored
+        with the move in ``request``'s record, so that a retry of the request
+        gets it again and a reuse of its id by anyone else gets
+        REQUEST_ID_REUSED. Without ``expected_version``, a move that loses a
+        race with another replica is decided again on the new state (up to
+        a few times)."""
+        for attempt in range(4):
+            try:
+                return await self._move_once(
+                    game_id, seat, command, expected_version, request, codec
+                )
+            except VersionConflict:
+                if expected_version is not None or attempt == 3:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _move_once(
+        self,
+        game_id: str,
+        seat: int,
+        command: Command,
+        expected_version: int | None,
+        request: RequestRecord | None,
+        codec: AnswerCodec[A],
+    ) -> A:
+        async with self._t.lock(game_id):
+            # A request id is looked up only when the move is refused: a
+            # retry of a move that was applied meets a game that has moved on
+            # (stale version, illegal move) and gets the first answer instead;
+            # one that is legal again is caught by the store's append.
+            try:
+                game = await self._t.load_locked(game_id)
+                if not 0 <= seat < len(game.players):
+                    raise NotPermitted(
+                        "this seat token claims a seat the game does not have",
+                        "NO_SUCH_SEAT",
+                    )
+                if expected_version is not None and expected_version != game.version:
+                    raise VersionConflict(game_id, expected_version, game.version)
+                if game.ended is not None:
+                    raise ended_error(game)
+                if game.engine is None:
+                    raise GameStateError(
+                        "the game has not started: seats are open",
+                        "GAME_NOT_STARTED",
+                    )
+                reclaimed = seat in game.timed_out
+                extra = [entry("reclaimed", self._t.clock(), seat=seat)] if reclaimed else []
+                events = await self._apply(game, seat, command, extra, person=True)
+                outcome = await self._outcome(game, seat, events)
+                answer = codec.answer(outcome)
+                if request is not None:
+                    record = dataclasses.replace(request, response=codec.dump(answer))
+                    try:
+                        await self._append(game, events.before, events.entries, record)
+                    except DuplicateRequest as dup:
+                        return codec.load(first_answer(dup.record, request))
+                else:
+                    await self._append(game, events.before, events.entries, None)
+                await self._applied(game, command, events.before)
+                return answer
+            except (RaminoError, VersionConflict) as refused:
+                if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
+                    raise
+                first = await self._t.store.request(game_id, request.request_id)
+                if first is None:
+                    raise
+                return codec.load(first_answer(first, request))
+
+    async def _apply(
+        self,
+        game: HostedGame,
+        seat: int,
+        command: Command,
+        extra: list[str],
+        person: bool = False,
+    ) -> Applied:
+        """Decides one command (the caller holds the game's lock and then
+        appends the entries with :meth:`_append`); ``person``: the seat's
+        person plays it."""
+        assert game.engine is not None
+        before = game.version
+        events = game.engine.apply(seat, command)
+        now = self._t.clock()
+        entries = [*extra, *engine_entries(events, now)]
+        for e in extra:
+            game.note(json.loads(e))
+        game.version = before + len(entries)
+        game.last_at = now
+        if person:
+            game.person_at = now
+        return Applied(before, entries, tuple(events))
+
+    async def _append(
+        self, game: HostedGame, before: int, entries: list[str], record: RequestRecord | None
+    ) -> None:
+        """Appends a decided move's entries at the version it was decided on."""
+        try:
+            await self._t.store.append(game.game_id, before, entries, self._t.summary(game), record)
+        except BaseException:
+            # The engine has moved on but the store has not: fold again next time.
+            self._t.forget(game.game_id)
+            raise
+
+    async def _applied(self, game: HostedGame, command: Command, before: int) -> None:
+        """What follows an appended move: metrics, snapshot, cache, duties."""
+        counter = _MOVE_COUNTERS.get(type(command))
+        if counter is None:
+            counter = _MOVE_COUNTERS[type(command)] = MOVES.labels(type(command).__name__)
+        counter.inc()
+        if (
+            game.engine is not None
+            and game.version // self._t.snapshot_every > before // self._t.snapshot_every
+        ):
+            await self._t.store.save_snapshot(game.game_id, game.version, game.snapshot())
+        self._t.remember(game)
+        if self._t.turn_duty_at(game) is not None:
+            self._t.kick(game.game_id)
+
+    async def _outcome(self, game: HostedGame, seat: int, applied: Applied) -> MoveOutcome:
+        engine = game.engine
+        view = None if engine is None else engine.view(seat)
+        legal = None
+        if engine is not None and view is not None and engine.turn == seat:
+            legal = await self._legal(game, seat, view)
+        return MoveOutcome(game, seat, applied.events, view, legal)
+
+    async def _legal(self, game: HostedGame, seat: int, view: View) -> LegalMoves:
+        """:func:`legal_moves`, in the work pool for a hand of more than
+        ``POOLED_HAND`` cards; the caller holds the game's lock, so nothing
+        changes the game meanwhile."""
+        if self._pool is None or len(view.hand or ()) <= POOLED_HAND:
+            return legal_moves(game, seat, view)
+        return await self._pool.run(legal_moves, game, seat, view)
+
+    async def legal(self, game_id: str, seat: int) -> LegalMoves:
+        """``seat``'s legal moves now and the hint on its hand (none before
+        the deal or after the end)."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            if not 0 <= seat < len(game.players):
+                raise NotPermitted(
+                    "this seat token claims a seat the game does not have", "NO_SUCH_SEAT"
+                )
+            if game.engine is None or game.ended is not None:
+                return LegalMoves(game.version, (), None)
+            return await self._legal(game, seat, game.engine.view(seat))
+
+    async def act_for(
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        choose: Callable[[Game], Command],
+        timed_out: bool,
+    ) -> bool:
+        """A server-side move (bot or timer) for ``seat`` at ``version``;
+        False when the game has moved on meanwhile."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            if (
+                game.version != version
+                or game.ended is not None
+                or game.engine is None
+                or game.engine.turn != seat
+            ):
+                return False
+            extra = (
+                []
+                if not timed_out or seat in game.timed_out
+                else [entry("timed_out", self._t.clock(), seat=seat)]
+            )
+            engine = game.engine
+            if self._pool is not None and len(engine.state.seats[seat].hand) > POOLED_HAND:
+                # A bot's searches on a large hand, in the work pool; the lock
+                # is held, so nothing changes the game meanwhile. A full pool
+                # fails this duty: the sweep comes back to it.
+                command = await self._pool.run(choose, engine)
+            else:
+                command = choose(engine)
+            applied = await self._apply(game, seat, command, extra)
+            try:
+                await self._append(game, applied.before, applied.entries, None)
+            except VersionConflict:
+                return False
+            await self._applied(game, command, applied.before)
+            return True
+
+    async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
+        """Ends ``game_id`` for ``reason`` (:data:`END_REASONS`), at ``version``
+        when given (else at its latest); a finished game is left as it is. The
+        game is then finished: its watchers get GameEnded, the expiry of
+        finished games archives it, and no seat or bot acts in it again."""
+        assert reason in END_REASONS
+        for attempt in range(4):
+            async with self._t.lock(game_id):
+                game = await self._t.load_locked(game_id)
+                if game.status == "finished" or (version is not None and game.version != version):
+                    return game
+                now = self._t.clock()
+                ended = entry("ended", now, reason=reason)
+                before = game.version
+                game.ended = reason
+                game.last_at = now
+                try:
+                    game.version = await self._t.store.append(
+                        game_id, before, [ended], self._t.summary(game)
+                    )
+                except VersionConflict:
+                    self._t.forget(game_id)
+                    if version is not None or attempt == 3:
+                        raise
+                    continue
+                except BaseException:
+                    self._t.forget(game_id)
+                    raise
+                self._t.remember(game)
+                log.info("game ended", game=game_id, reason=reason)
+                return game
+        raise AssertionError("unreachable")
+
+    async def cancel(self, game_id: str) -> HostedGame:
+        """Ends ``game_id`` as cancelled (its creator asks); a cancelled game
+        answers as it is, one that finished otherwise is FAILED_PRECONDITION."""
+        game = await self.end(game_id, "cancelled")
+        if game.ended != "cancelled":
+            raise ended_error(game)
+        return game
