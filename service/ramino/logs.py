@@ -58,6 +58,8 @@ def configure(
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=structlog.PrintLoggerFactory(out),
+        # a line and its newline in one write: the workers of ``ramino serve
+        # --workers N`` share one stderr, and their lines must not interleave
+        logger_factory=structlog.WriteLoggerFactory(out),
         cache_logger_on_first_use=cache,
     )
