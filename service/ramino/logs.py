@@ -35,11 +35,16 @@ def _timestamp(logger: Any, name: str, event: MutableMapping[str, Any]) -> Mappi
 
 
 def configure(
-    level: str = "info", json: bool | None = None, stream: TextIO | None = None, cache: bool = True
+    level: str = "info",
+    json: bool | None = None,
+    stream: TextIO | None = None,
+    cache: bool = True,
+    fields: Mapping[str, Any] | None = None,
 ) -> None:
     """Logs go to ``stream`` (stderr by default), as JSON lines unless it is a
     terminal. With ``cache`` each logger keeps this set-up from its first use
-    on (fast); without, a later ``configure`` applies to it too (tests)."""
+    on (fast); without, a later ``configure`` applies to it too (tests).
+    ``fields`` are added to every line (a worker's number and pid)."""
     out = sys.stderr if stream is None else stream
     use_json = not out.isatty() if json is None else json
     renderer: structlog.types.Processor = (
@@ -47,9 +52,20 @@ def configure(
         if use_json
         else structlog.dev.ConsoleRenderer()
     )
+    processors: list[structlog.types.Processor] = [structlog.contextvars.merge_contextvars]
+    if fields:
+        constant = dict(fields)
+
+        def add_fields(
+            logger: Any, name: str, event: MutableMapping[str, Any]
+        ) -> Mapping[str, Any]:
+            event.update(constant)
+            return event
+
+        processors.append(add_fields)
     structlog.configure(
         processors=[
-            structlog.contextvars.merge_contextvars,
+            *processors,
             structlog.processors.add_log_level,
             _timestamp,
             structlog.processors.format_exc_info,

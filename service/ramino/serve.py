@@ -7,8 +7,6 @@ import asyncio
 import os
 from pathlib import Path
 
-import structlog
-
 from ramino.api.auth import PlayerVerifier, TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
@@ -208,7 +206,6 @@ def run(args: argparse.Namespace) -> int:
 
 def run_worker(args: argparse.Namespace, index: int) -> None:
     """Worker ``index`` of ``ramino serve --workers N`` (in its own process)."""
-    structlog.contextvars.bind_contextvars(worker=index, pid=os.getpid())
     run_server(args, player_verifier(args), index)
 
 
@@ -216,7 +213,9 @@ def run_server(
     args: argparse.Namespace, players: PlayerVerifier | None, worker: int | None
 ) -> None:
     """The server, alone or as worker ``worker`` sharing its port with the others."""
-    configure(args.log_level)
+    configure(
+        args.log_level, fields=None if worker is None else {"worker": worker, "pid": os.getpid()}
+    )
     metrics_port = args.metrics_port
     if worker is not None and metrics_port:
         metrics_port += worker

@@ -148,6 +148,8 @@ async def test_two_workers_share_the_port_and_play_games_across_both(
     serving = log_events(server.log, "serving")
     pids = {int(str(x["pid"])) for x in serving}
     assert len(pids) == 2 and {x["port"] for x in serving} == {server.port}
+    # every call's log line names the worker that handled it: both did
+    assert {x.get("pid") for x in log_events(server.log, "rpc")} == pids
 
 
 async def test_sigterm_stops_every_worker_and_the_parent_exits_zero(
