@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -92,26 +93,39 @@ async def two_workers(redis_server: RedisServer, tmp_path: Path) -> AsyncIterato
         log_level="info",
         token_secret=None,
     )
-    server.start()
+    server.start()  # one worker answers health checks
+    deadline = time.monotonic() + 60
+    while len(log_events(server.log, "serving")) < 2:  # the other may still be starting
+        assert time.monotonic() < deadline, server.log.read_text()[-2000:]
+        await asyncio.sleep(0.05)
     yield server
     server.stop()
 
 
-async def connections_on_both_workers(server: ServerProcess) -> list[grpc.aio.Channel]:
-    """Channels (each its own connection) until each worker has answered a
-    health check on one: the kernel spreads connections over the workers."""
+async def connections_on_both_workers(
+    server: ServerProcess, channels: list[grpc.aio.Channel]
+) -> list[grpc.aio.Channel]:
+    """A channel (its own connection) on each worker, in worker order: new
+    connections, each checked once, until each worker's count of health
+    checks has gone up for one of them (the kernel spreads connections).
+    Every channel opened is added to ``channels``."""
     assert server.metrics_port is not None
-    channels: list[grpc.aio.Channel] = []
+    ports = [server.metrics_port + i for i in (0, 1)]
+    on: dict[int, grpc.aio.Channel] = {}
     for _ in range(64):  # one worker getting all of 64 connections: 2 ** -63
+        before = [rpcs(p).get("Check", 0) for p in ports]
         channel = grpc.aio.insecure_channel(server.address, options=LOCAL)
         channels.append(channel)
         answer = await health_pb2_grpc.HealthStub(channel).Check(
             health_pb2.HealthCheckRequest(), timeout=10
         )
         assert answer.status == health_pb2.HealthCheckResponse.SERVING
-        checks = [rpcs(server.metrics_port + i).get("Check", 0) for i in (0, 1)]
-        if all(checks):
-            return channels
+        after = [rpcs(p).get("Check", 0) for p in ports]
+        grew = [i for i in (0, 1) if after[i] > before[i]]
+        assert len(grew) == 1, (before, after)
+        on.setdefault(grew[0], channel)
+        if len(on) == 2:
+            return [on[0], on[1]]
     raise AssertionError("64 connections all went to one worker")
 
 
@@ -120,12 +134,12 @@ async def test_two_workers_share_the_port_and_play_games_across_both(
 ) -> None:
     server = two_workers
     assert server.metrics_port is not None
-    channels = await connections_on_both_workers(server)
+    channels: list[grpc.aio.Channel] = []
     try:
-        # every connection but the last went to one worker, the last to the
-        # other: calls alternate between the two, so every game is created on
-        # one, joined on both, and its seat tokens from either are used on both
-        pair = [channels[0], channels[-1]]
+        # one connection to each worker: calls alternate between the two, so
+        # every game is created on one, joined on both, and its seat tokens
+        # from either are used on both
+        pair = await connections_on_both_workers(server, channels)
         cluster = Cluster(
             server.store, [server, server], pair, [game_pb2_grpc.GameServiceStub(c) for c in pair]
         )
