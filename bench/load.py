@@ -22,6 +22,7 @@ Run from the repository root:
     .venv/bin/python bench/load.py                         # 64 games of rummy, sqlite, 15 s
     .venv/bin/python bench/load.py --store memory --games 64 --seconds 20
     .venv/bin/python bench/load.py --store redis --replicas 3   # starts its own redis-server
+    .venv/bin/python bench/load.py --store redis --workers 2    # ramino serve --workers 2
     .venv/bin/python bench/load.py --clients 2             # two client processes
     .venv/bin/python bench/load.py --target 127.0.0.1:50051,127.0.0.1:50052
     .venv/bin/python bench/load.py --compare               # sqlite x1, redis x1, redis x3
@@ -123,6 +124,7 @@ class PhaseSpec:
     ask_every_move: bool = False  # GetLegalMoves before every move (else use the move results')
     interval: float = 0.0  # paced: seconds between a game's moves on a fixed schedule (0: none)
     client: int = 0
+    connections: int = 1  # connections (channels) to each address, calls round-robin over all
 
 
 @dataclass
@@ -370,7 +372,10 @@ async def run_phase(spec: PhaseSpec) -> PhaseResult:
     not measured, then the measured window."""
     result = PhaseResult()
     options = [("grpc.max_receive_message_length", 16 << 20)]
-    channels = [grpc.aio.insecure_channel(a, options=options) for a in spec.addresses]
+    if spec.connections > 1:  # a channel of its own per connection (no shared subchannel)
+        options.append(("grpc.use_local_subchannel_pool", 1))
+    addresses = [a for a in spec.addresses for _ in range(spec.connections)]
+    channels = [grpc.aio.insecure_channel(a, options=options) for a in addresses]
     try:
         caller = Caller(channels, result)
         delay = spec.start_at - time.time()
@@ -614,7 +619,7 @@ def flush_cluster(procs: Processes) -> None:
 
 
 def start_servers(
-    procs: Processes, store: str, replicas: int, log_level: str, tag: str
+    procs: Processes, store: str, replicas: int, log_level: str, tag: str, workers: int = 1
 ) -> list[Server]:
     env = dict(os.environ)
     env["RAMINO_TOKEN_SECRET"] = secrets.token_hex(32)  # the replicas accept the same tokens
@@ -630,6 +635,7 @@ def start_servers(
             "--store", store,
             "--grace", "1",
             "--log-level", log_level,
+            "--workers", str(workers),
         ]  # fmt: skip
         p = procs.start(f"server {i}", argv, log, cwd=procs.dir, env=env)
         servers.append(Server(f"127.0.0.1:{port}", p, log))
@@ -666,6 +672,22 @@ def wait_serving(server: Server) -> None:
 
 
 # --- CPU, from /proc ----------------------------------------------------------------
+
+
+def child_pids(pid: int) -> list[int]:
+    """The children of a process (the workers of ``ramino serve --workers N``)."""
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children += [int(x) for x in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            pass
+    return children
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its live descendants."""
+    return proc_cpu(pid) + sum(tree_cpu(c) for c in child_pids(pid))
 
 
 def proc_cpu(pid: int) -> float:
@@ -710,7 +732,7 @@ class Sampler:
     def _run(self) -> None:
         while True:
             busy, total = machine_cpu()
-            server = sum(proc_cpu(p) for p in self.pids)
+            server = sum(tree_cpu(p) for p in self.pids)
             store = sum(proc_cpu(p) for p in self.store_pids)
             self.samples.append((time.time(), server, store, busy, total))
             if self.redis_ports:
@@ -817,6 +839,8 @@ class RunConfig:
     sticky: bool
     ask_every_move: bool
     rate: str  # "" (closed loop), moves/s for all games together, or "half-check"
+    workers: int = 1  # ramino serve --workers of each server started here
+    connections: int = 1  # client connections to each address
 
 
 @dataclass
@@ -919,6 +943,7 @@ def run_once(
             sticky=cfg.sticky,
             ask_every_move=cfg.ask_every_move,
             interval=interval if phase_name != "baseline" else 0.0,
+            connections=cfg.connections,
         )
         what = f"{cfg.games} Check loops" if kind == "baseline" else f"{cfg.games} games"
         print(f"  [{label}] {phase_name}: {what}, {cfg.warmup:g} s warm-up ...", flush=True)
@@ -1075,7 +1100,8 @@ def print_report(out: RunOutcome, cfg: RunConfig) -> None:
     print()
     print(
         f"== {out.label}: variant {cfg.variant}, {cfg.games} concurrent games, store {out.store}, "
-        f"{out.replicas} replica(s), {cfg.clients} client process(es) (grpc.aio) =="
+        f"{out.replicas} replica(s) of {cfg.workers} worker(s), {cfg.connections} "
+        f"connection(s) each, {cfg.clients} client process(es) (grpc.aio) =="
     )
     print(
         f"   measured {b.window:.1f} s (baseline) and {g.window:.1f} s (games) "
@@ -1201,7 +1227,9 @@ def single(procs: Processes, args: argparse.Namespace, cfg: RunConfig) -> None:
         store = resolve_store(procs, args.store, "run", args.cluster_wait)
         if args.replicas > 1 and store.startswith("sqlite:"):
             print("note: the sqlite store is meant for one server per file; sharing it anyway")
-        servers = start_servers(procs, store, args.replicas, args.server_log_level, "run")
+        servers = start_servers(
+            procs, store, args.replicas, args.server_log_level, "run", cfg.workers
+        )
         addresses = [s.address for s in servers]
         out = run_once(procs, cfg, addresses, servers, "run", store)
     print_report(out, cfg)
@@ -1343,6 +1371,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--store", default="sqlite", help="memory | sqlite[:PATH] | redis[://...]")
     p.add_argument("--replicas", type=int, default=1, help="servers sharing the store")
     p.add_argument("--target", help="host:port[,host:port...] of running servers")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes of each server started here (ramino serve --workers; "
+        "a store shared across processes: redis or redis-cluster)",
+    )
+    p.add_argument(
+        "--connections",
+        type=int,
+        default=0,
+        help="client connections to each server, calls round-robin over them "
+        "(default: 1, or 8 a worker with --workers: SO_REUSEPORT spreads connections)",
+    )
     p.add_argument("--clients", type=int, default=1, help="client processes")
     p.add_argument("--compare", action="store_true", help="sqlite x1, redis x1, redis x3")
     p.add_argument(
@@ -1391,6 +1433,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1 or args.replicas < 1 or args.clients < 1 or args.seconds <= 0:
         p.error("--games, --replicas, --clients and --seconds must be positive")
+    if args.workers < 1 or args.connections < 0:
+        p.error("--workers must be positive and --connections not negative")
     if args.rate and args.rate != "half-check":
         try:
             if float(args.rate) <= 0:
@@ -1412,6 +1456,8 @@ def main(argv: list[str] | None = None) -> int:
         sticky=args.sticky,
         ask_every_move=args.ask_every_move,
         rate=args.rate,
+        workers=args.workers,
+        connections=args.connections or (8 * args.workers if args.workers > 1 else 1),
     )
 
     def terminate(signum: int, frame: object) -> None:

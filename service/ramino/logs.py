@@ -35,11 +35,16 @@ def _timestamp(logger: Any, name: str, event: MutableMapping[str, Any]) -> Mappi
 
 
 def configure(
-    level: str = "info", json: bool | None = None, stream: TextIO | None = None, cache: bool = True
+    level: str = "info",
+    json: bool | None = None,
+    stream: TextIO | None = None,
+    cache: bool = True,
+    fields: Mapping[str, Any] | None = None,
 ) -> None:
     """Logs go to ``stream`` (stderr by default), as JSON lines unless it is a
     terminal. With ``cache`` each logger keeps this set-up from its first use
-    on (fast); without, a later ``configure`` applies to it too (tests)."""
+    on (fast); without, a later ``configure`` applies to it too (tests).
+    ``fields`` are added to every line (a worker's number and pid)."""
     out = sys.stderr if stream is None else stream
     use_json = not out.isatty() if json is None else json
     renderer: structlog.types.Processor = (
@@ -47,9 +52,20 @@ def configure(
         if use_json
         else structlog.dev.ConsoleRenderer()
     )
+    processors: list[structlog.types.Processor] = [structlog.contextvars.merge_contextvars]
+    if fields:
+        constant = dict(fields)
+
+        def add_fields(
+            logger: Any, name: str, event: MutableMapping[str, Any]
+        ) -> Mapping[str, Any]:
+            event.update(constant)
+            return event
+
+        processors.append(add_fields)
     structlog.configure(
         processors=[
-            structlog.contextvars.merge_contextvars,
+            *processors,
             structlog.processors.add_log_level,
             _timestamp,
             structlog.processors.format_exc_info,
@@ -58,6 +74,8 @@ def configure(
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=structlog.PrintLoggerFactory(out),
+        # a line and its newline in one write: the workers of ``ramino serve
+        # --workers N`` share one stderr, and their lines must not interleave
+        logger_factory=structlog.WriteLoggerFactory(out),
         cache_logger_on_first_use=cache,
     )

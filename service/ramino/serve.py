@@ -14,6 +14,7 @@ from ramino.app import GameApp, Limits
 from ramino.logs import configure
 from ramino.pool import WorkPool
 from ramino.store import open_store
+from ramino.workers import supervise, workers_refused
 
 
 def _env(name: str, default: str) -> str:
@@ -34,12 +35,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "redis+cluster://HOST:PORT[,HOST:PORT...] [RAMINO_STORE]"
         ),
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=int(_env("WORKERS", "1")),
+        help="server processes sharing the port (SO_REUSEPORT); more than 1 needs a "
+        "store shared across processes: redis:// or redis+cluster:// [RAMINO_WORKERS]",
+    )
     metrics = _env("METRICS_PORT", "")
     p.add_argument(
         "--metrics-port",
         type=int,
         default=int(metrics) if metrics else None,
-        help="serve Prometheus metrics on this port [RAMINO_METRICS_PORT]",
+        help="serve Prometheus metrics on this port; with --workers N, worker i "
+        "(from 0) on this port + i [RAMINO_METRICS_PORT]",
     )
     p.add_argument(
         "--grace",
@@ -182,21 +191,47 @@ def player_verifier(args: argparse.Namespace) -> PlayerVerifier | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    configure(args.log_level)
+    refused = workers_refused(args.store, args.workers)
+    if refused is not None:
+        raise SystemExit(refused)
+    if args.workers > 1 and args.port == 0:
+        raise SystemExit("ramino serve: --workers needs a fixed --port (0 would give each its own)")
+    players = player_verifier(args)  # a bad key file is refused before any worker starts
+    if args.workers > 1:
+        configure(args.log_level)
+        return supervise(args, run_worker)
+    run_server(args, players, None)
+    return 0
+
+
+def run_worker(args: argparse.Namespace, index: int) -> None:
+    """Worker ``index`` of ``ramino serve --workers N`` (in its own process)."""
+    run_server(args, player_verifier(args), index)
+
+
+def run_server(
+    args: argparse.Namespace, players: PlayerVerifier | None, worker: int | None
+) -> None:
+    """The server, alone or as worker ``worker`` sharing its port with the others."""
+    configure(
+        args.log_level, fields=None if worker is None else {"worker": worker, "pid": os.getpid()}
+    )
+    metrics_port = args.metrics_port
+    if worker is not None and metrics_port:
+        metrics_port += worker
     config = ServerConfig(
         host=args.host,
         port=args.port,
         store=args.store,
-        metrics_port=args.metrics_port,
+        metrics_port=metrics_port,
         grace_seconds=args.grace,
         max_message_bytes=args.max_message_bytes,
         work_threads=args.work_threads,
         work_capacity=args.work_capacity,
         max_connection_age=args.max_connection_age,
         max_connection_age_grace=args.max_connection_age_grace,
+        reuse_port=worker is not None,
     )
-
-    players = player_verifier(args)
 
     async def main() -> None:
         limits = Limits(
@@ -220,4 +255,3 @@ def run(args: argparse.Namespace) -> int:
             pool.shutdown()
 
     asyncio.run(main())
-    return 0

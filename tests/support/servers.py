@@ -25,12 +25,22 @@ class ServerProcess:
         bot_delay: float = 0.0,
         port: int | None = None,
         allow_bot_games: bool = False,
+        workers: int = 1,
+        metrics_port: int | None = None,
+        log_level: str = "warning",
+        token_secret: str | None = TOKEN_SECRET,
     ) -> None:
+        """``token_secret`` None: none is given (a lone server makes up its
+        own; ``--workers N`` makes one up for all its workers)."""
         self.store = store
         self.allow_bot_games = allow_bot_games
         self.log = log
         self.bot_delay = bot_delay
         self.port = port or free_port()
+        self.workers = workers
+        self.metrics_port = metrics_port
+        self.log_level = log_level
+        self.token_secret = token_secret
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -38,7 +48,14 @@ class ServerProcess:
         return f"127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = dict(os.environ, RAMINO_TOKEN_SECRET=TOKEN_SECRET, RAMINO_LOG_LEVEL="warning")
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("RAMINO_TOKEN_SECRET", "RAMINO_TOKEN_SECRET_FILE", "RAMINO_METRICS_PORT")
+        }
+        env["RAMINO_LOG_LEVEL"] = self.log_level
+        if self.token_secret is not None:
+            env["RAMINO_TOKEN_SECRET"] = self.token_secret
         command = [
             sys.executable,
             "-m",
@@ -57,6 +74,10 @@ class ServerProcess:
         ]
         if self.allow_bot_games:
             command.append("--allow-bot-games")
+        if self.workers != 1:
+            command += ["--workers", str(self.workers)]
+        if self.metrics_port is not None:
+            command += ["--metrics-port", str(self.metrics_port)]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=out)
         self.wait_serving()

@@ -45,6 +45,9 @@ class ServerConfig:
     max_connection_age_grace: float | None = None
     """Seconds calls may still run on a connection past its age (a watch
     stream then ends UNAVAILABLE and the client resumes); ``None``: no limit."""
+    reuse_port: bool = False
+    """Bind with ``SO_REUSEPORT``, so that the worker processes of one
+    ``ramino serve --workers N`` share the port (off: a port in use is an error)."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -75,14 +78,17 @@ async def create_server(
     pool: WorkPool | None = None,
     max_connection_age: float | None = None,
     max_connection_age_grace: float | None = None,
+    reuse_port: bool = False,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
-    (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it."""
+    (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it. With
+    ``reuse_port`` other processes may bind the same port (``SO_REUSEPORT``)
+    and the kernel spreads new connections over them."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         ("grpc.max_send_message_length", 4 * max_message_bytes),
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
     if max_connection_age is not None:
         options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
@@ -122,6 +128,7 @@ async def serve(
         pool=pool,
         max_connection_age=config.max_connection_age,
         max_connection_age_grace=config.max_connection_age_grace,
+        reuse_port=config.reuse_port,
     )
     log.info("serving", host=config.host, port=running.port, store=config.store)
     stop = asyncio.Event()
