@@ -125,6 +125,11 @@ def test_a_game_survives_a_killed_sqlite_server(tmp_path: Path) -> None:
             while not (before.finished or before.my_turn) and time.monotonic() < waited:
                 time.sleep(0.01)
                 before = seat.view()
+            # Both streams open and caught up, so that the kill cuts them.
+            while time.monotonic() < waited and not all(
+                feed and feed[-1].version == before.version for feed in (spectator, mine)
+            ):
+                time.sleep(0.01)
             server.kill()
             # Back in a moment; meanwhile the next calls retry with their request ids.
             restart = threading.Timer(0.3, server.start)
