@@ -106,3 +106,16 @@ class ServerProcess:
 
     def stop(self) -> None:
         stop_process(self.process)
+        self.show_errors()
+
+    def show_errors(self) -> None:
+        """Prints the end of the server's log when it holds a traceback: pytest
+        shows it beside a failed test (a passing test's output is dropped), so
+        that an INTERNAL seen by a test comes with its cause, in CI too."""
+        if not self.log.exists():
+            return
+        text = self.log.read_text(errors="replace")
+        at = text.find("Traceback")
+        if at >= 0:
+            print(f"--- {self.log.name} ({self.address}), from its first traceback ---")
+            print(text[at : at + 6000])

@@ -23,7 +23,7 @@ from ramino.errors import (
     RaminoError,
 )
 from ramino.store import DuplicateRequest, GameExists, GameNotFound, StoreError, VersionConflict
-from ramino.store.redis import NotReplicated
+from ramino.store.redis import UNREACHABLE, NotReplicated
 
 DOMAIN = "ramino.v1"
 MAX_MESSAGE = 400
@@ -88,5 +88,11 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             return make_status(grpc.StatusCode.ALREADY_EXISTS, "GAME_EXISTS", str(exc))
         case DuplicateRequest() | StoreError():
             return None
+        case _ if isinstance(exc, UNREACHABLE):
+            return make_status(
+                grpc.StatusCode.UNAVAILABLE,
+                "STORE_UNAVAILABLE",
+                "the game store is out of reach for now; retry the request with its request id",
+            )
         case _:
             return None

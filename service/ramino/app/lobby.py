@@ -101,10 +101,9 @@ class Lobby:
             spectators_disabled,
         )
         game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
+        game.tail = entry("created", now, header=header.to_data())
         try:
-            await self._t.store.create(
-                self._t.summary(game), entry("created", now, header=header.to_data()), request
-            )
+            await self._t.store.create(self._t.summary(game), game.tail, request)
         except GameExists:
             if request is None:
                 raise
@@ -131,6 +130,7 @@ class Lobby:
         game.version = await self._t.store.append(
             game.game_id, game.version, entries, self._t.summary(game), request
         )
+        game.tail = entries[-1]
         game.last_at = now
         self._t.kick(game.game_id)
 
@@ -216,6 +216,7 @@ class Lobby:
                     game.version = await self._t.store.append(
                         game_id, game.version, [joined], self._t.summary(game), record
                     )
+                    game.tail = joined
                 else:
                     await self._start(game, [joined], record)
             except DuplicateRequest as dup:

@@ -234,6 +234,11 @@ class HostedGame:
     player_ids: dict[int, str] = field(default_factory=dict)
     """The verified player of each seat joined by one (servers that know
     players only)."""
+    tail: str | None = None
+    """The text of the log entry at :attr:`version`, as this replica wrote or
+    read it (``None`` when unknown: a game loaded from a snapshot alone). A
+    replica that finds another text there in a shared store holds a write the
+    store lost (a Redis failover) and folds the game again."""
 
     @property
     def game_id(self) -> str:
@@ -268,6 +273,7 @@ class HostedGame:
             if data["kind"] == "engine":
                 events.append(event_from_data(data["event"]))
             game.version = e.version
+        game.tail = entries[-1].data
         if events:
             game.engine = Game.from_record(game.record(events))
         return game
@@ -361,6 +367,7 @@ class HostedGame:
                 self.engine.absorb([event_from_data(data["event"])])
             self.note(data)
             self.version = e.version
+            self.tail = e.data
         return True
 
     def start(self) -> list[Event]:

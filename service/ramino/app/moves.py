@@ -152,6 +152,7 @@ class Moves:
         for e in extra:
             game.note(json.loads(e))
         game.version = before + len(entries)
+        game.tail = entries[-1]
         game.last_at = now
         if person:
             game.person_at = now
@@ -272,6 +273,7 @@ class Moves:
                     game.version = await self._t.store.append(
                         game_id, before, [ended], self._t.summary(game)
                     )
+                    game.tail = ended
                 except VersionConflict:
                     self._t.forget(game_id)
                     if version is not None or attempt == 3:

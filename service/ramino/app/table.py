@@ -175,11 +175,24 @@ class GameTable:
         if cached is not None:
             if not self.store.shared:
                 return cached
-            newer = await self.store.read(game_id, cached.version)
-            if not newer:
-                return cached
-            if cached.catch_up(newer):
-                return cached
+            # From the entry at the cached version: a replica checks that the
+            # store still has the entry it last wrote or read there.
+            newer = await self.store.read(game_id, cached.version - 1)
+            if (
+                newer
+                and newer[0].version == cached.version
+                and cached.tail in (None, newer[0].data)
+            ):
+                cached.tail = newer[0].data
+                if cached.catch_up(newer[1:]):
+                    return cached
+            else:
+                log.warning(
+                    "a cached game is ahead of the store or apart from it: a write was lost",
+                    game=game_id,
+                    version=cached.version,
+                    store_version=newer[-1].version if newer else None,
+                )
         game = await self._from_store(game_id)
         self.remember(game)
         return game

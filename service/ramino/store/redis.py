@@ -172,6 +172,9 @@ TOPOLOGY = (
     ClusterError,
     RedisClusterException,
 )
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, *TOPOLOGY)
+"""Redis's errors for a store out of reach, once the store's own retries are
+spent: the service answers them UNAVAILABLE, which clients retry."""
 PARTS = ("meta", "log", "req", "reqs", "snap")
 """A game's lasting keys (the lease and the expiry claim come and go)."""
 INDEXES = ("games", "duties", "finished")
