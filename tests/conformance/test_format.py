@@ -85,5 +85,5 @@ def test_normalization_hides_tokens_times_and_game_ids() -> None:
 
 
 def test_canonical_json_sorts_keys_and_has_no_whitespace() -> None:
-    value = {"b": [1, {"z": True, "a": None}], "a": "x\ny\u0001\"é"}
+    value = {"b": [1, {"z": True, "a": None}], "a": 'x\ny\u0001"é'}
     assert canonical(value) == '{"a":"x\\ny\\u0001\\"é","b":[1,{"a":null,"z":true}]}'
