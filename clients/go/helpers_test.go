@@ -93,4 +93,3 @@ func consecutive(items []*raminov1.WatchGameResponse) bool {
 	}
 	return len(items) > 0
 }
-
