@@ -24,8 +24,8 @@ func TestMain(m *testing.M) {
 	shared = testserver.Shared(dir, testserver.Options{AllowBotGames: true})
 	code := m.Run()
 	shared.Stop()
-	if code != 0 {
-		fmt.Fprintf(os.Stderr, "the shared server's log ends:\n%s\n", shared.Log())
+	if log := shared.Log(); code != 0 && log != "" {
+		fmt.Fprintf(os.Stderr, "the shared server's log ends:\n%s\n", log)
 	}
 	_ = os.RemoveAll(dir)
 	os.Exit(code)

@@ -167,7 +167,7 @@ func TestAMoveIsRetriedWhileTheServerRestartsAndAppliedOnce(t *testing.T) {
 	}
 	srv.Kill()
 	var (
-		result *raminov1.MoveResult
+		result  *raminov1.MoveResult
 		moveErr error
 		wg      sync.WaitGroup
 	)
