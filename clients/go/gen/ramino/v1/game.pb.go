@@ -261,8 +261,12 @@ type Game struct {
 	// Only seats may watch the game or get its view: a call without a seat
 	// token is PERMISSION_DENIED (reason SPECTATING_DISABLED).
 	SpectatorsDisabled bool `protobuf:"varint,10,opt,name=spectators_disabled,json=spectatorsDisabled,proto3" json:"spectators_disabled,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Created by a server in test mode (`ramino serve --test-seed`): every
+	// game of that server is dealt from the same known seed, so its deals are
+	// known in advance. Such a game is not a fair game; never true otherwise.
+	FixedDeal     bool `protobuf:"varint,11,opt,name=fixed_deal,json=fixedDeal,proto3" json:"fixed_deal,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Game) Reset() {
@@ -361,6 +365,13 @@ func (x *Game) GetCreateTime() *timestamppb.Timestamp {
 func (x *Game) GetSpectatorsDisabled() bool {
 	if x != nil {
 		return x.SpectatorsDisabled
+	}
+	return false
+}
+
+func (x *Game) GetFixedDeal() bool {
+	if x != nil {
+		return x.FixedDeal
 	}
 	return false
 }
@@ -3514,7 +3525,10 @@ type GameView struct {
 	// Why a game ended before its match did: "abandoned" (no person acted
 	// for the server's abandon time) or "cancelled" (by its creator); empty
 	// otherwise.
-	EndReason     string `protobuf:"bytes,23,opt,name=end_reason,json=endReason,proto3" json:"end_reason,omitempty"`
+	EndReason string `protobuf:"bytes,23,opt,name=end_reason,json=endReason,proto3" json:"end_reason,omitempty"`
+	// Created by a server in test mode: the deals are known in advance, the
+	// game is not a fair one (see Game.fixed_deal).
+	FixedDeal     bool `protobuf:"varint,25,opt,name=fixed_deal,json=fixedDeal,proto3" json:"fixed_deal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3715,6 +3729,13 @@ func (x *GameView) GetEndReason() string {
 		return x.EndReason
 	}
 	return ""
+}
+
+func (x *GameView) GetFixedDeal() bool {
+	if x != nil {
+		return x.FixedDeal
+	}
+	return false
 }
 
 // Scores of one round.
@@ -4369,8 +4390,11 @@ type GameCreated struct {
 	TurnTimerSeconds   int32                  `protobuf:"varint,5,opt,name=turn_timer_seconds,json=turnTimerSeconds,proto3" json:"turn_timer_seconds,omitempty"`
 	CreateTime         *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	SpectatorsDisabled bool                   `protobuf:"varint,7,opt,name=spectators_disabled,json=spectatorsDisabled,proto3" json:"spectators_disabled,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Created by a server in test mode: the deals are known in advance, the
+	// game is not a fair one (see Game.fixed_deal).
+	FixedDeal     bool `protobuf:"varint,8,opt,name=fixed_deal,json=fixedDeal,proto3" json:"fixed_deal,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GameCreated) Reset() {
@@ -4448,6 +4472,13 @@ func (x *GameCreated) GetCreateTime() *timestamppb.Timestamp {
 func (x *GameCreated) GetSpectatorsDisabled() bool {
 	if x != nil {
 		return x.SpectatorsDisabled
+	}
+	return false
+}
+
+func (x *GameCreated) GetFixedDeal() bool {
+	if x != nil {
+		return x.FixedDeal
 	}
 	return false
 }
@@ -5511,7 +5542,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"SeatConfig\x12\x1f\n" +
 	"\vplayer_name\x18\x01 \x01(\tR\n" +
 	"playerName\x12%\n" +
-	"\x03bot\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\"\x83\x03\n" +
+	"\x03bot\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\"\xa2\x03\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12-\n" +
@@ -5525,7 +5556,9 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\vcreate_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12/\n" +
 	"\x13spectators_disabled\x18\n" +
-	" \x01(\bR\x12spectatorsDisabled\"\x7f\n" +
+	" \x01(\bR\x12spectatorsDisabled\x12\x1d\n" +
+	"\n" +
+	"fixed_deal\x18\v \x01(\bR\tfixedDeal\"\x7f\n" +
 	"\vSeatSummary\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n" +
 	"\vplayer_name\x18\x02 \x01(\tR\n" +
@@ -5749,7 +5782,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\fmin_deadwood\x18\x02 \x01(\v2\x13.ramino.v1.DeadwoodR\vminDeadwood\x12<\n" +
 	"\x11suggested_discard\x18\x03 \x01(\v2\x0f.ramino.v1.CardR\x10suggestedDiscard\x123\n" +
 	"\n" +
-	"best_knock\x18\x04 \x01(\v2\x14.ramino.v1.KnockMoveR\tbestKnock\"\xfb\x06\n" +
+	"best_knock\x18\x04 \x01(\v2\x14.ramino.v1.KnockMoveR\tbestKnock\"\x9a\a\n" +
 	"\bGameView\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x12-\n" +
@@ -5777,7 +5810,9 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x04deck\x18\x15 \x03(\tR\x04deck\x12/\n" +
 	"\x13spectators_disabled\x18\x16 \x01(\bR\x12spectatorsDisabled\x12\x1d\n" +
 	"\n" +
-	"end_reason\x18\x17 \x01(\tR\tendReasonB\a\n" +
+	"end_reason\x18\x17 \x01(\tR\tendReason\x12\x1d\n" +
+	"\n" +
+	"fixed_deal\x18\x19 \x01(\bR\tfixedDealB\a\n" +
 	"\x05_seatB\a\n" +
 	"\x05_turnB\n" +
 	"\n" +
@@ -5834,7 +5869,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\vmatch_ended\x18\x1d \x01(\v2\x15.ramino.v1.MatchEndedH\x00R\n" +
 	"matchEndedB\a\n" +
 	"\x05eventB\a\n" +
-	"\x05_seatJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04R\x04typeR\x04data\"\xc9\x02\n" +
+	"\x05_seatJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04R\x04typeR\x04data\"\xe8\x02\n" +
 	"\vGameCreated\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12+\n" +
@@ -5843,7 +5878,9 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x12turn_timer_seconds\x18\x05 \x01(\x05R\x10turnTimerSeconds\x12;\n" +
 	"\vcreate_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12/\n" +
-	"\x13spectators_disabled\x18\a \x01(\bR\x12spectatorsDisabled\"-\n" +
+	"\x13spectators_disabled\x18\a \x01(\bR\x12spectatorsDisabled\x12\x1d\n" +
+	"\n" +
+	"fixed_deal\x18\b \x01(\bR\tfixedDeal\"-\n" +
 	"\n" +
 	"SeatJoined\x12\x1f\n" +
 	"\vplayer_name\x18\x01 \x01(\tR\n" +
