@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: go-tools proto-go test-go lint-go
+.PHONY: go-tools proto-go test-go test-go-conformance lint-go
 .PHONY: help venv build wheel kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
@@ -105,6 +105,11 @@ proto-go: node_modules/.bin/buf go-tools
 test-go: build node_modules/.bin/buf go-tools
 	cd clients/go && go test -count=1 ./...
 
+# The Go runner of tests/conformance: writes transcripts/go/ before
+# test-python's pytest compares every runner's transcripts with Python's.
+test-go-conformance: build
+	cd clients/go && go test -count=1 -run '^TestConformance$$' ./internal/conformance/
+
 lint-go:
 	cd clients/go && test -z "$$(gofmt -l .)" || { gofmt -l . >&2; echo "gofmt: files above need formatting" >&2; exit 1; }
 	cd clients/go && go vet ./...
@@ -129,6 +134,8 @@ openspiel: venv
 # own, and makes its runner a prerequisite of test-python.
 CONFORMANCE_LANGS := python
 export RAMINO_CONFORMANCE_LANGS = $(CONFORMANCE_LANGS)
+CONFORMANCE_LANGS += go
+test-python: test-go-conformance
 
 test-python: build redis-server openspiel kustomize
 	$(PY) -m pytest -q

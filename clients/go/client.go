@@ -202,6 +202,10 @@ func (c *Client) identity(ctx context.Context) context.Context {
 	return metadata.AppendToOutgoingContext(ctx, kv...)
 }
 
+// AuthContext is ctx carrying a seat or creator token in the authorization
+// metadata ("Bearer <token>"), for calls through GameService().
+func AuthContext(ctx context.Context, token string) context.Context { return withToken(ctx, token) }
+
 // withToken is ctx carrying a seat or creator token.
 func withToken(ctx context.Context, token string) context.Context {
 	if token == "" {
@@ -406,6 +410,12 @@ func (c *Client) SeatFromToken(ctx context.Context, game, token string) (*Seat, 
 			Message: "the server sees this token as a spectator", Metadata: map[string]string{}}
 	}
 	return &Seat{client: c, Name: view.GetName(), Number: view.GetSeat(), Token: token, LastView: view}, nil
+}
+
+// SeatOf is the seat a saved token acts for, without a call: the server
+// checks the token on each of the seat's calls.
+func (c *Client) SeatOf(game string, number int32, token string) *Seat {
+	return &Seat{client: c, Name: GameName(game), Number: number, Token: token}
 }
 
 // GetGame is the game as a spectator sees it.

@@ -147,7 +147,10 @@ func errorFrom(ctx context.Context, err error) error {
 	return out
 }
 
-// codeName is the code's name as the status protocol spells it ("NOT_FOUND").
+// CodeName is the code's canonical name, as the status protocol spells it
+// ("NOT_FOUND", "FAILED_PRECONDITION").
+func CodeName(c codes.Code) string { return codeName(c) }
+
 func codeName(c codes.Code) string {
 	names := map[codes.Code]string{
 		codes.OK: "OK", codes.Canceled: "CANCELLED", codes.Unknown: "UNKNOWN",
