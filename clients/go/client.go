@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
@@ -239,7 +240,7 @@ func (c *Client) unaryInterceptor(
 		if err == nil {
 			return nil
 		}
-		if retryable(ctx, err) {
+		if retryable(ctx, err) && cc.GetState() != connectivity.Shutdown {
 			if delay, ok := next(); ok {
 				if c.cfg.onRetry != nil {
 					c.cfg.onRetry(RetryEvent{Method: method, Attempt: attempt, Err: err})

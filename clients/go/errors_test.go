@@ -245,3 +245,19 @@ func TestARepeatedRequestIDIsAppliedOnce(t *testing.T) {
 		t.Errorf("hand %d -> %d", len(before.GetHand()), len(after.GetHand()))
 	}
 }
+
+// A closed client's calls fail at once (CANCELLED, not retried).
+func TestACallOnAClosedClientIsNotRetried(t *testing.T) {
+	var retries int
+	client, err := ramino.NewClient(shared.Address(), ramino.OnRetry(func(ramino.RetryEvent) { retries++ }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.GetGame(testCtx(t), "games/nosuchgame")
+	if ramino.Code(err) != codes.Canceled || retries != 0 {
+		t.Errorf("after Close: %v, %d retries", err, retries)
+	}
+}
