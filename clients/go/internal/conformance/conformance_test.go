@@ -1,0 +1,698 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	ramino "github.com/ramino/ramino/clients/go"
+	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
+	"github.com/ramino/ramino/clients/go/internal/testserver"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+const (
+	formatVersion = 1
+	forgedToken   = "forged.conformance.token"
+	watchTimeout  = 10 * time.Second
+)
+
+var (
+	stepFields = map[string]bool{"op": true, "game": true, "as": true, "args": true, "watch": true,
+		"count": true, "resume": true, "expect": true}
+	tokenKeys = map[string]bool{"seatToken": true, "creatorToken": true}
+	timeKeys  = map[string]bool{"createTime": true, "turnDeadline": true}
+	// The calls that change something carry a request id (the SDK's own when
+	// the scenario gives none).
+	withoutRequestID = map[string]bool{"get_game": true, "legal_moves": true, "cancel_game": true}
+)
+
+// errScenario: the scenario file itself is malformed.
+type errScenario struct{ msg string }
+
+func (e errScenario) Error() string { return e.msg }
+
+// mismatch: an expectation of the scenario was not met.
+type mismatch struct{ msg string }
+
+func (e mismatch) Error() string { return e.msg }
+
+func malformed(format string, args ...any) error { return errScenario{fmt.Sprintf(format, args...)} }
+func differ(format string, args ...any) error    { return mismatch{fmt.Sprintf(format, args...)} }
+
+type unaryOp struct {
+	request func() proto.Message
+	call    func(context.Context, proto.Message) (proto.Message, error)
+}
+
+func op[Req, Resp proto.Message](newReq func() Req, call func(context.Context, Req, ...grpc.CallOption) (Resp, error)) unaryOp {
+	return unaryOp{
+		request: func() proto.Message { return newReq() },
+		call: func(ctx context.Context, m proto.Message) (proto.Message, error) {
+			return call(ctx, m.(Req))
+		},
+	}
+}
+
+func unaryOps(g raminov1.GameServiceClient) map[string]unaryOp {
+	return map[string]unaryOp{
+		"create":                 op(func() *raminov1.CreateGameRequest { return new(raminov1.CreateGameRequest) }, g.CreateGame),
+		"join":                   op(func() *raminov1.JoinGameRequest { return new(raminov1.JoinGameRequest) }, g.JoinGame),
+		"get_game":               op(func() *raminov1.GetGameRequest { return new(raminov1.GetGameRequest) }, g.GetGame),
+		"legal_moves":            op(func() *raminov1.GetLegalMovesRequest { return new(raminov1.GetLegalMovesRequest) }, g.GetLegalMoves),
+		"draw_from_stock":        op(func() *raminov1.DrawFromStockRequest { return new(raminov1.DrawFromStockRequest) }, g.DrawFromStock),
+		"take_discard":           op(func() *raminov1.TakeDiscardRequest { return new(raminov1.TakeDiscardRequest) }, g.TakeDiscard),
+		"turn_over_discard_pile": op(func() *raminov1.TurnOverDiscardPileRequest { return new(raminov1.TurnOverDiscardPileRequest) }, g.TurnOverDiscardPile),
+		"lay_melds":              op(func() *raminov1.LayMeldsRequest { return new(raminov1.LayMeldsRequest) }, g.LayMelds),
+		"lay_off":                op(func() *raminov1.LayOffRequest { return new(raminov1.LayOffRequest) }, g.LayOff),
+		"swap_joker":             op(func() *raminov1.SwapJokerRequest { return new(raminov1.SwapJokerRequest) }, g.SwapJoker),
+		"discard":                op(func() *raminov1.DiscardRequest { return new(raminov1.DiscardRequest) }, g.Discard),
+		"resign":                 op(func() *raminov1.ResignRequest { return new(raminov1.ResignRequest) }, g.Resign),
+		"pass_upcard":            op(func() *raminov1.PassUpcardRequest { return new(raminov1.PassUpcardRequest) }, g.PassUpcard),
+		"knock":                  op(func() *raminov1.KnockRequest { return new(raminov1.KnockRequest) }, g.Knock),
+		"accept_layout":          op(func() *raminov1.AcceptLayoutRequest { return new(raminov1.AcceptLayoutRequest) }, g.AcceptLayout),
+		"cancel_game":            op(func() *raminov1.CancelGameRequest { return new(raminov1.CancelGameRequest) }, g.CancelGame),
+	}
+}
+
+type scenario struct {
+	name   string
+	sha256 string
+	steps  []map[string]json.RawMessage
+}
+
+func decode(data []byte, into any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	return d.Decode(into)
+}
+
+func loadScenarios(t *testing.T, dir string) []scenario {
+	t.Helper()
+	var suite struct {
+		FormatVersion int `json:"formatVersion"`
+		TestSeed      int `json:"testSeed"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &suite); err != nil || suite.FormatVersion != formatVersion {
+		t.Fatalf("suite.json: unknown formatVersion %d (%v)", suite.FormatVersion, err)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "scenarios", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(paths) // byte order of the file names (one folder)
+	var out []scenario
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Description string                       `json:"description"`
+			Steps       []map[string]json.RawMessage `json:"steps"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		sum := sha256.Sum256(raw)
+		out = append(out, scenario{strings.TrimSuffix(filepath.Base(p), ".json"), hex.EncodeToString(sum[:]), doc.Steps})
+	}
+	return out
+}
+
+func testSeed(t *testing.T, dir string) string {
+	var suite struct {
+		TestSeed json.Number `json:"testSeed"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := decode(raw, &suite); err != nil {
+		t.Fatal(err)
+	}
+	return suite.TestSeed.String()
+}
+
+// canonical is the canonical JSON of the README ("The transcript").
+func canonical(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// protoJSON is m in protobuf JSON, fields without presence always printed,
+// as a plain JSON value.
+func protoJSON(m proto.Message) (any, error) {
+	b, err := protojson.MarshalOptions{EmitDefaultValues: true}.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	return v, decode(b, &v)
+}
+
+func normalize(v any, labels map[string]string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			switch {
+			case tokenKeys[k]:
+				out[k] = "<token>"
+			case timeKeys[k]:
+				out[k] = "<time>"
+			default:
+				out[k] = normalize(val, labels)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, val := range x {
+			out[i] = normalize(val, labels)
+		}
+		return out
+	case string:
+		if label, ok := labels[x]; ok {
+			return "games/" + label
+		}
+	}
+	return v
+}
+
+func kindOf(v map[string]any, path string) (any, error) {
+	var keys []string
+	for k := range v {
+		if k != "version" && k != "seat" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) != 1 {
+		slices.Sort(keys)
+		return nil, differ("%s: @kind of an object with members %v", path, keys)
+	}
+	if keys[0] == "event" {
+		if inner, ok := v["event"].(map[string]any); ok {
+			return kindOf(inner, path)
+		}
+	}
+	return keys[0], nil
+}
+
+// evaluate is the value path (README, "Paths") gives on v.
+func evaluate(v any, path string) (any, error) { return walk(v, strings.Split(path, "."), path) }
+
+func walk(v any, segs []string, path string) (any, error) {
+	for i, seg := range segs {
+		if v == nil {
+			return nil, nil
+		}
+		switch {
+		case seg == "*":
+			arr, ok := v.([]any)
+			if !ok {
+				return nil, differ("%s: '*' of a non-array", path)
+			}
+			out := make([]any, len(arr))
+			for j, el := range arr {
+				r, err := walk(el, segs[i+1:], path)
+				if err != nil {
+					return nil, err
+				}
+				out[j] = r
+			}
+			return out, nil
+		case seg == "#":
+			arr, ok := v.([]any)
+			if !ok {
+				return nil, differ("%s: '#' of a non-array", path)
+			}
+			v = json.Number(strconv.Itoa(len(arr)))
+		case seg == "@kind":
+			obj, ok := v.(map[string]any)
+			if !ok {
+				return nil, differ("%s: '@kind' of a non-object", path)
+			}
+			k, err := kindOf(obj, path)
+			if err != nil {
+				return nil, err
+			}
+			v = k
+		case isIndex(seg):
+			arr, ok := v.([]any)
+			if !ok {
+				return nil, differ("%s: index %s of a non-array", path, seg)
+			}
+			idx, _ := strconv.Atoi(seg)
+			if idx < 0 {
+				idx += len(arr)
+			}
+			if idx < 0 || idx >= len(arr) {
+				v = nil
+			} else {
+				v = arr[idx]
+			}
+		default:
+			obj, ok := v.(map[string]any)
+			if !ok {
+				return nil, differ("%s: field %q of a non-object", path, seg)
+			}
+			v = obj[seg] // nil when absent
+		}
+	}
+	return v, nil
+}
+
+func isIndex(seg string) bool {
+	s := strings.TrimPrefix(seg, "-")
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// same is JSON equality: the same type, the same members.
+func same(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !same(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !same(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		fx, err1 := x.Float64()
+		fy, err2 := y.Float64()
+		return err1 == nil && err2 == nil && fx == fy
+	default:
+		return a == b // strings, bools, nil
+	}
+}
+
+type watch struct {
+	w           *ramino.Watch
+	caller      string
+	game        string
+	lastVersion any // the JSON string of the last message's version
+	open        bool
+}
+
+type replay struct {
+	client  *ramino.Client
+	ops     map[string]unaryOp
+	sc      scenario
+	games   map[string]struct{ name, creator string }
+	seats   map[string]struct{ game, token string }
+	watches map[string]*watch
+	lines   []string
+}
+
+func (r *replay) labels() map[string]string {
+	out := map[string]string{}
+	for label, g := range r.games {
+		out[g.name] = label
+	}
+	return out
+}
+
+func (r *replay) gameName(label string) (string, error) {
+	g, ok := r.games[label]
+	if !ok {
+		return "", malformed("no game labelled %q yet", label)
+	}
+	return g.name, nil
+}
+
+func (r *replay) token(caller, game string) (string, error) {
+	switch caller {
+	case "spectator":
+		return "", nil
+	case "forged":
+		return forgedToken, nil
+	case "creator":
+		g, ok := r.games[game]
+		if !ok {
+			return "", malformed("no game labelled %q yet", game)
+		}
+		return g.creator, nil
+	}
+	s, ok := r.seats[caller]
+	if !ok {
+		return "", malformed("no seat labelled %q yet", caller)
+	}
+	return s.token, nil
+}
+
+// run replays the scenario; the failure, or nil.
+func (r *replay) run(ctx context.Context) error {
+	r.lines = append(r.lines, fmt.Sprintf("format %d", formatVersion), fmt.Sprintf("scenario %s sha256=%s", r.sc.name, r.sc.sha256))
+	defer func() {
+		for _, w := range r.watches {
+			if w.open {
+				w.w.Close()
+			}
+		}
+	}()
+	for i, step := range r.sc.steps {
+		if err := r.step(ctx, i, step); err != nil {
+			var m mismatch
+			if errors.As(err, &m) {
+				r.lines = append(r.lines, "FAILED "+m.msg)
+				return fmt.Errorf("step %d: %w", i, err)
+			}
+			r.lines = append(r.lines, "FAILED malformed scenario: "+err.Error())
+			return fmt.Errorf("step %d: malformed scenario: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func str(raw json.RawMessage, fallback string) (string, error) {
+	if raw == nil {
+		return fallback, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", malformed("not a string: %s", raw)
+	}
+	return s, nil
+}
+
+type expectation struct {
+	Error *struct {
+		Code   string `json:"code"`
+		Reason string `json:"reason"`
+	} `json:"error"`
+	Facts []struct {
+		Path   string `json:"path"`
+		Equals any    `json:"equals"`
+	} `json:"facts"`
+}
+
+func (r *replay) step(ctx context.Context, index int, step map[string]json.RawMessage) error {
+	for k := range step {
+		if !stepFields[k] {
+			return malformed("step %d: unknown field %q", index, k)
+		}
+	}
+	op, err := str(step["op"], "")
+	if err != nil {
+		return err
+	}
+	game, err := str(step["game"], "g")
+	if err != nil {
+		return err
+	}
+	caller, err := str(step["as"], "spectator")
+	if err != nil {
+		return err
+	}
+	if op == "watch_next" || op == "watch_close" {
+		label, err := str(step["watch"], "")
+		if err != nil {
+			return err
+		}
+		w, ok := r.watches[label]
+		if !ok {
+			return malformed("no watch labelled %q", label)
+		}
+		game, caller = w.game, w.caller
+	}
+	r.lines = append(r.lines, fmt.Sprintf("step %d %s %s %s", index, op, game, caller))
+	var expect expectation
+	if raw := step["expect"]; raw != nil {
+		if err := decode(raw, &expect); err != nil {
+			return malformed("expect: %v", err)
+		}
+	}
+	response, err := r.call(ctx, op, game, caller, step)
+	var failure *ramino.Error
+	if errors.As(err, &failure) {
+		code := ramino.CodeName(failure.Code)
+		r.lines = append(r.lines, fmt.Sprintf("error %s %s", code, failure.Reason))
+		if expect.Error == nil {
+			return differ("expected success, got %s %s: %s", code, failure.Reason, failure.Message)
+		}
+		if expect.Error.Code != code || expect.Error.Reason != failure.Reason {
+			return differ("expected %s %s, got %s %s", expect.Error.Code, expect.Error.Reason, code, failure.Reason)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	normalized := normalize(response, r.labels())
+	r.lines = append(r.lines, "ok "+canonical(normalized))
+	if expect.Error != nil {
+		return differ("expected %s %s, got success", expect.Error.Code, expect.Error.Reason)
+	}
+	for _, fact := range expect.Facts {
+		got, err := evaluate(normalized, fact.Path)
+		if err != nil {
+			return err
+		}
+		r.lines = append(r.lines, fmt.Sprintf("fact %s %s", fact.Path, canonical(got)))
+		if !same(got, fact.Equals) {
+			return differ("%s: expected %s, got %s", fact.Path, canonical(fact.Equals), canonical(got))
+		}
+	}
+	return nil
+}
+
+func (r *replay) call(ctx context.Context, op, game, caller string, step map[string]json.RawMessage) (any, error) {
+	args := map[string]any{}
+	if raw := step["args"]; raw != nil {
+		if err := decode(raw, &args); err != nil {
+			return nil, malformed("args: %v", err)
+		}
+	}
+	if strings.HasPrefix(op, "watch_") {
+		return r.watch(ctx, op, game, caller, step, args)
+	}
+	unary, ok := r.ops[op]
+	if !ok {
+		return nil, malformed("unknown op %q", op)
+	}
+	if op != "create" {
+		name, err := r.gameName(game)
+		if err != nil {
+			return nil, err
+		}
+		args["name"] = name
+	}
+	if _, given := args["requestId"]; !given && !withoutRequestID[op] {
+		args["requestId"] = ramino.NewRequestID()
+	}
+	request := unary.request()
+	if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
+		return nil, malformed("args of %s: %v", op, err)
+	}
+	if op != "create" && op != "join" {
+		token, err := r.token(caller, game)
+		if err != nil {
+			return nil, err
+		}
+		ctx = ramino.AuthContext(ctx, token)
+	}
+	response, err := unary.call(ctx, request)
+	if err != nil {
+		return nil, err
+	}
+	switch resp := response.(type) {
+	case *raminov1.CreateGameResponse:
+		// The creator token is remembered before normalization hides it.
+		r.games[game] = struct{ name, creator string }{resp.GetGame().GetName(), resp.GetCreatorToken()}
+	case *raminov1.JoinGameResponse:
+		r.seats[caller] = struct{ game, token string }{game, resp.GetSeatToken()}
+	}
+	return protoJSON(response)
+}
+
+func (r *replay) watch(ctx context.Context, op, game, caller string, step map[string]json.RawMessage, args map[string]any) (any, error) {
+	label, err := str(step["watch"], "")
+	if err != nil {
+		return nil, err
+	}
+	if op == "watch_open" {
+		if raw := step["resume"]; raw != nil {
+			from, err := str(raw, "")
+			if err != nil {
+				return nil, err
+			}
+			w, ok := r.watches[from]
+			if !ok || w.lastVersion == nil {
+				return nil, malformed("watch %q read nothing to resume after", from)
+			}
+			args["afterVersion"] = w.lastVersion
+		}
+		name, err := r.gameName(game)
+		if err != nil {
+			return nil, err
+		}
+		args["name"] = name
+		request := new(raminov1.WatchGameRequest)
+		if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
+			return nil, malformed("args of watch_open: %v", err)
+		}
+		token, err := r.token(caller, game)
+		if err != nil {
+			return nil, err
+		}
+		opts := []ramino.WatchOption{ramino.PastTheEnd()}
+		if request.AfterVersion != nil {
+			opts = append(opts, ramino.AfterVersion(request.GetAfterVersion()))
+		}
+		if request.GetSnapshot() {
+			opts = append(opts, ramino.WithSnapshot())
+		}
+		var w *ramino.Watch
+		if token == "" {
+			w = r.client.Watch(ctx, name, opts...)
+		} else {
+			w = r.client.SeatOf(name, 0, token).Watch(ctx, opts...)
+		}
+		r.watches[label] = &watch{w: w, caller: caller, game: game, open: true}
+		return map[string]any{}, nil
+	}
+	w, ok := r.watches[label]
+	if !ok {
+		return nil, malformed("no watch labelled %q", label)
+	}
+	if op == "watch_close" {
+		w.w.Close()
+		w.open = false
+		return map[string]any{}, nil
+	}
+	if op != "watch_next" {
+		return nil, malformed("unknown op %q", op)
+	}
+	var count int
+	if err := json.Unmarshal(step["count"], &count); err != nil {
+		return nil, malformed("count: %s", step["count"])
+	}
+	messages := []any{}
+	for range count {
+		type next struct {
+			item *raminov1.WatchGameResponse
+			err  error
+		}
+		got := make(chan next, 1)
+		go func() {
+			item, err := w.w.Next()
+			got <- next{item, err}
+		}()
+		var n next
+		select {
+		case n = <-got:
+		case <-time.After(watchTimeout):
+			w.w.Close()
+			w.open = false
+			<-got
+			return nil, differ("watch %q: no message within %s", label, watchTimeout)
+		}
+		if n.err != nil {
+			var e *ramino.Error
+			if errors.As(n.err, &e) {
+				return nil, n.err
+			}
+			return nil, differ("watch %q: the stream ended (%v)", label, n.err)
+		}
+		m, err := protoJSON(n.item)
+		if err != nil {
+			return nil, err
+		}
+		messages = append(messages, m)
+		w.lastVersion = m.(map[string]any)["version"]
+	}
+	return map[string]any{"messages": messages}, nil
+}
+
+// TestConformance replays every scenario of tests/conformance against a
+// live server in test mode, writes the transcripts of the Go runner, and
+// fails for each scenario whose expectations are not met.
+func TestConformance(t *testing.T) {
+	root := testserver.RepoRoot(t)
+	dir := filepath.Join(root, "tests", "conformance")
+	scenarios := loadScenarios(t, dir)
+	if len(scenarios) == 0 {
+		t.Fatal("no scenario in tests/conformance/scenarios")
+	}
+	out := filepath.Join(dir, "transcripts", "go")
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := testserver.Start(t, testserver.Options{Args: []string{"--test-seed", testSeed(t, dir), "--abandon-after", "0"}})
+	client, err := ramino.NewClient(srv.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			r := &replay{client: client, ops: unaryOps(client.GameService()), sc: sc,
+				games: map[string]struct{ name, creator string }{}, seats: map[string]struct{ game, token string }{},
+				watches: map[string]*watch{}}
+			failure := r.run(ctx)
+			text := strings.Join(r.lines, "\n") + "\n"
+			if err := os.WriteFile(filepath.Join(out, sc.name+".txt"), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if failure != nil {
+				t.Fatalf("%s: %v", sc.name, failure)
+			}
+		})
+	}
+}
