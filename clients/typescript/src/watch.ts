@@ -111,6 +111,17 @@ export class Watch implements AsyncIterable<WatchItem> {
     return { name: this.name, afterVersion: this.lastVersion, snapshot: false };
   }
 
+  /** Whether the game has finished and nothing follows what this watch has seen. */
+  private async pastTheEnd(): Promise<boolean> {
+    const seen = this.lastVersion ?? this.afterVersion;
+    if (seen === undefined) return false;
+    const view = await this.client.view(this.name, this.token);
+    if (view.status !== GameStatus.FINISHED || view.version > seen) return false;
+    this.ended = true;
+    this.closed = true;
+    return true;
+  }
+
   private async *run(): AsyncGenerator<WatchItem, void, undefined> {
     let waits = delays(this.client.retry);
     while (!this.closed) {
@@ -137,8 +148,9 @@ export class Watch implements AsyncIterable<WatchItem> {
           }
         }
         // The stream ended: after the match it is over; otherwise the
-        // server is going away (draining): resume elsewhere.
-        if (this.ended) return;
+        // server is going away (draining): resume elsewhere, unless the
+        // game had ended before the version asked for.
+        if (this.ended || (await this.pastTheEnd())) return;
       } catch (e) {
         if (this.closed) return;
         failure = errorFromRpc(e);
