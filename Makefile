@@ -98,6 +98,12 @@ redis-server:
 openspiel: venv
 	$(PIP) install --quiet "open-spiel==2.0.2"
 
+# The conformance runners whose transcripts must agree with Python's
+# (tests/conformance/README.md): each SDK adds its language on a line of its
+# own, and makes its runner a prerequisite of test-python.
+CONFORMANCE_LANGS := python
+export RAMINO_CONFORMANCE_LANGS = $(CONFORMANCE_LANGS)
+
 test-python: build redis-server openspiel kustomize
 	$(PY) -m pytest -q
 
