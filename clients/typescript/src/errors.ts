@@ -184,15 +184,55 @@ export function errorInfo(error: ConnectError): ErrorInfo | undefined {
   return undefined;
 }
 
+/**
+ * Node's codes of a connection or stream lost on the way (reset, refused,
+ * closed by a GOAWAY, a stream refused unprocessed): the call may not have
+ * reached the server, or its answer was lost.
+ */
+const LOST_ON_THE_WAY: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ERR_HTTP2_STREAM_ERROR",
+  "ERR_HTTP2_STREAM_CANCEL",
+  "ERR_HTTP2_GOAWAY_SESSION",
+  "ERR_HTTP2_SESSION_ERROR",
+  "ERR_HTTP2_INVALID_SESSION",
+  "ERR_HTTP2_ERROR",
+  "ERR_STREAM_DESTROYED",
+  "ERR_STREAM_PREMATURE_CLOSE",
+]);
+
+/**
+ * Whether `error` failed in the transport rather than by the server's
+ * answer. Connect-node reports such failures as INTERNAL (a stream refused
+ * by a server going away) or ABORTED (a connection reset); gRPC's own
+ * clients report them as UNAVAILABLE, and so does this SDK, so that they are
+ * retried (with the same request id) instead of read as a stale version.
+ */
+function lostOnTheWay(error: ConnectError): boolean {
+  let e: unknown = error.cause;
+  for (let depth = 0; depth < 8 && typeof e === "object" && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && LOST_ON_THE_WAY.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The SDK error for a failed call (anything thrown by a Connect client). */
 export function errorFromRpc(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   const connect = ConnectError.from(error);
   const info = errorInfo(connect);
-  const cls = BY_CODE[connect.code] ?? ServiceError;
+  const code =
+    info === undefined && connect.code !== Code.Unavailable && connect.code !== Code.Canceled && lostOnTheWay(connect)
+      ? Code.Unavailable
+      : connect.code;
+  const cls = BY_CODE[code] ?? ServiceError;
   return new cls(
-    connect.code,
-    info?.reason || CODE_NAMES[connect.code] || "UNKNOWN",
+    code,
+    info?.reason || CODE_NAMES[code] || "UNKNOWN",
     connect.rawMessage,
     info?.metadata ?? {},
     info?.domain ?? "",

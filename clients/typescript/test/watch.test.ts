@@ -34,10 +34,11 @@ function assertWholeFeed(feed: WatchItem[], finalVersion: bigint): void {
 test("watches resume across a killed and restarted sqlite server with no event missed or repeated", async () => {
   const server = await ServerProcess.start({ store: `sqlite:${join(scratchDir("db"), "ramino.db")}` });
   const client = clientOf(server);
+  let watches: Watch[] | undefined;
   try {
     const created = await client.createGame({ variant: "ramino51", seats: ["ann", BotLevel.GREEDY] });
     const seat = await client.join(created.name, "ann");
-    const watches = [client.watch(created.name), seat.watch()];
+    watches = [client.watch(created.name), seat.watch()];
     const followers = watches.map(follow);
     let turns = 0;
     while (turns < 2 && (await seat.view()).status !== GameStatus.FINISHED) {
@@ -69,6 +70,7 @@ test("watches resume across a killed and restarted sqlite server with no event m
       assertWholeFeed(followers[i]?.feed ?? [], final.version);
     }
   } finally {
+    for (const w of watches ?? []) w.cancel();
     client.close();
     await server.stop();
   }
@@ -81,6 +83,7 @@ test("watches resume when the server ends their connections (max connection age)
     extra: ["--max-connection-age", "0.5", "--max-connection-age-grace", "0.2"],
   });
   const client = clientOf(server);
+  let watches: Watch[] | undefined;
   try {
     const created = await client.createGame({
       variant: "rummy",
@@ -88,7 +91,7 @@ test("watches resume when the server ends their connections (max connection age)
       overrides: { targetScore: 0, maxRounds: 3 },
     });
     const seat = await client.join(created.name, "ann");
-    const watches = [client.watch(created.name), seat.watch()];
+    watches = [client.watch(created.name), seat.watch()];
     const followers = watches.map(follow);
     // Play slowly enough that the connections age out mid-game.
     for (;;) {
@@ -109,6 +112,7 @@ test("watches resume when the server ends their connections (max connection age)
       assertWholeFeed(followers[i]?.feed ?? [], final.version);
     }
   } finally {
+    for (const w of watches ?? []) w.cancel();
     client.close();
     await server.stop();
   }
