@@ -79,6 +79,12 @@ for (const [variant, overrides] of Object.entries(VARIANTS)) {
         i.kind === "event" && i.event.event.case === "roundEnded" ? [i.event.event.value.scores] : [],
       );
       assert.deepEqual(scores, view.rounds.map((r) => r.scores));
+      const endings = new Set(view.rounds.map((r) => r.ending));
+      const allowed =
+        variant === "gin"
+          ? ["knock", "gin", "big_gin", "undercut", "drawn"]
+          : ["went_out", "stock_exhausted", "turn_limit", "resignations"];
+      assert.ok([...endings].every((e) => allowed.includes(e)), [...endings].join(","));
     } finally {
       client.close();
     }

@@ -75,8 +75,8 @@ test("the packed tarball installs into a scratch project and runs the README's e
   });
   const lines = output.trim().split("\n");
   assert.match(lines[0] ?? "", /^games\/\S+: seat 0, hand \S+/);
-  assert.ok(lines.some((l) => / discarded$/.test(l)));
-  assert.ok(lines.some((l) => / matchEnded$/.test(l)));
+  assert.ok(lines.some((l) => /^\d+ discarded$/.test(l)));
+  assert.ok(lines.some((l) => /^\d+ matchEnded$/.test(l)));
   assert.match(lines.at(-1) ?? "", /^winners: \d+(, \d+)*; scores: -?\d+\/-?\d+$/);
 
   // The browser entry, as installed, reaches no Node-only module.
