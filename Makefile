@@ -106,7 +106,13 @@ redis-server:
 openspiel: venv
 	$(PIP) install --quiet "open-spiel==2.0.2"
 
-test-python: build redis-server openspiel kustomize gateway
+# The conformance runners whose transcripts must agree with Python's
+# (tests/conformance/README.md): each SDK adds its language on a line of its
+# own, and makes its runner a prerequisite of test-python.
+CONFORMANCE_LANGS := python
+export RAMINO_CONFORMANCE_LANGS = $(CONFORMANCE_LANGS)
+
+test-python: build redis-server openspiel kustomize
 	$(PY) -m pytest -q
 
 lint: build buf-lint
@@ -126,7 +132,18 @@ fuzz:
 		cargo $$tc fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=64 -print_final_stats=0 2>&1 | tail -n 1 || exit 1; \
 	done
 
-test: build test-rust test-python lint fuzz
+test: build test-rust test-python lint fuzz test-typescript
+
+# The TypeScript SDK (clients/typescript): npm ci from its package-lock.json,
+# the package build (buf generate with protoc-gen-es, then tsc), then its
+# tests (node's test runner), each against a real `ramino serve` from .venv;
+# its conformance runner writes tests/conformance/transcripts/typescript/,
+# which test-python's pytest compares with Python's.
+.PHONY: test-typescript
+test-typescript: build
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
+CONFORMANCE_LANGS += typescript
+test-python: test-typescript
 
 bench: build openspiel
 	$(PY) bench/core_bench.py $(BENCH_ARGS)

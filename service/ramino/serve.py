@@ -7,10 +7,14 @@ import asyncio
 import os
 from pathlib import Path
 
+import structlog
+
 from ramino.api.auth import PlayerVerifier, TokenIssuer, load_secret
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp, Limits
+from ramino.engine.deck import SEED_LIMIT
+from ramino.errors import excerpt
 from ramino.logs import configure
 from ramino.pool import WorkPool
 from ramino.store import open_store
@@ -169,8 +173,30 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=_env("PLAYER_TOKEN_AUDIENCE", "") or None,
         help="the aud a player token must carry [RAMINO_PLAYER_TOKEN_AUDIENCE]",
     )
+    p.add_argument(
+        "--test-seed",
+        type=test_seed,
+        default=None,
+        metavar="N",
+        help="TEST MODE, never for real play: deal every game from seed N, so its cards "
+        "are known in advance (conformance tests); the games are marked fixed_deal. "
+        "Off unless given (no environment variable turns it on)",
+    )
     p.add_argument("--log-level", default=_env("LOG_LEVEL", "info"))
     p.set_defaults(func=run)
+
+
+def test_seed(text: str) -> int:
+    """The value of ``--test-seed``: a seed of the engine, 0 to 2**256 - 1."""
+    try:
+        seed = int(text, 10)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"a test seed is an integer from 0 to 2**256 - 1, not {excerpt(text)}"
+        )
+    return seed
 
 
 def player_verifier(args: argparse.Namespace) -> PlayerVerifier | None:
@@ -233,6 +259,14 @@ def run_server(
         reuse_port=worker is not None,
     )
 
+    if args.test_seed is not None:
+        structlog.get_logger("ramino.serve").warning(
+            "TEST MODE: every game is dealt from the fixed seed given by --test-seed; "
+            "its deals are known in advance and its games are marked fixed_deal: "
+            "not for real play",
+            test_seed=args.test_seed,
+        )
+
     async def main() -> None:
         limits = Limits(
             max_watchers_per_game=args.max_watchers_per_game,
@@ -241,7 +275,13 @@ def run_server(
             abandon_after=args.abandon_after,
         )
         pool = WorkPool(config.work_threads, config.work_capacity)
-        app = GameApp(open_store(config.store), bot_delay=args.bot_delay, limits=limits, pool=pool)
+        app = GameApp(
+            open_store(config.store),
+            bot_delay=args.bot_delay,
+            limits=limits,
+            pool=pool,
+            test_seed=args.test_seed,
+        )
         await app.start(args.finished_retention, args.archive)
         servicer = GameServicer(
             app,

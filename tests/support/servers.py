@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
@@ -29,9 +30,11 @@ class ServerProcess:
         metrics_port: int | None = None,
         log_level: str = "warning",
         token_secret: str | None = TOKEN_SECRET,
+        extra_args: Sequence[str] = (),
     ) -> None:
         """``token_secret`` None: none is given (a lone server makes up its
-        own; ``--workers N`` makes one up for all its workers)."""
+        own; ``--workers N`` makes one up for all its workers);
+        ``extra_args``: more flags of ``ramino serve``."""
         self.store = store
         self.allow_bot_games = allow_bot_games
         self.log = log
@@ -41,6 +44,7 @@ class ServerProcess:
         self.metrics_port = metrics_port
         self.log_level = log_level
         self.token_secret = token_secret
+        self.extra_args = tuple(extra_args)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -78,6 +82,7 @@ class ServerProcess:
             command += ["--workers", str(self.workers)]
         if self.metrics_port is not None:
             command += ["--metrics-port", str(self.metrics_port)]
+        command += self.extra_args
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=out)
         self.wait_serving()

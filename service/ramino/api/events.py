@@ -71,6 +71,7 @@ def event_message(version: int, event: LogEvent, viewer: int | None) -> game_pb2
             created.turn_timer_seconds = event.turn_timer_seconds
             created.create_time.CopyFrom(convert.timestamp(event.created_at))
             created.spectators_disabled = event.spectators_disabled
+            created.fixed_deal = event.fixed_deal
         case SeatJoined():
             msg.seat = event.seat
             msg.seat_joined.player_name = event.player_name

@@ -127,6 +127,7 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
         turn_timer_seconds=extra.get("turn_timer_seconds", 0),
         create_time=_timestamp(summary.created_at),
         spectators_disabled=bool(extra.get("spectators_disabled", False)),
+        fixed_deal=bool(extra.get("fixed_deal", False)),
     )
 
 
@@ -228,6 +229,7 @@ def view_message(
         phase=game_pb2.TURN_PHASE_NONE,
         spectators_disabled=h.spectators_disabled,
         end_reason=game.ended or "",
+        fixed_deal=h.fixed_deal,
     )
     if viewer is not None:
         msg.seat = viewer

@@ -11,6 +11,7 @@ domain outcomes and raises the domain errors of :mod:`ramino.errors`.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -26,6 +27,7 @@ from ramino.app.outcomes import AnswerCodec, LegalMoves, legal_moves
 from ramino.app.table import Clock, GameLock, GameTable, Limits
 from ramino.app.watch import Watch, WatchItem
 from ramino.engine import Command, Game
+from ramino.engine.deck import SEED_LIMIT
 from ramino.pool import WorkPool
 from ramino.store import GameSummary, Page, RequestRecord, Store
 
@@ -56,12 +58,18 @@ class GameApp:
         snapshot_every: int = 200,
         limits: Limits | None = None,
         pool: WorkPool | None = None,
+        test_seed: int | None = None,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game;
         ``pool``: where searches of a hand of more than ``POOLED_HAND`` cards
-        run (without one, on the event loop)."""
+        run (without one, on the event loop); ``test_seed``: test mode, every
+        game is dealt from this seed and marked ``fixed_deal``."""
         self.table = GameTable(store, clock, limits or Limits(), snapshot_every)
-        self.lobby = Lobby(self.table, seed_source)
+        if test_seed is not None:
+            if not 0 <= test_seed < SEED_LIMIT:
+                raise ValueError("a test seed is an integer from 0 to 2**256 - 1")
+            seed_source = functools.partial(int, test_seed)
+        self.lobby = Lobby(self.table, seed_source, fixed_deal=test_seed is not None)
         self.moves = Moves(self.table, pool)
         self.watching = Watch(self.table)
         self.housekeeping = Housekeeping(self.table)

@@ -28,9 +28,14 @@ MAX_NAME = 64
 class Lobby:
     """Creating games and seating people, over the replica's games."""
 
-    def __init__(self, table: GameTable, seed_source: Callable[[], int]) -> None:
+    def __init__(
+        self, table: GameTable, seed_source: Callable[[], int], fixed_deal: bool = False
+    ) -> None:
+        """``fixed_deal``: the seeds of ``seed_source`` are known in advance
+        (test mode): every game created is marked so."""
         self._t = table
         self._seed_source = seed_source
+        self._fixed_deal = fixed_deal
 
     async def create(
         self,
@@ -99,6 +104,7 @@ class Lobby:
             now,
             tuple(tuple(d) for d in decks),
             spectators_disabled,
+            self._fixed_deal,
         )
         game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
         try:

@@ -88,6 +88,9 @@ class Header:
     """Fixed deck orders of the first rounds: only tests stack a deal."""
     spectators_disabled: bool = False
     """Only seats may watch the game."""
+    fixed_deal: bool = False
+    """Created by a server in test mode (``--test-seed``): its seed was known
+    in advance, so it is not a fair game."""
 
     @property
     def seed_hash(self) -> str:
@@ -107,6 +110,8 @@ class Header:
         }
         if self.spectators_disabled:
             data["spectators_disabled"] = True
+        if self.fixed_deal:
+            data["fixed_deal"] = True
         return data
 
     @classmethod
@@ -121,6 +126,7 @@ class Header:
             created_at=float(d["created_at"]),
             decks=tuple(tuple(x) for x in d.get("decks", ())),
             spectators_disabled=bool(d.get("spectators_disabled", False)),
+            fixed_deal=bool(d.get("fixed_deal", False)),
         )
 
 
@@ -136,6 +142,8 @@ class GameCreated:
     turn_timer_seconds: int
     created_at: float
     spectators_disabled: bool
+    fixed_deal: bool = False
+    """Created in test mode: a known seed (see :attr:`Header.fixed_deal`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +197,7 @@ def public_entry(data: dict[str, Any], viewer: int | None) -> LogEvent:
             turn_timer_seconds=h.turn_timer_seconds,
             created_at=h.created_at,
             spectators_disabled=h.spectators_disabled,
+            fixed_deal=h.fixed_deal,
         )
     if kind == "engine":
         return project(event_from_data(data["event"]), viewer)

@@ -225,6 +225,7 @@ class GameTable:
                 "seed_hash": h.seed_hash,
                 "turn_timer_seconds": h.turn_timer_seconds,
                 "spectators_disabled": h.spectators_disabled,
+                "fixed_deal": h.fixed_deal,
                 "seats": [
                     {
                         "name": game.players[i] or "",

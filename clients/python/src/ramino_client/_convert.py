@@ -168,6 +168,7 @@ def view(v: game_pb2.GameView) -> m.GameView:
         ),
         spectators_disabled=v.spectators_disabled,
         end_reason=v.end_reason,
+        fixed_deal=v.fixed_deal,
     )
 
 
@@ -184,6 +185,7 @@ def game(g: game_pb2.Game, creator_token: str | None = None) -> m.GameSummary:
         create_time=_time(g.create_time) if g.HasField("create_time") else None,
         spectators_disabled=g.spectators_disabled,
         creator_token=creator_token or None,
+        fixed_deal=g.fixed_deal,
     )
 
 
@@ -213,6 +215,7 @@ def event(e: game_pb2.GameEvent) -> ev.Event:
                 bots=tuple(_BOTS[x.bot].value if x.bot in _BOTS else None for x in c.seats),
                 seed_hash=c.seed_hash,
                 turn_timer_seconds=c.turn_timer_seconds,
+                fixed_deal=c.fixed_deal,
             )
         case "seat_joined":
             return ev.SeatJoined(version=v, seat=s, player_name=e.seat_joined.player_name)

@@ -62,6 +62,8 @@ class GameCreated(Event):
     bots: tuple[str | None, ...]
     seed_hash: str
     turn_timer_seconds: int
+    fixed_deal: bool = False
+    """Created by a server in test mode: its deals were known in advance."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -298,6 +298,9 @@ class GameView:
     end_reason: str = ""
     """Why the game ended before its match did: ``"abandoned"`` or
     ``"cancelled"``; empty otherwise."""
+    fixed_deal: bool = False
+    """Created by a server in test mode: its deals were known in advance,
+    it is not a fair game."""
     knocker: int | None = None
     """Gin: the seat that knocked, while the defender plays."""
 
@@ -368,6 +371,9 @@ class GameSummary:
     creator_token: str | None = None
     """Set only in what ``create_game`` returns: the token that cancels the
     game (``cancel_game``). Keep it secret; it is not a seat token."""
+    fixed_deal: bool = False
+    """Created by a server in test mode: its deals were known in advance,
+    it is not a fair game."""
 
     @property
     def game_id(self) -> str:

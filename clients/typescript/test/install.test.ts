@@ -1,0 +1,91 @@
+/**
+ * The package installed the way users install it: `npm pack`, the tarball
+ * installed into a scratch project, and the README's example run there with
+ * plain `node` against a live server.
+ */
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { REPO, ServerProcess, scratchDir } from "./support.js";
+
+const PACKAGE = resolve(REPO, "clients/typescript");
+
+let server: ServerProcess;
+before(async () => {
+  server = await ServerProcess.start();
+});
+after(async () => {
+  await server.stop();
+});
+
+/** Every module that `entry` imports, following its relative imports inside `dir`. */
+function importsReached(dir: string, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const reached = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:import|export)\s[^;]*?from\s*"([^"]+)"|import\s*"([^"]+)"/g)) {
+      const spec = m[1] ?? m[2] ?? "";
+      if (spec.startsWith(".")) visit(resolve(file, "..", spec));
+      else reached.add(spec);
+    }
+  };
+  visit(join(dir, entry));
+  return reached;
+}
+
+/** The first ```js block of the README: the example users copy. */
+function readmeExample(): string {
+  const readme = readFileSync(join(PACKAGE, "README.md"), "utf8");
+  const match = /```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(match?.[1], "the README has no js example");
+  return match[1];
+}
+
+test("the packed tarball installs into a scratch project and runs the README's example with plain node", () => {
+  const packs = scratchDir("pack");
+  // dist/ is built by `npm test` before the tests run: pack it as it is.
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", packs], {
+      cwd: PACKAGE,
+      encoding: "utf8",
+    }),
+  ) as { filename: string; files: { path: string }[] }[];
+  const tarball = join(packs, packed[0]?.filename ?? "");
+  const files = (packed[0]?.files ?? []).map((f) => f.path);
+  assert.ok(files.includes("dist/node.js") && files.includes("dist/web.js") && files.includes("dist/gen/ramino/v1/game_pb.js"));
+  assert.ok(!files.some((f) => f.startsWith("src/") || f.startsWith("test/")), files.join(" "));
+
+  const project = scratchDir("project");
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", tarball], {
+    cwd: project,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  writeFileSync(join(project, "example.mjs"), readmeExample());
+  const output = execFileSync(process.execPath, ["example.mjs"], {
+    cwd: project,
+    encoding: "utf8",
+    env: { ...process.env, RAMINO_SERVER: server.address },
+    timeout: 120_000,
+  });
+  const lines = output.trim().split("\n");
+  assert.match(lines[0] ?? "", /^games\/\S+: seat 0, hand \S+/);
+  assert.ok(lines.some((l) => /^\d+ discarded$/.test(l)));
+  assert.ok(lines.some((l) => /^\d+ matchEnded$/.test(l)));
+  assert.match(lines.at(-1) ?? "", /^winners: \d+(, \d+)*; scores: -?\d+\/-?\d+$/);
+
+  // The browser entry, as installed, reaches no Node-only module.
+  const installed = join(project, "node_modules/@ramino/client/dist");
+  for (const entry of ["web.js", "index.js"]) {
+    const reached = importsReached(installed, entry);
+    assert.ok(reached.has("@connectrpc/connect-web") || entry === "index.js");
+    const nodeOnly = [...reached].filter((m) => m.startsWith("node:") || m === "@connectrpc/connect-node");
+    assert.deepEqual(nodeOnly, [], `${entry} imports ${nodeOnly.join(", ")}`);
+  }
+  assert.ok(importsReached(installed, "node.js").has("@connectrpc/connect-node"));
+});

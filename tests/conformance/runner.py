@@ -1,0 +1,340 @@
+"""The Python runner of the conformance suite (README.md is its specification).
+
+Every scenario of ``scenarios/`` is replayed through the Python SDK's
+asyncio client (its call layer: the seat token in the metadata, request ids,
+retries on UNAVAILABLE, typed errors carrying the ``ErrorInfo`` reason, and
+its WatchGame stream) against a live ``ramino serve --test-seed``; each step's
+response is turned into protobuf JSON, normalized, checked against the
+scenario's expectations and written to the scenario's transcript.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import grpc.aio
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from ramino_client import AsyncClient, ServiceError, _wire
+from ramino_client.errors import error_from_rpc
+from ramino_client.v1 import game_pb2
+
+HERE = Path(__file__).parent
+SCENARIOS = HERE / "scenarios"
+TRANSCRIPTS = HERE / "transcripts"
+SUITE = json.loads((HERE / "suite.json").read_text())
+FORMAT_VERSION = 1
+FORGED_TOKEN = "forged.conformance.token"
+WATCH_TIMEOUT = 10.0
+STEP_FIELDS = frozenset({"op", "game", "as", "args", "watch", "count", "resume", "expect"})
+TOKEN_KEYS = frozenset({"seatToken", "creatorToken"})
+TIME_KEYS = frozenset({"createTime", "turnDeadline"})
+
+UNARY: dict[str, _wire.Rpc[Any, Any]] = {
+    "create": _wire.CREATE_GAME,
+    "join": _wire.JOIN_GAME,
+    "get_game": _wire.GET_GAME,
+    "legal_moves": _wire.GET_LEGAL_MOVES,
+    "draw_from_stock": _wire.DRAW_FROM_STOCK,
+    "take_discard": _wire.TAKE_DISCARD,
+    "turn_over_discard_pile": _wire.TURN_OVER,
+    "lay_melds": _wire.LAY_MELDS,
+    "lay_off": _wire.LAY_OFF,
+    "swap_joker": _wire.SWAP_JOKER,
+    "discard": _wire.DISCARD,
+    "resign": _wire.RESIGN,
+    "pass_upcard": _wire.PASS_UPCARD,
+    "knock": _wire.KNOCK,
+    "accept_layout": _wire.ACCEPT_LAYOUT,
+    "cancel_game": _wire.CANCEL_GAME,
+}
+# The calls that change something carry a request id (the SDK's own when the
+# scenario gives none).
+WITH_REQUEST_ID = frozenset(UNARY) - {"get_game", "legal_moves", "cancel_game"}
+WATCH_OPS = frozenset({"watch_open", "watch_next", "watch_close"})
+
+
+class ScenarioError(Exception):
+    """The scenario file itself is malformed (not a disagreement with the server)."""
+
+
+class Mismatch(Exception):
+    """An expectation of the scenario was not met."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    path: Path
+    data: dict[str, Any]
+    sha256: str
+
+
+def scenarios() -> list[Scenario]:
+    """Every scenario of the suite, in file-name order."""
+    if SUITE.get("formatVersion") != FORMAT_VERSION:
+        raise ScenarioError(f"suite.json: unknown formatVersion {SUITE.get('formatVersion')!r}")
+    found = []
+    for path in sorted(SCENARIOS.glob("*.json"), key=lambda p: p.name.encode()):
+        raw = path.read_bytes()
+        found.append(Scenario(path.stem, path, json.loads(raw), hashlib.sha256(raw).hexdigest()))
+    return found
+
+
+def canonical(value: Any) -> str:
+    """The canonical JSON of README.md ("The transcript")."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def proto_json(message: Message) -> Any:
+    """``message`` in protobuf JSON, fields without presence always printed."""
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+def normalize(value: Any, game_labels: dict[str, str]) -> Any:
+    """Tokens and times replaced, game names by their labels."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if k in TOKEN_KEYS:
+                out[k] = "<token>"
+            elif k in TIME_KEYS:
+                out[k] = "<time>"
+            else:
+                out[k] = normalize(v, game_labels)
+        return out
+    if isinstance(value, list):
+        return [normalize(v, game_labels) for v in value]
+    if isinstance(value, str) and value in game_labels:
+        return f"games/{game_labels[value]}"
+    return value
+
+
+def kind_of(value: dict[str, Any], path: str) -> Any:
+    keys = [k for k in value if k not in ("version", "seat")]
+    if len(keys) != 1:
+        raise Mismatch(f"{path}: @kind of an object with members {sorted(keys)}")
+    if keys[0] == "event" and isinstance(value["event"], dict):
+        return kind_of(value["event"], path)
+    return keys[0]
+
+
+def evaluate(value: Any, path: str) -> Any:
+    """The value ``path`` (README.md, "Paths") gives on ``value``."""
+    return _walk(value, path.split("."), path)
+
+
+def _walk(value: Any, segments: Sequence[str], path: str) -> Any:
+    for i, seg in enumerate(segments):
+        if value is None:
+            return None
+        if seg == "*":
+            if not isinstance(value, list):
+                raise Mismatch(f"{path}: '*' of a non-array")
+            return [_walk(v, segments[i + 1 :], path) for v in value]
+        if seg == "#":
+            if not isinstance(value, list):
+                raise Mismatch(f"{path}: '#' of a non-array")
+            value = len(value)
+        elif seg == "@kind":
+            if not isinstance(value, dict):
+                raise Mismatch(f"{path}: '@kind' of a non-object")
+            value = kind_of(value, path)
+        elif seg.lstrip("-").isdigit():
+            if not isinstance(value, list):
+                raise Mismatch(f"{path}: index {seg} of a non-array")
+            index = int(seg)
+            value = value[index] if -len(value) <= index < len(value) else None
+        else:
+            if not isinstance(value, dict):
+                raise Mismatch(f"{path}: field {seg!r} of a non-object")
+            value = value.get(seg)
+    return value
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality: the same type (a bool is no number), the same members."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+@dataclass
+class Watch:
+    call: grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]
+    caller: str
+    game: str
+    last_version: str | None = None
+    open: bool = True
+
+
+@dataclass
+class Replay:
+    """One scenario's run: what the runner remembers between steps."""
+
+    client: AsyncClient
+    scenario: Scenario
+    games: dict[str, dict[str, str]] = field(default_factory=dict)
+    seats: dict[str, dict[str, str]] = field(default_factory=dict)
+    watches: dict[str, Watch] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return {g["name"]: label for label, g in self.games.items()}
+
+    def game_name(self, label: str) -> str:
+        if label not in self.games:
+            raise ScenarioError(f"no game labelled {label!r} yet")
+        return self.games[label]["name"]
+
+    def token(self, caller: str, game: str) -> str | None:
+        if caller == "spectator":
+            return None
+        if caller == "forged":
+            return FORGED_TOKEN
+        if caller == "creator":
+            return self.games[game]["creator"]
+        if caller not in self.seats:
+            raise ScenarioError(f"no seat labelled {caller!r} yet")
+        return self.seats[caller]["token"]
+
+    async def run(self) -> str | None:
+        """Replays the scenario; the failure, or None."""
+        s = self.scenario
+        self.lines += [f"format {FORMAT_VERSION}", f"scenario {s.name} sha256={s.sha256}"]
+        try:
+            for i, step in enumerate(s.data["steps"]):
+                try:
+                    await self.step(i, step)
+                except Mismatch as e:
+                    self.lines.append(f"FAILED {e}")
+                    return f"step {i} ({step.get('op')}): {e}"
+            return None
+        finally:
+            for w in self.watches.values():
+                if w.open:
+                    w.call.cancel()
+
+    async def step(self, index: int, step: dict[str, Any]) -> None:
+        unknown = set(step) - STEP_FIELDS
+        if unknown:
+            raise ScenarioError(f"step {index}: unknown fields {sorted(unknown)}")
+        op = step["op"]
+        game = step.get("game", "g")
+        caller = step.get("as", "spectator")
+        if op in ("watch_next", "watch_close"):
+            w = self.watches[step["watch"]]
+            game, caller = w.game, w.caller
+        self.lines.append(f"step {index} {op} {game} {caller}")
+        expect = step.get("expect", {})
+        try:
+            response = await self.call(op, game, caller, step)
+        except ServiceError as e:
+            code = e.code.name
+            self.lines.append(f"error {code} {e.reason}")
+            wanted = expect.get("error")
+            if wanted is None:
+                raise Mismatch(f"expected success, got {code} {e.reason}: {e.message}") from None
+            if (wanted["code"], wanted["reason"]) != (code, e.reason):
+                raise Mismatch(
+                    f"expected {wanted['code']} {wanted['reason']}, got {code} {e.reason}"
+                ) from None
+            return
+        normalized = normalize(response, self.labels)
+        self.lines.append(f"ok {canonical(normalized)}")
+        if "error" in expect:
+            wanted = expect["error"]
+            raise Mismatch(f"expected {wanted['code']} {wanted['reason']}, got success")
+        for fact in expect.get("facts", []):
+            got = evaluate(normalized, fact["path"])
+            self.lines.append(f"fact {fact['path']} {canonical(got)}")
+            if not same(got, fact["equals"]):
+                raise Mismatch(
+                    f"{fact['path']}: expected {canonical(fact['equals'])}, got {canonical(got)}"
+                )
+
+    async def call(self, op: str, game: str, caller: str, step: dict[str, Any]) -> Any:
+        args = dict(step.get("args", {}))
+        if op in WATCH_OPS:
+            return await self.watch(op, game, caller, step, args)
+        rpc = UNARY.get(op)
+        if rpc is None:
+            raise ScenarioError(f"unknown op {op!r}")
+        if op != "create":
+            args["name"] = self.game_name(game)
+        if op in WITH_REQUEST_ID and "requestId" not in args:
+            args["requestId"] = _wire.new_request_id()
+        request = json_format.ParseDict(args, rpc.request())
+        token = None if op in ("create", "join") else self.token(caller, game)
+        response = await self.client.call(rpc, request, token)
+        if op == "create":
+            # The creator token is remembered before normalization hides it.
+            self.games[game] = {"name": response.game.name, "creator": response.creator_token}
+        elif op == "join":
+            self.seats[caller] = {"game": game, "token": response.seat_token}
+        return proto_json(response)
+
+    async def watch(
+        self, op: str, game: str, caller: str, step: dict[str, Any], args: dict[str, Any]
+    ) -> Any:
+        label = step["watch"]
+        if op == "watch_open":
+            if "resume" in step:
+                last = self.watches[step["resume"]].last_version
+                if last is None:
+                    raise ScenarioError(f"watch {step['resume']!r} read nothing to resume after")
+                args["afterVersion"] = last
+            args["name"] = self.game_name(game)
+            request = json_format.ParseDict(args, game_pb2.WatchGameRequest())
+            call = self.client.stream(request, self.token(caller, game))
+            self.watches[label] = Watch(call, caller, game)
+            return {}
+        w = self.watches[label]
+        if op == "watch_close":
+            w.call.cancel()
+            w.open = False
+            return {}
+        messages = []
+        for _ in range(int(step["count"])):
+            try:
+                got = await asyncio.wait_for(w.call.read(), WATCH_TIMEOUT)
+            except grpc.RpcError as e:
+                raise error_from_rpc(e) from e
+            except TimeoutError:
+                raise Mismatch(f"watch {label!r}: no message within {WATCH_TIMEOUT} s") from None
+            if got is grpc.aio.EOF:
+                raise Mismatch(f"watch {label!r}: the stream ended")
+            assert isinstance(got, game_pb2.WatchGameResponse)
+            messages.append(proto_json(got))
+            w.last_version = messages[-1]["version"]
+        return {"messages": messages}
+
+
+async def replay_all(
+    target: str, chosen: Sequence[Scenario], out: Path, client_factory: Callable[[str], AsyncClient]
+) -> dict[str, str | None]:
+    """Replays ``chosen`` against ``target``, writing ``out/NAME.txt`` each;
+    the failure of each scenario (None when it passed)."""
+    failures: dict[str, str | None] = {}
+    async with client_factory(target) as client:
+        for scenario in chosen:
+            replay = Replay(client, scenario)
+            try:
+                failures[scenario.name] = await replay.run()
+            except ScenarioError as e:
+                replay.lines.append(f"FAILED malformed scenario: {e}")
+                failures[scenario.name] = f"malformed scenario: {e}"
+            (out / f"{scenario.name}.txt").write_text("\n".join(replay.lines) + "\n")
+    return failures
