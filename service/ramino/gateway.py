@@ -51,6 +51,7 @@ ALLOW_HEADERS = (
 EXPOSE_HEADERS = ("grpc-status", "grpc-message", "grpc-status-details-bin")
 
 DEFAULT_ORIGINS = ("http://127.0.0.1:8080", "http://localhost:8080")
+MAX_CONNECTIONS = 50_000
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,19 @@ def envoy_config(
             ],
             "clusters": clusters,
         }
+    }
+    # A bound on open browser connections (each watch holds one over HTTP/1.1).
+    config["overload_manager"] = {
+        "resource_monitors": [
+            {
+                "name": "envoy.resource_monitors.global_downstream_max_connections",
+                "typed_config": {
+                    "@type": "type.googleapis.com/envoy.extensions.resource_monitors."
+                    "downstream_connections.v3.DownstreamConnectionsConfig",
+                    "max_active_downstream_connections": MAX_CONNECTIONS,
+                },
+            }
+        ]
     }
     if admin_port is not None:
         config["admin"] = {"address": _address("127.0.0.1", admin_port)}

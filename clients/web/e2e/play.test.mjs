@@ -195,6 +195,10 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     const spectatorLines = (await feed(spectator)).length;
     if (await myTurnOrRoundEnd(page)) await playTurn(page);
     await spectator.waitForFunction((n) => document.querySelectorAll("#feed li").length > n, spectatorLines);
+    // Not asserted: what the browser logs while the server is away (failed
+    // requests the SDK retried).
+    const during = consoleErrors.filter((e) => e.afterRestart);
+    console.log(`console errors while the server restarted: ${during.length}`, during.slice(0, 3));
   });
 
   test("the person plays the whole round with clicks", async () => {

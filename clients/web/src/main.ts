@@ -30,7 +30,7 @@ import {
   type TableMeld,
   type Variant,
 } from "@ramino/client/web";
-import { cardLabel, describeEvent, escape, meldOrder, seatName } from "./text.ts";
+import { cardLabel, codeText, describeEvent, escape, meldOrder, seatName } from "./text.ts";
 
 const api = new URLSearchParams(location.search).get("api") ?? location.origin;
 const client: Client = connect(api);
@@ -326,7 +326,7 @@ function meldHtml(t: Table, m: TableMeld): string {
   const v = t.view as GameView;
   const meld = m.meld;
   if (!meld) return "";
-  const jokers = new Map(meld.jokers.map((j) => [j.index, j.standsFor.join("/")]));
+  const jokers = new Map(meld.jokers.map((j) => [j.index, j.standsFor.map(codeText).join("/")]));
   const cards = meld.cards.map((c, i) => cardHtml(c, jokers.has(i) ? { note: `= ${jokers.get(i)}` } : {})).join("");
   const selected = [...t.selected];
   const targets = t.seat && selected.length === 1 ? meldTargets(t, selected[0] as number, m.index) : [];
