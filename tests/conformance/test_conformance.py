@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
-from tests.conformance.runner import scenarios
+from tests.conformance.runner import HERE, scenarios
 
 SCENARIOS = scenarios()
 VARIANTS = ("ramino51", "rami51", "rummy", "gin")
@@ -48,3 +49,13 @@ def test_the_suite_covers_what_the_format_promises() -> None:
         '"requestId": ',
     ):
         assert needle in text, needle
+
+
+@pytest.mark.parametrize("name", [s.name for s in SCENARIOS])
+def test_scenario_follows_the_schema(name: str) -> None:
+    """``scenario.schema.json`` (README.md in JSON Schema) holds for each file."""
+    schema = json.loads((HERE / "scenario.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    data = next(s.data for s in SCENARIOS if s.name == name)
+    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(data)]
+    assert errors == []

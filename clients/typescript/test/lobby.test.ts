@@ -1,0 +1,83 @@
+/** Cancelling a game, the stateless rules, and a watch ended by its signal. */
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  BotLevel,
+  GameStatus,
+  MeldKind,
+  PermissionDenied,
+  handText,
+  sortCards,
+  type WatchItem,
+} from "@ramino/client";
+import { ServerProcess, clientOf } from "./support.js";
+
+let server: ServerProcess;
+before(async () => {
+  server = await ServerProcess.start();
+});
+after(async () => {
+  await server.stop();
+});
+
+test("the creator token cancels a game; a seat token cannot (NOT_CREATOR)", async () => {
+  const client = clientOf(server);
+  try {
+    const created = await client.createGame({ variant: "rummy", seats: ["ann", BotLevel.GREEDY] });
+    const seat = await client.join(created.name, "ann");
+    await assert.rejects(client.cancelGame(created.name, seat.token), (e: unknown) => {
+      assert.ok(e instanceof PermissionDenied);
+      assert.equal(e.reason, "NOT_CREATOR");
+      return true;
+    });
+    const view = await client.cancelGame(created.name, created.creatorToken);
+    assert.equal(view.status, GameStatus.FINISHED);
+    assert.equal(view.endReason, "cancelled");
+    assert.equal(view.seat, undefined);
+    // Cancelling again answers the same view.
+    assert.equal((await client.cancelGame(created.game.name, created.creatorToken)).version, view.version);
+    const ended: WatchItem[] = [];
+    for await (const item of seat.watch({ afterVersion: 0 })) ended.push(item);
+    const last = ended.at(-1);
+    assert.ok(last?.kind === "event" && last.event.event.case === "gameEnded");
+    assert.equal(last.event.event.value.reason, "cancelled");
+  } finally {
+    client.close();
+  }
+});
+
+test("the rules service validates melds, analyses hands and lists the variants", async () => {
+  const client = clientOf(server);
+  try {
+    const run = await client.rules.validateMeld("AS 2S 3S", "ramino51");
+    assert.ok(run.valid);
+    assert.equal(run.meld?.kind, MeldKind.RUN);
+    assert.equal(handText(run.meld?.cards ?? []), "A♠ 2♠ 3♠");
+    const wrong = await client.rules.validateMeld(["QS", "KS", "AS"], "ramino51", { aceHigh: false });
+    assert.ok(!wrong.valid);
+    assert.equal(wrong.reason, "ACE_HIGH_NOT_ALLOWED");
+    const analysis = await client.rules.analyzeHand("AS 2S 3S QH KH AH JK TD TC", { variant: "ramino51" });
+    assert.ok(analysis.minDeadwood !== undefined);
+    assert.ok(sortCards(analysis.minDeadwood.deadwood).length < 9);
+    const variants = await client.rules.listVariants();
+    assert.deepEqual(new Set(variants.map((v) => v.name)), new Set(["ramino51", "rami51", "rummy", "gin"]));
+  } finally {
+    client.close();
+  }
+});
+
+test("aborting a watch's signal ends the loop over it", async () => {
+  const client = clientOf(server);
+  try {
+    const created = await client.createGame({ variant: "rummy", seats: ["", BotLevel.GREEDY] });
+    const abort = new AbortController();
+    const seen: WatchItem[] = [];
+    for await (const item of client.watch(created.name, { signal: abort.signal })) {
+      seen.push(item);
+      abort.abort(); // the game waits for a person: nothing else would come
+    }
+    assert.deepEqual(seen.map((i) => i.kind), ["snapshot"]);
+  } finally {
+    client.close();
+  }
+});
