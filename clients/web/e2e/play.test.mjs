@@ -217,6 +217,34 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     );
   });
 
+  test("a second person joins an open seat from the lobby", async () => {
+    const host = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    const guest = await (await browser.newContext({ viewport: PHONE })).newPage();
+    watchConsole(host, "host");
+    watchConsole(guest, "guest");
+    await host.goto(servers.origin);
+    await host.locator("#variant option").first().waitFor({ state: "attached" });
+    await host.getByLabel("Your name").fill("Bea");
+    await host.getByLabel("Variant").selectOption("ramino51");
+    await host.getByLabel("Seats").selectOption("3");
+    await host.getByLabel("Seat 2").selectOption("person");
+    await host.getByLabel("Seat 3").selectOption("random");
+    await host.getByRole("button", { name: "Create and sit" }).click();
+    await host.locator("#status").filter({ hasText: "Waiting for players" }).waitFor();
+    const id = host.url().split("#/play/")[1];
+    await guest.goto(servers.origin);
+    await guest.getByLabel("Your name").fill("Cy");
+    await guest.locator(`button[data-join="${id}"]`).click();
+    await guest.waitForURL(new RegExp(`#/play/${id}`));
+    await guest.locator("#hand .card").first().waitFor();
+    await host.locator("#hand .card").first().waitFor();
+    assert.match(await guest.locator(".seat.me").textContent(), /Cy \(you\)/);
+    assert.match(await host.locator(".seats").textContent(), /Cy/);
+    await shot(guest, "joined-phone");
+    const errors = consoleErrors.filter((e) => e.who === "host" || e.who === "guest");
+    assert.deepEqual(errors, []);
+  });
+
   test("the table fits a phone's width", async () => {
     await page.setViewportSize(PHONE);
     await shot(page, "table-phone");
