@@ -460,7 +460,7 @@ function render(t: Table): void {
         <section class="panel" aria-label="Seats"><h2>Seats</h2><div class="seats">${seats}</div></section>
       </div>
       <div>
-        <section class="panel" aria-label="What happened"><h2>What happened</h2><ol class="feed" id="feed">${t.feed
+        <section class="panel" aria-label="What happened"><h2>What happened</h2><ol class="feed" id="feed" data-count="${t.feed.length}" start="${Math.max(t.feed.length - 59, 1)}">${t.feed
           .slice(-60)
           .map((x) => `<li>${escape(x)}</li>`)
           .join("")}</ol></section>
