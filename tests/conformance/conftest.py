@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from ramino_client import AsyncClient
@@ -16,7 +16,7 @@ from tests.support.servers import ServerProcess
 
 
 @pytest.fixture(scope="session")
-def python_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str | None]]:
+def python_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str | None]:
     """The failure of each scenario (None when it passed) in the Python run."""
     out = TRANSCRIPTS / "python"
     shutil.rmtree(out, ignore_errors=True)
@@ -29,6 +29,11 @@ def python_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, s
     )
     server.start()
     try:
-        yield asyncio.run(replay_all(server.address, scenarios(), out, AsyncClient))
+        # On a loop of its own thread: asyncio.run here would replace (and
+        # drop unclosed) the main thread's loop that pytest-asyncio keeps.
+        with ThreadPoolExecutor(1) as pool:
+            run = replay_all(server.address, scenarios(), out, AsyncClient)
+            failures = pool.submit(asyncio.run, run).result()
     finally:
         server.stop()
+    return failures

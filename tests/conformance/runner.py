@@ -281,6 +281,9 @@ class Replay:
         response = await self.client.call(rpc, request, token)
         if op == "create":
             # The creator token is remembered before normalization hides it.
+            bound = self.games.get(game)
+            if bound is not None and bound["name"] != response.game.name:
+                raise Mismatch(f"create {game!r} again made another game (a retry makes none)")
             self.games[game] = {"name": response.game.name, "creator": response.creator_token}
         elif op == "join":
             self.seats[caller] = {"game": game, "token": response.seat_token}

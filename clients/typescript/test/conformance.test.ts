@@ -313,6 +313,10 @@ class Replay {
     if (op === "create") {
       // The creator token is remembered before normalization hides it.
       const r = response as { game?: { name: string }; creatorToken: string };
+      const bound = this.games.get(game);
+      if (bound !== undefined && bound.name !== r.game?.name) {
+        throw new Mismatch(`create '${game}' again made another game (a retry makes none)`);
+      }
       this.games.set(game, { name: r.game?.name ?? "", creator: r.creatorToken });
     } else if (op === "join") {
       this.seats.set(caller, { game, token: (response as { seatToken: string }).seatToken });
