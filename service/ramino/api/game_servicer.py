@@ -8,7 +8,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import structlog
@@ -65,6 +65,7 @@ PHASES = {
     "play": game_pb2.TURN_PHASE_PLAY,
     "layoff": game_pb2.TURN_PHASE_LAYOFF,
 }
+R = TypeVar("R")
 MAX_CARD_ID = 1 << 10
 MAX_REQUEST_ID = 128
 
@@ -211,24 +212,29 @@ def hint_meld(info: GameVariant, codes: tuple[str, ...]) -> types_pb2.Meld:
 
 
 def view_message(
-    game: HostedGame, viewer: int | None, with_deck: bool = False, view: View | None = None
+    game: HostedGame,
+    viewer: int | None,
+    with_deck: bool = False,
+    view: View | None = None,
+    into: game_pb2.GameView | None = None,
 ) -> game_pb2.GameView:
     """The GameView of ``game`` for ``viewer`` (None: a spectator); with
     ``with_deck`` (a snapshot) also the deck and the variant's parameters;
-    ``view`` is the engine's view for ``viewer`` when the caller has it."""
+    ``view`` is the engine's view for ``viewer`` when the caller has it;
+    ``into``: an empty GameView to fill (a move's answer builds its view in
+    place rather than copying one in)."""
     h = game.header
     info = game_variant(game)
-    msg = game_pb2.GameView(
-        name=f"games/{h.game_id}",
-        version=game.version,
-        status=STATUSES[game.status],
-        variant=info.full if with_deck else info.named,
-        seed_hash=h.seed_hash,
-        turn_timer_seconds=h.turn_timer_seconds,
-        phase=game_pb2.TURN_PHASE_NONE,
-        spectators_disabled=h.spectators_disabled,
-        end_reason=game.ended or "",
-    )
+    msg = game_pb2.GameView() if into is None else into
+    msg.name = f"games/{h.game_id}"
+    msg.version = game.version
+    msg.status = STATUSES[game.status]
+    msg.variant.CopyFrom(info.full if with_deck else info.named)
+    msg.seed_hash = h.seed_hash
+    msg.turn_timer_seconds = h.turn_timer_seconds
+    msg.phase = game_pb2.TURN_PHASE_NONE
+    msg.spectators_disabled = h.spectators_disabled
+    msg.end_reason = game.ended or ""
     if viewer is not None:
         msg.seat = viewer
     engine = game.engine
@@ -325,29 +331,52 @@ def hint_message(info: GameVariant, hint: Hint) -> game_pb2.Hint:
 
 
 class MoveResultCodec:
-    """A move's answer is its MoveResult (an :class:`AnswerCodec`): the
-    events as the mover sees them, its view, and while the turn is still
-    its own its legal moves and the hint."""
+    """A move's answer is its RPC's response, whose ``result`` is the
+    MoveResult (an :class:`AnswerCodec`): the events as the mover sees them,
+    its view, and while the turn is still its own its legal moves and the
+    hint. The response is built in place (no copy of the result into it),
+    and what is kept for a retry is the MoveResult's bytes."""
 
-    def answer(self, outcome: MoveOutcome) -> game_pb2.MoveResult:
+    def __init__(self, response: type[Any]) -> None:
+        self._response = response
+
+    def answer(self, outcome: MoveOutcome) -> Any:
         game, seat = outcome.game, outcome.seat
-        result = game_pb2.MoveResult(events=engine_events(outcome.events, seat, game.version))
-        result.view.CopyFrom(view_message(game, seat, view=outcome.view))
+        response = self._response()
+        result = response.result
+        result.events.extend(engine_events(outcome.events, seat, game.version))
+        view_message(game, seat, view=outcome.view, into=result.view)
         if outcome.legal is not None:
             moves, hint = legal_messages(game_variant(game), outcome.legal)
             result.legal_moves.extend(moves)
             if hint is not None:
                 result.hint.CopyFrom(hint)
-        return result
+        return response
 
-    def dump(self, answer: game_pb2.MoveResult) -> bytes:
-        return answer.SerializeToString()
+    def dump(self, answer: Any) -> bytes:
+        return bytes(answer.result.SerializeToString())
 
-    def load(self, data: bytes) -> game_pb2.MoveResult:
-        return game_pb2.MoveResult.FromString(data)
+    def load(self, data: bytes) -> Any:
+        response = self._response()
+        response.result.MergeFromString(data)
+        return response
 
 
-MOVE_RESULTS = MoveResultCodec()
+MOVE_RESPONSES = (
+    game_pb2.DrawFromStockResponse,
+    game_pb2.TakeDiscardResponse,
+    game_pb2.TurnOverDiscardPileResponse,
+    game_pb2.LayMeldsResponse,
+    game_pb2.LayOffResponse,
+    game_pb2.SwapJokerResponse,
+    game_pb2.DiscardResponse,
+    game_pb2.ResignResponse,
+    game_pb2.PassUpcardResponse,
+    game_pb2.KnockResponse,
+    game_pb2.AcceptLayoutResponse,
+)
+MOVE_RESULTS: dict[type[Any], MoveResultCodec] = {r: MoveResultCodec(r) for r in MOVE_RESPONSES}
+"""Each move RPC's codec, by its response type."""
 
 
 def _card_id(value: int) -> int:
@@ -645,9 +674,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- moves ------------------------------------------------------------------
 
-    async def _move(self, request: Any, context: Context, command: Command) -> game_pb2.MoveResult:
-        """Plays ``command`` and answers its MoveResult (kept by the app, for
-        a retry of the request id, through :data:`MOVE_RESULTS`)."""
+    async def _move(self, request: Any, context: Context, command: Command, response: type[R]) -> R:
+        """Plays ``command`` and answers ``response`` with its MoveResult
+        (kept by the app, for a retry of the request id, through
+        :data:`MOVE_RESULTS`)."""
         check_request_id(request.request_id)
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
@@ -658,27 +688,24 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             scope += f":player:{claim.player}"
         record = request_record(request, type(command).__name__, scope)
         expected = request.expected_version if request.HasField("expected_version") else None
-        return await self.app.move(game_id, seat, command, expected, record, MOVE_RESULTS)
+        codec = MOVE_RESULTS[response]
+        return await self.app.move(game_id, seat, command, expected, record, codec)
 
     async def DrawFromStock(  # noqa: N802
         self, request: game_pb2.DrawFromStockRequest, context: Context
     ) -> game_pb2.DrawFromStockResponse:
-        return game_pb2.DrawFromStockResponse(
-            result=await self._move(request, context, DrawFromStock())
-        )
+        return await self._move(request, context, DrawFromStock(), game_pb2.DrawFromStockResponse)
 
     async def TakeDiscard(  # noqa: N802
         self, request: game_pb2.TakeDiscardRequest, context: Context
     ) -> game_pb2.TakeDiscardResponse:
-        return game_pb2.TakeDiscardResponse(
-            result=await self._move(request, context, TakeDiscard())
-        )
+        return await self._move(request, context, TakeDiscard(), game_pb2.TakeDiscardResponse)
 
     async def TurnOverDiscardPile(  # noqa: N802
         self, request: game_pb2.TurnOverDiscardPileRequest, context: Context
     ) -> game_pb2.TurnOverDiscardPileResponse:
-        return game_pb2.TurnOverDiscardPileResponse(
-            result=await self._move(request, context, TurnOverDiscardPile())
+        return await self._move(
+            request, context, TurnOverDiscardPile(), game_pb2.TurnOverDiscardPileResponse
         )
 
     async def LayMelds(  # noqa: N802
@@ -691,7 +718,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
-        return game_pb2.LayMeldsResponse(result=await self._move(request, context, LayMelds(melds)))
+        return await self._move(request, context, LayMelds(melds), game_pb2.LayMeldsResponse)
 
     async def LayOff(  # noqa: N802
         self, request: game_pb2.LayOffRequest, context: Context
@@ -701,7 +728,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             _index(request.meld_index, "table meld"),
             "start" if request.end == types_pb2.END_FIRST else "end",
         )
-        return game_pb2.LayOffResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd, game_pb2.LayOffResponse)
 
     async def SwapJoker(  # noqa: N802
         self, request: game_pb2.SwapJokerRequest, context: Context
@@ -711,23 +738,23 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             _index(request.meld_index, "table meld"),
             _card_id(request.joker_id),
         )
-        return game_pb2.SwapJokerResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd, game_pb2.SwapJokerResponse)
 
     async def Discard(  # noqa: N802
         self, request: game_pb2.DiscardRequest, context: Context
     ) -> game_pb2.DiscardResponse:
         cmd = Discard(_card_id(request.card_id))
-        return game_pb2.DiscardResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd, game_pb2.DiscardResponse)
 
     async def Resign(  # noqa: N802
         self, request: game_pb2.ResignRequest, context: Context
     ) -> game_pb2.ResignResponse:
-        return game_pb2.ResignResponse(result=await self._move(request, context, Resign()))
+        return await self._move(request, context, Resign(), game_pb2.ResignResponse)
 
     async def PassUpcard(  # noqa: N802
         self, request: game_pb2.PassUpcardRequest, context: Context
     ) -> game_pb2.PassUpcardResponse:
-        return game_pb2.PassUpcardResponse(result=await self._move(request, context, PassUpcard()))
+        return await self._move(request, context, PassUpcard(), game_pb2.PassUpcardResponse)
 
     async def Knock(  # noqa: N802
         self, request: game_pb2.KnockRequest, context: Context
@@ -740,16 +767,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
         dropped = _card_id(request.discard_card_id) if request.HasField("discard_card_id") else None
-        return game_pb2.KnockResponse(
-            result=await self._move(request, context, Knock(dropped, melds))
-        )
+        return await self._move(request, context, Knock(dropped, melds), game_pb2.KnockResponse)
 
     async def AcceptLayout(  # noqa: N802
         self, request: game_pb2.AcceptLayoutRequest, context: Context
     ) -> game_pb2.AcceptLayoutResponse:
-        return game_pb2.AcceptLayoutResponse(
-            result=await self._move(request, context, AcceptLayout())
-        )
+        return await self._move(request, context, AcceptLayout(), game_pb2.AcceptLayoutResponse)
 
     # --- reading ----------------------------------------------------------------
 
