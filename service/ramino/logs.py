@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import logging
 import sys
+import threading
 import time
 from collections.abc import Mapping, MutableMapping
 from typing import Any, TextIO
@@ -34,6 +37,74 @@ def _timestamp(logger: Any, name: str, event: MutableMapping[str, Any]) -> Mappi
     return event
 
 
+PIPE_BUF = 4096
+"""A write of at most this many bytes to a pipe is never interleaved with
+another process's (the workers of ``ramino serve --workers N`` share one
+stderr)."""
+
+
+class BatchedWriteLogger:
+    """structlog's ``WriteLogger``, except that the lines logged during one
+    turn of the event loop go out together at its end: one write (of at most
+    :data:`PIPE_BUF` bytes, whole lines) for many lines, rather than a write
+    and a flush a line. Outside a running loop (start-up, threads) a line is
+    written at once, after any waiting ones; whatever waits is written at
+    exit too."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._lines: list[str] = []
+        self._lock = threading.Lock()
+
+    def msg(self, message: str) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        with self._lock:
+            self._lines.append(message)
+            first = len(self._lines) == 1
+        if loop is None:
+            self.flush()
+        elif first:
+            loop.call_soon(self.flush)
+
+    log = debug = info = warn = warning = err = error = critical = exception = fatal = msg
+
+    def flush(self) -> None:
+        with self._lock:
+            lines, self._lines = self._lines, []
+            if not lines:
+                return
+            chunk: list[str] = []
+            size = 0
+            for line in lines:
+                n = (len(line) if line.isascii() else len(line.encode())) + 1
+                if chunk and size + n > PIPE_BUF:
+                    self._write(chunk)
+                    chunk, size = [], 0
+                chunk.append(line)
+                size += n
+            self._write(chunk)
+
+    def _write(self, chunk: list[str]) -> None:
+        try:
+            self._out.write("\n".join(chunk) + "\n")
+            self._out.flush()
+        except ValueError:
+            pass  # the stream was closed (at exit): nothing more can be said
+
+
+_logger: BatchedWriteLogger | None = None
+"""The logger of the last :func:`configure`."""
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    if _logger is not None:
+        _logger.flush()
+
+
 def configure(
     level: str = "info",
     json: bool | None = None,
@@ -45,7 +116,11 @@ def configure(
     terminal. With ``cache`` each logger keeps this set-up from its first use
     on (fast); without, a later ``configure`` applies to it too (tests).
     ``fields`` are added to every line (a worker's number and pid)."""
+    global _logger
     out = sys.stderr if stream is None else stream
+    if _logger is not None:
+        _logger.flush()
+    logger = _logger = BatchedWriteLogger(out)
     use_json = not out.isatty() if json is None else json
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer(serializer=_dumps)
@@ -74,8 +149,8 @@ def configure(
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        # a line and its newline in one write: the workers of ``ramino serve
-        # --workers N`` share one stderr, and their lines must not interleave
-        logger_factory=structlog.WriteLoggerFactory(out),
+        # whole lines in one write: the workers of ``ramino serve --workers N``
+        # share one stderr, and their lines must not interleave
+        logger_factory=lambda *args: logger,
         cache_logger_on_first_use=cache,
     )
