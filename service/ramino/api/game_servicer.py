@@ -42,6 +42,7 @@ from ramino.engine import (
     LayOff,
     PassUpcard,
     Resign,
+    RoundEnded,
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
@@ -200,6 +201,48 @@ def _table_meld(
     return found
 
 
+# The pieces of a GameView's repeated fields, each as its field's encoding
+# (tag, length, message): a view's hand, table and discard pile are their
+# pieces joined and parsed in one call, several times cheaper than
+# extending the repeated fields message by message (each one a copy).
+_HAND_FIELDS: dict[tuple[str, int], bytes] = {}
+_PILE_FIELDS: dict[tuple[str, int], bytes] = {}
+_TABLE_FIELDS: dict[tuple[str, int, int, tuple[int, ...]], bytes] = {}
+_ROUND_FIELDS: dict[tuple[int, str, int | None, tuple[int, ...]], bytes] = {}
+
+
+def _card_field(cache: dict[tuple[str, int], bytes], field: str, code: str, card_id: int) -> bytes:
+    """A GameView's ``field`` (``hand`` or ``discard_pile``) holding one card, encoded."""
+    piece = game_pb2.GameView()
+    getattr(piece, field).append(card_message(code, card_id))
+    found: bytes = piece.SerializeToString()
+    _bounded(cache)[code, card_id] = found
+    return found
+
+
+def _round_field(r: RoundEnded) -> bytes:
+    """A GameView's ``rounds`` holding one round's scores, encoded."""
+    scores = game_pb2.RoundScores(round=r.round, scores=list(r.scores), ending=r.ending)
+    if r.winner is not None:
+        scores.winner = r.winner
+    found: bytes = game_pb2.GameView(rounds=[scores]).SerializeToString()
+    _bounded(_ROUND_FIELDS)[r.round, r.ending, r.winner, r.scores] = found
+    return found
+
+
+def _table_field(
+    info: GameVariant, index: int, owner: int, ids: tuple[int, ...], deck: Sequence[str]
+) -> bytes:
+    """A GameView's ``table`` holding one meld (cards by id in ``deck``), encoded."""
+    key = (info.key, index, owner, ids)
+    found = _TABLE_FIELDS.get(key)
+    if found is None:
+        piece = game_pb2.GameView()
+        piece.table.append(_table_meld(info, index, owner, tuple(deck[c] for c in ids), ids))
+        found = _bounded(_TABLE_FIELDS)[key] = piece.SerializeToString()
+    return found
+
+
 def hint_meld(info: GameVariant, codes: tuple[str, ...]) -> types_pb2.Meld:
     """A meld of a hint (its cards without ids), built once per variant."""
     key = (info.key, codes)
@@ -267,22 +310,26 @@ def view_message(
         msg.phase = PHASES.get(view.phase, game_pb2.TURN_PHASE_NONE)
         if h.turn_timer_seconds and h.seats[view.turn].bot is None:
             msg.turn_deadline.CopyFrom(_timestamp(game.last_at + h.turn_timer_seconds))
-    for r in view.results:
-        scores = game_pb2.RoundScores(round=r.round, scores=list(r.scores), ending=r.ending)
-        if r.winner is not None:
-            scores.winner = r.winner
-        msg.rounds.append(scores)
+    rounds = _ROUND_FIELDS
+    parts = [
+        rounds.get((r.round, r.ending, r.winner, r.scores)) or _round_field(r) for r in view.results
+    ]
     if view.knocker is not None:
         msg.knocker = view.knocker
     if engine.finished:
         msg.seed = str(h.seed)
         msg.winners.extend(view.winners)
-    msg.hand.extend(card_message(deck[c], c) for c in view.hand or ())
-    msg.table.extend(
-        _table_meld(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
-        for m in view.melds
+    hand, pile = _HAND_FIELDS, _PILE_FIELDS
+    parts.extend(
+        hand.get((deck[c], c)) or _card_field(hand, "hand", deck[c], c) for c in view.hand or ()
     )
-    msg.discard_pile.extend(card_message(deck[c], c) for c in view.discard_pile)
+    parts.extend(_table_field(info, m.index, m.owner, m.cards, deck) for m in view.melds)
+    parts.extend(
+        pile.get((deck[c], c)) or _card_field(pile, "discard_pile", deck[c], c)
+        for c in view.discard_pile
+    )
+    if parts:
+        msg.MergeFromString(b"".join(parts))
     return msg
 
 

@@ -1,16 +1,21 @@
-"""Legal moves and the hint are computed once per state of a game and seat:
-a move's answer and a GetLegalMoves after it share one computation, which
-must equal a fresh one, and every move makes a new one."""
+"""What a move's answer is made of, made cheaper and still the same: legal
+moves and the hint are computed once per state of a game and seat (a move's
+answer and a GetLegalMoves after it share one computation, which must equal
+a fresh one, and every move makes a new one), and a view's cards, melds and
+rounds are joined from their encoded pieces."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ramino.api.game_servicer import game_variant, legal_messages
+import ramino
+from ramino.api import convert
+from ramino.api.game_servicer import card_message, game_variant, legal_messages, view_message
 from ramino.app import GameApp, HostedGame, SeatSpec
 from ramino.app.outcomes import LegalMoves, MoveOutcome, legal_moves
 from ramino.engine import Command, Discard, DrawFromStock, LayMelds, TakeDiscard
 from ramino.store.memory import MemoryStore
+from ramino.v1 import game_pb2
 
 SEED = 20261130
 
@@ -113,3 +118,43 @@ async def test_a_reloaded_game_computes_its_legal_moves_again() -> None:
     second = await app.legal(game_id, seat)
     assert second is not first
     assert encoded(reloaded, second) == encoded(game, first)
+
+
+def pieces_one_by_one(game: HostedGame, viewer: int) -> game_pb2.GameView:
+    """The repeated fields of ``viewer``'s GameView built message by message."""
+    assert game.engine is not None
+    view = game.engine.view(viewer)
+    info = game_variant(game)
+    deck = view.deck
+    expected = game_pb2.GameView()
+    for r in view.results:
+        scores = expected.rounds.add(round=r.round, scores=list(r.scores), ending=r.ending)
+        if r.winner is not None:
+            scores.winner = r.winner
+    expected.hand.extend(card_message(deck[c], c) for c in view.hand or ())
+    for m in view.melds:
+        meld = convert.meld(ramino.validate_meld([deck[c] for c in m.cards], info.variant), m.cards)
+        expected.table.add(index=m.index, owner=m.owner, meld=meld)
+    expected.discard_pile.extend(card_message(deck[c], c) for c in view.discard_pile)
+    return expected
+
+
+async def test_view_pieces_joined_from_their_encodings_equal_those_built_one_by_one() -> None:
+    app = GameApp(MemoryStore(), seed_source=lambda: SEED, run_duties=False)
+    game_id = await seated_game(app)
+    seen = {"rounds": 0, "table": 0, "discard_pile": 0}
+    for _ in range(400):
+        game = await app.load(game_id)
+        if game.status == "finished":
+            break
+        assert game.engine is not None and game.engine.turn is not None
+        for viewer in (0, 1):
+            msg = view_message(game, viewer)
+            expected = pieces_one_by_one(game, viewer)
+            for field in ("rounds", "hand", "table", "discard_pile"):
+                assert list(getattr(msg, field)) == list(getattr(expected, field)), field
+            for field in seen:
+                seen[field] = max(seen[field], len(getattr(msg, field)))
+        seat = game.engine.turn
+        await app.move(game_id, seat, pick(await app.legal(game_id, seat)), None, None, Outcomes())
+    assert seen["rounds"] >= 1 and seen["table"] >= 2 and seen["discard_pile"] >= 5, seen
