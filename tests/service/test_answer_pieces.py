@@ -10,7 +10,13 @@ from typing import Any
 
 import ramino
 from ramino.api import convert
-from ramino.api.game_servicer import card_message, game_variant, legal_messages, view_message
+from ramino.api.game_servicer import (
+    MOVE_RESULTS,
+    card_message,
+    game_variant,
+    legal_messages,
+    view_message,
+)
 from ramino.app import GameApp, HostedGame, SeatSpec
 from ramino.app.outcomes import LegalMoves, MoveOutcome, legal_moves
 from ramino.engine import Command, Discard, DrawFromStock, LayMelds, TakeDiscard
@@ -98,6 +104,12 @@ async def test_cached_legal_moves_equal_a_fresh_computation_and_every_move_renew
             assert outcome.legal.version == after.version
             assert encoded(after, outcome.legal) == encoded(after, fresh(after, seat))
             assert await app.legal(game_id, seat) is outcome.legal
+            # The answer's moves, joined from their kept encodings, and its
+            # hint, built in place, are those of the messages built one by one.
+            result = MOVE_RESULTS[game_pb2.DrawFromStockResponse].answer(outcome).result
+            moves, hint = legal_messages(game_variant(after), outcome.legal)
+            assert list(result.legal_moves) == moves
+            assert hint is not None and result.hint == hint
         else:
             renewed = await app.legal(game_id, seat)
             assert renewed is not legal and renewed.version == after.version

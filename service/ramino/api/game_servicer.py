@@ -346,22 +346,45 @@ def legal_messages(
     info: GameVariant, legal: LegalMoves
 ) -> tuple[list[game_pb2.Move], game_pb2.Hint | None]:
     """The moves and the hint of ``legal`` as messages."""
-    moves = []
-    for cmd, value in legal.moves:
-        move = move_message(cmd)
-        if isinstance(cmd, LayMelds):
-            move.lay_melds.value = value
-        elif isinstance(cmd, Knock):
-            move.knock.deadwood = value
-        moves.append(move)
+    moves = [legal_move(cmd, value) for cmd, value in legal.moves]
     hint = None if legal.hint is None else hint_message(info, legal.hint)
     return moves, hint
 
 
-def hint_message(info: GameVariant, hint: Hint) -> game_pb2.Hint:
+def legal_move(cmd: Command, value: int) -> game_pb2.Move:
+    """A legal move as its Move, with its value (a LayMelds' meld value, a
+    Knock's deadwood)."""
+    move = move_message(cmd)
+    if isinstance(cmd, LayMelds):
+        move.lay_melds.value = value
+    elif isinstance(cmd, Knock):
+        move.knock.deadwood = value
+    return move
+
+
+_LEGAL_FIELDS: dict[tuple[Command, int], bytes] = {}
+"""A MoveResult's ``legal_moves`` holding one move, encoded, by command and value."""
+
+
+def legal_moves_field(legal: LegalMoves) -> bytes:
+    """The ``legal_moves`` of a MoveResult, encoded (joined from each move's
+    encoding, kept: the same moves come back move after move)."""
+    cache = _LEGAL_FIELDS
+    parts = []
+    for key in legal.moves:
+        found = cache.get(key)
+        if found is None:
+            piece = game_pb2.MoveResult(legal_moves=[legal_move(*key)])
+            found = _bounded(cache)[key] = piece.SerializeToString()
+        parts.append(found)
+    return b"".join(parts)
+
+
+def hint_message(info: GameVariant, hint: Hint, into: game_pb2.Hint | None = None) -> game_pb2.Hint:
     """The Hint message: the best opening while the seat has not opened,
-    the minimum deadwood, the discard to make, and gin's best knock."""
-    msg = game_pb2.Hint()
+    the minimum deadwood, the discard to make, and gin's best knock
+    (``into``: an empty Hint to fill)."""
+    msg = game_pb2.Hint() if into is None else into
     if hint.opening is not None:
         msg.best_opening.value = hint.opening.value
         msg.best_opening.melds.extend(hint_meld(info, tuple(m)) for m in hint.opening.melds)
@@ -393,11 +416,11 @@ class MoveResultCodec:
         result = response.result
         result.events.extend(engine_events(outcome.events, seat, game.version))
         view_message(game, seat, view=outcome.view, into=result.view)
-        if outcome.legal is not None:
-            moves, hint = legal_messages(game_variant(game), outcome.legal)
-            result.legal_moves.extend(moves)
-            if hint is not None:
-                result.hint.CopyFrom(hint)
+        legal = outcome.legal
+        if legal is not None:
+            result.MergeFromString(legal_moves_field(legal))
+            if legal.hint is not None:
+                hint_message(game_variant(game), legal.hint, into=result.hint)
         return response
 
     def dump(self, answer: Any) -> bytes:
