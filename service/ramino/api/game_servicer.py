@@ -30,6 +30,7 @@ from ramino.api.events import event_message, watch_event
 from ramino.api.interceptors import Context
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
 from ramino.app.fanout import Encode
+from ramino.app.log import Header
 from ramino.app.outcomes import Hint, LegalMoves, MoveOutcome
 from ramino.engine import (
     AcceptLayout,
@@ -162,8 +163,22 @@ def _bounded(cache: dict[Any, Any]) -> dict[Any, Any]:
     return cache
 
 
+_BY_HEADER: dict[int, tuple[Header, GameVariant]] = {}
+"""Each game header's GameVariant, by the header's identity (a header is
+never changed): its key is not formatted again on every answer."""
+
+
 def game_variant(game: HostedGame) -> GameVariant:
     h = game.header
+    known = _BY_HEADER.get(id(h))
+    if known is not None and known[0] is h:
+        return known[1]
+    found = _game_variant(h)
+    _bounded(_BY_HEADER)[id(h)] = (h, found)
+    return found
+
+
+def _game_variant(h: Header) -> GameVariant:
     key = f"{h.variant}:{sorted(h.overrides.items())}"
     found = _VARIANTS.get(key)
     if found is not None:
@@ -281,18 +296,19 @@ def view_message(
     if viewer is not None:
         msg.seat = viewer
     engine = game.engine
+    # Each SeatView added in place (no message built apart and copied in).
+    players, timed_out = game.players, game.timed_out
     seats = [
-        game_pb2.SeatView(
+        msg.seats.add(
             seat=i,
-            player_name=game.players[i] or "",
+            player_name=players[i] or "",
             bot=BOT_LEVELS.get(s.bot or "", game_pb2.BOT_LEVEL_UNSPECIFIED),
-            taken=game.players[i] is not None,
-            timed_out=i in game.timed_out,
+            taken=players[i] is not None,
+            timed_out=i in timed_out,
         )
         for i, s in enumerate(h.seats)
     ]
     if engine is None:
-        msg.seats.extend(seats)
         return msg
     if view is None:
         view = engine.view(viewer)
@@ -301,7 +317,6 @@ def view_message(
         msg.deck.extend(deck)
     for sv, s in zip(seats, view.seats, strict=True):
         sv.hand_size, sv.opened, sv.total, sv.resigned = s.hand_size, s.opened, s.total, s.resigned
-    msg.seats.extend(seats)
     msg.stock_size = view.stock_size
     msg.round = view.round
     msg.dealer = view.dealer
