@@ -100,7 +100,10 @@ _logger: BatchedWriteLogger | None = None
 
 
 @atexit.register
-def _flush_at_exit() -> None:
+def flush() -> None:
+    """Writes the lines still waiting for the end of the loop's turn (at
+    exit, and where a process ends without running ``atexit``: the
+    workers of ``ramino serve --workers N``)."""
     if _logger is not None:
         _logger.flush()
 

@@ -12,6 +12,7 @@ from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp, Limits
 from ramino.logs import configure
+from ramino.logs import flush as flush_logs
 from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.workers import supervise, workers_refused
@@ -254,4 +255,7 @@ def run_server(
         finally:
             pool.shutdown()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        flush_logs()
