@@ -90,11 +90,13 @@ def request_record(request: Any, method: str, scope: str) -> RequestRecord | Non
     serialization, request id cleared)."""
     if not request.request_id:
         return None
-    bare = type(request)()
-    bare.CopyFrom(request)
-    bare.request_id = ""
-    printed = fingerprint(bare.SerializeToString(deterministic=True))
-    return RequestRecord(request.request_id, scope, method, printed)
+    request_id = request.request_id
+    request.request_id = ""  # (cleared for the fingerprint, and set again: no copy made)
+    try:
+        printed = fingerprint(request.SerializeToString(deterministic=True))
+    finally:
+        request.request_id = request_id
+    return RequestRecord(request_id, scope, method, printed)
 
 
 def game_id_of(name: str) -> str:
@@ -429,7 +431,10 @@ class MoveResultCodec:
         game, seat = outcome.game, outcome.seat
         response = self._response()
         result = response.result
-        result.events.extend(engine_events(outcome.events, seat, game.version))
+        events = result.events
+        first = game.version - len(outcome.events) + 1
+        for i, e in enumerate(outcome.events):
+            event_message(first + i, e, seat, into=events.add())
         view_message(game, seat, view=outcome.view, into=result.view)
         legal = outcome.legal
         if legal is not None:
