@@ -1,4 +1,9 @@
-"""structlog set-up: JSON lines off a terminal, readable lines on one."""
+"""structlog set-up: JSON lines off a terminal, readable lines on one.
+
+Fields bound for the rest of a task's work (an RPC's game, seat, request
+hash) are kept by :func:`bind_context` in one context variable and merged
+into every line; :func:`info` logs a line through the configured processors
+without structlog's logger objects (the canonical line of every RPC)."""
 
 from __future__ import annotations
 
@@ -9,10 +14,33 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, MutableMapping
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 import orjson
 import structlog
+
+_NOTHING: Mapping[str, Any] = {}
+_CONTEXT: ContextVar[Mapping[str, Any]] = ContextVar("ramino_log_context", default=_NOTHING)
+"""The fields bound to the lines of the current task: never changed in
+place (a task started meanwhile keeps what was bound when it started)."""
+
+
+def clear_context() -> None:
+    """No field bound from here on (an RPC starts)."""
+    _CONTEXT.set(_NOTHING)
+
+
+def bind_context(**fields: Any) -> None:
+    """``fields`` added to every line logged from here on in this task."""
+    _CONTEXT.set({**_CONTEXT.get(), **fields})
+
+
+def _merge_context(logger: Any, name: str, event: MutableMapping[str, Any]) -> Mapping[str, Any]:
+    for key, value in _CONTEXT.get().items():
+        event.setdefault(key, value)
+    return event
 
 
 def _dumps(event: Any, **kw: Any) -> str:
@@ -99,6 +127,35 @@ _logger: BatchedWriteLogger | None = None
 """The logger of the last :func:`configure`."""
 
 
+@dataclass(frozen=True)
+class _Pipeline:
+    processors: tuple[Any, ...]
+    level: int
+    logger: BatchedWriteLogger
+
+
+_pipeline: _Pipeline | None = None
+"""What the last :func:`configure` set up, for :func:`info`."""
+
+
+def info(fallback: Any, event: str, **fields: Any) -> None:
+    """``fallback.info(event, **fields)`` (a structlog logger), the same
+    line made by the configured processors directly: several times cheaper,
+    for the line logged on every RPC. With structlog set up otherwise since
+    (reset, say), the line goes through ``fallback``."""
+    pipeline = _pipeline
+    if pipeline is None or not structlog.is_configured():
+        fallback.info(event, **fields)
+        return
+    if pipeline.level > logging.INFO:
+        return
+    line: Any = fields
+    line["event"] = event
+    for processor in pipeline.processors:
+        line = processor(pipeline.logger, "info", line)
+    pipeline.logger.msg(line)
+
+
 @atexit.register
 def flush() -> None:
     """Writes the lines still waiting for the end of the loop's turn (at
@@ -119,7 +176,7 @@ def configure(
     terminal. With ``cache`` each logger keeps this set-up from its first use
     on (fast); without, a later ``configure`` applies to it too (tests).
     ``fields`` are added to every line (a worker's number and pid)."""
-    global _logger
+    global _logger, _pipeline
     out = sys.stderr if stream is None else stream
     if _logger is not None:
         _logger.flush()
@@ -130,7 +187,7 @@ def configure(
         if use_json
         else structlog.dev.ConsoleRenderer()
     )
-    processors: list[structlog.types.Processor] = [structlog.contextvars.merge_contextvars]
+    processors: list[structlog.types.Processor] = [_merge_context]
     if fields:
         constant = dict(fields)
 
@@ -141,17 +198,17 @@ def configure(
             return event
 
         processors.append(add_fields)
+    processors += [
+        structlog.processors.add_log_level,
+        _timestamp,
+        structlog.processors.format_exc_info,
+        renderer,
+    ]
+    level_number = logging.getLevelNamesMapping()[level.upper()]
+    _pipeline = _Pipeline(tuple(processors), level_number, logger)
     structlog.configure(
-        processors=[
-            *processors,
-            structlog.processors.add_log_level,
-            _timestamp,
-            structlog.processors.format_exc_info,
-            renderer,
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.getLevelNamesMapping()[level.upper()]
-        ),
+        processors=processors,
+        wrapper_class=structlog.make_filtering_bound_logger(level_number),
         # whole lines in one write: the workers of ``ramino serve --workers N``
         # share one stderr, and their lines must not interleave
         logger_factory=lambda *args: logger,

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
-import structlog
 
 import ramino
+from ramino import logs
 from ramino.api import convert
 from ramino.api.auth import (
     CALLER_KEY,
@@ -606,7 +606,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "WRONG_GAME",
                 "this seat token is for another game",
             )
-        structlog.contextvars.bind_contextvars(seat=claim.seat)
+        logs.bind_context(seat=claim.seat)
         return claim
 
     def _seat(self, context: Context, game_id: str) -> int:
@@ -659,7 +659,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @staticmethod
     def _bind(game_id: str, request_id: str = "") -> None:
-        structlog.contextvars.bind_contextvars(
+        logs.bind_context(
             game=game_id, request_hash=request_hash(request_id) if request_id else None
         )
 
@@ -670,7 +670,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.CreateGameResponse:
         check_request_id(request.request_id)
         if request.request_id:
-            structlog.contextvars.bind_contextvars(request_hash=request_hash(request.request_id))
+            logs.bind_context(request_hash=request_hash(request.request_id))
         scope, _player = self._caller(context, request.request_id)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
@@ -723,7 +723,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             request_record(request, "JoinGame", scope),
             player,
         )
-        structlog.contextvars.bind_contextvars(seat=taken)
+        logs.bind_context(seat=taken)
         return game_pb2.JoinGameResponse(
             seat=taken,
             seat_token=self.tokens.issue(game_id, taken, player=player),

@@ -22,6 +22,7 @@ import structlog
 from google.rpc import error_details_pb2, status_pb2
 from prometheus_client import Counter, Histogram
 
+from ramino import logs
 from ramino.api.errors import ApiError, make_status, status_for
 
 log = structlog.get_logger("ramino.rpc")
@@ -67,7 +68,7 @@ def _status_of(exc: BaseException, method: str) -> grpc.Status:
         log.exception("unexpected error", rpc=method)
         status = make_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
     # The canonical log line says why, as the ErrorInfo does.
-    structlog.contextvars.bind_contextvars(reason=_reason(status))
+    logs.bind_context(reason=_reason(status))
     return status
 
 
@@ -116,7 +117,7 @@ class _Rpc:
         self._method, self._context = method, context
 
     async def __aenter__(self) -> None:
-        structlog.contextvars.clear_contextvars()
+        logs.clear_context()
         self._start = time.perf_counter()
 
     async def __aexit__(
@@ -208,4 +209,4 @@ def _done(method: str, code: str, start: float) -> None:
     if histogram is None:
         histogram = _HISTOGRAMS[method] = LATENCY.labels(method)
     histogram.observe(latency)
-    log.info("rpc", rpc=method, status=code, latency_ms=round(latency * 1000, 3))
+    logs.info(log, "rpc", rpc=method, status=code, latency_ms=round(latency * 1000, 3))
