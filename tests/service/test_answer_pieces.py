@@ -14,6 +14,7 @@ from ramino.api.game_servicer import (
     MOVE_RESULTS,
     card_message,
     game_variant,
+    hint_meld,
     legal_messages,
     view_message,
 )
@@ -78,7 +79,7 @@ async def seated_game(app: GameApp) -> str:
 async def test_cached_legal_moves_equal_a_fresh_computation_and_every_move_renews_them() -> None:
     app = GameApp(MemoryStore(), seed_source=lambda: SEED, run_duties=False)
     game_id = await seated_game(app)
-    answered = 0
+    answered = openings = 0
     for _ in range(120):
         game = await app.load(game_id)
         if game.status == "finished":
@@ -110,11 +111,15 @@ async def test_cached_legal_moves_equal_a_fresh_computation_and_every_move_renew
             moves, hint = legal_messages(game_variant(after), outcome.legal)
             assert list(result.legal_moves) == moves
             assert hint is not None and result.hint == hint
+            assert outcome.legal.hint is not None
+            assert result.hint == hint_one_by_one(game_variant(after), outcome.legal.hint)
+            openings += outcome.legal.hint.opening is not None
         else:
             renewed = await app.legal(game_id, seat)
             assert renewed is not legal and renewed.version == after.version
             assert encoded(after, renewed) == encoded(after, fresh(after, seat))
     assert answered > 10  # draws leave the turn with the mover: their answers carry them
+    assert openings > 0
 
 
 async def test_a_reloaded_game_computes_its_legal_moves_again() -> None:
@@ -130,6 +135,22 @@ async def test_a_reloaded_game_computes_its_legal_moves_again() -> None:
     second = await app.legal(game_id, seat)
     assert second is not first
     assert encoded(reloaded, second) == encoded(game, first)
+
+
+def hint_one_by_one(info: Any, hint: Any) -> game_pb2.Hint:
+    """A Hint built message by message."""
+    expected = game_pb2.Hint()
+    if hint.opening is not None:
+        expected.best_opening.value = hint.opening.value
+        for m in hint.opening.melds:
+            expected.best_opening.melds.append(hint_meld(info, tuple(m)))
+    expected.min_deadwood.value = hint.deadwood.value
+    for m in hint.deadwood.melds:
+        expected.min_deadwood.melds.append(hint_meld(info, tuple(m)))
+    for c in hint.deadwood.deadwood:
+        expected.min_deadwood.deadwood.append(card_message(c, None))
+    expected.suggested_discard.CopyFrom(card_message(*hint.discard))
+    return expected
 
 
 def pieces_one_by_one(game: HostedGame, viewer: int) -> game_pb2.GameView:

@@ -397,6 +397,27 @@ def legal_moves_field(legal: LegalMoves) -> bytes:
     return b"".join(parts)
 
 
+_HINT_MELD_FIELDS: dict[tuple[type[Any], str, tuple[str, ...]], bytes] = {}
+_DEADWOOD_CARD_FIELDS: dict[str, bytes] = {}
+
+
+def _hint_meld_field(kind: type[Any], info: GameVariant, codes: tuple[str, ...]) -> bytes:
+    """The ``melds`` of an Opening or a Deadwood (``kind``) holding one meld, encoded."""
+    key = (kind, info.key, codes)
+    found = _HINT_MELD_FIELDS.get(key)
+    if found is None:
+        piece = kind(melds=[hint_meld(info, codes)])
+        found = _bounded(_HINT_MELD_FIELDS)[key] = piece.SerializeToString()
+    return found
+
+
+def _deadwood_card_field(code: str) -> bytes:
+    """A Deadwood's ``deadwood`` holding one card, encoded."""
+    found: bytes = types_pb2.Deadwood(deadwood=[card_message(code, None)]).SerializeToString()
+    _bounded(_DEADWOOD_CARD_FIELDS)[code] = found
+    return found
+
+
 def hint_message(info: GameVariant, hint: Hint, into: game_pb2.Hint | None = None) -> game_pb2.Hint:
     """The Hint message: the best opening while the seat has not opened,
     the minimum deadwood, the discard to make, and gin's best knock
@@ -404,11 +425,22 @@ def hint_message(info: GameVariant, hint: Hint, into: game_pb2.Hint | None = Non
     msg = game_pb2.Hint() if into is None else into
     if hint.opening is not None:
         msg.best_opening.value = hint.opening.value
-        msg.best_opening.melds.extend(hint_meld(info, tuple(m)) for m in hint.opening.melds)
+        msg.best_opening.MergeFromString(
+            b"".join(
+                _hint_meld_field(types_pb2.Opening, info, tuple(m)) for m in hint.opening.melds
+            )
+        )
     deadwood = hint.deadwood
     msg.min_deadwood.value = deadwood.value
-    msg.min_deadwood.melds.extend(hint_meld(info, tuple(m)) for m in deadwood.melds)
-    msg.min_deadwood.deadwood.extend(card_message(c, None) for c in deadwood.deadwood)
+    cards = _DEADWOOD_CARD_FIELDS
+    msg.min_deadwood.MergeFromString(
+        b"".join(
+            [
+                *(_hint_meld_field(types_pb2.Deadwood, info, tuple(m)) for m in deadwood.melds),
+                *(cards.get(c) or _deadwood_card_field(c) for c in deadwood.deadwood),
+            ]
+        )
+    )
     msg.suggested_discard.CopyFrom(card_message(*hint.discard))
     if hint.knock is not None:
         knock, value = hint.knock
