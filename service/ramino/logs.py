@@ -129,9 +129,11 @@ _logger: BatchedWriteLogger | None = None
 
 @dataclass(frozen=True)
 class _Pipeline:
-    processors: tuple[Any, ...]
+    processors: list[Any]
+    """The list given to structlog (replaced when it is set up otherwise)."""
     level: int
     logger: BatchedWriteLogger
+    factory: object
 
 
 _pipeline: _Pipeline | None = None
@@ -142,17 +144,26 @@ def info(fallback: Any, event: str, **fields: Any) -> None:
     """``fallback.info(event, **fields)`` (a structlog logger), the same
     line made by the configured processors directly: several times cheaper,
     for the line logged on every RPC. With structlog set up otherwise since
-    (reset, say), the line goes through ``fallback``."""
+    (reset, or capturing logs), the line goes through ``fallback``."""
     pipeline = _pipeline
-    if pipeline is None or not structlog.is_configured():
+    config = structlog.get_config()
+    if (
+        pipeline is None
+        or config["processors"] is not pipeline.processors
+        or config["logger_factory"] is not pipeline.factory
+    ):
         fallback.info(event, **fields)
         return
     if pipeline.level > logging.INFO:
         return
     line: Any = fields
     line["event"] = event
-    for processor in pipeline.processors:
-        line = processor(pipeline.logger, "info", line)
+    try:
+        # The list structlog holds (a test capturing logs changes it in place).
+        for processor in pipeline.processors:
+            line = processor(pipeline.logger, "info", line)
+    except structlog.DropEvent:
+        return
     pipeline.logger.msg(line)
 
 
@@ -205,12 +216,13 @@ def configure(
         renderer,
     ]
     level_number = logging.getLevelNamesMapping()[level.upper()]
-    _pipeline = _Pipeline(tuple(processors), level_number, logger)
+    factory = lambda *args: logger  # noqa: E731
+    _pipeline = _Pipeline(processors, level_number, logger, factory)
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(level_number),
         # whole lines in one write: the workers of ``ramino serve --workers N``
         # share one stderr, and their lines must not interleave
-        logger_factory=lambda *args: logger,
+        logger_factory=factory,
         cache_logger_on_first_use=cache,
     )

@@ -20,7 +20,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
 from ramino.api.game_servicer import request_hash
-from ramino.logs import bind_context, clear_context, configure
+from ramino.logs import bind_context, clear_context, configure, info
 from ramino.v1 import game_pb2, game_pb2_grpc
 
 from tests.client.conftest import ProcessServer, free_port
@@ -74,6 +74,18 @@ async def test_fields_bound_in_a_task_reach_its_lines_and_not_a_task_it_started_
     await asyncio.sleep(0)
     after = json.loads(logs.getvalue().splitlines()[-1])
     assert after["event"] == "after" and "game" not in after and "seat" not in after
+
+
+async def test_the_rpc_line_goes_through_whatever_structlog_is_set_up_with(
+    logs: io.StringIO,
+) -> None:
+    with structlog.testing.capture_logs() as captured:
+        info(structlog.get_logger("test"), "rpc", rpc="X", status="OK", latency_ms=0.1)
+    assert captured == [
+        {"rpc": "X", "status": "OK", "latency_ms": 0.1, "event": "rpc", "log_level": "info"}
+    ]
+    await asyncio.sleep(0)
+    assert "rpc" not in logs.getvalue()
 
 
 async def test_every_rpc_logs_one_canonical_json_line(harness: Harness, logs: io.StringIO) -> None:
