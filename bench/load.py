@@ -31,6 +31,7 @@ Run from the repository root:
     .venv/bin/python bench/load.py --store redis --replicas 3 --sticky  # a game stays on one
     .venv/bin/python bench/load.py --store redis-cluster --replicas 3  # its own Redis Cluster
     .venv/bin/python bench/load.py --cluster-compare       # redis x1, cluster x1/x2/x3 (+WAIT 1)
+    .venv/bin/python bench/load.py --store memory --profile /tmp/server.txt  # py-spy the server
 
 Stores: ``memory``; ``sqlite`` (a file in a temp dir) or ``sqlite:PATH``;
 ``redis`` (a redis-server started here on a free loopback port, in its own temp
@@ -841,6 +842,7 @@ class RunConfig:
     rate: str  # "" (closed loop), moves/s for all games together, or "half-check"
     workers: int = 1  # ramino serve --workers of each server started here
     connections: int = 1  # client connections to each address
+    profile: str = ""  # py-spy's raw samples of the first server in the games' window, to here
 
 
 @dataclass
@@ -948,8 +950,13 @@ def run_once(
         what = f"{cfg.games} Check loops" if kind == "baseline" else f"{cfg.games} games"
         print(f"  [{label}] {phase_name}: {what}, {cfg.warmup:g} s warm-up ...", flush=True)
         ports = procs.redis_ports if servers and kind == "games" else []
+        profiler = None
+        if cfg.profile and servers and phase_name == "games":
+            profiler = Profiler(pids[0], cfg.profile, cfg.warmup, cfg.seconds)
         with Sampler(pids, procs.store_pids if servers else [], ports) as sampler:
             result = run_clients(procs, spec, cfg.clients)
+        if profiler is not None:
+            profiler.finish()
         server_cpu, store_cpu, machine = sampler.between(result.t0, result.t1)
         commands = sampler.commands_between(result.t0, result.t1)
         phases[phase_name] = Phase(result, server_cpu, store_cpu, machine, {}, commands)
@@ -967,6 +974,77 @@ def run_once(
         interval,
         phases.get("paced baseline"),
     )
+
+
+# --- the profile (--profile) --------------------------------------------------------
+
+
+class Profiler:
+    """py-spy (the ``bench`` extra) sampling a server's Python stacks for the
+    measured window of the games (started after the warm-up): its raw
+    samples go to ``path``, and :func:`profile_summary` prints where the
+    server's time went."""
+
+    def __init__(self, pid: int, path: str, warmup: float, seconds: float) -> None:
+        self.path = path
+        self.error = ""
+        self._process: subprocess.Popen[bytes] | None = None
+        spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which(
+            "py-spy"
+        )
+        if spy is None:
+            self.error = "py-spy not found: .venv/bin/pip install -e '.[bench]' (or py-spy)"
+            return
+        argv = [
+            spy, "record", "--pid", str(pid), "--rate", "250", "--format", "raw",
+            "--duration", str(max(int(seconds), 1)), "--nonblocking", "--output", path,
+        ]  # fmt: skip
+        self._timer = threading.Timer(warmup, self._start, [argv])
+        self._timer.start()
+
+    def _start(self, argv: list[str]) -> None:
+        self._process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def finish(self) -> None:
+        if self.error:
+            print(f"   profile: {self.error}")
+            return
+        self._timer.join()
+        if self._process is None:
+            return
+        try:
+            _, err = self._process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            _, err = self._process.communicate()
+        if self._process.returncode != 0 or not Path(self.path).exists():
+            print(f"   profile: py-spy failed: {err.decode(errors='replace').strip()[-300:]}")
+            return
+        profile_summary(self.path)
+
+
+def profile_summary(path: str, top: int = 40) -> None:
+    """The functions of a py-spy raw profile by share of the samples (inclusive:
+    the function and what it called), those of ramino first."""
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        seen = set()
+        for frame in stack.split(";"):
+            name, _, where = frame.partition(" (")
+            key = f"{name} ({where.rsplit(':', 1)[0]})"
+            if key not in seen:
+                seen.add(key)
+                inclusive[key] += n
+    print(f"   profile of the games' window: {total} samples in {path} (py-spy raw format)")
+    mine = [(k, v) for k, v in inclusive.most_common() if "ramino/" in k]
+    for key, n in mine[:top]:
+        print(f"     {n / max(total, 1) * 100:5.1f}%  {key}")
 
 
 # --- the report -------------------------------------------------------------------
@@ -1430,6 +1508,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--server-log-level", default="info", help="the servers' --log-level")
     p.add_argument("--keep", action="store_true", help="keep the temp dir (logs, databases)")
+    p.add_argument(
+        "--profile",
+        default="",
+        metavar="FILE",
+        help="py-spy (the bench extra) samples the first server started here in the games' "
+        "measured window: raw samples to FILE, a summary printed",
+    )
     args = p.parse_args(argv)
     if args.games < 1 or args.replicas < 1 or args.clients < 1 or args.seconds <= 0:
         p.error("--games, --replicas, --clients and --seconds must be positive")
@@ -1458,6 +1543,7 @@ def main(argv: list[str] | None = None) -> int:
         rate=args.rate,
         workers=args.workers,
         connections=args.connections or (8 * args.workers if args.workers > 1 else 1),
+        profile=args.profile,
     )
 
     def terminate(signum: int, frame: object) -> None:

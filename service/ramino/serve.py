@@ -16,6 +16,7 @@ from ramino.app import GameApp, Limits
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
 from ramino.logs import configure
+from ramino.logs import flush as flush_logs
 from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.workers import supervise, workers_refused
@@ -294,4 +295,7 @@ def run_server(
         finally:
             pool.shutdown()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        flush_logs()

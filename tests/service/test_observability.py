@@ -3,6 +3,7 @@ histograms, in process and from ``ramino serve`` itself."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -19,7 +20,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
 from ramino.api.game_servicer import request_hash
-from ramino.logs import configure
+from ramino.logs import bind_context, clear_context, configure, info
 from ramino.v1 import game_pb2, game_pb2_grpc
 
 from tests.client.conftest import ProcessServer, free_port
@@ -45,6 +46,46 @@ def rpc_lines(text: str) -> list[dict[str, Any]]:
 
 def sample(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_fields_bound_in_a_task_reach_its_lines_and_not_a_task_it_started_before(
+    logs: io.StringIO,
+) -> None:
+    log = structlog.get_logger("test")
+    clear_context()
+    bind_context(game="g1")
+    go = asyncio.Event()
+
+    async def child() -> None:
+        await go.wait()
+        log.info("child")
+
+    task = asyncio.create_task(child())  # started with game bound, not seat
+    bind_context(seat=1)
+    go.set()
+    await task
+    log.info("parent")
+    await asyncio.sleep(0)  # lines are written at the end of the loop's turn
+    lines = {d["event"]: d for d in map(json.loads, logs.getvalue().splitlines())}
+    assert lines["child"]["game"] == "g1" and "seat" not in lines["child"]
+    assert (lines["parent"]["game"], lines["parent"]["seat"]) == ("g1", 1)
+    clear_context()
+    log.info("after")
+    await asyncio.sleep(0)
+    after = json.loads(logs.getvalue().splitlines()[-1])
+    assert after["event"] == "after" and "game" not in after and "seat" not in after
+
+
+async def test_the_rpc_line_goes_through_whatever_structlog_is_set_up_with(
+    logs: io.StringIO,
+) -> None:
+    with structlog.testing.capture_logs() as captured:
+        info(structlog.get_logger("test"), "rpc", rpc="X", status="OK", latency_ms=0.1)
+    assert captured == [
+        {"rpc": "X", "status": "OK", "latency_ms": 0.1, "event": "rpc", "log_level": "info"}
+    ]
+    await asyncio.sleep(0)
+    assert "rpc" not in logs.getvalue()
 
 
 async def test_every_rpc_logs_one_canonical_json_line(harness: Harness, logs: io.StringIO) -> None:

@@ -52,9 +52,16 @@ def _melds(melds: tuple[tuple[int, ...], ...]) -> list[game_pb2.MeldCardIds]:
     return [game_pb2.MeldCardIds(card_ids=m) for m in melds]
 
 
-def event_message(version: int, event: LogEvent, viewer: int | None) -> game_pb2.GameEvent:
-    """``event``, at ``version``, as ``viewer`` may see it."""
-    msg = game_pb2.GameEvent(version=version)
+def event_message(
+    version: int, event: LogEvent, viewer: int | None, into: game_pb2.GameEvent | None = None
+) -> game_pb2.GameEvent:
+    """``event``, at ``version``, as ``viewer`` may see it (``into``: an
+    empty GameEvent to fill, say one added to a move's answer)."""
+    if into is None:
+        msg = game_pb2.GameEvent(version=version)
+    else:
+        msg = into
+        msg.version = version
     match event:
         case GameCreated():
             created = msg.game_created

@@ -8,12 +8,12 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
-import structlog
 
 import ramino
+from ramino import logs
 from ramino.api import convert
 from ramino.api.auth import (
     CALLER_KEY,
@@ -30,6 +30,7 @@ from ramino.api.events import event_message, watch_event
 from ramino.api.interceptors import Context
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
 from ramino.app.fanout import Encode
+from ramino.app.log import Header
 from ramino.app.outcomes import Hint, LegalMoves, MoveOutcome
 from ramino.engine import (
     AcceptLayout,
@@ -42,6 +43,7 @@ from ramino.engine import (
     LayOff,
     PassUpcard,
     Resign,
+    RoundEnded,
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
@@ -65,6 +67,7 @@ PHASES = {
     "play": game_pb2.TURN_PHASE_PLAY,
     "layoff": game_pb2.TURN_PHASE_LAYOFF,
 }
+R = TypeVar("R")
 MAX_CARD_ID = 1 << 10
 MAX_REQUEST_ID = 128
 
@@ -87,11 +90,13 @@ def request_record(request: Any, method: str, scope: str) -> RequestRecord | Non
     serialization, request id cleared)."""
     if not request.request_id:
         return None
-    bare = type(request)()
-    bare.CopyFrom(request)
-    bare.request_id = ""
-    printed = fingerprint(bare.SerializeToString(deterministic=True))
-    return RequestRecord(request.request_id, scope, method, printed)
+    request_id = request.request_id
+    request.request_id = ""  # (cleared for the fingerprint, and set again: no copy made)
+    try:
+        printed = fingerprint(request.SerializeToString(deterministic=True))
+    finally:
+        request.request_id = request_id
+    return RequestRecord(request_id, scope, method, printed)
 
 
 def game_id_of(name: str) -> str:
@@ -161,8 +166,22 @@ def _bounded(cache: dict[Any, Any]) -> dict[Any, Any]:
     return cache
 
 
+_BY_HEADER: dict[int, tuple[Header, GameVariant]] = {}
+"""Each game header's GameVariant, by the header's identity (a header is
+never changed): its key is not formatted again on every answer."""
+
+
 def game_variant(game: HostedGame) -> GameVariant:
     h = game.header
+    known = _BY_HEADER.get(id(h))
+    if known is not None and known[0] is h:
+        return known[1]
+    found = _game_variant(h)
+    _bounded(_BY_HEADER)[id(h)] = (h, found)
+    return found
+
+
+def _game_variant(h: Header) -> GameVariant:
     key = f"{h.variant}:{sorted(h.overrides.items())}"
     found = _VARIANTS.get(key)
     if found is not None:
@@ -200,6 +219,48 @@ def _table_meld(
     return found
 
 
+# The pieces of a GameView's repeated fields, each as its field's encoding
+# (tag, length, message): a view's hand, table and discard pile are their
+# pieces joined and parsed in one call, several times cheaper than
+# extending the repeated fields message by message (each one a copy).
+_HAND_FIELDS: dict[tuple[str, int], bytes] = {}
+_PILE_FIELDS: dict[tuple[str, int], bytes] = {}
+_TABLE_FIELDS: dict[tuple[str, int, int, tuple[int, ...]], bytes] = {}
+_ROUND_FIELDS: dict[tuple[int, str, int | None, tuple[int, ...]], bytes] = {}
+
+
+def _card_field(cache: dict[tuple[str, int], bytes], field: str, code: str, card_id: int) -> bytes:
+    """A GameView's ``field`` (``hand`` or ``discard_pile``) holding one card, encoded."""
+    piece = game_pb2.GameView()
+    getattr(piece, field).append(card_message(code, card_id))
+    found: bytes = piece.SerializeToString()
+    _bounded(cache)[code, card_id] = found
+    return found
+
+
+def _round_field(r: RoundEnded) -> bytes:
+    """A GameView's ``rounds`` holding one round's scores, encoded."""
+    scores = game_pb2.RoundScores(round=r.round, scores=list(r.scores), ending=r.ending)
+    if r.winner is not None:
+        scores.winner = r.winner
+    found: bytes = game_pb2.GameView(rounds=[scores]).SerializeToString()
+    _bounded(_ROUND_FIELDS)[r.round, r.ending, r.winner, r.scores] = found
+    return found
+
+
+def _table_field(
+    info: GameVariant, index: int, owner: int, ids: tuple[int, ...], deck: Sequence[str]
+) -> bytes:
+    """A GameView's ``table`` holding one meld (cards by id in ``deck``), encoded."""
+    key = (info.key, index, owner, ids)
+    found = _TABLE_FIELDS.get(key)
+    if found is None:
+        piece = game_pb2.GameView()
+        piece.table.append(_table_meld(info, index, owner, tuple(deck[c] for c in ids), ids))
+        found = _bounded(_TABLE_FIELDS)[key] = piece.SerializeToString()
+    return found
+
+
 def hint_meld(info: GameVariant, codes: tuple[str, ...]) -> types_pb2.Meld:
     """A meld of a hint (its cards without ids), built once per variant."""
     key = (info.key, codes)
@@ -212,40 +273,46 @@ def hint_meld(info: GameVariant, codes: tuple[str, ...]) -> types_pb2.Meld:
 
 
 def view_message(
-    game: HostedGame, viewer: int | None, with_deck: bool = False, view: View | None = None
+    game: HostedGame,
+    viewer: int | None,
+    with_deck: bool = False,
+    view: View | None = None,
+    into: game_pb2.GameView | None = None,
 ) -> game_pb2.GameView:
     """The GameView of ``game`` for ``viewer`` (None: a spectator); with
     ``with_deck`` (a snapshot) also the deck and the variant's parameters;
-    ``view`` is the engine's view for ``viewer`` when the caller has it."""
+    ``view`` is the engine's view for ``viewer`` when the caller has it;
+    ``into``: an empty GameView to fill (a move's answer builds its view in
+    place rather than copying one in)."""
     h = game.header
     info = game_variant(game)
-    msg = game_pb2.GameView(
-        name=f"games/{h.game_id}",
-        version=game.version,
-        status=STATUSES[game.status],
-        variant=info.full if with_deck else info.named,
-        seed_hash=h.seed_hash,
-        turn_timer_seconds=h.turn_timer_seconds,
-        phase=game_pb2.TURN_PHASE_NONE,
-        spectators_disabled=h.spectators_disabled,
-        end_reason=game.ended or "",
-        fixed_deal=h.fixed_deal,
-    )
+    msg = game_pb2.GameView() if into is None else into
+    msg.name = f"games/{h.game_id}"
+    msg.version = game.version
+    msg.status = STATUSES[game.status]
+    msg.variant.CopyFrom(info.full if with_deck else info.named)
+    msg.seed_hash = h.seed_hash
+    msg.turn_timer_seconds = h.turn_timer_seconds
+    msg.phase = game_pb2.TURN_PHASE_NONE
+    msg.spectators_disabled = h.spectators_disabled
+    msg.end_reason = game.ended or ""
+    msg.fixed_deal = h.fixed_deal
     if viewer is not None:
         msg.seat = viewer
     engine = game.engine
+    # Each SeatView added in place (no message built apart and copied in).
+    players, timed_out = game.players, game.timed_out
     seats = [
-        game_pb2.SeatView(
+        msg.seats.add(
             seat=i,
-            player_name=game.players[i] or "",
+            player_name=players[i] or "",
             bot=BOT_LEVELS.get(s.bot or "", game_pb2.BOT_LEVEL_UNSPECIFIED),
-            taken=game.players[i] is not None,
-            timed_out=i in game.timed_out,
+            taken=players[i] is not None,
+            timed_out=i in timed_out,
         )
         for i, s in enumerate(h.seats)
     ]
     if engine is None:
-        msg.seats.extend(seats)
         return msg
     if view is None:
         view = engine.view(viewer)
@@ -254,7 +321,6 @@ def view_message(
         msg.deck.extend(deck)
     for sv, s in zip(seats, view.seats, strict=True):
         sv.hand_size, sv.opened, sv.total, sv.resigned = s.hand_size, s.opened, s.total, s.resigned
-    msg.seats.extend(seats)
     msg.stock_size = view.stock_size
     msg.round = view.round
     msg.dealer = view.dealer
@@ -263,22 +329,26 @@ def view_message(
         msg.phase = PHASES.get(view.phase, game_pb2.TURN_PHASE_NONE)
         if h.turn_timer_seconds and h.seats[view.turn].bot is None:
             msg.turn_deadline.CopyFrom(_timestamp(game.last_at + h.turn_timer_seconds))
-    for r in view.results:
-        scores = game_pb2.RoundScores(round=r.round, scores=list(r.scores), ending=r.ending)
-        if r.winner is not None:
-            scores.winner = r.winner
-        msg.rounds.append(scores)
+    rounds = _ROUND_FIELDS
+    parts = [
+        rounds.get((r.round, r.ending, r.winner, r.scores)) or _round_field(r) for r in view.results
+    ]
     if view.knocker is not None:
         msg.knocker = view.knocker
     if engine.finished:
         msg.seed = str(h.seed)
         msg.winners.extend(view.winners)
-    msg.hand.extend(card_message(deck[c], c) for c in view.hand or ())
-    msg.table.extend(
-        _table_meld(info, m.index, m.owner, tuple(deck[c] for c in m.cards), tuple(m.cards))
-        for m in view.melds
+    hand, pile = _HAND_FIELDS, _PILE_FIELDS
+    parts.extend(
+        hand.get((deck[c], c)) or _card_field(hand, "hand", deck[c], c) for c in view.hand or ()
     )
-    msg.discard_pile.extend(card_message(deck[c], c) for c in view.discard_pile)
+    parts.extend(_table_field(info, m.index, m.owner, m.cards, deck) for m in view.melds)
+    parts.extend(
+        pile.get((deck[c], c)) or _card_field(pile, "discard_pile", deck[c], c)
+        for c in view.discard_pile
+    )
+    if parts:
+        msg.MergeFromString(b"".join(parts))
     return msg
 
 
@@ -295,29 +365,84 @@ def legal_messages(
     info: GameVariant, legal: LegalMoves
 ) -> tuple[list[game_pb2.Move], game_pb2.Hint | None]:
     """The moves and the hint of ``legal`` as messages."""
-    moves = []
-    for cmd, value in legal.moves:
-        move = move_message(cmd)
-        if isinstance(cmd, LayMelds):
-            move.lay_melds.value = value
-        elif isinstance(cmd, Knock):
-            move.knock.deadwood = value
-        moves.append(move)
+    moves = [legal_move(cmd, value) for cmd, value in legal.moves]
     hint = None if legal.hint is None else hint_message(info, legal.hint)
     return moves, hint
 
 
-def hint_message(info: GameVariant, hint: Hint) -> game_pb2.Hint:
+def legal_move(cmd: Command, value: int) -> game_pb2.Move:
+    """A legal move as its Move, with its value (a LayMelds' meld value, a
+    Knock's deadwood)."""
+    move = move_message(cmd)
+    if isinstance(cmd, LayMelds):
+        move.lay_melds.value = value
+    elif isinstance(cmd, Knock):
+        move.knock.deadwood = value
+    return move
+
+
+_LEGAL_FIELDS: dict[tuple[Command, int], bytes] = {}
+"""A MoveResult's ``legal_moves`` holding one move, encoded, by command and value."""
+
+
+def legal_moves_field(legal: LegalMoves) -> bytes:
+    """The ``legal_moves`` of a MoveResult, encoded (joined from each move's
+    encoding, kept: the same moves come back move after move)."""
+    cache = _LEGAL_FIELDS
+    parts = []
+    for key in legal.moves:
+        found = cache.get(key)
+        if found is None:
+            piece = game_pb2.MoveResult(legal_moves=[legal_move(*key)])
+            found = _bounded(cache)[key] = piece.SerializeToString()
+        parts.append(found)
+    return b"".join(parts)
+
+
+_HINT_MELD_FIELDS: dict[tuple[type[Any], str, tuple[str, ...]], bytes] = {}
+_DEADWOOD_CARD_FIELDS: dict[str, bytes] = {}
+
+
+def _hint_meld_field(kind: type[Any], info: GameVariant, codes: tuple[str, ...]) -> bytes:
+    """The ``melds`` of an Opening or a Deadwood (``kind``) holding one meld, encoded."""
+    key = (kind, info.key, codes)
+    found = _HINT_MELD_FIELDS.get(key)
+    if found is None:
+        piece = kind(melds=[hint_meld(info, codes)])
+        found = _bounded(_HINT_MELD_FIELDS)[key] = piece.SerializeToString()
+    return found
+
+
+def _deadwood_card_field(code: str) -> bytes:
+    """A Deadwood's ``deadwood`` holding one card, encoded."""
+    found: bytes = types_pb2.Deadwood(deadwood=[card_message(code, None)]).SerializeToString()
+    _bounded(_DEADWOOD_CARD_FIELDS)[code] = found
+    return found
+
+
+def hint_message(info: GameVariant, hint: Hint, into: game_pb2.Hint | None = None) -> game_pb2.Hint:
     """The Hint message: the best opening while the seat has not opened,
-    the minimum deadwood, the discard to make, and gin's best knock."""
-    msg = game_pb2.Hint()
+    the minimum deadwood, the discard to make, and gin's best knock
+    (``into``: an empty Hint to fill)."""
+    msg = game_pb2.Hint() if into is None else into
     if hint.opening is not None:
         msg.best_opening.value = hint.opening.value
-        msg.best_opening.melds.extend(hint_meld(info, tuple(m)) for m in hint.opening.melds)
+        msg.best_opening.MergeFromString(
+            b"".join(
+                _hint_meld_field(types_pb2.Opening, info, tuple(m)) for m in hint.opening.melds
+            )
+        )
     deadwood = hint.deadwood
     msg.min_deadwood.value = deadwood.value
-    msg.min_deadwood.melds.extend(hint_meld(info, tuple(m)) for m in deadwood.melds)
-    msg.min_deadwood.deadwood.extend(card_message(c, None) for c in deadwood.deadwood)
+    cards = _DEADWOOD_CARD_FIELDS
+    msg.min_deadwood.MergeFromString(
+        b"".join(
+            [
+                *(_hint_meld_field(types_pb2.Deadwood, info, tuple(m)) for m in deadwood.melds),
+                *(cards.get(c) or _deadwood_card_field(c) for c in deadwood.deadwood),
+            ]
+        )
+    )
     msg.suggested_discard.CopyFrom(card_message(*hint.discard))
     if hint.knock is not None:
         knock, value = hint.knock
@@ -327,29 +452,55 @@ def hint_message(info: GameVariant, hint: Hint) -> game_pb2.Hint:
 
 
 class MoveResultCodec:
-    """A move's answer is its MoveResult (an :class:`AnswerCodec`): the
-    events as the mover sees them, its view, and while the turn is still
-    its own its legal moves and the hint."""
+    """A move's answer is its RPC's response, whose ``result`` is the
+    MoveResult (an :class:`AnswerCodec`): the events as the mover sees them,
+    its view, and while the turn is still its own its legal moves and the
+    hint. The response is built in place (no copy of the result into it),
+    and what is kept for a retry is the MoveResult's bytes."""
 
-    def answer(self, outcome: MoveOutcome) -> game_pb2.MoveResult:
+    def __init__(self, response: type[Any]) -> None:
+        self._response = response
+
+    def answer(self, outcome: MoveOutcome) -> Any:
         game, seat = outcome.game, outcome.seat
-        result = game_pb2.MoveResult(events=engine_events(outcome.events, seat, game.version))
-        result.view.CopyFrom(view_message(game, seat, view=outcome.view))
-        if outcome.legal is not None:
-            moves, hint = legal_messages(game_variant(game), outcome.legal)
-            result.legal_moves.extend(moves)
-            if hint is not None:
-                result.hint.CopyFrom(hint)
-        return result
+        response = self._response()
+        result = response.result
+        events = result.events
+        first = game.version - len(outcome.events) + 1
+        for i, e in enumerate(outcome.events):
+            event_message(first + i, e, seat, into=events.add())
+        view_message(game, seat, view=outcome.view, into=result.view)
+        legal = outcome.legal
+        if legal is not None:
+            result.MergeFromString(legal_moves_field(legal))
+            if legal.hint is not None:
+                hint_message(game_variant(game), legal.hint, into=result.hint)
+        return response
 
-    def dump(self, answer: game_pb2.MoveResult) -> bytes:
-        return answer.SerializeToString()
+    def dump(self, answer: Any) -> bytes:
+        return bytes(answer.result.SerializeToString())
 
-    def load(self, data: bytes) -> game_pb2.MoveResult:
-        return game_pb2.MoveResult.FromString(data)
+    def load(self, data: bytes) -> Any:
+        response = self._response()
+        response.result.MergeFromString(data)
+        return response
 
 
-MOVE_RESULTS = MoveResultCodec()
+MOVE_RESPONSES = (
+    game_pb2.DrawFromStockResponse,
+    game_pb2.TakeDiscardResponse,
+    game_pb2.TurnOverDiscardPileResponse,
+    game_pb2.LayMeldsResponse,
+    game_pb2.LayOffResponse,
+    game_pb2.SwapJokerResponse,
+    game_pb2.DiscardResponse,
+    game_pb2.ResignResponse,
+    game_pb2.PassUpcardResponse,
+    game_pb2.KnockResponse,
+    game_pb2.AcceptLayoutResponse,
+)
+MOVE_RESULTS: dict[type[Any], MoveResultCodec] = {r: MoveResultCodec(r) for r in MOVE_RESPONSES}
+"""Each move RPC's codec, by its response type."""
 
 
 def _card_id(value: int) -> int:
@@ -489,7 +640,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "WRONG_GAME",
                 "this seat token is for another game",
             )
-        structlog.contextvars.bind_contextvars(seat=claim.seat)
+        logs.bind_context(seat=claim.seat)
         return claim
 
     def _seat(self, context: Context, game_id: str) -> int:
@@ -542,7 +693,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @staticmethod
     def _bind(game_id: str, request_id: str = "") -> None:
-        structlog.contextvars.bind_contextvars(
+        logs.bind_context(
             game=game_id, request_hash=request_hash(request_id) if request_id else None
         )
 
@@ -553,7 +704,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.CreateGameResponse:
         check_request_id(request.request_id)
         if request.request_id:
-            structlog.contextvars.bind_contextvars(request_hash=request_hash(request.request_id))
+            logs.bind_context(request_hash=request_hash(request.request_id))
         scope, _player = self._caller(context, request.request_id)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
@@ -606,7 +757,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             request_record(request, "JoinGame", scope),
             player,
         )
-        structlog.contextvars.bind_contextvars(seat=taken)
+        logs.bind_context(seat=taken)
         return game_pb2.JoinGameResponse(
             seat=taken,
             seat_token=self.tokens.issue(game_id, taken, player=player),
@@ -647,9 +798,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- moves ------------------------------------------------------------------
 
-    async def _move(self, request: Any, context: Context, command: Command) -> game_pb2.MoveResult:
-        """Plays ``command`` and answers its MoveResult (kept by the app, for
-        a retry of the request id, through :data:`MOVE_RESULTS`)."""
+    async def _move(self, request: Any, context: Context, command: Command, response: type[R]) -> R:
+        """Plays ``command`` and answers ``response`` with its MoveResult
+        (kept by the app, for a retry of the request id, through
+        :data:`MOVE_RESULTS`)."""
         check_request_id(request.request_id)
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
@@ -660,27 +812,24 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             scope += f":player:{claim.player}"
         record = request_record(request, type(command).__name__, scope)
         expected = request.expected_version if request.HasField("expected_version") else None
-        return await self.app.move(game_id, seat, command, expected, record, MOVE_RESULTS)
+        codec = MOVE_RESULTS[response]
+        return await self.app.move(game_id, seat, command, expected, record, codec)
 
     async def DrawFromStock(  # noqa: N802
         self, request: game_pb2.DrawFromStockRequest, context: Context
     ) -> game_pb2.DrawFromStockResponse:
-        return game_pb2.DrawFromStockResponse(
-            result=await self._move(request, context, DrawFromStock())
-        )
+        return await self._move(request, context, DrawFromStock(), game_pb2.DrawFromStockResponse)
 
     async def TakeDiscard(  # noqa: N802
         self, request: game_pb2.TakeDiscardRequest, context: Context
     ) -> game_pb2.TakeDiscardResponse:
-        return game_pb2.TakeDiscardResponse(
-            result=await self._move(request, context, TakeDiscard())
-        )
+        return await self._move(request, context, TakeDiscard(), game_pb2.TakeDiscardResponse)
 
     async def TurnOverDiscardPile(  # noqa: N802
         self, request: game_pb2.TurnOverDiscardPileRequest, context: Context
     ) -> game_pb2.TurnOverDiscardPileResponse:
-        return game_pb2.TurnOverDiscardPileResponse(
-            result=await self._move(request, context, TurnOverDiscardPile())
+        return await self._move(
+            request, context, TurnOverDiscardPile(), game_pb2.TurnOverDiscardPileResponse
         )
 
     async def LayMelds(  # noqa: N802
@@ -693,7 +842,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
-        return game_pb2.LayMeldsResponse(result=await self._move(request, context, LayMelds(melds)))
+        return await self._move(request, context, LayMelds(melds), game_pb2.LayMeldsResponse)
 
     async def LayOff(  # noqa: N802
         self, request: game_pb2.LayOffRequest, context: Context
@@ -703,7 +852,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             _index(request.meld_index, "table meld"),
             "start" if request.end == types_pb2.END_FIRST else "end",
         )
-        return game_pb2.LayOffResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd, game_pb2.LayOffResponse)
 
     async def SwapJoker(  # noqa: N802
         self, request: game_pb2.SwapJokerRequest, context: Context
@@ -713,23 +862,23 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             _index(request.meld_index, "table meld"),
             _card_id(request.joker_id),
         )
-        return game_pb2.SwapJokerResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd, game_pb2.SwapJokerResponse)
 
     async def Discard(  # noqa: N802
         self, request: game_pb2.DiscardRequest, context: Context
     ) -> game_pb2.DiscardResponse:
         cmd = Discard(_card_id(request.card_id))
-        return game_pb2.DiscardResponse(result=await self._move(request, context, cmd))
+        return await self._move(request, context, cmd, game_pb2.DiscardResponse)
 
     async def Resign(  # noqa: N802
         self, request: game_pb2.ResignRequest, context: Context
     ) -> game_pb2.ResignResponse:
-        return game_pb2.ResignResponse(result=await self._move(request, context, Resign()))
+        return await self._move(request, context, Resign(), game_pb2.ResignResponse)
 
     async def PassUpcard(  # noqa: N802
         self, request: game_pb2.PassUpcardRequest, context: Context
     ) -> game_pb2.PassUpcardResponse:
-        return game_pb2.PassUpcardResponse(result=await self._move(request, context, PassUpcard()))
+        return await self._move(request, context, PassUpcard(), game_pb2.PassUpcardResponse)
 
     async def Knock(  # noqa: N802
         self, request: game_pb2.KnockRequest, context: Context
@@ -742,16 +891,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
         dropped = _card_id(request.discard_card_id) if request.HasField("discard_card_id") else None
-        return game_pb2.KnockResponse(
-            result=await self._move(request, context, Knock(dropped, melds))
-        )
+        return await self._move(request, context, Knock(dropped, melds), game_pb2.KnockResponse)
 
     async def AcceptLayout(  # noqa: N802
         self, request: game_pb2.AcceptLayoutRequest, context: Context
     ) -> game_pb2.AcceptLayoutResponse:
-        return game_pb2.AcceptLayoutResponse(
-            result=await self._move(request, context, AcceptLayout())
-        )
+        return await self._move(request, context, AcceptLayout(), game_pb2.AcceptLayoutResponse)
 
     # --- reading ----------------------------------------------------------------
 

@@ -22,6 +22,7 @@ import structlog
 from google.rpc import error_details_pb2, status_pb2
 from prometheus_client import Counter, Histogram
 
+from ramino import logs
 from ramino.api.errors import ApiError, make_status, status_for
 
 log = structlog.get_logger("ramino.rpc")
@@ -59,14 +60,16 @@ def _code(context: Context) -> str:
     return code.name if isinstance(code, grpc.StatusCode) else str(code)
 
 
-async def _handle(exc: BaseException, context: Context, method: str) -> None:
+def _status_of(exc: BaseException, method: str) -> grpc.Status:
+    """The status answering ``exc``: its own, or INTERNAL (logged) for
+    anything unexpected."""
     status = status_for(exc)
     if status is None:
         log.exception("unexpected error", rpc=method)
         status = make_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
     # The canonical log line says why, as the ErrorInfo does.
-    structlog.contextvars.bind_contextvars(reason=_reason(status))
-    await context.abort_with_status(status)
+    logs.bind_context(reason=_reason(status))
+    return status
 
 
 def _reason(status: grpc.Status) -> str | None:
@@ -114,19 +117,22 @@ class _Rpc:
         self._method, self._context = method, context
 
     async def __aenter__(self) -> None:
-        structlog.contextvars.clear_contextvars()
+        logs.clear_context()
         self._start = time.perf_counter()
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object
     ) -> bool:
-        try:
-            if not isinstance(exc, Exception) or isinstance(exc, grpc.aio.AbortError):
-                return False
-            await _handle(exc, self._context, self._method)  # aborts the RPC
-            return True
-        finally:
-            _done(self._method, self._context, self._start)
+        if not isinstance(exc, Exception) or isinstance(exc, grpc.aio.AbortError):
+            _done(self._method, _code(self._context), self._start)
+            return False
+        status = _status_of(exc, self._method)
+        code = status.code.name if isinstance(status.code, grpc.StatusCode) else str(status.code)
+        # The line is logged before the status goes out (lines are written
+        # at the end of the loop's turn: see ramino.logs).
+        _done(self._method, code, self._start)
+        await self._context.abort_with_status(status)
+        return True
 
 
 def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable[[bytes], Any]:
@@ -193,9 +199,8 @@ _COUNTERS: dict[tuple[str, str], Any] = {}
 _HISTOGRAMS: dict[str, Any] = {}
 
 
-def _done(method: str, context: Context, start: float) -> None:
+def _done(method: str, code: str, start: float) -> None:
     latency = time.perf_counter() - start
-    code = _code(context)
     counter = _COUNTERS.get((method, code))
     if counter is None:
         counter = _COUNTERS[method, code] = RPCS.labels(method, code)
@@ -204,4 +209,4 @@ def _done(method: str, context: Context, start: float) -> None:
     if histogram is None:
         histogram = _HISTOGRAMS[method] = LATENCY.labels(method)
     histogram.observe(latency)
-    log.info("rpc", rpc=method, status=code, latency_ms=round(latency * 1000, 3))
+    logs.info(log, "rpc", rpc=method, status=code, latency_ms=round(latency * 1000, 3))

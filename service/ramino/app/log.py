@@ -235,6 +235,11 @@ class HostedGame:
     """When a person last acted in the game: created it, joined it, or played
     a move of their own (not one a turn timer played for them); the creation
     time when unset."""
+    legal: tuple[int, int, Any] | None = field(default=None, compare=False, repr=False)
+    """The last legal moves and hint computed in this game: ``(version,
+    seat, LegalMoves)`` (see ``ramino.app.moves``). Kept only with the game
+    object, which is dropped whenever its state is not the store's (a
+    failed append), so a version names one state."""
 
     def __post_init__(self) -> None:
         if not self.person_at:

@@ -192,13 +192,24 @@ class Moves:
             legal = await self._legal(game, seat, view)
         return MoveOutcome(game, seat, applied.events, view, legal)
 
-    async def _legal(self, game: HostedGame, seat: int, view: View) -> LegalMoves:
-        """:func:`legal_moves`, in the work pool for a hand of more than
-        ``POOLED_HAND`` cards; the caller holds the game's lock, so nothing
-        changes the game meanwhile."""
+    async def _legal(self, game: HostedGame, seat: int, view: View | None) -> LegalMoves:
+        """:func:`legal_moves`, computed once per state of the game and seat
+        (the answer to a move and a GetLegalMoves after it share it), in the
+        work pool for a hand of more than ``POOLED_HAND`` cards; the caller
+        holds the game's lock, so nothing changes the game meanwhile."""
+        cached = game.legal
+        if cached is not None and cached[0] == game.version and cached[1] == seat:
+            found: LegalMoves = cached[2]
+            return found
+        if view is None:
+            assert game.engine is not None
+            view = game.engine.view(seat)
         if self._pool is None or len(view.hand or ()) <= POOLED_HAND:
-            return legal_moves(game, seat, view)
-        return await self._pool.run(legal_moves, game, seat, view)
+            legal = legal_moves(game, seat, view)
+        else:
+            legal = await self._pool.run(legal_moves, game, seat, view)
+        game.legal = (game.version, seat, legal)
+        return legal
 
     async def legal(self, game_id: str, seat: int) -> LegalMoves:
         """``seat``'s legal moves now and the hint on its hand (none before
@@ -211,7 +222,7 @@ class Moves:
                 )
             if game.engine is None or game.ended is not None:
                 return LegalMoves(game.version, (), None)
-            return await self._legal(game, seat, game.engine.view(seat))
+            return await self._legal(game, seat, None)
 
     async def act_for(
         self,
