@@ -109,15 +109,17 @@ function choose(G, seat) {
     if (G.stock > 0 || G.discard.length >= 2) return ['drawStock', []];
     return top === undefined ? null : ['takeDiscard', []];
   }
+  // No meld or lay-off may leave the hand holding only the card taken from
+  // the discard pile: it may not be discarded, so the turn could not end.
+  const strands = (played) => {
+    const left = hand.filter((c) => !played.includes(c));
+    return left.length === 1 && left[0] === G.taken;
+  };
   const meld = findMeld(hand, G.taken);
-  // A meld that would leave only the card taken from the discard pile (which
-  // may not be discarded) is not made.
-  if (meld && !(hand.length === meld.length + 1 && !meld.includes(G.taken) && G.taken !== null)) {
-    return ['meld', [meld]];
-  }
+  if (meld && !strands(meld)) return ['meld', [meld]];
   for (const card of hand) {
     const i = G.table.findIndex((m) => extendsMeld(m, card));
-    if (i !== -1) return ['layOff', [card, i]];
+    if (i !== -1 && !strands([card])) return ['layOff', [card, i]];
   }
   const choices = hand.filter((c) => c !== G.taken);
   if (choices.length === 0) return null;

@@ -9,6 +9,7 @@
 // `run` adds the routes), so the lobby runs as boardgame.io's separate app.
 //
 //   node server.js --port 8000 --api-port 8001
+//   node server.js --port 8000 --api-port 8001 --seed 7   # every match dealt alike
 //   node server.js --port 8001 --echo
 //
 // NODE_ENV defaults to production (boardgame.io then logs no line a move, as
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8000' },
     'api-port': { type: 'string', default: '' },
     echo: { type: 'boolean', default: false },
+    seed: { type: 'string', default: '' },
   },
 });
 const port = Number(values.port);
@@ -48,7 +50,10 @@ if (values.echo) {
   const { Rummy } = require('./game');
   // No browser is served: a Node client sends no Origin header, so no
   // origin needs allowing.
-  const server = Server({ games: [Rummy], origins: [] });
+  // A seed (boardgame.io's Game.seed) makes every match's deal and shuffles
+  // the same: the test plays one known game; the bench leaves it random.
+  const game = values.seed ? { ...Rummy, seed: values.seed } : Rummy;
+  const server = Server({ games: [game], origins: [] });
   // `run` hands its ports to http's `listen`, which takes { port, host }.
   const lobbyConfig = { apiPort: { port: apiPort, host: '127.0.0.1' } };
   server.run({ port: listen, lobbyConfig }).then(() => ready('boardgame.io'));
