@@ -323,16 +323,34 @@ def print_table(
     )
 
 
+def print_rounds(per_round: list[tuple[float | None, float | None, float | None]]) -> None:
+    """Each round's server CPU a move, and the lowest of each side: on a
+    machine shared with other jobs, the least disturbed run."""
+    print()
+    print("server CPU a move, round by round (the lowest: the least disturbed run):")
+    for i, name in enumerate(("boardgame.io", "Ramino, memory", "Ramino, sqlite")):
+        values = [r[i] for r in per_round]
+        known = [v for v in values if v is not None]
+        low = fmt_ms(min(known)) if known else "-"
+        print(f"  {name:<15} {', '.join(fmt_ms(v) for v in values)}; lowest {low}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=64, help="concurrent games (and floor loops)")
     p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase")
     p.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per phase")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat the whole sequence (the other jobs of a shared machine vary between runs)",
+    )
     p.add_argument("--server-log-level", default="info", help="ramino serve's --log-level")
     p.add_argument("--keep", action="store_true", help="keep the temp dir (logs, databases)")
     args = p.parse_args(argv)
-    if args.games < 1 or args.seconds <= 0 or args.warmup < 0:
-        p.error("--games and --seconds must be positive, --warmup not negative")
+    if args.games < 1 or args.rounds < 1 or args.seconds <= 0 or args.warmup < 0:
+        p.error("--games, --rounds and --seconds must be positive, --warmup not negative")
     cfg = load.RunConfig(
         variant="rummy",
         games=args.games,
@@ -362,12 +380,20 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     procs = load.Processes(args.keep)
+    per_round: list[tuple[float | None, float | None, float | None]] = []
     try:
-        bgio = run_node(procs, "boardgame.io", args.games, args.seconds, args.warmup, echo=False)
-        echo = run_node(procs, "socket.io floor", args.games, args.seconds, args.warmup, echo=True)
-        memory = run_ramino(procs, cfg, "memory", args.server_log_level)
-        sqlite = run_ramino(procs, cfg, "sqlite", args.server_log_level)
-        print_table(args.games, args.seconds, bgio, echo, memory, sqlite)
+        for n in range(args.rounds):
+            if args.rounds > 1:
+                print(f"-- round {n + 1} of {args.rounds} --", flush=True)
+            g, s = args.games, args.seconds
+            bgio = run_node(procs, "boardgame.io", g, s, args.warmup, echo=False)
+            echo = run_node(procs, "socket.io floor", g, s, args.warmup, echo=True)
+            memory = run_ramino(procs, cfg, "memory", args.server_log_level)
+            sqlite = run_ramino(procs, cfg, "sqlite", args.server_log_level)
+            print_table(g, s, bgio, echo, memory, sqlite)
+            per_round.append((bgio.cpu_each, ramino_move_cpu(memory), ramino_move_cpu(sqlite)))
+        if args.rounds > 1:
+            print_rounds(per_round)
     except load.BenchError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
