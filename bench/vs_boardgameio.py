@@ -226,7 +226,8 @@ def other_cores(busy: float | None, ours: float) -> str:
 def verdict(value: float | None, target_ms: float) -> str:
     if value is None:
         return "n/a"
-    return "met" if value * 1000 <= target_ms else "NOT met"
+    # Three decimals: a figure printed as the target itself may be just above it.
+    return f"{'met' if value * 1000 <= target_ms else 'NOT met'} ({value * 1000:.3f} ms)"
 
 
 def print_table(
