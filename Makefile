@@ -16,6 +16,7 @@ help:
 	@echo "make run    - build, then serve games on 127.0.0.1:$(PORT) (sqlite store)"
 	@echo "make test   - build, then cargo test, pytest and the linters"
 	@echo "make bench  - benchmarks of bench/ (prints figures, asserts nothing)"
+	@echo "make bench-vs-boardgameio - boardgame.io beside Ramino, server CPU a move (issue 17)"
 
 $(VENV)/.bootstrapped: pyproject.toml
 	python3 -m venv $(VENV)
@@ -213,6 +214,17 @@ test-python: gateway
 
 bench: build openspiel
 	$(PY) bench/core_bench.py $(BENCH_ARGS)
+
+# boardgame.io beside Ramino (issue 17): npm ci of bench/boardgameio from its
+# package-lock.json (boardgame.io 0.50.2), then bench/vs_boardgameio.py, which
+# prints figures and asserts nothing (BENCH_ARGS="--seconds 20" to change).
+.PHONY: bench-boardgameio-deps bench-vs-boardgameio
+bench-boardgameio-deps:
+	cd bench/boardgameio && npm ci --no-audit --no-fund --loglevel=error
+bench-vs-boardgameio: build bench-boardgameio-deps
+	$(PY) bench/vs_boardgameio.py $(BENCH_ARGS)
+# tests/bench plays that rummy through its real server and clients (no timing).
+test-python: bench-boardgameio-deps
 
 clean:
 	rm -rf $(VENV) target

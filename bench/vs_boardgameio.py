@@ -1,0 +1,410 @@
+"""boardgame.io beside Ramino, in one run (issue 17): figures only, nothing asserted.
+
+Issue 17's targets compare Ramino's server CPU a move with boardgame.io's,
+the framework a studio would otherwise pick for a turn-based card game. This
+measures both on this machine, one after the other in the same run, with the
+same number of closed-loop games and the same measured seconds:
+
+1. boardgame.io 0.50.2 (``bench/boardgameio``: ``server.js``, its in-memory
+   storage, and ``load.js``, real ``boardgame.io/client`` clients over
+   websockets, two a game) playing the two-player rummy of
+   ``bench/boardgameio/game.js`` (draw, meld, lay off, discard; hands and
+   stock hidden by ``playerView``);
+2. the socket.io floor: a bare socket.io server answering an acknowledged
+   event, the same number of clients in a closed loop;
+3. Ramino with the memory store and with sqlite, through ``bench/load.py``'s
+   machinery (its servers, clients and CPU sampler), each run with its gRPC
+   Health/Check floor phase first.
+
+The server CPU a move is the server process's CPU time (user + system, all
+threads, from /proc, sampled by ``load.Sampler``) over the measured window,
+divided by the moves completed in it. The printed table sets the figures
+beside the issue's and its targets.
+
+Run from the repository root after ``npm ci`` in ``bench/boardgameio``
+(``make bench-vs-boardgameio`` does both):
+
+    .venv/bin/python bench/vs_boardgameio.py --seconds 10
+    .venv/bin/python bench/vs_boardgameio.py --games 64 --seconds 20 --warmup 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import load
+
+BGIO_DIR = Path(__file__).resolve().parent / "boardgameio"
+BGIO_VERSION = "0.50.2"
+# The issue's figures, measured before it on this machine (server CPU a move in
+# ms, moves/s), and its targets for Ramino's server CPU a move.
+ISSUE_BGIO = (0.56, 1823)
+ISSUE_MEMORY = (0.86, 1330)
+ISSUE_SQLITE = (1.07, 978)
+ISSUE_SOCKETIO_FLOOR = 0.08
+ISSUE_CHECK_FLOOR = 0.43
+TARGET_MEMORY_MS = 0.56
+TARGET_SQLITE_MS = 0.7
+
+
+@dataclass
+class NodeRun:
+    """One run of ``load.js`` against one ``server.js``."""
+
+    label: str
+    stats: dict[str, Any]
+    window: float
+    server_cpu: float | None  # cores
+    machine_busy: float | None  # fraction of all cores
+    server_errors: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def count(self) -> int:
+        """Moves (games) or round trips (the echo floor) in the window."""
+        return int(
+            self.stats["round_trips"] if self.stats["mode"] == "echo" else self.stats["moves"]
+        )
+
+    @property
+    def per_second(self) -> float:
+        return self.count / self.window
+
+    @property
+    def cpu_each(self) -> float | None:
+        """Server CPU seconds per move (or round trip)."""
+        if self.server_cpu is None or not self.count:
+            return None
+        return self.server_cpu * self.window / self.count
+
+    @property
+    def client_cpu(self) -> float:
+        return float(self.stats["client_cpu"]) / self.window
+
+
+def node_exe() -> str:
+    exe = shutil.which("node")
+    if exe is None:
+        raise load.BenchError("no node on PATH (Node 20 runs bench/boardgameio)")
+    if not (BGIO_DIR / "node_modules" / "boardgame.io").is_dir():
+        raise load.BenchError(
+            f"{BGIO_DIR}/node_modules is missing: npm ci there first "
+            "(make bench-vs-boardgameio does)"
+        )
+    return exe
+
+
+def wait_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + load.START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise load.BenchError(f"server.js exited ({process.returncode}): {load.last_line(log)}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise load.BenchError(f"server.js not listening on {port} after {load.START_SECONDS:.0f} s")
+
+
+def server_errors(log: Path) -> Counter[str]:
+    """boardgame.io's error lines (``ERROR: invalid move: ...``, a refused
+    move, a stale state) and anything else the server wrote but its ready
+    line, by their first words."""
+    found: Counter[str] = Counter()
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith('{"serving"'):
+            continue
+        found[" ".join(text.split()[:4])[:80]] += 1
+    return found
+
+
+def run_node(
+    procs: load.Processes, label: str, games: int, seconds: float, warmup: float, echo: bool
+) -> NodeRun:
+    """Starts ``server.js`` (``--echo``: the socket.io floor), runs
+    ``load.js`` against it with ``games`` loops, and samples the server's CPU."""
+    node = node_exe()
+    port, api_port = load.free_port(), load.free_port()
+    log = procs.dir / f"{label.replace(' ', '-')}-server.log"
+    argv = [node, "server.js", "--port", str(port), "--api-port", str(api_port)]
+    if echo:
+        argv.append("--echo")
+    process = procs.start(f"server.js ({label})", argv, log, cwd=BGIO_DIR)
+    try:
+        wait_listening(process, api_port if not echo else port, log)
+        wait_listening(process, port, log)
+        what = f"{games} socket.io echo loops" if echo else f"{games} games"
+        print(f"  [{label}] {what}, {warmup:g} s warm-up ...", flush=True)
+        client = [
+            node, "load.js",
+            "--server", f"127.0.0.1:{port}",
+            "--api", f"127.0.0.1:{api_port}",
+            "--games", str(games),
+            "--seconds", str(seconds),
+            "--warmup", str(warmup),
+        ]  # fmt: skip
+        if echo:
+            client.append("--echo")
+        with load.Sampler([process.pid], []) as sampler:
+            done = subprocess.run(
+                client,
+                cwd=BGIO_DIR,
+                capture_output=True,
+                timeout=warmup + seconds + 60,
+                stdin=subprocess.DEVNULL,
+            )
+        if done.returncode != 0:
+            raise load.BenchError(
+                f"load.js failed ({done.returncode}): {done.stderr.decode(errors='replace')[-400:]}"
+            )
+        lines = done.stdout.decode(errors="replace").strip().splitlines()
+        stats: dict[str, Any] = json.loads(lines[-1])
+    finally:
+        procs.stop(process)
+    server_cpu, _, machine = sampler.between(stats["t0"], stats["t1"])
+    window = max(float(stats["t1"]) - float(stats["t0"]), 1e-9)
+    return NodeRun(label, stats, window, server_cpu, machine, server_errors(log))
+
+
+def run_ramino(
+    procs: load.Processes, cfg: load.RunConfig, store_kind: str, log_level: str
+) -> load.RunOutcome:
+    """``bench/load.py``'s run on one ``ramino serve``: its Check phase, then the games."""
+    label = f"ramino {store_kind}"
+    tag = label.replace(" ", "-")
+    store = load.resolve_store(procs, store_kind, tag)
+    servers = load.start_servers(procs, store, 1, log_level, tag)
+    out = load.run_once(procs, cfg, [s.address for s in servers], servers, label, store)
+    load.print_report(out, cfg)
+    return out
+
+
+# --- the report ---------------------------------------------------------------------
+
+
+def fmt_ms(seconds: float | None) -> str:
+    return "-" if seconds is None or math.isnan(seconds) else f"{seconds * 1000:.2f} ms"
+
+
+def pct(cores: float | None) -> str:
+    return "-" if cores is None else f"{cores * 100:.0f}%"
+
+
+def ramino_move_cpu(out: load.RunOutcome) -> float | None:
+    """Server CPU seconds per move of a Ramino run's games phase."""
+    g = out.games
+    if g.server_cpu is None or not g.result.moves:
+        return None
+    return g.server_cpu * g.result.window / g.result.moves
+
+
+def other_cores(busy: float | None, ours: float) -> str:
+    if busy is None:
+        return "-"
+    return pct(max(busy * (os.cpu_count() or 1) - ours, 0.0))
+
+
+def verdict(value: float | None, target_ms: float) -> str:
+    if value is None:
+        return "n/a"
+    # Three decimals: a figure printed as the target itself may be just above it.
+    return f"{'met' if value * 1000 <= target_ms else 'NOT met'} ({value * 1000:.3f} ms)"
+
+
+def print_table(
+    games: int,
+    seconds: float,
+    bgio: NodeRun,
+    echo: NodeRun,
+    memory: load.RunOutcome,
+    sqlite: load.RunOutcome,
+) -> None:
+    mem_cpu, sql_cpu = ramino_move_cpu(memory), ramino_move_cpu(sqlite)
+    bgio_cpu = bgio.cpu_each
+    mem_n, sql_n = load.summary_numbers(memory), load.summary_numbers(sqlite)
+
+    def ramino_ours(out: load.RunOutcome) -> float:
+        g = out.games
+        return (g.server_cpu or 0.0) + g.result.cpu / g.result.window
+
+    rows = [
+        (
+            f"server CPU a move, {games} games closed loop",
+            f"{fmt_ms(bgio_cpu)} ({bgio.per_second:,.0f} moves/s)",
+            f"{fmt_ms(mem_cpu)} ({mem_n['moves_s']:,.0f} moves/s)",
+            f"{fmt_ms(sql_cpu)} ({sql_n['moves_s']:,.0f} moves/s)",
+        ),
+        (
+            "the issue's figures (before it)",
+            f"{ISSUE_BGIO[0]:.2f} ms ({ISSUE_BGIO[1]:,} moves/s)",
+            f"{ISSUE_MEMORY[0]:.2f} ms ({ISSUE_MEMORY[1]:,} moves/s)",
+            f"{ISSUE_SQLITE[0]:.2f} ms ({ISSUE_SQLITE[1]:,} moves/s)",
+        ),
+        (
+            "target: Ramino's server CPU a move",
+            "-",
+            f"<= {TARGET_MEMORY_MS} ms (the issue's boardgame.io): "
+            f"{verdict(mem_cpu, TARGET_MEMORY_MS)}; "
+            + (
+                f"<= {bgio_cpu * 1000:.2f} ms (this run's): {verdict(mem_cpu, bgio_cpu * 1000)}"
+                if bgio_cpu is not None
+                else "this run's boardgame.io: n/a"
+            ),
+            f"<= {TARGET_SQLITE_MS} ms: {verdict(sql_cpu, TARGET_SQLITE_MS)}",
+        ),
+        (
+            "server, client CPU (of a core)",
+            f"{pct(bgio.server_cpu)}, {pct(bgio.client_cpu)}",
+            f"{pct(memory.games.server_cpu)}, "
+            f"{pct(memory.games.result.cpu / memory.games.result.window)}",
+            f"{pct(sqlite.games.server_cpu)}, "
+            f"{pct(sqlite.games.result.cpu / sqlite.games.result.window)}",
+        ),
+        (
+            "the transport's own floor, server CPU a call",
+            f"socket.io round trip {fmt_ms(echo.cpu_each)} ({echo.per_second:,.0f}/s)",
+            f"gRPC Check {fmt_ms(load.cpu_per_call(memory.baseline))} "
+            f"({mem_n['checks_s']:,.0f}/s)",
+            f"gRPC Check {fmt_ms(load.cpu_per_call(sqlite.baseline))} "
+            f"({sql_n['checks_s']:,.0f}/s)",
+        ),
+        (
+            "the issue's floor figures",
+            f"socket.io round trip {ISSUE_SOCKETIO_FLOOR:.2f} ms",
+            f"gRPC Check {ISSUE_CHECK_FLOOR:.2f} ms",
+            "same",
+        ),
+        (
+            "processes outside this run (of a core)",
+            other_cores(bgio.machine_busy, (bgio.server_cpu or 0.0) + bgio.client_cpu),
+            other_cores(memory.games.machine_busy, ramino_ours(memory)),
+            other_cores(sqlite.games.machine_busy, ramino_ours(sqlite)),
+        ),
+    ]
+    print()
+    print(
+        f"== boardgame.io {BGIO_VERSION} beside Ramino: {games} closed-loop games of rummy, "
+        f"{seconds:g} s measured each, one after the other in this run =="
+    )
+    print(f"| | boardgame.io {BGIO_VERSION} | Ramino, memory store | Ramino, sqlite |")
+    print("|---|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    s = bgio.stats
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(s["by_move"].items()))
+    print(
+        f"boardgame.io: {s['moves']} moves ({kinds}); games started {s['games_started']}, "
+        f"finished {s['games_finished']}, abandoned {s['games_abandoned']}, "
+        f"stalled {s['stalls']}; client errors {s['errors'] or 0}; "
+        f"server error lines {dict(bgio.server_errors) or 0}"
+    )
+    print(
+        "(server CPU: the server process's user + system time over the measured window, "
+        "divided by the moves or calls completed in it; Ramino's through bench/load.py, "
+        "its request ids on, a move's answer carrying legal moves and a hint)"
+    )
+
+
+def print_rounds(per_round: list[tuple[float | None, float | None, float | None]]) -> None:
+    """Each round's server CPU a move, and the lowest of each side: on a
+    machine shared with other jobs, the least disturbed run."""
+    print()
+    print("server CPU a move, round by round (the lowest: the least disturbed run):")
+    for i, name in enumerate(("boardgame.io", "Ramino, memory", "Ramino, sqlite")):
+        values = [r[i] for r in per_round]
+        known = [v for v in values if v is not None]
+        low = fmt_ms(min(known)) if known else "-"
+        print(f"  {name:<15} {', '.join(fmt_ms(v) for v in values)}; lowest {low}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=64, help="concurrent games (and floor loops)")
+    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase")
+    p.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per phase")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat the whole sequence (the other jobs of a shared machine vary between runs)",
+    )
+    p.add_argument("--server-log-level", default="info", help="ramino serve's --log-level")
+    p.add_argument("--keep", action="store_true", help="keep the temp dir (logs, databases)")
+    args = p.parse_args(argv)
+    if args.games < 1 or args.rounds < 1 or args.seconds <= 0 or args.warmup < 0:
+        p.error("--games, --rounds and --seconds must be positive, --warmup not negative")
+    cfg = load.RunConfig(
+        variant="rummy",
+        games=args.games,
+        seconds=args.seconds,
+        warmup=args.warmup,
+        moves=0,
+        max_seconds=300.0,
+        clients=1,
+        request_ids=True,
+        think=0.0,
+        sticky=False,
+        ask_every_move=False,
+        rate="",
+    )
+
+    def terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
+    node_version = subprocess.run(
+        ["node", "--version"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    print(
+        f"vs boardgame.io: {platform.python_implementation()} {platform.python_version()}, "
+        f"node {node_version or '?'}, {os.cpu_count()} cores shared by servers and clients; "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    procs = load.Processes(args.keep)
+    per_round: list[tuple[float | None, float | None, float | None]] = []
+    try:
+        for n in range(args.rounds):
+            if args.rounds > 1:
+                print(f"-- round {n + 1} of {args.rounds} --", flush=True)
+            g, s = args.games, args.seconds
+            bgio = run_node(procs, "boardgame.io", g, s, args.warmup, echo=False)
+            echo = run_node(procs, "socket.io floor", g, s, args.warmup, echo=True)
+            memory = run_ramino(procs, cfg, "memory", args.server_log_level)
+            sqlite = run_ramino(procs, cfg, "sqlite", args.server_log_level)
+            print_table(g, s, bgio, echo, memory, sqlite)
+            per_round.append((bgio.cpu_each, ramino_move_cpu(memory), ramino_move_cpu(sqlite)))
+        if args.rounds > 1:
+            print_rounds(per_round)
+    except load.BenchError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: stopping everything", file=sys.stderr)
+        return 130
+    finally:
+        procs.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
