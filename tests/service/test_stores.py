@@ -351,3 +351,32 @@ async def test_sqlite_an_append_that_fails_fails_its_batch_and_none_of_it_lands(
     assert await store.append("a", 1, ["a-e2"], summary("a"), rec("ra")) == 2
     assert [e.data for e in await store.read("a")] == ["e1", "a-e2"]
     await store.close()
+
+
+async def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.db"
+    store = open_store(f"sqlite:{path}")
+    assert isinstance(store, SqliteStore) and store.checkpointer is not None
+    # No commit checkpoints (SQLite's automatic checkpoint is off on the
+    # store's connection); the store's own thread does.
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    await store.create(summary("g"), "e1")
+    for v in range(1, 200):
+        assert await store.append("g", v, ["x" * 2000], summary("g")) == v + 1
+    # The entries go to the log; the database file has them once the
+    # thread has checkpointed (nothing else here copies them there).
+    written = 199 * 2000
+    for _ in range(200):  # up to 20 s
+        if path.stat().st_size > written:
+            break
+        await asyncio.sleep(0.1)
+    assert path.stat().st_size > written
+    assert store.checkpointer.done > 0
+    checkpointer = store.checkpointer
+    await store.close()
+    assert not checkpointer.running
+    again = open_store(f"sqlite:{path}")
+    assert await again.version("g") == 200
+    await again.close()
