@@ -1546,6 +1546,27 @@ def main(argv: list[str] | None = None) -> int:
         profile=args.profile,
     )
 
+    print(
+        f"ramino load: {platform.python_implementation()} {platform.python_version()}, "
+        f"grpcio {grpc.__version__}, {os.cpu_count()} cores shared by server(s) and client(s)"
+    )
+    procs = Processes(args.keep)
+
+    def run() -> None:
+        if args.compare:
+            compare(procs, args, cfg)
+        elif args.cluster_compare:
+            cluster_compare(procs, args, cfg)
+        else:
+            single(procs, args, cfg)
+
+    return run_then_stop(procs, run)
+
+
+def run_then_stop(procs: Processes, run: Callable[[], None]) -> int:
+    """Runs a bench, then stops every process it started: the exit code, 0,
+    1 on a :class:`BenchError`, 130 when Ctrl-C or SIGTERM ended it."""
+
     def terminate(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
@@ -1553,18 +1574,8 @@ def main(argv: list[str] | None = None) -> int:
     # every process (SIGINT too, in case it came in ignored from a shell's "&").
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGINT, terminate)
-    print(
-        f"ramino load: {platform.python_implementation()} {platform.python_version()}, "
-        f"grpcio {grpc.__version__}, {os.cpu_count()} cores shared by server(s) and client(s)"
-    )
-    procs = Processes(args.keep)
     try:
-        if args.compare:
-            compare(procs, args, cfg)
-        elif args.cluster_compare:
-            cluster_compare(procs, args, cfg)
-        else:
-            single(procs, args, cfg)
+        run()
     except BenchError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

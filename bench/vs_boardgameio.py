@@ -36,7 +36,6 @@ import math
 import os
 import platform
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -367,11 +366,6 @@ def main(argv: list[str] | None = None) -> int:
         rate="",
     )
 
-    def terminate(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGINT, terminate)
     node_version = subprocess.run(
         ["node", "--version"], capture_output=True, text=True, check=False
     ).stdout.strip()
@@ -381,8 +375,9 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     procs = load.Processes(args.keep)
-    per_round: list[tuple[float | None, float | None, float | None]] = []
-    try:
+
+    def run() -> None:
+        per_round: list[tuple[float | None, float | None, float | None]] = []
         for n in range(args.rounds):
             if args.rounds > 1:
                 print(f"-- round {n + 1} of {args.rounds} --", flush=True)
@@ -395,15 +390,8 @@ def main(argv: list[str] | None = None) -> int:
             per_round.append((bgio.cpu_each, ramino_move_cpu(memory), ramino_move_cpu(sqlite)))
         if args.rounds > 1:
             print_rounds(per_round)
-    except load.BenchError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("interrupted: stopping everything", file=sys.stderr)
-        return 130
-    finally:
-        procs.close()
-    return 0
+
+    return load.run_then_stop(procs, run)
 
 
 if __name__ == "__main__":

@@ -133,10 +133,12 @@ class Lobby:
         """Appends the entries ``before`` and the deal at once."""
         now = self._t.clock()
         entries = [*before, *engine_entries(game.start(), now)]
-        game.version = await self._t.store.append(
-            game.game_id, game.version, entries, self._t.summary(game), request
+        game.wrote(
+            await self._t.store.append(
+                game.game_id, game.version, entries, self._t.summary(game), request
+            ),
+            entries,
         )
-        game.tail = entries[-1]
         game.last_at = now
         self._t.kick(game.game_id)
 
@@ -219,10 +221,10 @@ class Lobby:
                 record = dataclasses.replace(request, response=str(seat).encode())
             try:
                 if game.open_seats:
-                    game.version = await self._t.store.append(
+                    version = await self._t.store.append(
                         game_id, game.version, [joined], self._t.summary(game), record
                     )
-                    game.tail = joined
+                    game.wrote(version, [joined])
                 else:
                     await self._start(game, [joined], record)
             except DuplicateRequest as dup:

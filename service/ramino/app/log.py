@@ -342,6 +342,11 @@ class HostedGame:
             raise ValueError("a snapshot taken before the deal cannot be caught up")
         return game
 
+    def wrote(self, version: int, entries: Sequence[str]) -> None:
+        """This replica appended ``entries``, the last of them at ``version``:
+        the game's version and :attr:`tail` move together."""
+        self.version, self.tail = version, entries[-1]
+
     def note(self, data: dict[str, Any]) -> None:
         """Folds the service's own facts of one entry (not the engine's)."""
         kind = data["kind"]

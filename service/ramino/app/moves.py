@@ -151,8 +151,7 @@ class Moves:
         entries = [*extra, *engine_entries(events, now)]
         for e in extra:
             game.note(json.loads(e))
-        game.version = before + len(entries)
-        game.tail = entries[-1]
+        game.wrote(before + len(entries), entries)
         game.last_at = now
         if person:
             game.person_at = now
@@ -281,10 +280,10 @@ class Moves:
                 game.ended = reason
                 game.last_at = now
                 try:
-                    game.version = await self._t.store.append(
+                    version = await self._t.store.append(
                         game_id, before, [ended], self._t.summary(game)
                     )
-                    game.tail = ended
+                    game.wrote(version, [ended])
                 except VersionConflict:
                     self._t.forget(game_id)
                     if version is not None or attempt == 3:
