@@ -8,13 +8,22 @@ PIP := $(PY) -m pip
 HAND ?= AS 2S 3S QH KH AH JK TD TC
 PORT ?= 50051
 
+# A test stage's recipe opens with $(stage-begin) and closes with $(stage-end),
+# which prints its time; `make test` lists them all at its end, so that CI's
+# log shows where the time goes and how it grows.
+STAGE_TIMES := $(VENV)/.stamps/stage-times
+stage-begin = @mkdir -p $(VENV)/.stamps && date +%s > $(VENV)/.stamps/began-$@
+stage-end = @echo "stage $@: $$(( $$(date +%s) - $$(cat $(VENV)/.stamps/began-$@) )) s" | tee -a $(STAGE_TIMES)
+
 .PHONY: go-tools proto-go test-go test-go-conformance lint-go
-.PHONY: help venv build wheel gateway kustomize proto proto-server proto-client buf-lint redis-server run test test-rust test-python lint fuzz bench clean openspiel
+.PHONY: help venv build wheel gateway kustomize proto buf-lint redis-server run test test-rust test-python test-packaging check lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
 	@echo "make run    - build, then serve games on 127.0.0.1:$(PORT) (sqlite store)"
 	@echo "make test   - build, then cargo test, pytest and the linters"
+	@echo "make check  - the quick loop: cargo test and the tests not marked slow"
+	@echo "make build PROFILE=quick - the extension without fat LTO, for the dev loop"
 	@echo "make bench  - benchmarks of bench/ (prints figures, asserts nothing)"
 	@echo "make bench-vs-boardgameio - boardgame.io beside Ramino, server CPU a move (issue 17)"
 
@@ -26,21 +35,65 @@ $(VENV)/.bootstrapped: pyproject.toml
 
 venv: $(VENV)/.bootstrapped
 
-# The extension is built in release mode by maturin and installed in editable
-# mode, so service/ramino is imported from the source tree.
-build: venv
-	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet --extras dev
-	$(MAKE) --no-print-directory proto
+# `make build` redoes only what its inputs changed: each step leaves a stamp
+# in $(STAMPS) (or is a file of its own) that names its inputs, so a no-op
+# build takes about a second. The extension is built by maturin and installed
+# in editable mode, so service/ramino is imported from the source tree: in
+# release mode by default (fat LTO: what CI, the wheel and the benchmarks
+# use), or `make build PROFILE=quick` for the dev loop (Cargo.toml's
+# profile.quick: no LTO, parallel incremental codegen; builds in a fraction of
+# the time). Switching profiles rebuilds the extension.
+STAMPS := $(VENV)/.stamps
+PROFILE ?= release
+RUST_INPUTS := Cargo.toml Cargo.lock pyproject.toml $(shell find core_rs -name '*.rs' -o -name Cargo.toml)
+PROTO_INPUTS := $(wildcard proto/ramino/v1/*.proto) clients/python/gen_proto.py
+EXTENSION := $(STAMPS)/extension-$(PROFILE)
+SERVER_PROTO := service/ramino/v1/__init__.py
+CLIENT_PROTO := clients/python/src/ramino_client/v1/__init__.py
+SDK := $(STAMPS)/sdk
+GRPC_TOOLS := $(STAMPS)/grpcio-tools-1.85.1
+
+$(STAMPS): | venv
+	mkdir -p $@
+
+$(EXTENSION): $(RUST_INPUTS) $(if $(wildcard service/ramino/_core.abi3.so),,FORCE) | $(STAMPS)
+	rm -f $(STAMPS)/extension-*
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --quiet --extras dev \
+		$(if $(filter release,$(PROFILE)),--release,--profile $(PROFILE))
+	touch $@
+
+$(GRPC_TOOLS): | $(STAMPS)
+	$(PIP) install --quiet "grpcio-tools==1.85.1"
+	touch $@
+
+# Python code generated from proto/ into its own packages (never edited by
+# hand, not committed) by one generator, the SDK's gen_proto.py, which the
+# SDK's own build and the server's build backend run too: the server's
+# ramino.v1 and the SDK's ramino_client.v1.
+$(SERVER_PROTO): $(PROTO_INPUTS) | $(GRPC_TOOLS)
+	$(PY) clients/python/gen_proto.py --package ramino.v1 --out service/ramino/v1
+
+$(CLIENT_PROTO): $(PROTO_INPUTS) | $(GRPC_TOOLS)
+	$(PY) clients/python/gen_proto.py
+
+proto: $(SERVER_PROTO) $(CLIENT_PROTO)
+
+$(SDK): clients/python/pyproject.toml clients/python/setup.py $(EXTENSION) | $(CLIENT_PROTO)
 	$(PIP) install --quiet --no-build-isolation --editable 'clients/python[play]'
-	$(PY) -c "import ramino, ramino.v1.game_pb2, ramino_client, ramino_client.v1.game_pb2"
+	touch $@
+
+build: $(EXTENSION) $(SERVER_PROTO) $(CLIENT_PROTO) $(SDK)
+	@$(PY) -c "import ramino, ramino.v1.game_pb2, ramino_client, ramino_client.v1.game_pb2"
+	@rm -f $(STAGE_TIMES)
+
+.PHONY: FORCE
+FORCE:
 
 # The server's wheel in $(WHEEL_DIR)/, as deploy/Dockerfile builds it (and
 # tests/deploy installs it into a fresh virtualenv): ramino.v1 is generated
 # first, since it is gitignored and maturin takes it in by pyproject's include.
 WHEEL_DIR ?= dist
-wheel: venv
-	$(PIP) install --quiet "grpcio-tools==1.85.1"
-	$(MAKE) --no-print-directory proto-server
+wheel: $(SERVER_PROTO)
 	rm -rf $(WHEEL_DIR)
 	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
 
@@ -59,20 +112,6 @@ KUSTOMIZE_VERSION ?= v5.5.0
 kustomize: venv
 	@command -v kubectl >/dev/null || test -x $(VENV)/bin/kustomize || \
 		GOBIN=$(abspath $(VENV))/bin go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
-
-# Python code generated from proto/ into its own packages (never edited by
-# hand, not committed): the server's ramino.v1, and the SDK's ramino_client.v1
-# (by the script the SDK's own build runs too).
-proto: proto-server proto-client
-
-proto-server:
-	rm -rf service/ramino/v1
-	$(PY) -m grpc_tools.protoc -Iproto --python_out=service --pyi_out=service \
-		--grpc_python_out=service proto/ramino/v1/*.proto
-	touch service/ramino/v1/__init__.py
-
-proto-client:
-	$(PY) clients/python/gen_proto.py
 
 node_modules/.bin/buf: package.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -122,19 +161,25 @@ proto-go: node_modules/.bin/buf go-tools
 	PATH=$(abspath $(VENV))/bin:$$PATH node_modules/.bin/buf generate --template clients/go/buf.gen.yaml
 
 test-go: build node_modules/.bin/buf go-tools
+	$(stage-begin)
 	cd clients/go && go test -count=1 ./...
+	$(stage-end)
 
 # The Go runner of tests/conformance: writes transcripts/go/ before
 # test-python's pytest compares every runner's transcripts with Python's.
 test-go-conformance: build
+	$(stage-begin)
 	cd clients/go && go test -count=1 -run '^TestConformance$$' ./internal/conformance/
+	$(stage-end)
 
 lint-go:
 	cd clients/go && test -z "$$(gofmt -l .)" || { gofmt -l . >&2; echo "gofmt: files above need formatting" >&2; exit 1; }
 	cd clients/go && go vet ./...
 
 test-rust:
+	$(stage-begin)
 	cargo test --workspace --exclude ramino-py --quiet
+	$(stage-end)
 
 # The Redis tests run a real redis-server (Debian package redis-server).
 redis-server:
@@ -156,10 +201,29 @@ export RAMINO_CONFORMANCE_LANGS = $(CONFORMANCE_LANGS)
 CONFORMANCE_LANGS += go
 test-python: test-go-conformance
 
-test-python: build redis-server openspiel kustomize
-	$(PY) -m pytest -q
+# pytest runs in two parts: first the tests that build and install packages
+# (a wheel, `pip install .`, the SDK into a fresh virtualenv), which write the
+# generated code of the source tree, then every other test; each part lists
+# its 25 slowest tests. `make check` is the quick loop: cargo test and the
+# tests not marked slow (tests/conftest.py says which are).
+PYTEST := $(PY) -m pytest -q --durations=25
+test-packaging: build
+	$(stage-begin)
+	$(PYTEST) -m packaging
+	$(stage-end)
+
+test-python: build redis-server openspiel kustomize test-packaging
+	$(stage-begin)
+	$(PYTEST) -m "not packaging"
+	$(stage-end)
+
+check: build redis-server openspiel test-rust
+	$(stage-begin)
+	$(PYTEST) -m "not slow and not packaging"
+	$(stage-end)
 
 lint: build buf-lint
+	$(stage-begin)
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo fmt --all -- --check
 	$(VENV)/bin/ruff check service tests bench backend clients/python
@@ -167,36 +231,64 @@ lint: build buf-lint
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
 	$(MAKE) --no-print-directory lint-go
+	$(stage-end)
 
 # cargo-fuzz needs a nightly compiler; where rustup has none, stable is let
 # through its nightly gate with RUSTC_BOOTSTRAP.
 fuzz:
+	$(stage-begin)
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
 	if rustup toolchain list | grep -q '^nightly'; then tc=+nightly; else tc=; export RUSTC_BOOTSTRAP=1; fi; \
 	for target in parse_and_validate search; do \
 		cargo $$tc fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=64 -print_final_stats=0 2>&1 | tail -n 1 || exit 1; \
 	done
+	$(stage-end)
 
 test: build test-rust test-python lint fuzz test-go test-typescript
+	@echo "== make test: each stage's time"; cat $(STAGE_TIMES)
 
-# The TypeScript SDK (clients/typescript): npm ci from its package-lock.json,
-# the package build (buf generate with protoc-gen-es, then tsc), then its
-# tests (node's test runner), each against a real `ramino serve` from .venv;
-# its conformance runner writes tests/conformance/transcripts/typescript/,
-# which test-python's pytest compares with Python's.
+# The TypeScript SDK (clients/typescript): npm ci from its package-lock.json
+# (again only when the lock file changes), the package build (buf generate
+# with protoc-gen-es, then tsc), then its tests (node's test runner), each
+# against a real `ramino serve` from .venv; its conformance runner writes
+# tests/conformance/transcripts/typescript/, which test-python's pytest
+# compares with Python's.
+TS_DEPS := clients/typescript/node_modules/.package-lock.json
+TS_DIST := $(STAMPS)/typescript-dist
+TS_SOURCES := $(shell find clients/typescript/src -name '*.ts' -not -path '*/gen/*') \
+	$(addprefix clients/typescript/,package.json tsconfig.json buf.gen.yaml) $(wildcard proto/ramino/v1/*.proto)
+$(TS_DEPS): clients/typescript/package-lock.json
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+$(TS_DIST): $(TS_DEPS) $(TS_SOURCES) | $(STAMPS)
+	cd clients/typescript && npm run build
+	touch $@
+
 .PHONY: test-typescript
-test-typescript: build
-	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
+test-typescript: build $(TS_DEPS)
+	$(stage-begin)
+	cd clients/typescript && npm test
+	$(stage-end)
 CONFORMANCE_LANGS += typescript
 test-python: test-typescript
 
 # The web page (clients/web, issue 15) on the TypeScript SDK, a local file
 # dependency: npm ci of both, the SDK's build, then the page's production
-# build into clients/web/dist (tsc, vite; it prints the bundle size).
+# build into clients/web/dist (tsc, vite; it prints the bundle size); each
+# step again only when its inputs change.
+WEB_DEPS := clients/web/node_modules/.package-lock.json
+WEB_DIST := clients/web/dist/index.html
+WEB_SOURCES := $(shell find clients/web/src clients/web/scripts -type f -not -path '*/gen/*') \
+	$(addprefix clients/web/,index.html vite.config.ts tsconfig.json package.json)
+$(WEB_DEPS): clients/web/package-lock.json
+	cd clients/web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+$(WEB_DIST): $(WEB_DEPS) $(TS_DIST) $(WEB_SOURCES)
+	cd clients/web && npm run build
+	touch $@
+
 .PHONY: web chromium test-web
-web:
-	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run build
-	cd clients/web && npm ci --no-audit --no-fund --loglevel=error && npm run build
+web: $(WEB_DIST)
 
 # The browser tests drive Debian's chromium with playwright-core.
 chromium:
@@ -208,7 +300,9 @@ chromium:
 # A real server and gateway per test (node's test runner, clients/web/e2e);
 # screenshots in clients/web/screenshots/.
 test-web: build gateway web chromium
+	$(stage-begin)
 	cd clients/web && RAMINO_VENV=$(abspath $(VENV)) npm run test:browser
+	$(stage-end)
 test: test-web
 test-python: gateway
 

@@ -3,14 +3,14 @@
 maturin runs no code generator, and ``ramino.v1`` (the gRPC code generated
 from proto/, gitignored) must be in the wheel, so ``pip install .`` from a
 clean checkout would build a server that cannot start. This backend
-generates it (as ``make proto-server`` does) before it hands each hook to
-maturin. The Makefile and deploy/Dockerfile call maturin directly, after
-``make proto-server``.
+generates it (with clients/python/gen_proto.py, as ``make build`` does)
+before it hands each hook to maturin. The Makefile and deploy/Dockerfile call
+maturin directly, after generating it the same way.
 """
 
 from __future__ import annotations
 
-import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,29 +39,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def generate() -> None:
-    """service/ramino/v1 from proto/ramino/v1/*.proto (kept as it is when
-    there is no proto/ to generate from)."""
-    from grpc_tools import protoc  # type: ignore[import-untyped]
-
-    proto = ROOT / "proto"
-    if not (proto / "ramino" / "v1").is_dir():
+    """service/ramino/v1 from proto/ramino/v1/*.proto, by the one generator of
+    both Python packages (clients/python/gen_proto.py); kept as it is when
+    there is no proto/ to generate from."""
+    if not (ROOT / "proto" / "ramino" / "v1").is_dir():
         return
-    out = ROOT / "service"
-    shutil.rmtree(out / "ramino" / "v1", ignore_errors=True)
-    files = sorted(str(p.relative_to(proto)) for p in (proto / "ramino" / "v1").glob("*.proto"))
-    include = Path(protoc.__file__).parent / "_proto"  # google/protobuf/*.proto
-    args = [
-        "protoc",
-        f"-I{proto}",
-        f"-I{include}",
-        f"--python_out={out}",
-        f"--pyi_out={out}",
-        f"--grpc_python_out={out}",
-        *files,
-    ]
-    if protoc.main(args) != 0:
-        raise SystemExit("ramino: protoc failed on " + " ".join(files))
-    (out / "ramino" / "v1" / "__init__.py").touch()
+    sys.path.insert(0, str(ROOT / "clients" / "python"))
+    try:
+        import gen_proto  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    gen_proto.generate(ROOT / "service" / "ramino" / "v1", "ramino.v1", ROOT / "proto")
 
 
 def build_wheel(

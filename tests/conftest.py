@@ -1,6 +1,7 @@
-"""Shared fixtures: a real Redis server for the tests that need one; and the
+"""Shared fixtures: a real Redis server for the tests that need one; the
 Hypothesis profiles: derandomized in CI (``CI`` set), random locally, a
-failure printing how to reproduce it either way."""
+failure printing how to reproduce it either way; and the marks that split the
+suite (``make test`` runs every test, ``make check`` the ones not slow)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,39 @@ from tests.support.redis_server import RedisServer
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+TESTS = Path(__file__).resolve().parent
+PACKAGING = {"deploy/test_image.py", "deploy/test_pip_install.py", "client/test_install.py"}
+"""Tests that build and install packages (a wheel, ``pip install .`` of the
+checkout, the SDK into a fresh virtualenv): ``make test-packaging`` runs them
+before every other test, since a build writes the checkout's generated code."""
+SLOW = (
+    "bench/",
+    "client/",
+    "conformance/",
+    "deploy/",
+    "gateway/",
+    "replicas/",
+    "engine/test_engine_soak.py",
+    "engine/test_gin_openspiel.py",
+    "engine/test_engine_stateful.py",
+    "service/test_leaks.py",
+    "service/test_lost_writes.py",
+    "service/test_redis_cluster_store.py",
+)
+"""Tests of whole processes (servers, gateways, SDK runners, Redis Cluster
+failovers, installs) and the longest property runs, by path below tests/,
+besides every test on a Redis Cluster (``redis-cluster`` in its name): ``make
+check`` leaves them to ``make test``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        where = item.path.relative_to(TESTS).as_posix()
+        if where in PACKAGING:
+            item.add_marker(pytest.mark.packaging)
+        if where in PACKAGING or where.startswith(SLOW) or "redis-cluster" in item.name:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
