@@ -46,7 +46,7 @@ def generate() -> None:
         return
     sys.path.insert(0, str(ROOT / "clients" / "python"))
     try:
-        import gen_proto  # type: ignore[import-not-found]
+        import gen_proto
     finally:
         sys.path.pop(0)
     gen_proto.generate(ROOT / "service" / "ramino" / "v1", "ramino.v1", ROOT / "proto")

@@ -73,7 +73,8 @@ def generate(out: Path = OUT, package: str = PACKAGE, root: Path | None = None) 
         for module in sorted((generated / "ramino" / "v1").iterdir()):
             text = IMPORT.sub(f"from {package} import ", module.read_text())
             (staged / module.name).write_text(text)
-        (staged / "__init__.py").write_text('"""Generated from proto/ramino/v1 by gen_proto.py."""\n')
+        docstring = '"""Generated from proto/ramino/v1 by gen_proto.py."""\n'
+        (staged / "__init__.py").write_text(docstring)
         old = Path(scratch) / "old"
         if out.exists():
             os.rename(out, old)
