@@ -38,7 +38,12 @@ With ``wait=N`` (a URL option) an append or a create is acknowledged only
 once ``N`` replicas of its node have it: ``WAIT`` on the connection that ran
 the script. A node that loses its primary promotes a replica that has every
 acknowledged write; without it, a failover can lose the writes of the last
-moment before the primary died (see the README's durability section).
+moment before the primary died (see the README's durability section). A
+retry's answer from the first attempt's record (the append's duplicate
+branch, :meth:`RedisStore.request`) waits the same way: the script writes the
+record again, unchanged, and WAIT on its connection then covers the first
+write, so a retry of a write that timed out is NotReplicated again until the
+replicas have it.
 """
 
 from __future__ import annotations
@@ -108,7 +113,12 @@ local version = redis.call('HGET', meta, 'version')
 if not version then return {-2} end
 if request_id ~= '' then
   local first = redis.call('HGET', req, request_id)
-  if first then return {-3, first} end
+  if first then
+    -- Written again (unchanged), so that a WAIT after this script covers the
+    -- first write too: a retry is acknowledged only once replicas have it.
+    redis.call('HSET', req, request_id, first)
+    return {-3, first}
+  end
 end
 version = tonumber(version)
 if version ~= tonumber(expected) then return {-1, version} end
@@ -151,6 +161,15 @@ local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
+"""
+
+# A request's record, for a retry; written again (unchanged) so that a WAIT
+# after it covers the write that made it (see APPEND_TEXT's duplicate branch).
+REQUEST_TEXT = """
+local first = redis.call('HGET', KEYS[1], ARGV[1])
+if not first then return {0} end
+redis.call('HSET', KEYS[1], ARGV[1], first)
+return {1, first}
 """
 
 RELEASE_TEXT = """
@@ -212,7 +231,8 @@ class _PatientCluster(RedisCluster):
 
 class NotReplicated(StoreError):
     """A write reached its primary but not the replicas asked for in time: it
-    is not acknowledged (a retry with its request id gets the first answer)."""
+    is not acknowledged (a retry with its request id gets the first answer
+    once the replicas have it, and NotReplicated again until then)."""
 
     def __init__(self, wanted: int, acked: int) -> None:
         super().__init__(f"a write reached {acked} replicas of the {wanted} required")
@@ -267,6 +287,7 @@ APPEND = _Script.of(APPEND_TEXT)
 CREATE = _Script.of(CREATE_TEXT)
 LEASE = _Script.of(LEASE_TEXT)
 RELEASE = _Script.of(RELEASE_TEXT)
+REQUEST = _Script.of(REQUEST_TEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +427,7 @@ class RedisStore:
                 # WAIT counts the writes of its own connection: one for both.
                 async with node.client() as conn:
                     result = await _evalsha(conn, script, keys, args)
-                    if _wrote(result):
+                    if _answers_a_write(result):
                         await self._replicated(conn)
                     return result
             except (*RETRYABLE, *TOPOLOGY):
@@ -551,8 +572,15 @@ class RedisStore:
         return int(v)
 
     async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
-        first = await self._redis.hget(self._key(game_id, "req"), request_id)
-        return None if first is None else RequestRecord.from_bytes(bytes(first))
+        """The record of ``request_id``; with ``wait`` set, given only once
+        the replicas asked for have the write that made it (a retry of a
+        write not replicated is NotReplicated again, never acknowledged)."""
+        key = self._key(game_id, "req")
+        if not self._wait:
+            first = await self._redis.hget(key, request_id)
+            return None if first is None else RequestRecord.from_bytes(bytes(first))
+        found = await self._run(REQUEST, [key], [request_id])
+        return RequestRecord.from_bytes(bytes(found[1])) if int(found[0]) else None
 
     async def requests_kept(self, game_id: str) -> int:
         """How many request records the game keeps (for tests): the larger of
@@ -751,11 +779,13 @@ async def _evalsha(client: Any, script: _Script, keys: list[str], args: list[Any
         return await client.eval(script.text, len(keys), *keys, *args)
 
 
-def _wrote(result: Any) -> bool:
-    """Whether a script's answer says it wrote (create: 1; append: the new
-    version)."""
-    code = result[0] if isinstance(result, list) else result
-    return int(code) > 0
+def _answers_a_write(result: Any) -> bool:
+    """Whether a script's answer stands for a write the replicas must have
+    before it is given: one it made (create: 1; append: the new version; a
+    request's record found: 1), or the first attempt's, answered to a retry
+    (append: -3). WAIT then covers it: the script wrote the record again."""
+    code = int(result[0] if isinstance(result, list) else result)
+    return code > 0 or code == -3
 
 
 def _entry(stream_id: bytes | str, fields: dict[Any, Any]) -> Entry:
