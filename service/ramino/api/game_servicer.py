@@ -573,6 +573,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """``players``: the verifier of the host's player tokens; with it,
         lobby calls need a player token and seat tokens are bound to it. The
         searches of large hands run in the app's work pool."""
+        tokens.refuse_shared_secret(players)
         self.app = app
         self.tokens = tokens
         self.players = players
@@ -705,7 +706,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         check_request_id(request.request_id)
         if request.request_id:
             logs.bind_context(request_hash=request_hash(request.request_id))
-        scope, _player = self._caller(context, request.request_id)
+        scope, player = self._caller(context, request.request_id)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
             convert.preset(request.variant),
@@ -718,7 +719,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game.game_id)
         return game_pb2.CreateGameResponse(
             game=game_message(self.app.summary(game)),
-            creator_token=self.tokens.issue_creator(game.game_id),
+            creator_token=self.tokens.issue_creator(game.game_id, player=player),
         )
 
     async def CancelGame(  # noqa: N802
@@ -733,12 +734,28 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "TOKEN_MISSING",
                 "cancelling needs the creator token in the authorization metadata",
             )
-        if self.tokens.verify_creator(token) != game_id:
+        claim = self.tokens.verify_creator(token)
+        if claim.game_id != game_id:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "WRONG_GAME",
                 "this creator token is for another game",
             )
+        if self.players is not None:
+            # The creator token acts only beside its player's own token.
+            if claim.player is None:
+                raise ApiError(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    "CREATOR_NOT_BOUND",
+                    "this creator token is bound to no player (made before creator "
+                    "tokens were bound): it cannot cancel on a server that knows players",
+                )
+            if self._player(context) != claim.player:
+                raise ApiError(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    "WRONG_PLAYER",
+                    "this creator token belongs to another player",
+                )
         game = await self.app.cancel(game_id)
         return game_pb2.CancelGameResponse(view=view_message(game, None, with_deck=True))
 
