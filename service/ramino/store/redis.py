@@ -59,6 +59,7 @@ from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
 import structlog
 from redis.asyncio import Redis, RedisCluster
+from redis.asyncio import connection as redis_connection
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -202,6 +203,36 @@ RECONNECT_BUDGET = 30.0
 """Seconds a store call keeps reconnecting (a Redis restart, a failover)."""
 
 
+_CONNECTION_MODULE = redis_connection.__file__
+
+
+def _torn_down(error: AttributeError) -> bool:
+    """Whether ``error`` is redis-py's write on a connection torn down under
+    it (redis-py 8.1: ``'NoneType' object has no attribute 'writelines'``, a
+    race with a disconnect during a failover): raised by redis-py's own
+    connection module about its writer being None, and nothing else (an
+    AttributeError of ours stays the bug it is)."""
+    if error.name != "writelines" or error.obj is not None:
+        return False
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename == _CONNECTION_MODULE
+
+
+async def _translated(call: Callable[[], Awaitable[T]]) -> T:
+    """``call``'s answer; redis-py's write on a torn-down connection is
+    raised as the connection error it is (retried, else UNAVAILABLE)."""
+    try:
+        return await call()
+    except AttributeError as failed:
+        if not _torn_down(failed):
+            raise
+        raise RedisConnectionError(f"the connection closed under a write: {failed}") from failed
+
+
 async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
     """``call``'s answer, called again with a growing pause while Redis is
     out of reach or its Cluster is changing hands, for ``RECONNECT_BUDGET``."""
@@ -210,7 +241,7 @@ async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
     delay = 0.05
     while True:
         try:
-            return await call()
+            return await _translated(call)
         except (*RETRYABLE, *TOPOLOGY):
             if loop.time() >= deadline:
                 raise
@@ -227,6 +258,15 @@ class _PatientCluster(RedisCluster):
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         run = super().execute_command
         return await _patiently(lambda: run(*args, **kwargs))
+
+
+class _TranslatingRedis(Redis):
+    """One Redis's client (redis-py retries its own connection errors): its
+    commands raise a write on a torn-down connection as a connection error."""
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        run: Callable[..., Awaitable[Any]] = super().execute_command
+        return await _translated(lambda: run(*args, **options))
 
 
 class NotReplicated(StoreError):
@@ -388,8 +428,12 @@ class RedisStore:
             )
             self._layout = Layout(prefix, parsed.buckets if buckets is None else buckets)
         else:
-            self._redis = Redis.from_url(parsed.redis_url, max_connections=256, **options)
-            self._blocking = Redis.from_url(parsed.redis_url, max_connections=4096, **options)
+            self._redis = _TranslatingRedis.from_url(
+                parsed.redis_url, max_connections=256, **options
+            )
+            self._blocking = _TranslatingRedis.from_url(
+                parsed.redis_url, max_connections=4096, **options
+            )
             self._layout = Layout(prefix)
         self._prefix = prefix
         self._requests_kept = requests_kept
@@ -421,15 +465,19 @@ class RedisStore:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + RECONNECT_BUDGET
         delay = 0.05
+
+        async def attempt() -> Any:
+            node = await self._node_client(keys[0])
+            # WAIT counts the writes of its own connection: one for both.
+            async with node.client() as conn:
+                result = await _evalsha(conn, script, keys, args)
+                if _answers_a_write(result):
+                    await self._replicated(conn)
+                return result
+
         while True:
             try:
-                node = await self._node_client(keys[0])
-                # WAIT counts the writes of its own connection: one for both.
-                async with node.client() as conn:
-                    result = await _evalsha(conn, script, keys, args)
-                    if _answers_a_write(result):
-                        await self._replicated(conn)
-                    return result
+                return await _translated(attempt)
             except (*RETRYABLE, *TOPOLOGY):
                 if loop.time() > deadline:
                     raise
@@ -458,7 +506,7 @@ class RedisStore:
         node = self._redis.get_node_from_key(key)
         client = self._nodes.get(node.name)
         if client is None:
-            client = self._nodes[node.name] = Redis(
+            client = self._nodes[node.name] = _TranslatingRedis(
                 host=node.host,
                 port=node.port,
                 username=self._credentials[0],
