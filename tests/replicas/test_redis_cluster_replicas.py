@@ -270,3 +270,24 @@ async def test_reads_through_a_failover_get_answers_never_an_internal_error(
         assert not errors, [repr(e) for e in errors[:5]]
     finally:
         await store.close()
+
+
+def test_the_cluster_launcher_returns_once_every_replica_has_synced(
+    own_cluster: RedisClusterServers,
+) -> None:
+    """start() returns once each replica's first sync is done and every node
+    knows who replicates whom: a primary killed at once is failed over."""
+    primaries = own_cluster.primaries()
+    replicas = [n for n in own_cluster.nodes if n not in primaries]
+    online = {port for p in primaries for port in p.replicas_online()}
+    assert online == {r.port for r in replicas}
+    ids = {n.port: n.node_id() for n in own_cluster.nodes}
+    for viewer in own_cluster.nodes:
+        view = viewer.cluster_nodes()
+        for r in replicas:
+            master = int(r.info("replication")["master_port"])
+            flags, master_id, _ = view[ids[r.port]]
+            assert "slave" in flags and master_id == ids[master], (viewer.address, r.address)
+    victim = primaries[0]
+    victim.kill()
+    own_cluster.wait_promoted(victim)
