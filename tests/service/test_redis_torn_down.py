@@ -8,7 +8,7 @@ meets it in a real failover."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -58,57 +58,66 @@ def summary(game_id: str) -> GameSummary:
     return GameSummary(game_id, "rummy", "waiting", 1.0, open_seats=1, seats=2)
 
 
+async def with_game(url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[RedisStore]:
+    """A store on ``url`` holding game ``g``; the patches undone before it closes."""
+    store = RedisStore(url, prefix=f"t{uuid.uuid4().hex[:8]}:")
+    try:
+        await store.create(summary("g"), "e1")
+        yield store
+    finally:
+        monkeypatch.undo()
+        await store.close()
+
+
+@pytest.fixture
+async def on_cluster(
+    redis_cluster: RedisClusterServers, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[RedisStore]:
+    async for store in with_game(redis_cluster.url, monkeypatch):
+        yield store
+
+
+@pytest.fixture
+async def on_one_redis(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[RedisStore]:
+    async for store in with_game(redis_server.url, monkeypatch):
+        yield store
+
+
 async def test_a_cluster_read_torn_down_under_its_write_is_retried(
-    redis_cluster: RedisClusterServers, monkeypatch: pytest.MonkeyPatch
+    on_cluster: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = RedisStore(redis_cluster.url, prefix=f"t{uuid.uuid4().hex[:8]}:")
-    try:
-        await store.create(summary("g"), "e1")
-        raised = failing(monkeypatch, RedisCluster, 3, torn_down_error)
-        assert await store.version("g") == 1
-        assert len(raised) == 3
-    finally:
-        monkeypatch.undo()
-        await store.close()
+    raised = failing(monkeypatch, RedisCluster, 3, torn_down_error)
+    assert await on_cluster.version("g") == 1
+    assert len(raised) == 3
 
 
-async def test_a_write_torn_down_until_the_budget_is_spent_is_unavailable(
-    redis_cluster: RedisClusterServers, monkeypatch: pytest.MonkeyPatch
+async def test_a_command_torn_down_until_the_budget_is_spent_is_unavailable(
+    on_cluster: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = RedisStore(redis_cluster.url, prefix=f"t{uuid.uuid4().hex[:8]}:")
-    try:
-        await store.create(summary("g"), "e1")
-        monkeypatch.setattr(redis_store, "RECONNECT_BUDGET", 0.3)
-        raised = failing(monkeypatch, RedisCluster, 10**6, torn_down_error)
-        with pytest.raises(RedisConnectionError) as err:
-            await store.version("g")
-        assert len(raised) > 1  # tried again meanwhile
-        assert isinstance(err.value, UNREACHABLE)
-        assert isinstance(err.value.__cause__, AttributeError)
-        status = status_for(err.value)
-        assert status is not None and status.code == grpc.StatusCode.UNAVAILABLE
-    finally:
-        monkeypatch.undo()
-        await store.close()
+    monkeypatch.setattr(redis_store, "RECONNECT_BUDGET", 0.3)
+    raised = failing(monkeypatch, RedisCluster, 10**6, torn_down_error)
+    with pytest.raises(RedisConnectionError) as err:
+        await on_cluster.version("g")
+    assert len(raised) > 1  # tried again meanwhile
+    assert isinstance(err.value, UNREACHABLE)
+    assert isinstance(err.value.__cause__, AttributeError)
+    status = status_for(err.value)
+    assert status is not None and status.code == grpc.StatusCode.UNAVAILABLE
 
 
 async def test_one_redis_answers_a_torn_down_write_as_a_connection_error(
-    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+    on_one_redis: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = RedisStore(redis_server.url, prefix=f"t{uuid.uuid4().hex[:8]}:")
-    try:
-        await store.create(summary("g"), "e1")
-        failing(monkeypatch, Redis, 1, torn_down_error)
-        with pytest.raises(RedisConnectionError):
-            await store.version("g")
-        assert await store.version("g") == 1
-    finally:
-        monkeypatch.undo()
-        await store.close()
+    failing(monkeypatch, Redis, 1, torn_down_error)
+    with pytest.raises(RedisConnectionError):
+        await on_one_redis.version("g")
+    assert await on_one_redis.version("g") == 1
 
 
 async def test_an_attribute_error_of_any_other_code_is_not_taken_for_one(
-    redis_cluster: RedisClusterServers, monkeypatch: pytest.MonkeyPatch
+    on_cluster: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same message from outside redis-py's connection module is a bug
     to show, not a connection to retry: raised at once, as it is."""
@@ -120,13 +129,7 @@ async def test_an_attribute_error_of_any_other_code_is_not_taken_for_one(
             return e
         raise AssertionError
 
-    store = RedisStore(redis_cluster.url, prefix=f"t{uuid.uuid4().hex[:8]}:")
-    try:
-        await store.create(summary("g"), "e1")
-        raised = failing(monkeypatch, RedisCluster, 10**6, ours)
-        with pytest.raises(AttributeError, match="writelines"):
-            await store.version("g")
-        assert len(raised) == 1
-    finally:
-        monkeypatch.undo()
-        await store.close()
+    raised = failing(monkeypatch, RedisCluster, 10**6, ours)
+    with pytest.raises(AttributeError, match="writelines"):
+        await on_cluster.version("g")
+    assert len(raised) == 1

@@ -18,7 +18,15 @@ from ramino.store import DuplicateRequest, GameSummary, RequestRecord
 from ramino.store.redis import NotReplicated, RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
 
-from tests.service.conftest import SECRET, SEED, Harness, auth, reason_of, seated_game
+from tests.service.conftest import (
+    SECRET,
+    SEED,
+    Harness,
+    auth,
+    draw_again_later,
+    reason_of,
+    seated_game,
+)
 from tests.support.redis_server import RedisServer
 
 WAIT = "?wait=1&wait_timeout_ms=300"
@@ -141,23 +149,8 @@ async def test_a_move_retried_when_it_is_legal_again_waits_for_the_replica(
     append finds the request id, and that answer must wait too."""
     h = waiting
     name, tokens = await seated_game(h, "rummy", 2)
-    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
-    mover, other = view.turn, 1 - view.turn
-    draw = game_pb2.DrawFromStockRequest(name=name, request_id="draw-once")
-    first = await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
-    for seat, drew in ((mover, first), (other, None)):
-        if drew is None:
-            drew = await h.stub.DrawFromStock(
-                game_pb2.DrawFromStockRequest(name=name), metadata=auth(tokens[seat])
-            )
-        card = drew.result.view.hand[0].id
-        await h.stub.Discard(
-            game_pb2.DiscardRequest(name=name, card_id=card), metadata=auth(tokens[seat])
-        )
-    before = (
-        await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(tokens[mover]))
-    ).view
-    assert before.turn == mover and before.phase == game_pb2.TURN_PHASE_DRAW
+    first, draw, before = await draw_again_later(h, name, tokens, "draw-once")
+    mover = before.turn
     # The first attempt's record was replicated long ago; the replica is
     # paused now, and the retry is still not acknowledged before it acks.
     pair.replica.pause()

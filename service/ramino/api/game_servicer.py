@@ -610,21 +610,31 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if token is None:
             return None
         claim = self.tokens.verify(token)
-        if self.players is not None:
-            # A seat token acts only beside its player's own token.
-            if claim.player is None:
-                raise ApiError(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    "SEAT_NOT_BOUND",
-                    "this seat token is bound to no player: join again",
-                )
-            if self._player(context) != claim.player:
-                raise ApiError(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    "WRONG_PLAYER",
-                    "this seat token belongs to another player",
-                )
+        self._beside_player(
+            context,
+            claim.player,
+            "seat",
+            "SEAT_NOT_BOUND",
+            "this seat token is bound to no player: join again",
+        )
         return claim
+
+    def _beside_player(
+        self, context: Context, player: str | None, kind: str, unbound: str, why: str
+    ) -> None:
+        """On servers that know players, a token of ``kind`` (seat, creator)
+        acts only beside its player's own token: else PERMISSION_DENIED,
+        ``unbound`` (with ``why``) for a token bound to no player."""
+        if self.players is None:
+            return
+        if player is None:
+            raise ApiError(grpc.StatusCode.PERMISSION_DENIED, unbound, why)
+        if self._player(context) != player:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "WRONG_PLAYER",
+                f"this {kind} token belongs to another player",
+            )
 
     def _claimed(self, context: Context, game_id: str) -> SeatClaim:
         """The seat the caller's token acts for in ``game_id``."""
@@ -741,21 +751,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "WRONG_GAME",
                 "this creator token is for another game",
             )
-        if self.players is not None:
-            # The creator token acts only beside its player's own token.
-            if claim.player is None:
-                raise ApiError(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    "CREATOR_NOT_BOUND",
-                    "this creator token is bound to no player (made before creator "
-                    "tokens were bound): it cannot cancel on a server that knows players",
-                )
-            if self._player(context) != claim.player:
-                raise ApiError(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    "WRONG_PLAYER",
-                    "this creator token belongs to another player",
-                )
+        self._beside_player(
+            context,
+            claim.player,
+            "creator",
+            "CREATOR_NOT_BOUND",
+            "this creator token is bound to no player (made before creator tokens were "
+            "bound): it cannot cancel on a server that knows players",
+        )
         game = await self.app.cancel(game_id)
         return game_pb2.CancelGameResponse(view=view_message(game, None, with_deck=True))
 
