@@ -430,13 +430,14 @@ async def test_sqlite_log_stays_bounded_under_sustained_writes_and_is_truncated_
     step = max(b - a for a, b in zip(sizes, sizes[1:], strict=False))
     assert max(sizes) <= 2 * limit + step, (max(sizes), step)
     assert max(sizes) < 8 * limit, max(sizes)
-    assert store.checkpointer.truncated > 0
-    # Idle: the log is folded in and truncated (up to 20 s).
+    assert store.checkpointer.restarted > 0
+    # Idle: the log is folded in and truncated, to the one page written
+    # after (up to 20 s).
     for _ in range(200):
-        if store.checkpointer.wal_size() == 0:
+        if store.checkpointer.wal_size() < 8192:
             break
         await asyncio.sleep(0.1)
-    assert store.checkpointer.wal_size() == 0
+    assert store.checkpointer.wal_size() < 8192
     if create:
         assert len((await store.list_games(10_000)).games) == rounds * games
     else:

@@ -80,6 +80,11 @@ writer and truncates the log; writers wait (without blocking the event loop)
 once it is twice as large (a writer faster than the checkpoints)."""
 TICK = 0.1
 """Seconds between two looks at the log's size."""
+CATCH_UP_PASSES = 8
+HELD_FRAMES = 256
+"""A catch-up's passive passes beside the writer stop once at most this many
+pages of log are left (or after ``CATCH_UP_PASSES``): the held part copies
+only those."""
 
 
 class Checkpointer:
@@ -94,17 +99,18 @@ class Checkpointer:
     log only grows: past ``limit`` bytes (or once the writes stop), the thread
     copies what it can beside the writer, then asks the store to hold its
     writers (they wait on the event loop, which goes on serving everything
-    else), checkpoints the rest and truncates the log (``TRUNCATE``), and lets
-    the writers go. A store whose log reaches ``2 * limit`` before that holds
-    its writers itself (:meth:`SqliteStore._writable`)."""
+    else), checkpoints the rest, starts the log again from its beginning (cut
+    back to ``limit``, or to nothing when idle), and lets the writers go. A
+    store whose log reaches ``2 * limit`` before that holds its writers itself
+    (:meth:`SqliteStore._writable`)."""
 
     def __init__(self, path: str, every: float = CHECKPOINT_EVERY, limit: int = WAL_LIMIT) -> None:
         self.path, self.every, self.limit = path, every, limit
         self.wal = Path(path + "-wal")
         self.done = 0
         """Checkpoints run (for tests)."""
-        self.truncated = 0
-        """Checkpoints that truncated the log (for tests)."""
+        self.restarted = 0
+        """Catch-ups that started the log again from its beginning (for tests)."""
         self.held = threading.Event()
         """Set by the store's event loop once its writers are held."""
         self._gate: tuple[asyncio.AbstractEventLoop, SqliteStore] | None = None
@@ -132,6 +138,7 @@ class Checkpointer:
         # A truncating checkpoint waits for the store's readers (never for its
         # writers: they are held first).
         db.execute("PRAGMA busy_timeout=5000")
+        db.execute(f"PRAGMA journal_size_limit={int(self.limit)}")
         since, last_version = 0.0, None
         try:
             while not self._stop.is_set():
@@ -143,12 +150,12 @@ class Checkpointer:
                 try:
                     version = None
                     if self.held.is_set() or self.wal_size() > self.limit:
-                        self._catch_up(db)
+                        self._catch_up(db, idle=False)
                     elif since >= self.every:
                         since = 0.0
                         version = db.execute("PRAGMA data_version").fetchone()[0]
                         if version == last_version and self.wal_size() > 0:
-                            self._catch_up(db)  # no commit since the last look: idle
+                            self._catch_up(db, idle=True)  # no commit since the last look
                         else:
                             db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                             self.done += 1
@@ -159,17 +166,23 @@ class Checkpointer:
         finally:
             db.close()
 
-    def _catch_up(self, db: sqlite3.Connection) -> None:
-        """Checkpoints the whole log with the writers held, and truncates it."""
+    def _catch_up(self, db: sqlite3.Connection, idle: bool) -> None:
+        """Checkpoints the whole log with the writers held, and starts it
+        again from its beginning (``RESTART``: cut back to ``limit`` bytes;
+        ``TRUNCATE`` when ``idle``: to nothing)."""
         gate = self._gate
         if gate is None:
             return  # nothing written through the store yet: nothing to catch up
         loop, store = gate
         if not self.held.is_set():
-            # The bulk beside the writer; what it writes meanwhile is left for
+            # The bulk beside the writer, pass after pass (each copies what
+            # the writer added during the last), so that little is left for
             # the held part.
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            self.done += 1
+            for _ in range(CATCH_UP_PASSES):
+                _busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                self.done += 1
+                if frames - copied <= HELD_FRAMES:
+                    break
             try:
                 loop.call_soon_threadsafe(store._hold_writers)
             except RuntimeError:
@@ -179,9 +192,15 @@ class Checkpointer:
                     break
         try:
             if self.held.is_set():
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                mode = "TRUNCATE" if idle else "RESTART"
+                db.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
                 self.done += 1
-                self.truncated += 1
+                self.restarted += 1
+                # The first write to a log started again syncs its header:
+                # made here (a page rewritten as it is), not in a commit on
+                # the event loop.
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                db.execute(f"PRAGMA user_version={version}")
         finally:
             self.held.clear()
             # After the hold, if it came late: the loop runs them in order.
