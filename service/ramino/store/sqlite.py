@@ -139,6 +139,9 @@ class Checkpointer:
         # writers: they are held first).
         db.execute("PRAGMA busy_timeout=5000")
         db.execute(f"PRAGMA journal_size_limit={int(self.limit)}")
+        # As the store's: its one write (see _catch_up) syncs the log's
+        # header, not also its commit.
+        db.execute("PRAGMA synchronous=NORMAL")
         since, last_version = 0.0, None
         try:
             while not self._stop.is_set():
