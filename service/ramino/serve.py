@@ -9,7 +9,13 @@ from pathlib import Path
 
 import structlog
 
-from ramino.api.auth import PlayerVerifier, TokenIssuer, load_secret
+from ramino.api.auth import (
+    PlayerVerifier,
+    TokenIssuer,
+    configured_secret,
+    load_secret,
+    refuse_shared_secret,
+)
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
 from ramino.app import GameApp, Limits
@@ -213,7 +219,12 @@ def player_verifier(args: argparse.Namespace) -> PlayerVerifier | None:
         pem = Path(args.player_token_public_key).read_bytes()
         return PlayerVerifier.from_public_key(pem, issuer, audience)
     if secret:
-        return PlayerVerifier.from_secret(secret, issuer, audience)
+        players = PlayerVerifier.from_secret(secret, issuer, audience)
+        try:
+            refuse_shared_secret(configured_secret(), players)
+        except ValueError as refused:
+            raise SystemExit(f"ramino serve: {refused}") from None
+        return players
     return None
 
 

@@ -83,6 +83,33 @@ async def seated_game(
     return name, tokens
 
 
+async def draw_again_later(
+    h: Harness, name: str, tokens: list[str], request_id: str
+) -> tuple[game_pb2.DrawFromStockResponse, game_pb2.DrawFromStockRequest, game_pb2.GameView]:
+    """The seat to move draws with ``request_id`` and discards, the other
+    seat draws and discards: the first answer, that draw's request (legal
+    again now) and the mover's view, back at its draw."""
+    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    mover, other = view.turn, 1 - view.turn
+    draw = game_pb2.DrawFromStockRequest(name=name, request_id=request_id)
+    first = await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
+    drew = first
+    for seat in (mover, other):
+        if seat == other:
+            drew = await h.stub.DrawFromStock(
+                game_pb2.DrawFromStockRequest(name=name), metadata=auth(tokens[seat])
+            )
+        card = drew.result.view.hand[0].id
+        await h.stub.Discard(
+            game_pb2.DiscardRequest(name=name, card_id=card), metadata=auth(tokens[seat])
+        )
+    before = (
+        await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(tokens[mover]))
+    ).view
+    assert before.turn == mover and before.phase == game_pb2.TURN_PHASE_DRAW
+    return first, draw, before
+
+
 async def play_one(h: Harness, name: str, token: str) -> game_pb2.MoveResult | None:
     """One move chosen from the legal moves: melds, lay-offs, a draw, the
     hinted discard. None when it is not this seat's turn."""

@@ -9,7 +9,16 @@ from ramino.api.auth import TokenIssuer
 from ramino.engine import stack_deck
 from ramino.v1 import game_pb2, types_pb2
 
-from .conftest import CALLER, SECRET, Harness, auth, play_one, reason_of, seated_game
+from .conftest import (
+    CALLER,
+    SECRET,
+    Harness,
+    auth,
+    draw_again_later,
+    play_one,
+    reason_of,
+    seated_game,
+)
 
 
 async def expect_error(call: object, code: grpc.StatusCode, reason: str) -> None:
@@ -139,23 +148,8 @@ async def test_a_request_retried_when_its_move_is_legal_again_applies_nothing(
 ) -> None:
     h = harness
     name, tokens = await seated_game(h, "rummy", 2)
-    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
-    mover, other = view.turn, 1 - view.turn
-    draw = game_pb2.DrawFromStockRequest(name=name, request_id="draw-once")
-    first = await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
-    for seat, drew in ((mover, first), (other, None)):
-        if drew is None:
-            drew = await h.stub.DrawFromStock(
-                game_pb2.DrawFromStockRequest(name=name), metadata=auth(tokens[seat])
-            )
-        card = drew.result.view.hand[0].id
-        await h.stub.Discard(
-            game_pb2.DiscardRequest(name=name, card_id=card), metadata=auth(tokens[seat])
-        )
-    before = (
-        await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(tokens[mover]))
-    ).view
-    assert before.turn == mover and before.phase == game_pb2.TURN_PHASE_DRAW
+    first, draw, before = await draw_again_later(h, name, tokens, "draw-once")
+    mover = before.turn
     again = await h.stub.DrawFromStock(draw, metadata=auth(tokens[mover]))
     assert again == first
     after = (

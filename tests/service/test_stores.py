@@ -380,3 +380,72 @@ async def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(
     again = open_store(f"sqlite:{path}")
     assert await again.version("g") == 200
     await again.close()
+
+
+async def _sustained(
+    store: SqliteStore, rounds: int, games: int, wal_sizes: list[int], create: bool
+) -> None:
+    """``rounds`` rounds of writes, one per game at once (a batch each):
+    appends with their request records, or creates; the log's size after each."""
+    assert store.checkpointer is not None
+    answer = b"r" * 1500  # a move's answer, as a record keeps it
+    if not create:
+        for g in range(games):
+            await store.create(summary(f"g{g}"), "e1")
+    for r in range(rounds):
+        if create:
+            await asyncio.gather(
+                *(store.create(summary(f"c{r}-{g}"), "e1" * 200) for g in range(games))
+            )
+        else:
+            await asyncio.gather(
+                *(
+                    store.append(
+                        f"g{g}", r + 1, ["e" * 300], summary(f"g{g}"), rec(f"r{r}", answer)
+                    )
+                    for g in range(games)
+                )
+            )
+        wal_sizes.append(store.checkpointer.wal_size())
+
+
+@pytest.mark.parametrize("create", [False, True], ids=["appends", "creates"])
+async def test_sqlite_log_stays_bounded_under_sustained_writes_and_is_truncated_when_idle(
+    tmp_path: Path, create: bool
+) -> None:
+    """Passive checkpoints never catch up with a busy writer (the log grew
+    without bound: 438 MB after 20,000 moves); past its limit the checkpointer
+    holds the writers, checkpoints the rest and truncates the log, and a
+    writer that outruns it waits at twice the limit."""
+    limit = 1 << 20
+    path = tmp_path / "games.db"
+    store = SqliteStore(path, wal_limit=limit)
+    assert store.checkpointer is not None
+    sizes: list[int] = []
+    rounds, games = (80, 25) if create else (400, 50)  # 2,000 creates, 20,000 appends
+    await _sustained(store, rounds, games, sizes, create)
+    # Writers are held at twice the limit: one round's batch (checked before
+    # it is written) may land past it, never two. Unbounded, the log would
+    # hold every round (hundreds of MB here).
+    step = max(b - a for a, b in zip(sizes, sizes[1:], strict=False))
+    assert max(sizes) <= 2 * limit + step, (max(sizes), step)
+    assert max(sizes) < 8 * limit, max(sizes)
+    assert store.checkpointer.restarted > 0
+    # Idle: the log is folded in and truncated, to the one page written
+    # after (up to 20 s).
+    for _ in range(200):
+        if store.checkpointer.wal_size() < 8192:
+            break
+        await asyncio.sleep(0.1)
+    assert store.checkpointer.wal_size() < 8192
+    if create:
+        assert len((await store.list_games(10_000)).games) == rounds * games
+    else:
+        for g in range(games):
+            assert await store.version(f"g{g}") == rounds + 1
+    await store.close()
+    again = SqliteStore(path)
+    assert await again.version("g0" if not create else f"c{rounds - 1}-0") == (
+        1 if create else rounds + 1
+    )
+    await again.close()

@@ -95,6 +95,44 @@ class ClusterNodeProcess:
             stats = c.info("commandstats")
         return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
 
+    def cluster_nodes(self) -> dict[str, tuple[str, str, bool]]:
+        """This node's view of the cluster (CLUSTER NODES): node id -> its
+        flags, the id of the primary it replicates ("-" for a primary), and
+        whether it serves slots."""
+        with self.client() as c:
+            found = c.execute_command("CLUSTER", "NODES")
+        if isinstance(found, dict):  # redis-py parses it: address -> fields
+            return {
+                str(v["node_id"]): (
+                    str(v["flags"]),
+                    str(v.get("master_id") or "-"),
+                    bool(v.get("slots")),
+                )
+                for v in found.values()
+            }
+        text = found.decode() if isinstance(found, bytes) else str(found)
+        view = {}
+        for line in text.splitlines():
+            fields = line.split()
+            if len(fields) >= 8:
+                view[fields[0]] = (fields[2], fields[3], len(fields) > 8)
+        return view
+
+    def replicas_online(self) -> set[int]:
+        """The ports of the replicas this primary has fully synced (INFO
+        replication's ``slaveN`` with ``state=online``)."""
+        with self.client() as c:
+            found = c.info("replication")
+        return {
+            int(v["port"])
+            for k, v in found.items()
+            if k.startswith("slave") and k[5:].isdigit() and v.get("state") == "online"
+        }
+
+    def node_id(self) -> str:
+        with self.client() as c:
+            return str(c.execute_command("CLUSTER", "MYID").decode())
+
     def cluster_info(self) -> dict[str, str]:
         with self.client() as c:
             found = c.execute_command("CLUSTER", "INFO")
@@ -167,6 +205,45 @@ class RedisClusterServers:
             timeout=60,
         )
         self.wait_healthy()
+        self.wait_synced()
+
+    def wait_synced(self, timeout: float = 60.0) -> None:
+        """Until every replica has finished its first sync (its primary lists
+        it ``online``, no sync in progress) and every live node sees it as the
+        replica of a primary that serves slots: before that, a primary killed
+        is never failed over (its replica is not elected)."""
+
+        def synced() -> bool:
+            try:
+                live = [n for n in self.nodes if n.alive()]
+                ids = {n.port: n.node_id() for n in live}
+                replicas: dict[str, str] = {}  # replica id -> its primary's id
+                for n in live:
+                    repl = n.info("replication")
+                    if repl.get("role") == "slave":
+                        if repl.get("master_link_status") != "up":
+                            return False
+                        if repl.get("master_sync_in_progress") != "0":
+                            return False
+                        primary = next(p for p in live if p.port == int(repl["master_port"]))
+                        if n.port not in primary.replicas_online():
+                            return False
+                        replicas[ids[n.port]] = ids[primary.port]
+                if len(replicas) != self.replicas * (len(self.nodes) // (1 + self.replicas)):
+                    return False
+                for n in live:
+                    view = n.cluster_nodes()
+                    for replica, primary in replicas.items():
+                        flags, master, _ = view.get(replica, ("", "", False))
+                        if "slave" not in flags or master != primary or not view[primary][2]:
+                            return False
+                return True
+            except (redis.RedisError, KeyError, StopIteration):
+                return False
+
+        wait_for(
+            synced, "the Redis Cluster's replicas did not all finish their first sync", timeout
+        )
 
     def wait_healthy(self, timeout: float = 60.0) -> None:
         """Until every live node sees the cluster ok with every slot served,

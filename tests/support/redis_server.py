@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -33,7 +34,8 @@ def stop_process(process: subprocess.Popen[bytes] | None) -> None:
 
 def redis_flags(port: int, data_dir: Path, appendfsync: str) -> list[str]:
     """The flags every test redis-server runs with: loopback only, its data
-    in ``data_dir``, no snapshots, an append-only file fsynced as asked."""
+    in ``data_dir``, no snapshots, an append-only file fsynced as asked, a
+    replica's sync started as soon as it asks."""
     return [
         "--port",
         str(port),
@@ -51,11 +53,19 @@ def redis_flags(port: int, data_dir: Path, appendfsync: str) -> list[str]:
         "no",
         "--protected-mode",
         "yes",
+        # A replica's first sync starts at once, not 5 s later (the default
+        # waits for more replicas to share one transfer).
+        "--repl-diskless-sync-delay",
+        "0",
     ]
 
 
 class RedisServer:
-    def __init__(self, data_dir: Path, appendfsync: str = "always") -> None:
+    def __init__(
+        self, data_dir: Path, appendfsync: str = "always", replica_of: int | None = None
+    ) -> None:
+        """``replica_of``: the port of a primary on loopback this server
+        replicates (``start`` returns once its first sync is done)."""
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError(INSTALL_HINT)
@@ -63,6 +73,7 @@ class RedisServer:
         self.data_dir = data_dir
         self.port = free_port()
         self.appendfsync = appendfsync
+        self.replica_of = replica_of
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -71,23 +82,46 @@ class RedisServer:
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        replica = (
+            [] if self.replica_of is None else ["--replicaof", "127.0.0.1", str(self.replica_of)]
+        )
         self.process = subprocess.Popen(
-            [self.binary, *redis_flags(self.port, self.data_dir, self.appendfsync)],
+            [self.binary, *redis_flags(self.port, self.data_dir, self.appendfsync), *replica],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
+                if self.replica_of is None:
+                    if self._ask(b"PING").startswith(b"+PONG"):
                         return
+                elif b"master_link_status:up" in self._ask(b"INFO replication"):
+                    return
             except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server did not start on port {self.port}")
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not start (or sync) on port {self.port}")
+
+    def _ask(self, command: bytes) -> bytes:
+        """One inline command's reply (its first 4 kB)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+            s.sendall(command + b"\r\n")
+            return s.recv(4096)
+
+    def pause(self) -> None:
+        """SIGSTOP: the process is there (its connections stay open) but does
+        nothing, so it acknowledges nothing, until :meth:`resume`."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
 
     def stop(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)  # a paused server cannot stop
         stop_process(self.process)
         self.process = None
 

@@ -1,9 +1,13 @@
 """Seat tokens: HS256 JWTs naming one seat of one game (and its player,
 when the server knows players); creator tokens: HS256
-JWTs naming the game their holder created (claim ``creator``), which can only
-cancel it. A token is one or the other: a seat token has no ``creator`` claim
-and a creator token no ``game`` nor ``seat`` claim, so neither passes for the
-other.
+JWTs naming the game their holder created (claim ``creator``, and its player
+when the server knows players), which can only cancel it. Each kind carries
+its own explicit type in the JWT header (``typ``: :data:`SEAT_TYP`,
+:data:`CREATOR_TYP`), checked on verify; a seat token has no ``creator``
+claim and a creator token no ``game`` nor ``seat`` claim, so neither passes
+for the other, and a player token of the host's is refused if it carries
+either type. Tokens made before the types existed (``typ`` ``JWT``) are
+still told apart by their claims until they expire.
 
 The secret comes from ``RAMINO_TOKEN_SECRET``, or the file named by
 ``RAMINO_TOKEN_SECRET_FILE``; without either, a random secret is made for the
@@ -35,6 +39,12 @@ import jwt
 from ramino.api.errors import ApiError
 
 ISSUER = "ramino"
+SEAT_TYP = "ramino-seat+jwt"
+CREATOR_TYP = "ramino-creator+jwt"
+OUR_TYPS = (SEAT_TYP, CREATOR_TYP)
+LEGACY_TYPS = ("JWT", None)
+"""The ``typ`` of the tokens made before each kind had its own (PyJWT's
+default), still told apart by their claims until they expire."""
 DEFAULT_LIFETIME = 7 * 24 * 3600
 PLAYER_TOKEN_KEY = "ramino-player-token"
 CALLER_KEY = "ramino-caller-key"
@@ -51,12 +61,33 @@ class SeatClaim:
     """The player the seat is bound to (servers that know players)."""
 
 
-def load_secret() -> bytes:
+@dataclass(frozen=True, slots=True)
+class CreatorClaim:
+    game_id: str
+    player: str | None = None
+    """The player who created the game (servers that know players)."""
+
+
+def configured_secret() -> bytes | None:
+    """The seat-token secret the environment gives, if it gives one."""
     if value := os.environ.get("RAMINO_TOKEN_SECRET"):
         return value.encode()
     if path := os.environ.get("RAMINO_TOKEN_SECRET_FILE"):
         return Path(path).read_bytes().strip()
-    return secrets.token_bytes(32)
+    return None
+
+
+def load_secret() -> bytes:
+    configured = configured_secret()
+    return secrets.token_bytes(32) if configured is None else configured
+
+
+def _typ(token: str) -> object:
+    """The ``typ`` of a token's header (None if it has none or is no JWT)."""
+    try:
+        return jwt.get_unverified_header(token).get("typ")
+    except jwt.PyJWTError:
+        return None
 
 
 class TokenIssuer:
@@ -66,6 +97,10 @@ class TokenIssuer:
         self._secret = secret
         self._lifetime = lifetime
         self._verified: dict[str, tuple[SeatClaim, float]] = {}
+
+    def refuse_shared_secret(self, players: PlayerVerifier | None) -> None:
+        """Refuses (ValueError) a player verifier with this issuer's secret."""
+        refuse_shared_secret(self._secret, players)
 
     def issue(
         self, game_id: str, seat: int, now: float | None = None, player: str | None = None
@@ -81,24 +116,29 @@ class TokenIssuer:
         }
         if player is not None:
             claims["player"] = player
-        return jwt.encode(claims, self._secret, algorithm="HS256")
+        return jwt.encode(claims, self._secret, algorithm="HS256", headers={"typ": SEAT_TYP})
 
-    def issue_creator(self, game_id: str, now: float | None = None) -> str:
-        """A token that cancels ``game_id``, for whoever created it."""
+    def issue_creator(
+        self, game_id: str, now: float | None = None, player: str | None = None
+    ) -> str:
+        """A token that cancels ``game_id``, for whoever created it (bound to
+        ``player``, on servers that know players)."""
         issued = int(time.time() if now is None else now)
-        claims = {
+        claims: dict[str, Any] = {
             "iss": ISSUER,
             "sub": f"games/{game_id}/creator",
             "creator": game_id,
             "iat": issued,
             "exp": issued + self._lifetime,
         }
-        return jwt.encode(claims, self._secret, algorithm="HS256")
+        if player is not None:
+            claims["player"] = player
+        return jwt.encode(claims, self._secret, algorithm="HS256", headers={"typ": CREATOR_TYP})
 
-    def verify_creator(self, token: str) -> str:
-        """The game a creator token may cancel."""
+    def verify_creator(self, token: str) -> CreatorClaim:
+        """The game a creator token may cancel, and the player it is bound to."""
         try:
-            claims = jwt.decode(
+            decoded = jwt.decode_complete(
                 token,
                 self._secret,
                 algorithms=["HS256"],
@@ -113,16 +153,20 @@ class TokenIssuer:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad creator token"
             ) from None
+        claims = decoded["payload"]
         game = claims.get("creator")
-        if "seat" in claims or "game" in claims:
+        if decoded["header"].get("typ") not in (CREATOR_TYP, *LEGACY_TYPS) or (
+            "seat" in claims or "game" in claims
+        ):
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "NOT_CREATOR",
                 "a seat token cannot do this: only the creator token of CreateGame can",
             )
-        if not isinstance(game, str):
+        player = claims.get("player")
+        if not isinstance(game, str) or not (player is None or isinstance(player, str)):
             raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad creator token")
-        return game
+        return CreatorClaim(game, player)
 
     def verify(self, token: str) -> SeatClaim:
         """The seat a token acts for; verified tokens are remembered until
@@ -138,7 +182,7 @@ class TokenIssuer:
 
     def _verify(self, token: str) -> tuple[SeatClaim, float]:
         try:
-            claims = jwt.decode(
+            decoded = jwt.decode_complete(
                 token,
                 self._secret,
                 algorithms=["HS256"],
@@ -153,6 +197,13 @@ class TokenIssuer:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", f"bad seat token: {e}"
             ) from None
+        claims = decoded["payload"]
+        if decoded["header"].get("typ") not in (SEAT_TYP, *LEGACY_TYPS):
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "TOKEN_INVALID",
+                "bad seat token: a token of another kind",
+            )
         game, seat, player = claims["game"], claims["seat"], claims.get("player")
         if not isinstance(game, str) or not (player is None or isinstance(player, str)):
             raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad seat token")
@@ -193,6 +244,10 @@ class PlayerVerifier:
             raise ValueError("the player token secret must be at least 32 bytes")
         return cls(secret, ["HS256"], issuer, audience)
 
+    def shares(self, secret: bytes) -> bool:
+        """Whether this verifier checks HS256 tokens with ``secret``."""
+        return isinstance(self._key, bytes) and secrets.compare_digest(self._key, secret)
+
     @classmethod
     def from_public_key(
         cls, pem: bytes, issuer: str | None = None, audience: str | None = None
@@ -209,10 +264,17 @@ class PlayerVerifier:
         raise ValueError("the player token public key must be an RSA or EC key")
 
     def verify(self, token: str) -> str:
-        """The player id of a valid player token (remembered until it expires)."""
+        """The player id of a valid player token (remembered until it
+        expires); a seat or creator token of this server is none."""
         known = self._verified.get(token)
         if known is not None and known[1] > time.time():
             return known[0]
+        if _typ(token) in OUR_TYPS:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "PLAYER_TOKEN_INVALID",
+                "a Ramino seat or creator token is no player token: send the host's player token",
+            )
         try:
             claims = jwt.decode(
                 token,
@@ -245,6 +307,16 @@ class PlayerVerifier:
             self._verified.clear()
         self._verified[token] = (player, float(claims["exp"]))
         return player
+
+
+def refuse_shared_secret(seat_secret: bytes | None, players: PlayerVerifier | None) -> None:
+    """Refuses (ValueError) a player-token secret equal to the seat-token
+    secret: a token signed with one would then pass for the other kind."""
+    if seat_secret is not None and players is not None and players.shares(seat_secret):
+        raise ValueError(
+            "the player token secret must differ from the seat token secret "
+            "(RAMINO_TOKEN_SECRET / RAMINO_TOKEN_SECRET_FILE): give each its own"
+        )
 
 
 def metadata_value(metadata: Iterable[tuple[str, str | bytes]] | None, key: str) -> str | None:

@@ -573,6 +573,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """``players``: the verifier of the host's player tokens; with it,
         lobby calls need a player token and seat tokens are bound to it. The
         searches of large hands run in the app's work pool."""
+        tokens.refuse_shared_secret(players)
         self.app = app
         self.tokens = tokens
         self.players = players
@@ -609,21 +610,31 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if token is None:
             return None
         claim = self.tokens.verify(token)
-        if self.players is not None:
-            # A seat token acts only beside its player's own token.
-            if claim.player is None:
-                raise ApiError(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    "SEAT_NOT_BOUND",
-                    "this seat token is bound to no player: join again",
-                )
-            if self._player(context) != claim.player:
-                raise ApiError(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    "WRONG_PLAYER",
-                    "this seat token belongs to another player",
-                )
+        self._beside_player(
+            context,
+            claim.player,
+            "seat",
+            "SEAT_NOT_BOUND",
+            "this seat token is bound to no player: join again",
+        )
         return claim
+
+    def _beside_player(
+        self, context: Context, player: str | None, kind: str, unbound: str, why: str
+    ) -> None:
+        """On servers that know players, a token of ``kind`` (seat, creator)
+        acts only beside its player's own token: else PERMISSION_DENIED,
+        ``unbound`` (with ``why``) for a token bound to no player."""
+        if self.players is None:
+            return
+        if player is None:
+            raise ApiError(grpc.StatusCode.PERMISSION_DENIED, unbound, why)
+        if self._player(context) != player:
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "WRONG_PLAYER",
+                f"this {kind} token belongs to another player",
+            )
 
     def _claimed(self, context: Context, game_id: str) -> SeatClaim:
         """The seat the caller's token acts for in ``game_id``."""
@@ -705,7 +716,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         check_request_id(request.request_id)
         if request.request_id:
             logs.bind_context(request_hash=request_hash(request.request_id))
-        scope, _player = self._caller(context, request.request_id)
+        scope, player = self._caller(context, request.request_id)
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
         game = await self.app.create(
             convert.preset(request.variant),
@@ -718,7 +729,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._bind(game.game_id)
         return game_pb2.CreateGameResponse(
             game=game_message(self.app.summary(game)),
-            creator_token=self.tokens.issue_creator(game.game_id),
+            creator_token=self.tokens.issue_creator(game.game_id, player=player),
         )
 
     async def CancelGame(  # noqa: N802
@@ -733,12 +744,21 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 "TOKEN_MISSING",
                 "cancelling needs the creator token in the authorization metadata",
             )
-        if self.tokens.verify_creator(token) != game_id:
+        claim = self.tokens.verify_creator(token)
+        if claim.game_id != game_id:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "WRONG_GAME",
                 "this creator token is for another game",
             )
+        self._beside_player(
+            context,
+            claim.player,
+            "creator",
+            "CREATOR_NOT_BOUND",
+            "this creator token is bound to no player (made before creator tokens were "
+            "bound): it cannot cancel on a server that knows players",
+        )
         game = await self.app.cancel(game_id)
         return game_pb2.CancelGameResponse(view=view_message(game, None, with_deck=True))
 

@@ -38,7 +38,12 @@ With ``wait=N`` (a URL option) an append or a create is acknowledged only
 once ``N`` replicas of its node have it: ``WAIT`` on the connection that ran
 the script. A node that loses its primary promotes a replica that has every
 acknowledged write; without it, a failover can lose the writes of the last
-moment before the primary died (see the README's durability section).
+moment before the primary died (see the README's durability section). A
+retry's answer from the first attempt's record (the append's duplicate
+branch, :meth:`RedisStore.request`) waits the same way: the script writes the
+record again, unchanged, and WAIT on its connection then covers the first
+write, so a retry of a write that timed out is NotReplicated again until the
+replicas have it.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
 import structlog
 from redis.asyncio import Redis, RedisCluster
+from redis.asyncio import connection as redis_connection
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -108,7 +114,12 @@ local version = redis.call('HGET', meta, 'version')
 if not version then return {-2} end
 if request_id ~= '' then
   local first = redis.call('HGET', req, request_id)
-  if first then return {-3, first} end
+  if first then
+    -- Written again (unchanged), so that a WAIT after this script covers the
+    -- first write too: a retry is acknowledged only once replicas have it.
+    redis.call('HSET', req, request_id, first)
+    return {-3, first}
+  end
 end
 version = tonumber(version)
 if version ~= tonumber(expected) then return {-1, version} end
@@ -153,6 +164,15 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 
+# A request's record, for a retry; written again (unchanged) so that a WAIT
+# after it covers the write that made it (see APPEND_TEXT's duplicate branch).
+REQUEST_TEXT = """
+local first = redis.call('HGET', KEYS[1], ARGV[1])
+if not first then return {0} end
+redis.call('HSET', KEYS[1], ARGV[1], first)
+return {1, first}
+"""
+
 RELEASE_TEXT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
@@ -183,6 +203,36 @@ RECONNECT_BUDGET = 30.0
 """Seconds a store call keeps reconnecting (a Redis restart, a failover)."""
 
 
+_CONNECTION_MODULE = redis_connection.__file__
+
+
+def _torn_down(error: AttributeError) -> bool:
+    """Whether ``error`` is redis-py's write on a connection torn down under
+    it (redis-py 8.1: ``'NoneType' object has no attribute 'writelines'``, a
+    race with a disconnect during a failover): raised by redis-py's own
+    connection module about its writer being None, and nothing else (an
+    AttributeError of ours stays the bug it is)."""
+    if error.name != "writelines" or error.obj is not None:
+        return False
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename == _CONNECTION_MODULE
+
+
+async def _translated(call: Callable[[], Awaitable[T]]) -> T:
+    """``call``'s answer; redis-py's write on a torn-down connection is
+    raised as the connection error it is (retried, else UNAVAILABLE)."""
+    try:
+        return await call()
+    except AttributeError as failed:
+        if not _torn_down(failed):
+            raise
+        raise RedisConnectionError(f"the connection closed under a write: {failed}") from failed
+
+
 async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
     """``call``'s answer, called again with a growing pause while Redis is
     out of reach or its Cluster is changing hands, for ``RECONNECT_BUDGET``."""
@@ -191,7 +241,7 @@ async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
     delay = 0.05
     while True:
         try:
-            return await call()
+            return await _translated(call)
         except (*RETRYABLE, *TOPOLOGY):
             if loop.time() >= deadline:
                 raise
@@ -210,9 +260,19 @@ class _PatientCluster(RedisCluster):
         return await _patiently(lambda: run(*args, **kwargs))
 
 
+class _TranslatingRedis(Redis):
+    """One Redis's client (redis-py retries its own connection errors): its
+    commands raise a write on a torn-down connection as a connection error."""
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        run: Callable[..., Awaitable[Any]] = super().execute_command
+        return await _translated(lambda: run(*args, **options))
+
+
 class NotReplicated(StoreError):
     """A write reached its primary but not the replicas asked for in time: it
-    is not acknowledged (a retry with its request id gets the first answer)."""
+    is not acknowledged (a retry with its request id gets the first answer
+    once the replicas have it, and NotReplicated again until then)."""
 
     def __init__(self, wanted: int, acked: int) -> None:
         super().__init__(f"a write reached {acked} replicas of the {wanted} required")
@@ -267,6 +327,7 @@ APPEND = _Script.of(APPEND_TEXT)
 CREATE = _Script.of(CREATE_TEXT)
 LEASE = _Script.of(LEASE_TEXT)
 RELEASE = _Script.of(RELEASE_TEXT)
+REQUEST = _Script.of(REQUEST_TEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,8 +428,12 @@ class RedisStore:
             )
             self._layout = Layout(prefix, parsed.buckets if buckets is None else buckets)
         else:
-            self._redis = Redis.from_url(parsed.redis_url, max_connections=256, **options)
-            self._blocking = Redis.from_url(parsed.redis_url, max_connections=4096, **options)
+            self._redis = _TranslatingRedis.from_url(
+                parsed.redis_url, max_connections=256, **options
+            )
+            self._blocking = _TranslatingRedis.from_url(
+                parsed.redis_url, max_connections=4096, **options
+            )
             self._layout = Layout(prefix)
         self._prefix = prefix
         self._requests_kept = requests_kept
@@ -400,15 +465,19 @@ class RedisStore:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + RECONNECT_BUDGET
         delay = 0.05
+
+        async def attempt() -> Any:
+            node = await self._node_client(keys[0])
+            # WAIT counts the writes of its own connection: one for both.
+            async with node.client() as conn:
+                result = await _evalsha(conn, script, keys, args)
+                if _answers_a_write(result):
+                    await self._replicated(conn)
+                return result
+
         while True:
             try:
-                node = await self._node_client(keys[0])
-                # WAIT counts the writes of its own connection: one for both.
-                async with node.client() as conn:
-                    result = await _evalsha(conn, script, keys, args)
-                    if _wrote(result):
-                        await self._replicated(conn)
-                    return result
+                return await _translated(attempt)
             except (*RETRYABLE, *TOPOLOGY):
                 if loop.time() > deadline:
                     raise
@@ -437,7 +506,7 @@ class RedisStore:
         node = self._redis.get_node_from_key(key)
         client = self._nodes.get(node.name)
         if client is None:
-            client = self._nodes[node.name] = Redis(
+            client = self._nodes[node.name] = _TranslatingRedis(
                 host=node.host,
                 port=node.port,
                 username=self._credentials[0],
@@ -551,8 +620,15 @@ class RedisStore:
         return int(v)
 
     async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
-        first = await self._redis.hget(self._key(game_id, "req"), request_id)
-        return None if first is None else RequestRecord.from_bytes(bytes(first))
+        """The record of ``request_id``; with ``wait`` set, given only once
+        the replicas asked for have the write that made it (a retry of a
+        write not replicated is NotReplicated again, never acknowledged)."""
+        key = self._key(game_id, "req")
+        if not self._wait:
+            first = await self._redis.hget(key, request_id)
+            return None if first is None else RequestRecord.from_bytes(bytes(first))
+        found = await self._run(REQUEST, [key], [request_id])
+        return RequestRecord.from_bytes(bytes(found[1])) if int(found[0]) else None
 
     async def requests_kept(self, game_id: str) -> int:
         """How many request records the game keeps (for tests): the larger of
@@ -751,11 +827,13 @@ async def _evalsha(client: Any, script: _Script, keys: list[str], args: list[Any
         return await client.eval(script.text, len(keys), *keys, *args)
 
 
-def _wrote(result: Any) -> bool:
-    """Whether a script's answer says it wrote (create: 1; append: the new
-    version)."""
-    code = result[0] if isinstance(result, list) else result
-    return int(code) > 0
+def _answers_a_write(result: Any) -> bool:
+    """Whether a script's answer stands for a write the replicas must have
+    before it is given: one it made (create: 1; append: the new version; a
+    request's record found: 1), or the first attempt's, answered to a retry
+    (append: -3). WAIT then covers it: the script wrote the record again."""
+    code = int(result[0] if isinstance(result, list) else result)
+    return code > 0 or code == -3
 
 
 def _entry(stream_id: bytes | str, fields: dict[Any, Any]) -> Entry:

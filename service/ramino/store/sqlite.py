@@ -5,6 +5,7 @@ in-process); the redis store is the one for many replicas."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
@@ -72,7 +73,18 @@ CREATE TABLE IF NOT EXISTS snapshots (
 log = structlog.get_logger("ramino.store")
 
 CHECKPOINT_EVERY = 0.5
-"""Seconds between two checkpoints of the write-ahead log."""
+"""Seconds between two passive checkpoints of the write-ahead log."""
+WAL_LIMIT = 64 * 1024 * 1024
+"""Bytes of write-ahead log past which the checkpointer catches up with the
+writer and truncates the log; writers wait (without blocking the event loop)
+once it is twice as large (a writer faster than the checkpoints)."""
+TICK = 0.1
+"""Seconds between two looks at the log's size."""
+CATCH_UP_PASSES = 8
+HELD_FRAMES = 256
+"""A catch-up's passive passes beside the writer stop once at most this many
+pages of log are left (or after ``CATCH_UP_PASSES``): the held part copies
+only those."""
 
 
 class Checkpointer:
@@ -81,27 +93,122 @@ class Checkpointer:
     its threshold, and its fsync (about 12 ms here, once per ~1,000 pages)
     would stall the event loop and every call waiting on it; a passive
     checkpoint here runs beside the writer (the sqlite3 module lets go of the
-    GIL while SQLite works) and never blocks it."""
+    GIL while SQLite works) and never blocks it.
 
-    def __init__(self, path: str, every: float = CHECKPOINT_EVERY) -> None:
-        self.path, self.every = path, every
+    A passive checkpoint never catches up with a busy writer, though, and the
+    log only grows: past ``limit`` bytes (or once the writes stop), the thread
+    copies what it can beside the writer, then asks the store to hold its
+    writers (they wait on the event loop, which goes on serving everything
+    else), checkpoints the rest, starts the log again from its beginning (cut
+    back to ``limit``, or to nothing when idle), and lets the writers go. A
+    store whose log reaches ``2 * limit`` before that holds its writers itself
+    (:meth:`SqliteStore._writable`)."""
+
+    def __init__(self, path: str, every: float = CHECKPOINT_EVERY, limit: int = WAL_LIMIT) -> None:
+        self.path, self.every, self.limit = path, every, limit
+        self.wal = Path(path + "-wal")
         self.done = 0
         """Checkpoints run (for tests)."""
+        self.restarted = 0
+        """Catch-ups that started the log again from its beginning (for tests)."""
+        self.held = threading.Event()
+        """Set by the store's event loop once its writers are held."""
+        self._gate: tuple[asyncio.AbstractEventLoop, SqliteStore] | None = None
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
         self._thread.start()
 
+    def attach(self, loop: asyncio.AbstractEventLoop, store: SqliteStore) -> None:
+        """The loop of the store whose writers a catch-up holds."""
+        self._gate = (loop, store)
+
+    def wal_size(self) -> int:
+        try:
+            return self.wal.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def urge(self) -> None:
+        """Catch up now (the store holds its writers already)."""
+        self._wake.set()
+
     def _run(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        # A truncating checkpoint waits for the store's readers (never for its
+        # writers: they are held first).
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute(f"PRAGMA journal_size_limit={int(self.limit)}")
+        # As the store's: its one write (see _catch_up) syncs the log's
+        # header, not also its commit.
+        db.execute("PRAGMA synchronous=NORMAL")
+        since, last_version = 0.0, None
         try:
-            while not self._stop.wait(self.every):
+            while not self._stop.is_set():
+                self._wake.wait(TICK)
+                self._wake.clear()
+                if self._stop.is_set():
+                    break
+                since += TICK
                 try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                    self.done += 1
+                    version = None
+                    if self.held.is_set() or self.wal_size() > self.limit:
+                        self._catch_up(db, idle=False)
+                    elif since >= self.every:
+                        since = 0.0
+                        version = db.execute("PRAGMA data_version").fetchone()[0]
+                        if version == last_version and self.wal_size() > 0:
+                            self._catch_up(db, idle=True)  # no commit since the last look
+                        else:
+                            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                            self.done += 1
+                    if version is not None:
+                        last_version = version
                 except sqlite3.Error as failed:
                     log.warning("sqlite checkpoint failed", path=self.path, error=str(failed))
         finally:
             db.close()
+
+    def _catch_up(self, db: sqlite3.Connection, idle: bool) -> None:
+        """Checkpoints the whole log with the writers held, and starts it
+        again from its beginning (``RESTART``: cut back to ``limit`` bytes;
+        ``TRUNCATE`` when ``idle``: to nothing)."""
+        gate = self._gate
+        if gate is None:
+            return  # nothing written through the store yet: nothing to catch up
+        loop, store = gate
+        if not self.held.is_set():
+            # The bulk beside the writer, pass after pass (each copies what
+            # the writer added during the last), so that little is left for
+            # the held part.
+            for _ in range(CATCH_UP_PASSES):
+                _busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                self.done += 1
+                if frames - copied <= HELD_FRAMES:
+                    break
+            try:
+                loop.call_soon_threadsafe(store._hold_writers)
+            except RuntimeError:
+                return  # the loop is closed
+            while not self.held.wait(TICK):
+                if self._stop.is_set():
+                    break
+        try:
+            if self.held.is_set():
+                mode = "TRUNCATE" if idle else "RESTART"
+                db.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
+                self.done += 1
+                self.restarted += 1
+                # The first write to a log started again syncs its header:
+                # made here (a page rewritten as it is), not in a commit on
+                # the event loop.
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                db.execute(f"PRAGMA user_version={version}")
+        finally:
+            self.held.clear()
+            # After the hold, if it came late: the loop runs them in order.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(store._release_writers)
 
     @property
     def running(self) -> bool:
@@ -109,29 +216,71 @@ class Checkpointer:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         self._thread.join()
 
 
 class SqliteStore:
     shared = False
 
-    def __init__(self, path: str | Path, requests_kept: int = REQUESTS_KEPT) -> None:
+    def __init__(
+        self, path: str | Path, requests_kept: int = REQUESTS_KEPT, wal_limit: int = WAL_LIMIT
+    ) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
+        # A log that restarts from its beginning is cut back to this size.
+        self._db.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
         self._db.executescript(SCHEMA)
         self.checkpointer: Checkpointer | None = None
         if str(path) != ":memory:":
-            # Checkpoints leave the commits (and the event loop) for a thread.
+            # Checkpoints leave the commits (and the event loop) for a thread;
+            # a log left by the last run is folded in now, before serving.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
-            self.checkpointer = Checkpointer(str(path))
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            self.checkpointer = Checkpointer(str(path), limit=wal_limit)
         self._notifier = Notifier()
         self._leases = Leases()
         self._batch: asyncio.Future[None] | None = None
+        self._hold: asyncio.Future[None] | None = None
+        """While set, writers wait: the checkpointer truncates the log."""
+        self._attached = False
         self._requests_kept = requests_kept
+
+    async def _writable(self) -> None:
+        """Returns once this store may write: at once, unless the
+        checkpointer is truncating the log (or must: the log has reached
+        twice its limit, a writer faster than the checkpoints)."""
+        checkpointer = self.checkpointer
+        if checkpointer is None:
+            return
+        if not self._attached:
+            checkpointer.attach(asyncio.get_running_loop(), self)
+            self._attached = True
+        if self._hold is None and checkpointer.wal_size() > 2 * checkpointer.limit:
+            self._hold_writers()
+            checkpointer.urge()
+        while self._hold is not None:
+            # Shielded: a waiter that goes away must not cancel the hold.
+            await asyncio.shield(self._hold)
+
+    def _hold_writers(self) -> None:
+        """On the event loop: commits the open batch, holds new writes until
+        :meth:`_release_writers`, and tells the checkpointer."""
+        if self._hold is not None:
+            return  # held already, and the checkpointer told so then
+        self._commit_batch()
+        self._hold = asyncio.get_running_loop().create_future()
+        assert self.checkpointer is not None
+        self.checkpointer.held.set()
+
+    def _release_writers(self) -> None:
+        hold, self._hold = self._hold, None
+        if hold is not None and not hold.done():
+            hold.set_result(None)
 
     def _version(self, game_id: str) -> int:
         row = self._db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
@@ -159,6 +308,7 @@ class SqliteStore:
         self, summary: GameSummary, first: str, request: RequestRecord | None = None
     ) -> None:
         summary.version = 1
+        await self._writable()
         try:
             self._commit_batch()
             with self._db:
@@ -189,6 +339,7 @@ class SqliteStore:
         version = expected_version + len(entries)
         request_id = None if request is None else request.request_id
         summary.version = version
+        await self._writable()
         batch = self._join_batch()
         # No savepoint: each step that can refuse the append comes before
         # anything of it is written, or undoes what it wrote. Any other
@@ -354,6 +505,7 @@ class SqliteStore:
         return Page(games, token)
 
     async def save_snapshot(self, game_id: str, version: int, data: str) -> None:
+        await self._writable()
         self._db.execute(
             "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", (game_id, version, data)
         )
@@ -387,6 +539,7 @@ class SqliteStore:
         for game_id in gone:
             if archive is not None:
                 await archive(game_id, await self.read(game_id))
+            await self._writable()
             self._commit_batch()
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -398,4 +551,5 @@ class SqliteStore:
         self._commit_batch()
         if self.checkpointer is not None:
             self.checkpointer.stop()
+        self._release_writers()
         self._db.close()

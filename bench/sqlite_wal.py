@@ -1,0 +1,142 @@
+"""The sqlite store's write-ahead log under sustained writes, side by side:
+passive checkpoints only (the store before issue 20: the log grows without
+bound under a busy writer) and the store's catching-up checkpointer (a log
+held under its limit). Also the event loop's lag meanwhile (a task that
+sleeps 1 ms and notes how late it wakes), since a checkpoint must not stall
+the loop.
+
+    .venv/bin/python bench/sqlite_wal.py --moves 20000 --creates 20000
+
+Each move is an append of two entries with its request record (a move's
+answer, 1.5 kB), 64 games at once (a batch each round, as the server's group
+commit makes); each create a new game with its record."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from ramino.store import GameSummary, RequestRecord
+from ramino.store.sqlite import WAL_LIMIT, SqliteStore
+
+GAMES = 64
+ANSWER = b"a" * 1500
+ENTRY = '{"t":"drew","seat":0,"card":17,"at":1764590000.0}' * 3
+
+
+def summary(game_id: str) -> GameSummary:
+    return GameSummary(game_id, "rummy", "playing", 1.0, open_seats=0, seats=2)
+
+
+class Lag:
+    """How late a 1 ms sleep wakes, sampled while the writes run."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(0.001)
+            self.samples.append(loop.time() - start - 0.001)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            pass
+
+
+async def run(kind: str, count: int, limit: int, root: Path) -> dict[str, float]:
+    store = SqliteStore(root / f"{kind}-{limit}.db", wal_limit=limit)
+    assert store.checkpointer is not None
+    biggest = 0
+    lag = Lag()
+    if kind == "moves":
+        for g in range(GAMES):
+            await store.create(summary(f"g{g}"), "e1")
+    started = time.perf_counter()
+    lag.start()
+    done = 0
+    version = 1
+    while done < count:
+        n = min(GAMES, count - done)
+        if kind == "moves":
+            await asyncio.gather(
+                *(
+                    store.append(
+                        f"g{g}",
+                        version,
+                        [ENTRY, ENTRY],
+                        summary(f"g{g}"),
+                        RequestRecord(f"r{version}", "seat:0", "Draw", "p", ANSWER),
+                    )
+                    for g in range(n)
+                )
+            )
+            version += 2
+        else:
+            await asyncio.gather(
+                *(
+                    store.create(
+                        summary(f"c{done + i}"),
+                        ENTRY * 4,
+                        RequestRecord(f"c{done + i}", "caller:k", "CreateGame", "p", ANSWER),
+                    )
+                    for i in range(n)
+                )
+            )
+        done += n
+        biggest = max(biggest, store.checkpointer.wal_size())
+    seconds = time.perf_counter() - started
+    await lag.stop()
+    final = store.checkpointer.wal_size()
+    await store.close()
+    lags = sorted(lag.samples) or [0.0]
+    return {
+        "final": final / 1e6,
+        "max": biggest / 1e6,
+        "rate": count / seconds,
+        "lag_p99": lags[int(0.99 * (len(lags) - 1))] * 1e3,
+        "lag_max": lags[-1] * 1e3,
+        "lag_p50": statistics.median(lags) * 1e3,
+    }
+
+
+async def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--moves", type=int, default=20000, help="appends (0: none)")
+    p.add_argument("--creates", type=int, default=20000, help="creates (0: none)")
+    args = p.parse_args(argv)
+    unbounded = 1 << 62  # the catch-up never starts: passive checkpoints only
+    header = (
+        f"{'':24} {'WAL end MB':>10} {'WAL max MB':>10} {'writes/s':>9} "
+        f"{'lag p50 ms':>10} {'lag p99 ms':>10} {'lag max ms':>10}"
+    )
+    print(header)
+    with tempfile.TemporaryDirectory(prefix="ramino-wal-") as tmp:
+        for kind, count in (("moves", args.moves), ("creates", args.creates)):
+            if not count:
+                continue
+            for label, limit in (("passive only", unbounded), ("catching up", WAL_LIMIT)):
+                r = await run(kind, count, limit, Path(tmp))
+                print(
+                    f"{count} {kind}, {label:13} {r['final']:10.1f} {r['max']:10.1f} "
+                    f"{r['rate']:9.0f} {r['lag_p50']:10.2f} {r['lag_p99']:10.2f} "
+                    f"{r['lag_max']:10.2f}"
+                )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
