@@ -15,6 +15,7 @@ from prometheus_client import start_http_server
 
 from ramino.api.interceptors import ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
+from ramino.api.tls import CertificateFiles, ServerTls, server_credentials
 from ramino.pool import WorkPool
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
 
@@ -48,6 +49,9 @@ class ServerConfig:
     reuse_port: bool = False
     """Bind with ``SO_REUSEPORT``, so that the worker processes of one
     ``ramino serve --workers N`` share the port (off: a port in use is an error)."""
+    tls: ServerTls | None = None
+    """Serve TLS (mutual TLS with a client CA) from these files, reloaded
+    when they change; ``None``: plaintext."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -57,6 +61,8 @@ class RunningServer:
     port: int
     health: health.aio.HealthServicer
     games: object | None = None
+    tls: CertificateFiles | None = None
+    """The fetcher that reloads the TLS files (None: plaintext)."""
 
     async def stop(self, grace: float) -> None:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
@@ -79,12 +85,15 @@ async def create_server(
     max_connection_age: float | None = None,
     max_connection_age_grace: float | None = None,
     reuse_port: bool = False,
+    tls: ServerTls | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
     (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it. With
     ``reuse_port`` other processes may bind the same port (``SO_REUSEPORT``)
-    and the kernel spreads new connections over them."""
+    and the kernel spreads new connections over them. With ``tls`` the port
+    speaks TLS only (a plaintext client fails its handshake), from files
+    reloaded when they change (:mod:`ramino.api.tls`)."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         ("grpc.max_send_message_length", 4 * max_message_bytes),
@@ -103,13 +112,18 @@ async def create_server(
     reflection.enable_server_reflection(
         (*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    port = server.add_insecure_port(address)
+    files = None
+    if tls is None:
+        port = server.add_insecure_port(address)
+    else:
+        credentials, files = server_credentials(tls)
+        port = server.add_secure_port(address, credentials)
     if port == 0:
         raise OSError(f"cannot bind {address}")
     await server.start()
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, health_servicer, games)
+    return RunningServer(server, port, health_servicer, games, files)
 
 
 async def serve(
@@ -129,8 +143,15 @@ async def serve(
         max_connection_age=config.max_connection_age,
         max_connection_age_grace=config.max_connection_age_grace,
         reuse_port=config.reuse_port,
+        tls=config.tls,
     )
-    log.info("serving", host=config.host, port=running.port, store=config.store)
+    log.info(
+        "serving",
+        host=config.host,
+        port=running.port,
+        store=config.store,
+        tls="off" if config.tls is None else "mutual" if config.tls.client_ca_file else "on",
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
