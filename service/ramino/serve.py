@@ -39,7 +39,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=_env("STORE", "sqlite:var/ramino.db"),
         help=(
             "memory | sqlite:PATH | redis://HOST:PORT/DB | "
-            "redis+cluster://HOST:PORT[,HOST:PORT...] [RAMINO_STORE]"
+            "redis+cluster://HOST:PORT[,HOST:PORT...]; rediss:// and rediss+cluster:// "
+            "over TLS (?tls_ca_file=F&tls_cert_file=F&tls_key_file=F&tls_server_name=N) "
+            "[RAMINO_STORE]"
         ),
     )
     p.add_argument(

@@ -36,11 +36,12 @@ def redis_store(request: pytest.FixtureRequest, kind: str, **options: int) -> Re
     if kind == "redis-cluster":
         cluster: RedisClusterServers = request.getfixturevalue("redis_cluster")
         return RedisStore(cluster.url, prefix=prefix, **options)
-    server: RedisServer = request.getfixturevalue("redis_server")
+    fixture = "redis_tls_server" if kind == "rediss" else "redis_server"
+    server: RedisServer = request.getfixturevalue(fixture)
     return RedisStore(server.url, prefix=prefix, **options)
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster", "rediss"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     s: Store
     if request.param.startswith("redis"):

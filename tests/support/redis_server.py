@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import shutil
 import socket
+import ssl
 import subprocess
 import time
 from pathlib import Path
+
+from tests.support.tls import Issued, TestCA
 
 INSTALL_HINT = (
     "redis-server is not installed: run `make test` (it installs the Debian package "
@@ -96,3 +99,78 @@ class RedisServer:
             self.process.kill()
             self.process.wait(10)
         self.process = None
+
+
+class TlsRedisServer(RedisServer):
+    """A redis-server that speaks TLS only (``--port 0 --tls-port``), with a
+    certificate for ``hosts`` signed by the tests' CA; ``auth_clients``:
+    ``yes`` (a client certificate of that CA required), ``optional`` or ``no``."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        ca: TestCA,
+        hosts: tuple[str, ...] = ("localhost", "127.0.0.1"),
+        auth_clients: str = "no",
+    ) -> None:
+        super().__init__(data_dir)
+        self.ca = ca
+        self.auth_clients = auth_clients
+        self.certificate = ca.issue(f"redis-{self.port}", hosts=hosts, folder=data_dir)
+        self.client_certificate = ca.issue(
+            f"redis-client-{self.port}", client=True, folder=data_dir
+        )
+
+    def tls_options(self, client_certificate: bool = False) -> str:
+        """The store URL's TLS options trusting the CA (with the client certificate)."""
+        options = f"tls_ca_file={self.ca.ca_file}"
+        if client_certificate:
+            cert = self.client_certificate
+            options += f"&tls_cert_file={cert.cert_file}&tls_key_file={cert.key_file}"
+        return options
+
+    @property
+    def url(self) -> str:
+        return f"rediss://127.0.0.1:{self.port}/0?{self.tls_options(self.auth_clients == 'yes')}"
+
+    def start(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                *redis_flags(0, self.data_dir, self.appendfsync),
+                *redis_tls_flags(self.port, self.certificate, self.ca, self.auth_clients),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        context = ssl.create_default_context(cafile=str(self.ca.ca_file))
+        context.check_hostname = False  # its certificate may name another host
+        context.load_cert_chain(self.client_certificate.cert_file, self.client_certificate.key_file)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as raw:
+                    with context.wrap_socket(raw, server_hostname="127.0.0.1") as s:
+                        s.sendall(b"PING\r\n")
+                        if s.recv(16).startswith(b"+PONG"):
+                            return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not start with TLS on port {self.port}")
+
+
+def redis_tls_flags(port: int, certificate: Issued, ca: TestCA, auth_clients: str) -> list[str]:
+    """redis-server's flags for TLS on ``port`` with ``certificate``."""
+    return [
+        "--tls-port",
+        str(port),
+        "--tls-cert-file",
+        str(certificate.cert_file),
+        "--tls-key-file",
+        str(certificate.key_file),
+        "--tls-ca-cert-file",
+        str(ca.ca_file),
+        "--tls-auth-clients",
+        auth_clients,
+    ]
