@@ -195,6 +195,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="mutual TLS: refuse clients without a certificate signed by a CA in this "
         "PEM file [RAMINO_TLS_CLIENT_CA_FILE]",
     )
+    health_port = _env("HEALTH_PORT", "")
+    p.add_argument(
+        "--health-port",
+        type=int,
+        default=int(health_port) if health_port else None,
+        help="also serve grpc.health.v1 alone, in plaintext, on this port: for "
+        "probes that cannot speak TLS (the kubelet's gRPC probes) [RAMINO_HEALTH_PORT]",
+    )
     p.add_argument(
         "--test-seed",
         type=test_seed,
@@ -302,6 +310,7 @@ def run_server(
         max_connection_age_grace=args.max_connection_age_grace,
         reuse_port=worker is not None,
         tls=server_tls(args),
+        health_port=args.health_port,
     )
 
     if args.test_seed is not None:

@@ -322,3 +322,32 @@ def test_serve_with_workers_over_tls_reloads_in_every_worker(
         assert list(served.values()) == [{renewed.serial}] * 2
     finally:
         server.stop()
+
+
+async def test_the_health_port_answers_probes_in_plaintext_and_nothing_else(ca: TestCA) -> None:
+    """The kubelet's gRPC probes cannot speak TLS: a plaintext port serves
+    health alone, with the TLS port's statuses (a drain shows there too)."""
+    leaf = ca.issue("server")
+    running = await create_server(
+        "127.0.0.1:0",
+        tls=ServerTls(str(leaf.cert_file), str(leaf.key_file), str(ca.ca_file)),
+        health_address="127.0.0.1:0",
+    )
+    try:
+        assert running.health_port not in (None, running.port)
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.health_port}") as probe:
+            assert await check(probe) == health_pb2.HealthCheckResponse.SERVING
+            rules = rules_pb2_grpc.RulesServiceStub(probe)
+            with pytest.raises(grpc.aio.AioRpcError) as e:
+                await rules.ValidateMeld(
+                    rules_pb2.ValidateMeldRequest(variant="rummy", cards=["5H", "6H", "7H"]),
+                    timeout=5,
+                )
+            assert e.value.code() == grpc.StatusCode.UNIMPLEMENTED
+            game = "ramino.v1.GameService"
+            await running.health.set(game, health_pb2.HealthCheckResponse.NOT_SERVING)
+            stub = health_pb2_grpc.HealthStub(probe)
+            reply = await stub.Check(health_pb2.HealthCheckRequest(service=game), timeout=5)
+            assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING
+    finally:
+        await running.stop(0)
