@@ -40,6 +40,21 @@ def redis_tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TlsRe
 
 
 @pytest.fixture(scope="session")
+def redis_tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
+    """A Redis Cluster whose nodes speak TLS only (clients, bus, replication),
+    with certificates of a CA of the tests, and a password."""
+    folder = Path(tmp_path_factory.mktemp("redis-tls-cluster"))
+    cluster = RedisClusterServers(
+        folder / "nodes", password="cluster-tls-password", tls=TestCA(folder / "ca")
+    )
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
     """A Redis Cluster of three primaries with a replica each, shared by the
     tests that only read and write (tests that kill nodes start their own).

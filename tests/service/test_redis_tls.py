@@ -150,3 +150,32 @@ def test_bad_tls_store_urls_refused(tmp_path: Path, url: str, message: str) -> N
     with pytest.raises(ValueError) as e:
         open_store(url.format(ca=ca.ca_file, missing=tmp_path / "no-such.pem"))
     assert message in str(e.value)
+
+
+async def test_rediss_cluster_with_wait_plays(redis_tls_cluster) -> None:
+    """``wait=1`` runs WAIT on a plain client of the game's node: over TLS too."""
+    assert await plays(redis_tls_cluster.url + "&wait=1") == ["e1", "e2"]
+
+
+async def test_rediss_cluster_checks_the_server_name_on_every_node(redis_tls_cluster) -> None:
+    named = redis_tls_cluster.url + "&tls_server_name=localhost"
+    assert await plays(named + "&wait=1") == ["e1", "e2"]
+    store = RedisStore(named, prefix=prefix())
+    try:
+        await store.ping()
+        nodes = store.client.get_nodes()
+        assert len(nodes) == len(redis_tls_cluster.nodes)
+        assert all(n.connection_class.server_name == "localhost" for n in nodes)
+    finally:
+        await store.close()
+    wrong = RedisStore(redis_tls_cluster.url + "&tls_server_name=other.games.test", prefix=prefix())
+    try:
+        (node,) = list(wrong.client.nodes_manager.startup_nodes.values())[:1]
+        connection = node.connection_class(**node.connection_kwargs)
+        connection.retry = Retry(NoBackoff(), 0)
+        with pytest.raises(RedisConnectionError) as e:
+            await connection.connect()
+        assert "Hostname mismatch" in str(e.value)
+        await connection.disconnect()
+    finally:
+        await wrong.close()

@@ -104,13 +104,18 @@ class TestCA:
         hosts: tuple[str, ...] = HOSTS,
         client: bool = False,
         folder: Path | None = None,
+        peer: bool = False,
     ) -> Issued:
-        """A certificate for ``hosts`` (a server's; ``client``: a client's),
-        written as ``NAME.pem`` and ``NAME-key.pem`` in ``folder``."""
+        """A certificate for ``hosts`` (a server's; ``client``: a client's;
+        ``peer``: both, for a Redis Cluster node, which is a client of the
+        other nodes' bus), written as ``NAME.pem`` and ``NAME-key.pem`` in
+        ``folder``."""
         key = ec.generate_private_key(ec.SECP256R1())
         now = datetime.datetime.now(datetime.UTC)
         serial = x509.random_serial_number()
-        usage = ExtendedKeyUsageOID.CLIENT_AUTH if client else ExtendedKeyUsageOID.SERVER_AUTH
+        usages = [ExtendedKeyUsageOID.CLIENT_AUTH if client else ExtendedKeyUsageOID.SERVER_AUTH]
+        if peer:
+            usages = [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
         builder = (
             x509.CertificateBuilder()
             .subject_name(_name(name))
@@ -120,7 +125,7 @@ class TestCA:
             .not_valid_before(now - datetime.timedelta(hours=1))
             .not_valid_after(now + datetime.timedelta(days=1))
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
+            .add_extension(x509.ExtendedKeyUsage(usages), critical=False)
             .add_extension(_san(hosts), critical=False)
         )
         cert = builder.sign(self._key, hashes.SHA256())
