@@ -14,11 +14,16 @@ TLS, each side on its own: toward browsers (``--tls-cert-file``,
 ALPN) and toward the server (``--upstream-ca-file`` and, for a server under
 mutual TLS, ``--upstream-cert-file``/``--upstream-key-file``;
 ``--upstream-server-name`` is the name the server's certificate must carry
-and is sent as SNI). Envoy reads the files at start.
+and is sent as SNI). Envoy reads the certificates through secret files
+(SDS from a path, :func:`secret_files`) and reads them again when a file is
+renamed into their folder: a renewal by cert-manager (the kubelet swaps the
+Secret volume's ``..data`` link) or by any atomic rename is served without a
+restart. A file rewritten in place is not noticed: replace it by a rename.
 
 The same config, made for Kubernetes (``--print-config --kubernetes``), is
 deploy/base/gateway/envoy.yaml, and with ``--tls`` the one of
-deploy/components/tls; tests/gateway checks that they are not stale.
+deploy/components/tls (``--write-config DIR`` writes it with its secret
+files); tests/gateway checks that they are not stale.
 """
 
 from __future__ import annotations
@@ -113,37 +118,101 @@ class UpstreamTls:
     key_file: str | None = None
 
 
+SDS_LISTENER = "gateway-certificate"
+SDS_UPSTREAM_CERTIFICATE = "upstream-certificate"
+SDS_UPSTREAM_CA = "upstream-ca"
+"""The secrets Envoy reads from files (SDS from a path), each ``NAME.yaml``
+in the config's folder: so that Envoy loads renewed certificates without a
+restart, when a rename in their folder says they changed (Envoy's
+``watched_directory``: the kubelet's ``..data`` swap, or any atomic rename)."""
+
+
+def _secret(name: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"resources": [{"@type": TLS_TYPES + "Secret", "name": name, **body}]}
+
+
 def _certificate(cert_file: str, key_file: str) -> dict[str, Any]:
-    return {"certificate_chain": {"filename": cert_file}, "private_key": {"filename": key_file}}
+    return {
+        "tls_certificate": {
+            "certificate_chain": {"filename": cert_file},
+            "private_key": {"filename": key_file},
+        }
+    }
 
 
-def _listener_tls(tls: ListenerTls) -> dict[str, Any]:
+def secret_files(
+    tls: ListenerTls | None, upstream_tls: UpstreamTls | None
+) -> dict[str, dict[str, Any]]:
+    """The SDS files of a config with ``tls`` and ``upstream_tls``, by file name."""
+    files: dict[str, dict[str, Any]] = {}
+    if tls is not None:
+        files[SDS_LISTENER] = _secret(SDS_LISTENER, _certificate(tls.cert_file, tls.key_file))
+    if upstream_tls is not None:
+        ca = {"validation_context": {"trusted_ca": {"filename": upstream_tls.ca_file}}}
+        files[SDS_UPSTREAM_CA] = _secret(SDS_UPSTREAM_CA, ca)
+        if upstream_tls.cert_file is not None and upstream_tls.key_file is not None:
+            files[SDS_UPSTREAM_CERTIFICATE] = _secret(
+                SDS_UPSTREAM_CERTIFICATE,
+                _certificate(upstream_tls.cert_file, upstream_tls.key_file),
+            )
+    return {f"{name}.yaml": body for name, body in files.items()}
+
+
+def _sds(name: str, folder: str, watched: str) -> dict[str, Any]:
+    """A reference to the secret ``name`` in ``folder``, read again when a
+    file is renamed into ``watched`` (the folder of its certificates)."""
+    return {
+        "name": name,
+        "sds_config": {
+            "path_config_source": {
+                "path": f"{folder}/{name}.yaml",
+                "watched_directory": {"path": watched},
+            },
+            "resource_api_version": "V3",
+        },
+    }
+
+
+def _listener_tls(tls: ListenerTls, folder: str) -> dict[str, Any]:
+    watched = os.path.dirname(tls.cert_file)
     return {
         "name": TLS_SOCKET,
         "typed_config": {
             "@type": TLS_TYPES + "DownstreamTlsContext",
             "common_tls_context": {
-                "tls_certificates": [_certificate(tls.cert_file, tls.key_file)],
+                "tls_certificate_sds_secret_configs": [_sds(SDS_LISTENER, folder, watched)],
                 "alpn_protocols": ["h2", "http/1.1"],
             },
         },
     }
 
 
-def _upstream_tls(tls: UpstreamTls) -> dict[str, Any]:
-    validation: dict[str, Any] = {"trusted_ca": {"filename": tls.ca_file}}
-    context: dict[str, Any] = {"alpn_protocols": ["h2"], "validation_context": validation}
+def _upstream_tls(tls: UpstreamTls, folder: str) -> dict[str, Any]:
+    default: dict[str, Any] = {}
+    if tls.server_name is not None:
+        default["match_typed_subject_alt_names"] = [
+            {"san_type": "DNS", "matcher": {"exact": tls.server_name}}
+        ]
+    context: dict[str, Any] = {
+        "alpn_protocols": ["h2"],
+        "combined_validation_context": {
+            "default_validation_context": default,
+            "validation_context_sds_secret_config": _sds(
+                SDS_UPSTREAM_CA, folder, os.path.dirname(tls.ca_file)
+            ),
+        },
+    }
     if tls.cert_file is not None and tls.key_file is not None:
-        context["tls_certificates"] = [_certificate(tls.cert_file, tls.key_file)]
+        watched = os.path.dirname(tls.cert_file)
+        context["tls_certificate_sds_secret_configs"] = [
+            _sds(SDS_UPSTREAM_CERTIFICATE, folder, watched)
+        ]
     upstream: dict[str, Any] = {
         "@type": TLS_TYPES + "UpstreamTlsContext",
         "common_tls_context": context,
     }
     if tls.server_name is not None:
         upstream["sni"] = tls.server_name
-        validation["match_typed_subject_alt_names"] = [
-            {"san_type": "DNS", "matcher": {"exact": tls.server_name}}
-        ]
     return {"name": TLS_SOCKET, "typed_config": upstream}
 
 
@@ -166,10 +235,13 @@ def envoy_config(
     admin_port: int | None = None,
     tls: ListenerTls | None = None,
     upstream_tls: UpstreamTls | None = None,
+    secrets_folder: str = ".",
 ) -> dict[str, Any]:
     """Envoy's bootstrap: one listener, gRPC-web and CORS in front of the
     server's gRPC, and the page, if any, on every other path; over TLS on
-    the sides given ``tls`` (browsers) and ``upstream_tls`` (the server)."""
+    the sides given ``tls`` (browsers) and ``upstream_tls`` (the server),
+    whose certificates Envoy reads from the :func:`secret_files` in
+    ``secrets_folder``."""
     route_action: dict[str, Any] = {"cluster": "ramino", "timeout": _duration(timeouts.route)}
     if timeouts.route_idle is not None:
         route_action["idle_timeout"] = _duration(timeouts.route_idle)
@@ -232,14 +304,14 @@ def envoy_config(
     }
     clusters = [_cluster("ramino", upstream, http2=True)]
     if upstream_tls is not None:
-        clusters[0]["transport_socket"] = _upstream_tls(upstream_tls)
+        clusters[0]["transport_socket"] = _upstream_tls(upstream_tls, secrets_folder)
     chain: dict[str, Any] = {
         "filters": [
             {"name": "envoy.filters.network.http_connection_manager", "typed_config": manager}
         ]
     }
     if tls is not None:
-        chain["transport_socket"] = _listener_tls(tls)
+        chain["transport_socket"] = _listener_tls(tls, secrets_folder)
     if page is not None:
         clusters.append(_cluster("page", page, http2=False))
     config: dict[str, Any] = {
@@ -267,6 +339,9 @@ def envoy_config(
             }
         ]
     }
+    if tls is not None or upstream_tls is not None:
+        # Secrets from files (SDS) need the node to have a name.
+        config["node"] = {"id": "ramino-gateway", "cluster": "ramino-gateway"}
     if admin_port is not None:
         config["admin"] = {"address": _address("127.0.0.1", admin_port)}
     return config
@@ -318,6 +393,22 @@ certificate toward the server and the CA (ca.crt)."""
 KUBERNETES_SERVER_NAME = "ramino-grpc"
 """The name the server's certificate carries in deploy/components/tls."""
 
+KUBERNETES_CONFIG = "/etc/envoy"
+"""Where the gateway's ConfigMap is mounted: envoy.yaml and the secret files."""
+
+
+def kubernetes_tls() -> tuple[ListenerTls, UpstreamTls]:
+    """The certificates of deploy/components/tls, in its mounted Secrets."""
+    return (
+        ListenerTls(f"{KUBERNETES_TLS}/gateway/tls.crt", f"{KUBERNETES_TLS}/gateway/tls.key"),
+        UpstreamTls(
+            f"{KUBERNETES_TLS}/upstream/ca.crt",
+            KUBERNETES_SERVER_NAME,
+            f"{KUBERNETES_TLS}/upstream/tls.crt",
+            f"{KUBERNETES_TLS}/upstream/tls.key",
+        ),
+    )
+
 
 def kubernetes_config(
     origins: tuple[str, ...] = KUBERNETES_ORIGINS, tls: bool = False
@@ -346,6 +437,7 @@ def kubernetes_config(
         origins=origins,
         tls=listener,
         upstream_tls=upstream,
+        secrets_folder=KUBERNETES_CONFIG,
     )
 
 
@@ -462,6 +554,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--admin-port", type=int, default=None, help="Envoy's admin on loopback")
     p.add_argument("--print-config", action="store_true", help="print the config and exit")
     p.add_argument(
+        "--write-config",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write envoy.yaml and, with TLS, its secret files into DIR and exit",
+    )
+    p.add_argument(
         "--kubernetes",
         action="store_true",
         help="with --print-config: the config of deploy/base/gateway (with --tls: of "
@@ -525,10 +624,25 @@ def _tls(args: argparse.Namespace) -> tuple[ListenerTls | None, UpstreamTls | No
     return listener, upstream
 
 
+def write_config(folder: Path, config: dict[str, Any], secrets: dict[str, Any]) -> Path:
+    """``envoy.yaml`` and the secret files of a config, in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, body in secrets.items():
+        (folder / name).write_text(render(body))
+    path = folder / "envoy.yaml"
+    path.write_text(render(config))
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.print_config and args.kubernetes:
+    if args.kubernetes and (args.print_config or args.write_config):
         origins = tuple(args.allow_origin or KUBERNETES_ORIGINS)
-        sys.stdout.write(render(kubernetes_config(origins, tls=args.tls)))
+        kubernetes = kubernetes_config(origins, tls=args.tls)
+        if args.write_config:
+            secrets = secret_files(*kubernetes_tls()) if args.tls else {}
+            write_config(args.write_config, kubernetes, secrets)
+        else:
+            sys.stdout.write(render(kubernetes))
         return 0
     listener, upstream_tls = _tls(args)
     origins = tuple(args.allow_origin or DEFAULT_ORIGINS)
@@ -553,29 +667,36 @@ def run(args: argparse.Namespace) -> int:
         if not (args.page / "index.html").exists():
             print(f"ramino gateway: no index.html in {args.page}", file=sys.stderr)
             return 2
-        if not args.print_config:
+        if not (args.print_config or args.write_config):
             page_server = _serve_page(args.page)
             page = Upstream("127.0.0.1", page_server.server_address[1])
         else:
             page = Upstream("127.0.0.1", 8081)
     upstream_host, upstream_port = args.upstream
-    config = envoy_config(
-        listen_host=args.host,
-        listen_port=args.port,
-        upstream=Upstream(upstream_host, upstream_port),
-        origins=origins,
-        timeouts=timeouts,
-        page=page,
-        admin_port=args.admin_port,
-        tls=listener,
-        upstream_tls=upstream_tls,
-    )
+
+    def config(secrets_folder: Path) -> dict[str, Any]:
+        return envoy_config(
+            listen_host=args.host,
+            listen_port=args.port,
+            upstream=Upstream(upstream_host, upstream_port),
+            origins=origins,
+            timeouts=timeouts,
+            page=page,
+            admin_port=args.admin_port,
+            tls=listener,
+            upstream_tls=upstream_tls,
+            secrets_folder=str(secrets_folder.absolute()),
+        )
+
+    secrets = secret_files(listener, upstream_tls)
     if args.print_config:
-        sys.stdout.write(render(config))
+        sys.stdout.write(render(config(Path("."))))
+        return 0
+    if args.write_config:
+        write_config(args.write_config, config(args.write_config), secrets)
         return 0
     with tempfile.TemporaryDirectory(prefix="ramino-gateway-") as folder:
-        path = Path(folder) / "envoy.yaml"
-        path.write_text(render(config))
+        path = write_config(Path(folder), config(Path(folder)), secrets)
         return _run_envoy(path, page_server)
 
 

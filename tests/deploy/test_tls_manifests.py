@@ -12,7 +12,14 @@ import kubernetes_validate
 import pytest
 import yaml
 from ramino import cli
-from ramino.gateway import KUBERNETES_SERVER_NAME, KUBERNETES_TLS, kubernetes_config
+from ramino.gateway import (
+    KUBERNETES_CONFIG,
+    KUBERNETES_SERVER_NAME,
+    KUBERNETES_TLS,
+    kubernetes_config,
+    kubernetes_tls,
+    secret_files,
+)
 from ramino.gateway import render as render_envoy
 
 from tests.deploy.manifests import (
@@ -122,10 +129,15 @@ def test_the_probes_use_the_plaintext_health_port() -> None:
 def test_the_gateway_serves_https_and_reaches_the_servers_with_its_client_certificate() -> None:
     objs = objects()
     gateway = one(objs, "Deployment", "ramino-gateway")
-    config_map = one(objs, "ConfigMap", mounts(gateway, "envoy")["/etc/envoy"]["configMap"]["name"])
-    envoy = config_map["data"]["envoy.yaml"]
-    assert envoy == render_envoy(kubernetes_config(tls=True))
-    assert envoy == (Path(__file__).parents[2] / "deploy/components/tls/envoy.yaml").read_text()
+    mounted = mounts(gateway, "envoy")
+    config_map = one(objs, "ConfigMap", mounted[KUBERNETES_CONFIG]["configMap"]["name"])
+    files = config_map["data"]
+    assert files["envoy.yaml"] == render_envoy(kubernetes_config(tls=True))
+    secrets = secret_files(*kubernetes_tls())
+    assert set(files) == {"envoy.yaml", *secrets}
+    component = Path(__file__).parents[2] / "deploy/components/tls"
+    for name, text in files.items():
+        assert text == (component / name).read_text(), name
     browsers = certificate_of_secret(objs, secret_at(gateway, "envoy", f"{KUBERNETES_TLS}/gateway"))
     assert "server auth" in browsers["spec"]["usages"]
     upstream = certificate_of_secret(
@@ -134,23 +146,31 @@ def test_the_gateway_serves_https_and_reaches_the_servers_with_its_client_certif
     assert "client auth" in upstream["spec"]["usages"]
     server_cert = certificate_of_secret(objs, "ramino-grpc-tls")
     assert upstream["spec"]["issuerRef"] == server_cert["spec"]["issuerRef"]
-    # every file the gateway's Envoy reads is in a mounted Secret
-    files = [
-        value
-        for value in _filenames(yaml.safe_load(envoy))
-        if value.startswith(KUBERNETES_TLS + "/")
-    ]
-    assert len(files) == 5
-    mounted = mounts(gateway, "envoy")
-    for path in files:
+    # Envoy's secret files are in the ConfigMap, and watch mounted Secrets' folders
+    envoy = yaml.safe_load(files["envoy.yaml"])
+    sources = _values(envoy, "path_config_source")
+    assert len(sources) == 3
+    for source in sources:
+        folder, _, name = source["path"].rpartition("/")
+        assert folder == KUBERNETES_CONFIG and name in files, source
+        assert "secret" in mounted[source["watched_directory"]["path"]], source
+    # every certificate file the secret files name is a key of a mounted Secret
+    named = [f["filename"] for n in secrets for f in _values(yaml.safe_load(files[n]), "")]
+    assert len(named) == 5
+    for path in named:
         folder, _, key = path.rpartition("/")
         assert "secret" in mounted[folder] and key in ("tls.crt", "tls.key", "ca.crt"), path
 
 
-def _filenames(node: object) -> list[str]:
+def _values(node: object, key: str) -> list[dict[str, str]]:
+    """Every value under ``key`` in a config (``""``: every dict with a
+    ``filename``)."""
     if isinstance(node, dict):
-        found = [str(node["filename"])] if "filename" in node else []
-        return found + [f for v in node.values() for f in _filenames(v)]
+        if key:
+            found = [node[key]] if key in node else []
+        else:
+            found = [node] if "filename" in node else []
+        return found + [f for v in node.values() for f in _values(v, key)]
     if isinstance(node, list):
-        return [f for v in node for f in _filenames(v)]
+        return [f for v in node for f in _values(v, key)]
     return []

@@ -5,20 +5,29 @@ TLS toward the server, with certificates from a CA the tests make."""
 from __future__ import annotations
 
 import http.client
+import socket
 import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-from ramino.gateway import KUBERNETES_TLS, kubernetes_config, render
+from ramino.gateway import (
+    KUBERNETES_CONFIG,
+    KUBERNETES_TLS,
+    kubernetes_config,
+    kubernetes_tls,
+    render,
+    secret_files,
+)
 from ramino.v1 import game_pb2
 
 from tests.support.gateway import Ended, GatewayProcess, GrpcWebCall
 from tests.support.servers import ServerProcess
-from tests.support.tls import TestCA
+from tests.support.tls import TestCA, serial_of, swap_like_kubernetes
 
 ROOT = Path(__file__).resolve().parents[2]
 OK = grpc.StatusCode.OK.value[0]
@@ -186,12 +195,21 @@ def test_bad_tls_flags_refused(ca: TestCA, tmp_path: Path, flags: list[str], mes
     assert message.format(**files) in done.stderr
 
 
+def kubernetes_files() -> dict[str, str]:
+    files = {"envoy.yaml": render(kubernetes_config(tls=True))}
+    files.update({n: render(body) for n, body in secret_files(*kubernetes_tls()).items()})
+    return files
+
+
 def test_the_kubernetes_tls_gateway_config_is_the_one_ramino_gateway_makes() -> None:
-    committed = (ROOT / "deploy" / "components" / "tls" / "envoy.yaml").read_text()
-    assert committed == render(kubernetes_config(tls=True)), (
-        "deploy/components/tls/envoy.yaml is stale: ramino gateway --print-config "
-        "--kubernetes --tls > deploy/components/tls/envoy.yaml"
-    )
+    files = kubernetes_files()
+    assert len(files) == 4
+    for name, made in files.items():
+        committed = (ROOT / "deploy" / "components" / "tls" / name).read_text()
+        assert committed == made, (
+            f"deploy/components/tls/{name} is stale: ramino gateway --write-config "
+            "deploy/components/tls --kubernetes --tls"
+        )
 
 
 def test_envoy_accepts_the_kubernetes_tls_config(ca: TestCA, tmp_path: Path) -> None:
@@ -205,8 +223,12 @@ def test_envoy_accepts_the_kubernetes_tls_config(ca: TestCA, tmp_path: Path) -> 
         (mount / secret / "tls.key").write_bytes(issued.key_pem)
         (mount / secret / "ca.crt").write_bytes(ca.ca_pem)
     envoy = ROOT / ".venv" / "bin" / "envoy"
-    config = tmp_path / "envoy.yaml"
-    config.write_text(render(kubernetes_config(tls=True)).replace(KUBERNETES_TLS, str(mount)))
+    folder = tmp_path / "envoy"
+    folder.mkdir()
+    for name, text in kubernetes_files().items():
+        text = text.replace(KUBERNETES_TLS, str(mount)).replace(KUBERNETES_CONFIG, str(folder))
+        (folder / name).write_text(text)
+    config = folder / "envoy.yaml"
     done = subprocess.run(
         [str(envoy), "--mode", "validate", "-c", str(config), "--disable-hot-restart"],
         capture_output=True,
@@ -214,3 +236,53 @@ def test_envoy_accepts_the_kubernetes_tls_config(ca: TestCA, tmp_path: Path) -> 
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_renewed_browser_certificate_is_served_without_a_restart(
+    server: ServerProcess, ca: TestCA, tmp_path: Path
+) -> None:
+    """The listener's certificate in a folder updated the way the kubelet
+    updates a Secret volume (a new ``..data``): a new connection gets the
+    renewed one from the same Envoy, and gRPC-web still goes through."""
+    mount = tmp_path / "mount"
+    first = ca.issue("first", folder=tmp_path / "issued")
+    swap_like_kubernetes(mount, first, "2026_12_01_first")
+    toward_server = ca.issue("gateway-client", client=True, folder=tmp_path / "issued")
+    g = GatewayProcess(
+        server.address,
+        tmp_path / "gateway.log",
+        "--tls-cert-file",
+        str(mount / "tls.crt"),
+        "--tls-key-file",
+        str(mount / "tls.key"),
+        "--upstream-ca-file",
+        str(ca.ca_file),
+        "--upstream-server-name",
+        "localhost",
+        "--upstream-cert-file",
+        str(toward_server.cert_file),
+        "--upstream-key-file",
+        str(toward_server.key_file),
+    )
+    g.start()
+    try:
+        assert served_serial(g.port, ca) == first.serial
+        renewed = ca.issue("renewed", folder=tmp_path / "issued")
+        swap_like_kubernetes(mount, renewed, "2026_12_01_renewed")
+        deadline = time.monotonic() + 30
+        while served_serial(g.port, ca) != renewed.serial:  # Envoy reloads on its own loop
+            assert time.monotonic() < deadline, "the renewed certificate was never served"
+            time.sleep(0.05)
+        ended, call = create(g, ca)
+        call.close()
+        assert isinstance(ended, bytes), ended
+    finally:
+        g.stop()
+
+
+def served_serial(port: int, ca: TestCA) -> int:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        with browser(ca).wrap_socket(raw, server_hostname="localhost") as tls:
+            der = tls.getpeercert(binary_form=True)
+    assert der is not None
+    return serial_of(ssl.DER_cert_to_PEM_cert(der).encode())
