@@ -75,20 +75,27 @@ class RedisServer:
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            [self.binary, *redis_flags(self.port, self.data_dir, self.appendfsync)],
+            [self.binary, *self.flags()],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                with self.connect() as s:
                     s.sendall(b"PING\r\n")
                     if s.recv(16).startswith(b"+PONG"):
                         return
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def flags(self) -> list[str]:
+        return redis_flags(self.port, self.data_dir, self.appendfsync)
+
+    def connect(self) -> socket.socket:
+        """A connection to the server, to ask whether it is up."""
+        return socket.create_connection(("127.0.0.1", self.port), timeout=0.2)
 
     def stop(self) -> None:
         stop_process(self.process)
@@ -133,31 +140,23 @@ class TlsRedisServer(RedisServer):
     def url(self) -> str:
         return f"rediss://127.0.0.1:{self.port}/0?{self.tls_options(self.auth_clients == 'yes')}"
 
-    def start(self) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(
-            [
-                self.binary,
-                *redis_flags(0, self.data_dir, self.appendfsync),
-                *redis_tls_flags(self.port, self.certificate, self.ca, self.auth_clients),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+    def flags(self) -> list[str]:
+        return [
+            *redis_flags(0, self.data_dir, self.appendfsync),
+            *redis_tls_flags(self.port, self.certificate, self.ca, self.auth_clients),
+        ]
+
+    def connect(self) -> socket.socket:
         context = ssl.create_default_context(cafile=str(self.ca.ca_file))
         context.check_hostname = False  # its certificate may name another host
-        context.load_cert_chain(self.client_certificate.cert_file, self.client_certificate.key_file)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as raw:
-                    with context.wrap_socket(raw, server_hostname="127.0.0.1") as s:
-                        s.sendall(b"PING\r\n")
-                        if s.recv(16).startswith(b"+PONG"):
-                            return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server did not start with TLS on port {self.port}")
+        cert = self.client_certificate
+        context.load_cert_chain(cert.cert_file, cert.key_file)
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=0.5)
+        try:
+            return context.wrap_socket(raw, server_hostname="127.0.0.1")
+        except OSError:
+            raw.close()
+            raise
 
 
 def redis_tls_flags(port: int, certificate: Issued, ca: TestCA, auth_clients: str) -> list[str]:
