@@ -18,6 +18,8 @@ from ramino.api.auth import (
 )
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import ServerConfig, serve
+from ramino.api.tls import ServerTls, TlsFileError
+from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
@@ -43,7 +45,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=_env("STORE", "sqlite:var/ramino.db"),
         help=(
             "memory | sqlite:PATH | redis://HOST:PORT/DB | "
-            "redis+cluster://HOST:PORT[,HOST:PORT...] [RAMINO_STORE]"
+            "redis+cluster://HOST:PORT[,HOST:PORT...]; rediss:// and rediss+cluster:// "
+            "over TLS (?tls_ca_file=F&tls_cert_file=F&tls_key_file=F&tls_server_name=N) "
+            "[RAMINO_STORE]"
         ),
     )
     p.add_argument(
@@ -181,6 +185,31 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="the aud a player token must carry [RAMINO_PLAYER_TOKEN_AUDIENCE]",
     )
     p.add_argument(
+        "--tls-cert-file",
+        default=_env("TLS_CERT_FILE", "") or None,
+        help="serve TLS with this PEM certificate chain (reloaded when the file changes; "
+        "needs --tls-key-file) [RAMINO_TLS_CERT_FILE]",
+    )
+    p.add_argument(
+        "--tls-key-file",
+        default=_env("TLS_KEY_FILE", "") or None,
+        help="the PEM private key of --tls-cert-file [RAMINO_TLS_KEY_FILE]",
+    )
+    p.add_argument(
+        "--tls-client-ca-file",
+        default=_env("TLS_CLIENT_CA_FILE", "") or None,
+        help="mutual TLS: refuse clients without a certificate signed by a CA in this "
+        "PEM file [RAMINO_TLS_CLIENT_CA_FILE]",
+    )
+    health_port = _env("HEALTH_PORT", "")
+    p.add_argument(
+        "--health-port",
+        type=int,
+        default=int(health_port) if health_port else None,
+        help="also serve grpc.health.v1 alone, in plaintext, on this port: for "
+        "probes that cannot speak TLS (the kubelet's gRPC probes) [RAMINO_HEALTH_PORT]",
+    )
+    p.add_argument(
         "--test-seed",
         type=test_seed,
         default=None,
@@ -228,10 +257,32 @@ def player_verifier(args: argparse.Namespace) -> PlayerVerifier | None:
     return None
 
 
+def server_tls(args: argparse.Namespace) -> ServerTls | None:
+    """The TLS files the flags (and the environment) name, checked now so that
+    a bad file stops the server before it serves; None for plaintext."""
+    cert, key, client_ca = args.tls_cert_file, args.tls_key_file, args.tls_client_ca_file
+    if not cert and not key:
+        if client_ca:
+            raise SystemExit(
+                "ramino serve: --tls-client-ca-file needs --tls-cert-file and --tls-key-file"
+            )
+        return None
+    if not cert or not key:
+        missing = "--tls-key-file" if cert else "--tls-cert-file"
+        raise SystemExit(f"ramino serve: TLS needs both files: {missing} is missing")
+    tls = ServerTls(cert, key, client_ca)
+    try:
+        load_tls(tls)
+    except TlsFileError as e:
+        raise SystemExit(f"ramino serve: {e}") from None
+    return tls
+
+
 def run(args: argparse.Namespace) -> int:
     refused = workers_refused(args.store, args.workers)
     if refused is not None:
         raise SystemExit(refused)
+    server_tls(args)  # a bad certificate is refused before any worker starts
     if args.workers > 1 and args.port == 0:
         raise SystemExit("ramino serve: --workers needs a fixed --port (0 would give each its own)")
     players = player_verifier(args)  # a bad key file is refused before any worker starts
@@ -269,6 +320,8 @@ def run_server(
         max_connection_age=args.max_connection_age,
         max_connection_age_grace=args.max_connection_age_grace,
         reuse_port=worker is not None,
+        tls=server_tls(args),
+        health_port=args.health_port,
     )
 
     if args.test_seed is not None:

@@ -36,7 +36,7 @@ import structlog
 
 log = structlog.get_logger("ramino.workers")
 
-SHARED_STORES = ("redis://", "redis+cluster://")
+SHARED_STORES = ("redis://", "redis+cluster://", "rediss://", "rediss+cluster://")
 """Prefixes of the store URLs that several worker processes can share."""
 
 
@@ -48,7 +48,7 @@ def unshared_store(store: str) -> str | None:
         return "the sqlite store's group commit and cached games assume one writer process"
     if store.startswith(SHARED_STORES):
         return None
-    return f"the store {store[:40]!r} is not one of redis:// or redis+cluster://"
+    return f"the store {store[:40]!r} is not one of redis:// or redis+cluster:// (rediss:// too)"
 
 
 def workers_refused(store: str, workers: int) -> str | None:

@@ -27,6 +27,7 @@ import pytest
 from ramino.api.auth import PlayerVerifier, TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
+from ramino.api.tls import ServerTls
 from ramino.app import GameApp
 from ramino.store import Store, open_store
 from ramino_client import (
@@ -57,9 +58,12 @@ class ThreadServer:
         bot_delay: float = 0.0,
         seed: int | None = None,
         players: PlayerVerifier | None = None,
+        tls: ServerTls | None = None,
     ) -> None:
-        """``players``: the verifier of player tokens, for a server that knows players."""
+        """``players``: the verifier of player tokens, for a server that knows
+        players; ``tls``: serve TLS (mutual TLS with a client CA) from these files."""
         self._players = players
+        self._tls = tls
         self._store_url = store
         self._bot_delay = bot_delay
         self._seed = seed
@@ -89,7 +93,9 @@ class ThreadServer:
                 app = GameApp(self._store, bot_delay=self._bot_delay, seed_source=lambda: seed)
             await app.start()
             self._running = await create_server(
-                f"127.0.0.1:{self.port}", GameServicer(app, TokenIssuer(SECRET), self._players)
+                f"127.0.0.1:{self.port}",
+                GameServicer(app, TokenIssuer(SECRET), self._players),
+                tls=self._tls,
             )
             self.port = self._running.port
 

@@ -33,14 +33,16 @@ StoreFactory = Callable[[], Store]
 def redis_store(request: pytest.FixtureRequest, kind: str, **options: int) -> RedisStore:
     """A Redis store on the shared server or cluster, under a fresh prefix."""
     prefix = f"test-{uuid.uuid4().hex}:"
-    if kind == "redis-cluster":
-        cluster: RedisClusterServers = request.getfixturevalue("redis_cluster")
+    if kind in ("redis-cluster", "rediss-cluster"):
+        fixture = "redis_tls_cluster" if kind == "rediss-cluster" else "redis_cluster"
+        cluster: RedisClusterServers = request.getfixturevalue(fixture)
         return RedisStore(cluster.url, prefix=prefix, **options)
-    server: RedisServer = request.getfixturevalue("redis_server")
+    fixture = "redis_tls_server" if kind == "rediss" else "redis_server"
+    server: RedisServer = request.getfixturevalue(fixture)
     return RedisStore(server.url, prefix=prefix, **options)
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster", "rediss", "rediss-cluster"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     s: Store
     if request.param.startswith("redis"):

@@ -8,6 +8,7 @@ import http.client
 import json
 import queue
 import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -105,8 +106,14 @@ class GrpcWebCall:
         request: Message,
         token: str | None = None,
         origin: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=None)
+        """``tls``: over HTTPS, to the name ``localhost``, trusting this context's CAs."""
+        self.connection: http.client.HTTPConnection
+        if tls is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=None)
+        else:
+            self.connection = http.client.HTTPSConnection("localhost", port, context=tls)
         headers = {
             "content-type": "application/grpc-web+proto",
             "x-grpc-web": "1",

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import redis
 
-from tests.support.redis_server import INSTALL_HINT, free_port, redis_flags, stop_process
+from tests.support.redis_server import (
+    INSTALL_HINT,
+    free_port,
+    redis_flags,
+    redis_tls_flags,
+    stop_process,
+)
+from tests.support.tls import TestCA
 
 
 @dataclass
@@ -24,6 +31,9 @@ class ClusterNodeProcess:
     node_timeout_ms: int
     appendfsync: str
     password: str | None = None
+    tls: TestCA | None = None
+    """Speak TLS only, to clients, the cluster bus and replicas alike, with a
+    certificate of this CA (for 127.0.0.1 and localhost)."""
     port: int = field(default_factory=free_port)
     bus_port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
@@ -33,14 +43,30 @@ class ClusterNodeProcess:
         return f"127.0.0.1:{self.port}"
 
     def client(self) -> redis.Redis:
+        if self.tls is not None:
+            return redis.Redis(
+                port=self.port,
+                socket_timeout=5,
+                password=self.password,
+                ssl=True,
+                ssl_ca_certs=str(self.tls.ca_file),
+            )
         return redis.Redis(port=self.port, socket_timeout=5, password=self.password)
+
+    def _tls_flags(self) -> list[str]:
+        if self.tls is None:
+            return []
+        certificate = self.tls.issue(f"node-{self.port}", folder=self.data_dir, peer=True)
+        flags = redis_tls_flags(self.port, certificate, self.tls, "no")
+        return [*flags, "--tls-cluster", "yes", "--tls-replication", "yes"]
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [
                 self.binary,
-                *redis_flags(self.port, self.data_dir, self.appendfsync),
+                *redis_flags(0 if self.tls else self.port, self.data_dir, self.appendfsync),
+                *self._tls_flags(),
                 "--cluster-port",
                 str(self.bus_port),
                 "--cluster-enabled",
@@ -165,7 +191,9 @@ class RedisClusterServers:
         node_timeout_ms: int = 1500,
         appendfsync: str = "always",
         password: str | None = None,
+        tls: TestCA | None = None,
     ) -> None:
+        """``tls``: every node speaks TLS only, with certificates of this CA."""
         binary = shutil.which("redis-server")
         cli = shutil.which("redis-cli")
         if binary is None or cli is None:
@@ -173,9 +201,10 @@ class RedisClusterServers:
         self.cli = cli
         self.replicas = replicas
         self.password = password
+        self.tls = tls
         self.nodes = [
             ClusterNodeProcess(
-                binary, data_dir / f"node{i}", node_timeout_ms, appendfsync, password
+                binary, data_dir / f"node{i}", node_timeout_ms, appendfsync, password, tls
             )
             for i in range(primaries * (1 + replicas))
         ]
@@ -183,7 +212,10 @@ class RedisClusterServers:
     @property
     def url(self) -> str:
         credentials = f":{self.password}@" if self.password else ""
-        return "redis+cluster://" + credentials + ",".join(n.address for n in self.nodes)
+        nodes = ",".join(n.address for n in self.nodes)
+        if self.tls is not None:
+            return f"rediss+cluster://{credentials}{nodes}?tls_ca_file={self.tls.ca_file}"
+        return "redis+cluster://" + credentials + nodes
 
     def start(self) -> None:
         for n in self.nodes:
@@ -198,6 +230,7 @@ class RedisClusterServers:
                 str(self.replicas),
                 "--cluster-yes",
                 *(["-a", self.password, "--no-auth-warning"] if self.password else []),
+                *(["--tls", "--cacert", str(self.tls.ca_file)] if self.tls else []),
             ],
             check=True,
             stdout=subprocess.DEVNULL,

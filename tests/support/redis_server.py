@@ -5,9 +5,12 @@ from __future__ import annotations
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import time
 from pathlib import Path
+
+from tests.support.tls import Issued, TestCA
 
 INSTALL_HINT = (
     "redis-server is not installed: run `make test` (it installs the Debian package "
@@ -86,7 +89,7 @@ class RedisServer:
             [] if self.replica_of is None else ["--replicaof", "127.0.0.1", str(self.replica_of)]
         )
         self.process = subprocess.Popen(
-            [self.binary, *redis_flags(self.port, self.data_dir, self.appendfsync), *replica],
+            [self.binary, *self.flags(), *replica],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -105,7 +108,8 @@ class RedisServer:
 
     def _ask(self, command: bytes) -> bytes:
         """One inline command's reply (its first 4 kB)."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+        with self.connect() as s:
+            s.settimeout(0.5)
             s.sendall(command + b"\r\n")
             return s.recv(4096)
 
@@ -119,6 +123,13 @@ class RedisServer:
         assert self.process is not None
         self.process.send_signal(signal.SIGCONT)
 
+    def flags(self) -> list[str]:
+        return redis_flags(self.port, self.data_dir, self.appendfsync)
+
+    def connect(self) -> socket.socket:
+        """A connection to the server, to ask whether it is up."""
+        return socket.create_connection(("127.0.0.1", self.port), timeout=0.2)
+
     def stop(self) -> None:
         if self.process is not None:
             self.process.send_signal(signal.SIGCONT)  # a paused server cannot stop
@@ -130,3 +141,70 @@ class RedisServer:
             self.process.kill()
             self.process.wait(10)
         self.process = None
+
+
+class TlsRedisServer(RedisServer):
+    """A redis-server that speaks TLS only (``--port 0 --tls-port``), with a
+    certificate for ``hosts`` signed by the tests' CA; ``auth_clients``:
+    ``yes`` (a client certificate of that CA required), ``optional`` or ``no``."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        ca: TestCA,
+        hosts: tuple[str, ...] = ("localhost", "127.0.0.1"),
+        auth_clients: str = "no",
+    ) -> None:
+        super().__init__(data_dir)
+        self.ca = ca
+        self.auth_clients = auth_clients
+        self.certificate = ca.issue(f"redis-{self.port}", hosts=hosts, folder=data_dir)
+        self.client_certificate = ca.issue(
+            f"redis-client-{self.port}", client=True, folder=data_dir
+        )
+
+    def tls_options(self, client_certificate: bool = False) -> str:
+        """The store URL's TLS options trusting the CA (with the client certificate)."""
+        options = f"tls_ca_file={self.ca.ca_file}"
+        if client_certificate:
+            cert = self.client_certificate
+            options += f"&tls_cert_file={cert.cert_file}&tls_key_file={cert.key_file}"
+        return options
+
+    @property
+    def url(self) -> str:
+        return f"rediss://127.0.0.1:{self.port}/0?{self.tls_options(self.auth_clients == 'yes')}"
+
+    def flags(self) -> list[str]:
+        return [
+            *redis_flags(0, self.data_dir, self.appendfsync),
+            *redis_tls_flags(self.port, self.certificate, self.ca, self.auth_clients),
+        ]
+
+    def connect(self) -> socket.socket:
+        context = ssl.create_default_context(cafile=str(self.ca.ca_file))
+        context.check_hostname = False  # its certificate may name another host
+        cert = self.client_certificate
+        context.load_cert_chain(cert.cert_file, cert.key_file)
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=0.5)
+        try:
+            return context.wrap_socket(raw, server_hostname="127.0.0.1")
+        except OSError:
+            raw.close()
+            raise
+
+
+def redis_tls_flags(port: int, certificate: Issued, ca: TestCA, auth_clients: str) -> list[str]:
+    """redis-server's flags for TLS on ``port`` with ``certificate``."""
+    return [
+        "--tls-port",
+        str(port),
+        "--tls-cert-file",
+        str(certificate.cert_file),
+        "--tls-key-file",
+        str(certificate.key_file),
+        "--tls-ca-cert-file",
+        str(ca.ca_file),
+        "--tls-auth-clients",
+        auth_clients,
+    ]

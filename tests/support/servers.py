@@ -31,10 +31,12 @@ class ServerProcess:
         log_level: str = "warning",
         token_secret: str | None = TOKEN_SECRET,
         extra_args: Sequence[str] = (),
+        credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
         """``token_secret`` None: none is given (a lone server makes up its
         own; ``--workers N`` makes one up for all its workers);
-        ``extra_args``: more flags of ``ramino serve``."""
+        ``extra_args``: more flags of ``ramino serve``; ``credentials``: how
+        to reach a server started with TLS (its readiness is checked so)."""
         self.store = store
         self.allow_bot_games = allow_bot_games
         self.log = log
@@ -45,11 +47,19 @@ class ServerProcess:
         self.log_level = log_level
         self.token_secret = token_secret
         self.extra_args = tuple(extra_args)
+        self.credentials = credentials
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
+
+    def channel(self) -> grpc.Channel:
+        """A new channel to the server, over TLS when it was started so
+        (to the name ``localhost``, which the tests' certificates carry)."""
+        if self.credentials is None:
+            return grpc.insecure_channel(self.address)
+        return grpc.secure_channel(f"localhost:{self.port}", self.credentials)
 
     def start(self) -> None:
         env = {
@@ -94,7 +104,7 @@ class ServerProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
             try:
-                with grpc.insecure_channel(self.address) as channel:
+                with self.channel() as channel:
                     stub = health_pb2_grpc.HealthStub(channel)
                     r = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5)
                     if r.status == health_pb2.HealthCheckResponse.SERVING:

@@ -19,7 +19,7 @@ import {
   type Move,
   type Seat,
 } from "@ramino/client";
-import { connect, type NodeOptions } from "@ramino/client/node";
+import { connect, type NodeOptions, type TlsOptions } from "@ramino/client/node";
 
 /** The repository's root (this file is clients/typescript/build/test/support.js). */
 export const REPO = resolve(fileURLToPath(import.meta.url), "../../../../..");
@@ -52,6 +52,8 @@ export interface ServerOptions {
   allowBotGames?: boolean;
   extra?: string[];
   env?: Record<string, string>;
+  /** How to reach a server started with TLS flags in `extra` (its readiness is checked so). */
+  tls?: TlsOptions;
 }
 
 /** `ramino serve` as a child process on a fixed free port, to stop, kill and start again. */
@@ -96,7 +98,8 @@ export class ServerProcess {
   }
 
   private async waitServing(): Promise<void> {
-    const probe = connect(this.address, { retry: NO_RETRY, timeoutMs: 1000 });
+    const target = this.options.tls ? `localhost:${this.port}` : this.address;
+    const probe = connect(target, { retry: NO_RETRY, timeoutMs: 1000, tls: this.options.tls });
     try {
       for (let i = 0; i < 300; i++) {
         if (this.process?.exitCode !== null) {

@@ -15,6 +15,7 @@ from prometheus_client import start_http_server
 
 from ramino.api.interceptors import ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
+from ramino.api.tls import CertificateFiles, ServerTls, server_credentials
 from ramino.pool import WorkPool
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
 
@@ -48,6 +49,12 @@ class ServerConfig:
     reuse_port: bool = False
     """Bind with ``SO_REUSEPORT``, so that the worker processes of one
     ``ramino serve --workers N`` share the port (off: a port in use is an error)."""
+    tls: ServerTls | None = None
+    """Serve TLS (mutual TLS with a client CA) from these files, reloaded
+    when they change; ``None``: plaintext."""
+    health_port: int | None = None
+    """Also serve grpc.health.v1 alone, in plaintext, on this port (the
+    kubelet's gRPC probes cannot speak TLS); ``None``: no such port."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -57,6 +64,11 @@ class RunningServer:
     port: int
     health: health.aio.HealthServicer
     games: object | None = None
+    tls: CertificateFiles | None = None
+    """The fetcher that reloads the TLS files (None: plaintext)."""
+    health_server: grpc.aio.Server | None = None
+    """The plaintext server of health alone (``health_port``), if any."""
+    health_port: int | None = None
 
     async def stop(self, grace: float) -> None:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
@@ -66,6 +78,8 @@ class RunningServer:
         if drain is not None:
             drain()
         await self.server.stop(grace)
+        if self.health_server is not None:
+            await self.health_server.stop(0)
         close = getattr(self.games, "close", None)
         if close is not None:
             await close()
@@ -79,12 +93,18 @@ async def create_server(
     max_connection_age: float | None = None,
     max_connection_age_grace: float | None = None,
     reuse_port: bool = False,
+    tls: ServerTls | None = None,
+    health_address: str | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
     (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it. With
     ``reuse_port`` other processes may bind the same port (``SO_REUSEPORT``)
-    and the kernel spreads new connections over them."""
+    and the kernel spreads new connections over them. With ``tls`` the port
+    speaks TLS only (a plaintext client fails its handshake), from files
+    reloaded when they change (:mod:`ramino.api.tls`). ``health_address``:
+    a second, plaintext port that serves the same health service and
+    nothing else, for probes that cannot speak TLS."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         ("grpc.max_send_message_length", 4 * max_message_bytes),
@@ -103,13 +123,27 @@ async def create_server(
     reflection.enable_server_reflection(
         (*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    port = server.add_insecure_port(address)
+    files = None
+    if tls is None:
+        port = server.add_insecure_port(address)
+    else:
+        credentials, files = server_credentials(tls)
+        port = server.add_secure_port(address, credentials)
     if port == 0:
         raise OSError(f"cannot bind {address}")
+    health_server, health_port = None, None
+    if health_address is not None:
+        health_server = grpc.aio.server(options=[("grpc.so_reuseport", 1 if reuse_port else 0)])
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, health_server)
+        health_port = health_server.add_insecure_port(health_address)
+        if health_port == 0:
+            raise OSError(f"cannot bind {health_address}")
     await server.start()
+    if health_server is not None:
+        await health_server.start()
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, health_servicer, games)
+    return RunningServer(server, port, health_servicer, games, files, health_server, health_port)
 
 
 async def serve(
@@ -129,8 +163,19 @@ async def serve(
         max_connection_age=config.max_connection_age,
         max_connection_age_grace=config.max_connection_age_grace,
         reuse_port=config.reuse_port,
+        tls=config.tls,
+        health_address=None
+        if config.health_port is None
+        else f"{config.host}:{config.health_port}",
     )
-    log.info("serving", host=config.host, port=running.port, store=config.store)
+    log.info(
+        "serving",
+        host=config.host,
+        port=running.port,
+        store=config.store,
+        tls="off" if config.tls is None else "mutual" if config.tls.client_ca_file else "on",
+        health_port=running.health_port,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

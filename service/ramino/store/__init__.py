@@ -1,5 +1,5 @@
 """Stores behind one interface: ``memory``, ``sqlite:PATH``, ``redis://`` and
-``redis+cluster://``."""
+``redis+cluster://`` (over TLS: ``rediss://`` and ``rediss+cluster://``)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,10 @@ def open_store(url: str) -> Store:
     or ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]`` (the
     startup nodes of a Redis Cluster). The Redis ones take ``?wait=N`` (acknowledge a write once
     N replicas have it), ``wait_timeout_ms=MS`` and, on a cluster,
-    ``buckets=B`` (index shards; see :mod:`ramino.store.redis`)."""
+    ``buckets=B`` (index shards; see :mod:`ramino.store.redis`). ``rediss://``
+    and ``rediss+cluster://`` are the same over TLS, with ``tls_ca_file``,
+    ``tls_cert_file``, ``tls_key_file`` and ``tls_server_name`` options
+    (:class:`ramino.store.redis.RedisTls`)."""
     if url == "memory":
         from ramino.store.memory import MemoryStore
 
@@ -47,11 +50,12 @@ def open_store(url: str) -> Store:
         from ramino.store.sqlite import SqliteStore
 
         return SqliteStore(url.removeprefix("sqlite:").removeprefix("//") or "var/ramino.db")
-    if url.startswith(("redis://", "redis+cluster://")):
+    if url.startswith(("redis://", "redis+cluster://", "rediss://", "rediss+cluster://")):
         from ramino.store.redis import RedisStore
 
         return RedisStore(url)
     raise ValueError(
         f"unknown store {url[:40]!r}: use memory, sqlite:PATH, "
-        "redis://HOST:PORT/DB or redis+cluster://HOST:PORT[,HOST:PORT...]"
+        "redis://HOST:PORT/DB or redis+cluster://HOST:PORT[,HOST:PORT...] "
+        "(rediss:// and rediss+cluster:// over TLS)"
     )

@@ -1,5 +1,6 @@
 """The Redis store: many replicas share games, on one Redis (``redis://``) or
-on a Redis Cluster (``redis+cluster://HOST:PORT[,HOST:PORT...]``).
+on a Redis Cluster (``redis+cluster://HOST:PORT[,HOST:PORT...]``); over TLS
+with ``rediss://`` and ``rediss+cluster://`` (see :class:`RedisTls`).
 
 Per game, under a prefix (``ramino:`` by default):
 
@@ -51,6 +52,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -61,6 +63,7 @@ import structlog
 from redis.asyncio import Redis, RedisCluster
 from redis.asyncio import connection as redis_connection
 from redis.asyncio.cluster import ClusterNode
+from redis.asyncio.connection import SSLConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import (
@@ -330,6 +333,97 @@ RELEASE = _Script.of(RELEASE_TEXT)
 REQUEST = _Script.of(REQUEST_TEXT)
 
 
+TLS_OPTIONS = ("tls_ca_file", "tls_cert_file", "tls_key_file", "tls_server_name")
+"""The URL options of a store over TLS."""
+
+
+class _NamedTlsConnection(SSLConnection):
+    """A TLS connection that checks the server's certificate against a
+    fixed name (and sends it as SNI) instead of the address it dials: a
+    cluster's nodes announce addresses, the certificate names the service."""
+
+    server_name = ""
+
+    def _connection_arguments(self) -> Any:
+        return {**super()._connection_arguments(), "server_hostname": self.server_name}
+
+
+@dataclass(frozen=True, slots=True)
+class RedisTls:
+    """TLS toward Redis, from the URL's options: ``tls_ca_file`` (the CAs
+    that sign the server's certificate; the system's by default),
+    ``tls_cert_file`` and ``tls_key_file`` (a client certificate, for a
+    Redis that asks for one), ``tls_server_name`` (the name the server's
+    certificate must carry; the host dialled by default). The server's
+    certificate is always verified."""
+
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    server_name: str | None = None
+
+    @classmethod
+    def from_query(cls, query: dict[str, list[str]], scheme: str) -> RedisTls | None:
+        """The TLS options popped from ``query``; None for a plaintext scheme."""
+        given = {name: query.pop(name)[-1] for name in TLS_OPTIONS if name in query}
+        if not scheme.startswith("rediss"):
+            if given:
+                name = sorted(given)[0]
+                raise ValueError(
+                    f"store option {name} needs TLS: use rediss:// or rediss+cluster://"
+                )
+            return None
+        for name, value in given.items():
+            if not value:
+                raise ValueError(f"store option {name} is empty")
+        tls = cls(
+            given.get("tls_ca_file"),
+            given.get("tls_cert_file"),
+            given.get("tls_key_file"),
+            given.get("tls_server_name"),
+        )
+        if (tls.cert_file is None) != (tls.key_file is None):
+            raise ValueError("store options tls_cert_file and tls_key_file go together")
+        for name, path in (
+            ("tls_ca_file", tls.ca_file),
+            ("tls_cert_file", tls.cert_file),
+            ("tls_key_file", tls.key_file),
+        ):
+            if path is not None and not os.access(path, os.R_OK):
+                raise ValueError(f"store option {name}: cannot read {path[:200]!r}")
+        return tls
+
+    def ssl_options(self) -> dict[str, Any]:
+        """redis-py's ``ssl_*`` options of a TLS connection."""
+        return {
+            "ssl_ca_certs": self.ca_file,
+            "ssl_certfile": self.cert_file,
+            "ssl_keyfile": self.key_file,
+            "ssl_cert_reqs": "required",
+            "ssl_check_hostname": True,
+        }
+
+    def connection_class(self) -> type[SSLConnection]:
+        if self.server_name is None:
+            return SSLConnection
+        return type("NamedTlsConnection", (_NamedTlsConnection,), {"server_name": self.server_name})
+
+    def redis_options(self) -> dict[str, Any]:
+        """The options of a ``Redis`` client (one server) over this TLS."""
+        return {"connection_class": self.connection_class(), **self.ssl_options()}
+
+    def cluster(self, cluster: RedisCluster) -> RedisCluster:
+        """``cluster`` (made with ``ssl=True`` and :meth:`ssl_options`) with
+        its connections named: RedisCluster has no option for the class of
+        its connections, and makes its nodes' from ``connection_kwargs``."""
+        if self.server_name is not None:
+            named = self.connection_class()
+            cluster.connection_kwargs["connection_class"] = named
+            for node in cluster.nodes_manager.startup_nodes.values():
+                node.connection_class = named
+        return cluster
+
+
 @dataclass(frozen=True, slots=True)
 class StoreUrl:
     """A parsed store URL: the nodes (cluster) or the URL for redis-py
@@ -343,11 +437,13 @@ class StoreUrl:
     buckets: int = DEFAULT_BUCKETS
     username: str | None = None
     password: str | None = None
+    tls: RedisTls | None = None
 
     @classmethod
     def parse(cls, url: str) -> StoreUrl:
         parts = urlsplit(url)
         query = parse_qs(parts.query, keep_blank_values=True)
+        tls = RedisTls.from_query(query, parts.scheme)
         own: dict[str, int] = {}
         for name in ("wait", "wait_timeout_ms", "buckets"):
             if name in query:
@@ -360,7 +456,7 @@ class StoreUrl:
         wait = own.get("wait", 0)
         wait_timeout = own.get("wait_timeout_ms", 10000) / 1000
         buckets = own.get("buckets", DEFAULT_BUCKETS)
-        if parts.scheme == "redis+cluster":
+        if parts.scheme in ("redis+cluster", "rediss+cluster"):
             if query:
                 raise ValueError(f"unknown cluster store option {sorted(query)[0][:20]!r}")
             if buckets < 1:
@@ -373,7 +469,7 @@ class StoreUrl:
                     raise ValueError(f"a cluster node is HOST:PORT, not {hostport[:40]!r}")
                 nodes.append((host, int(port)))
             if not nodes:
-                raise ValueError("redis+cluster:// needs at least one HOST:PORT")
+                raise ValueError(f"{parts.scheme}:// needs at least one HOST:PORT")
             return cls(
                 True,
                 nodes=tuple(nodes),
@@ -382,10 +478,12 @@ class StoreUrl:
                 buckets=buckets,
                 username=unquote(parts.username) if parts.username else None,
                 password=unquote(parts.password) if parts.password else None,
+                tls=tls,
             )
         rest = urlencode([(k, v) for k, vs in query.items() for v in vs])
-        plain = urlunsplit(parts._replace(query=rest))
-        return cls(False, redis_url=plain, wait=wait, wait_timeout=wait_timeout, buckets=0)
+        # TLS is set up by this store (RedisTls), so redis-py gets redis://
+        plain = urlunsplit(parts._replace(scheme="redis", query=rest))
+        return cls(False, redis_url=plain, wait=wait, wait_timeout=wait_timeout, buckets=0, tls=tls)
 
 
 class RedisStore:
@@ -416,6 +514,8 @@ class RedisStore:
             del options["retry_on_error"]
             options["username"] = parsed.username
             options["password"] = parsed.password
+            if parsed.tls is not None:
+                options.update(ssl=True, **parsed.tls.ssl_options())
             nodes = [ClusterNode(host, port) for host, port in parsed.nodes]
             self._redis = _PatientCluster(startup_nodes=nodes, max_connections=256, **options)
             # Blocking stream reads hold a connection each: a pool of their
@@ -426,8 +526,13 @@ class RedisStore:
                 socket_timeout=15,
                 **options,
             )
+            if parsed.tls is not None:
+                parsed.tls.cluster(self._redis)
+                parsed.tls.cluster(self._blocking)
             self._layout = Layout(prefix, parsed.buckets if buckets is None else buckets)
         else:
+            if parsed.tls is not None:
+                options.update(parsed.tls.redis_options())
             self._redis = _TranslatingRedis.from_url(
                 parsed.redis_url, max_connections=256, **options
             )
@@ -441,6 +546,7 @@ class RedisStore:
         self._wait_timeout = parsed.wait_timeout
         self._nodes: dict[str, Any] = {}
         self._credentials = (parsed.username, parsed.password)
+        self._tls = parsed.tls
 
     @property
     def layout(self) -> Layout:
@@ -514,7 +620,11 @@ class RedisStore:
                 max_connections=256,
                 socket_keepalive=True,
                 retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=2),
+                **({} if self._tls is None else self._tls.ssl_options()),
+                ssl=self._tls is not None,
             )
+            if self._tls is not None:
+                client.connection_pool.connection_class = self._tls.connection_class()
         return client
 
     async def _refresh(self) -> None:

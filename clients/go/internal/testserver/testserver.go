@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	AllowBotGames bool
 	// Extra arguments of `ramino serve`.
 	Args []string
+	// Creds reach a server started with TLS flags in Args (its readiness is
+	// checked with them); plaintext when nil.
+	Creds credentials.TransportCredentials
 }
 
 // Server is a running `ramino serve`.
@@ -118,6 +122,9 @@ func Start(t testing.TB, opts Options) *Server {
 // Address is "127.0.0.1:PORT".
 func (s *Server) Address() string { return fmt.Sprintf("127.0.0.1:%d", s.port) }
 
+// Port is the server's port.
+func (s *Server) Port() int { return s.port }
+
 func (s *Server) command() []string {
 	if c := os.Getenv("RAMINO_SERVE"); c != "" {
 		return strings.Fields(c)
@@ -167,7 +174,11 @@ func filterEnv(env []string) []string {
 
 func (s *Server) waitServing() {
 	s.t.Helper()
-	conn, err := grpc.NewClient(s.Address(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds := s.opts.Creds
+	if creds == nil {
+		creds = insecure.NewCredentials()
+	}
+	conn, err := grpc.NewClient(s.Address(), grpc.WithTransportCredentials(creds))
 	if err != nil {
 		s.t.Fatal(err)
 	}
