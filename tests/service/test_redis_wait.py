@@ -29,7 +29,9 @@ from tests.service.conftest import (
 )
 from tests.support.redis_server import RedisServer
 
-WAIT = "?wait=1&wait_timeout_ms=300"
+# Long enough for a replica on a loaded machine to acknowledge a write it has;
+# each check against the paused replica waits this long.
+WAIT = "?wait=1&wait_timeout_ms=2000"
 
 
 class Pair:
