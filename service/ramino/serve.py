@@ -121,8 +121,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--max-watchers-per-game",
         type=int,
         default=int(_env("MAX_WATCHERS_PER_GAME", "1000")),
-        help="open WatchGame streams of one game in this server; more are "
-        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) [RAMINO_MAX_WATCHERS_PER_GAME]",
+        help="open spectators' WatchGame streams of one game in this server (the seats' "
+        "own are not counted); more are RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) "
+        "[RAMINO_MAX_WATCHERS_PER_GAME]",
+    )
+    p.add_argument(
+        "--max-streams-per-seat",
+        type=int,
+        default=int(_env("MAX_STREAMS_PER_SEAT", "16")),
+        help="open WatchGame streams of one seat of a game in this server; more are "
+        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) [RAMINO_MAX_STREAMS_PER_SEAT]",
     )
     p.add_argument(
         "--max-streams-per-connection",
@@ -137,6 +145,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=int(_env("WATCH_QUEUE", "1024")),
         help="events a watch stream may fall behind before it is ended with "
         "RESOURCE_EXHAUSTED (WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE]",
+    )
+    p.add_argument(
+        "--watch-queue-bytes",
+        type=int,
+        default=int(_env("WATCH_QUEUE_BYTES", str(256 * 1024))),
+        help="bytes of events a watch stream may fall behind before it is ended "
+        "(WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE_BYTES]",
+    )
+    p.add_argument(
+        "--watch-lag",
+        type=float,
+        default=float(_env("WATCH_LAG", "1")),
+        help="seconds an event may wait for a watch stream that takes none (a client "
+        "that stopped reading) before it is ended (WATCHER_TOO_SLOW) [RAMINO_WATCH_LAG]",
     )
     p.add_argument(
         "--allow-bot-games",
@@ -271,7 +293,10 @@ def run_server(
     async def main() -> None:
         limits = Limits(
             max_watchers_per_game=args.max_watchers_per_game,
+            max_streams_per_seat=args.max_streams_per_seat,
             watch_queue=args.watch_queue,
+            watch_queue_bytes=args.watch_queue_bytes,
+            watch_lag=args.watch_lag,
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )

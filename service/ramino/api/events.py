@@ -170,10 +170,10 @@ def event_message(
     return msg
 
 
-def watch_event(version: int, event: LogEvent, viewer: int | None) -> game_pb2.WatchGameResponse:
-    """The WatchGameResponse of one event: what WatchGame sends, made once
-    per viewer class (see :mod:`ramino.app.fanout`) and sent as is to every
-    watcher of the class."""
+def watch_event(version: int, event: LogEvent, viewer: int | None) -> bytes:
+    """The WatchGameResponse of one event, serialized: what WatchGame
+    sends, made once per viewer class (see :mod:`ramino.app.fanout`) and
+    sent as is to every watcher of the class."""
     response = game_pb2.WatchGameResponse(version=version)
-    response.event.CopyFrom(event_message(version, event, viewer))
-    return response
+    event_message(version, event, viewer, into=response.event)
+    return response.SerializeToString()

@@ -902,7 +902,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     async def WatchGame(  # noqa: N802
         self, request: game_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[game_pb2.WatchGameResponse]:
+    ) -> AsyncIterator[game_pb2.WatchGameResponse | bytes]:
+        """The watch's messages; an event's comes serialized, made once per
+        viewer class (the interceptor sends bytes as they are)."""
         game_id = game_id_of(request.name)
         self._bind(game_id)
         viewer = self._viewer(context, game_id)

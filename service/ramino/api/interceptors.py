@@ -162,6 +162,18 @@ def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable
     return decode
 
 
+def _passing_bytes(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes]:
+    """A stream's response serializer that sends bytes as they are: what a
+    watch fans out is serialized once per viewer class, not per stream."""
+
+    def serializer(message: Any) -> bytes:
+        if isinstance(message, bytes) or serialize is None:
+            return message  # type: ignore[no-any-return]
+        return serialize(message)
+
+    return serializer
+
+
 def wrap_handler(
     found: Handler, method: str, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
 ) -> Handler:
@@ -189,7 +201,7 @@ def wrap_handler(
                     yield item
 
         return grpc.unary_stream_rpc_method_handler(
-            stream, response_serializer=handler.response_serializer
+            stream, response_serializer=_passing_bytes(handler.response_serializer)
         )
     return found
 

@@ -3,11 +3,12 @@
 A :class:`Feed` follows one game in this replica: one subscription to the
 store, each entry parsed once, projected and encoded once per viewer class
 that has a watcher (each seat, and the spectators), and the encoded entry
-handed to every watcher of that class. A :class:`Watcher` holds a bounded
-queue of what its stream has not sent yet: a watcher that falls more than
-its bound behind (a client that stops reading) is ended with
+handed to every watcher of that class. A :class:`Watcher` holds a queue of
+what its stream has not sent yet, bounded in entries, in bytes and in time
+(:class:`Backlog`): a watcher that falls behind (a client that stops reading) is ended with
 RESOURCE_EXHAUSTED, reason ``WATCHER_TOO_SLOW``, naming the last version it
-was sent, from which it can resume with ``after_version``.
+was sent, from which it resumes with ``after_version``, and it holds
+nothing more for the feed meanwhile.
 
 The feed knows nothing of the transport: the encoder it is given turns an
 entry as a class sees it (its version and typed event) into what the
@@ -19,10 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 
@@ -32,9 +33,10 @@ from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, LogEvent, int | None], Any]
+Encode = Callable[[int, LogEvent, int | None], bytes]
 """An entry as a viewer class sees it (version, event, viewer: a seat or
-``None`` for the spectators) -> what is sent."""
+``None`` for the spectators) -> the bytes sent (measured against a
+stream's backlog)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,38 +45,89 @@ class Delivery:
 
     version: int
     type: str
-    payload: Any
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Backlog:
+    """How far a watch stream may fall behind before it is ended: entries
+    and bytes handed to it and not yet taken, and seconds the oldest of
+    them has waited."""
+
+    entries: int = 1024
+    bytes: int = 256 * 1024
+    seconds: float = 1.0
 
 
 class Watcher:
-    """One watch stream's queue of encoded entries, at most ``limit`` long."""
+    """One watch stream's queue of encoded entries, bounded by ``backlog``.
 
-    __slots__ = ("viewer", "limit", "sent", "_items", "_wake", "_done", "_error")
+    The stream takes an entry when it hands it to the transport; an entry
+    not taken ``backlog.seconds`` after it came (the transport does not
+    take more: the client stopped reading and its window is full), or a
+    queue past ``backlog.entries`` or ``backlog.bytes``, ends the stream
+    with WATCHER_TOO_SLOW naming the last version taken, which is the
+    last the client gets: a resume from it repeats nothing."""
 
-    def __init__(self, viewer: int | None, limit: int) -> None:
+    __slots__ = (
+        "viewer",
+        "backlog",
+        "clock",
+        "sent",
+        "_items",
+        "_bytes",
+        "_wake",
+        "_done",
+        "_error",
+    )
+
+    def __init__(
+        self,
+        viewer: int | None,
+        backlog: Backlog,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.viewer = viewer
-        self.limit = limit
+        self.backlog = backlog
+        self.clock = clock
         self.sent = 0
         """The version of the last entry the stream took (for a resume)."""
-        self._items: deque[Delivery] = deque()
+        self._items: deque[tuple[float, Delivery]] = deque()
+        self._bytes = 0
         self._wake = asyncio.Event()
         self._done = False
         self._error: RaminoError | None = None
 
+    @property
+    def queued(self) -> tuple[int, int]:
+        """Entries and bytes handed to the stream and not taken yet."""
+        return len(self._items), self._bytes
+
     def push(self, item: Delivery) -> None:
         if self._done:
             return
-        if len(self._items) >= self.limit:
+        now = self.clock()
+        size = len(item.payload)
+        limit = self.backlog
+        behind = None
+        if len(self._items) >= limit.entries:
+            behind = f"{len(self._items)} entries (the most is {limit.entries})"
+        elif self._bytes + size > limit.bytes:
+            behind = f"{self._bytes + size} bytes (the most is {limit.bytes})"
+        elif self._items and now - self._items[0][0] > limit.seconds:
+            behind = f"{now - self._items[0][0]:.1f} s (the most is {limit.seconds:g} s)"
+        if behind is not None:
             self._items.clear()
+            self._bytes = 0
             self.fail(
                 Busy(
-                    f"the watch fell more than {self.limit} events behind; "
-                    f"resume with after_version={self.sent}",
+                    f"the watch fell {behind} behind; resume with after_version={self.sent}",
                     "WATCHER_TOO_SLOW",
                 )
             )
             return
-        self._items.append(item)
+        self._items.append((now, item))
+        self._bytes += size
         self._wake.set()
 
     def end(self) -> None:
@@ -89,7 +142,7 @@ class Watcher:
         self.end()
 
     async def get(self) -> Delivery | None:
-        """The next entry; None once the feed has ended."""
+        """The next entry, taken (:attr:`sent`); None once the feed has ended."""
         while not self._items:
             if self._error is not None:
                 raise self._error
@@ -97,7 +150,10 @@ class Watcher:
                 return None
             self._wake.clear()
             await self._wake.wait()
-        return self._items.popleft()
+        _, item = self._items.popleft()
+        self._bytes -= len(item.payload)
+        self.sent = item.version
+        return item
 
 
 class Feed:

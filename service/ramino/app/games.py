@@ -204,8 +204,8 @@ class GameApp:
     ) -> AsyncIterator[WatchItem]:
         return self.watching.watch(game_id, viewer, after_version, snapshot, encode)
 
-    def watchers(self, game_id: str) -> int:
-        return self.watching.watchers(game_id)
+    def watchers(self, game_id: str, viewer: int | None = None) -> int:
+        return self.watching.watchers(game_id, viewer)
 
     def begin_shutdown(self) -> None:
         self.watching.begin_shutdown()

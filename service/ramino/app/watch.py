@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 
-from ramino.app.fanout import Encode, Feed, Watcher
+from ramino.app.fanout import Backlog, Encode, Feed, Watcher
 from ramino.app.log import END_EVENTS, HostedGame, public_entry
 from ramino.app.table import GameTable
 from ramino.errors import Busy, NotPermitted
@@ -28,7 +28,7 @@ class WatchItem:
     version: int
     game: HostedGame | None = None
     type: str = ""
-    payload: Any = None
+    payload: bytes = b""
 
 
 class Watch:
@@ -37,7 +37,10 @@ class Watch:
     def __init__(self, table: GameTable) -> None:
         self._t = table
         self._feeds: dict[tuple[str, Encode], Feed] = {}
-        self._watching: dict[str, int] = {}
+        self._watching: dict[tuple[str, int | None], int] = {}
+        """Open streams by game and viewer (a seat, or None: the spectators)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """What a stream's backlog is timed by."""
         self._stopping: list[asyncio.Task[None]] = []
         """The feeds' tasks stopped by :meth:`begin_shutdown`, awaited by :meth:`stopped`."""
         self._closing = asyncio.Event()
@@ -67,13 +70,24 @@ class Watch:
                 "this game has no spectators: only its seats may watch it",
                 "SPECTATING_DISABLED",
             )
-        open_streams = self._watching.get(game_id, 0)
-        if open_streams >= self._t.limits.max_watchers_per_game:
+        # Spectators and each seat are counted apart: no number of
+        # spectators keeps a seat from watching its own game.
+        key = (game_id, viewer)
+        limits = self._t.limits
+        open_streams = self._watching.get(key, 0)
+        if viewer is None and open_streams >= limits.max_watchers_per_game:
             raise Busy(
-                f"this game has {open_streams} open watch streams, the most this server allows",
+                f"this game has {open_streams} open spectators' watch streams, "
+                "the most this server allows",
                 "TOO_MANY_WATCHERS",
             )
-        self._watching[game_id] = open_streams + 1
+        if viewer is not None and open_streams >= limits.max_streams_per_seat:
+            raise Busy(
+                f"seat {viewer} of this game has {open_streams} open watch streams, "
+                "the most this server allows a seat",
+                "TOO_MANY_WATCHERS",
+            )
+        self._watching[key] = open_streams + 1
         feed = watcher = None
         try:
             start = after_version
@@ -86,7 +100,8 @@ class Watch:
                 # Attached before anything is sent: every entry after
                 # ``attached`` comes through the feed, the others from the store.
                 feed = self._feed(game_id, encode, game.version)
-                watcher = Watcher(viewer, self._t.limits.watch_queue)
+                backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
+                watcher = Watcher(viewer, backlog, self.clock)
                 watcher.sent = start
                 attached = feed.attach(watcher)
             if with_snapshot:
@@ -100,10 +115,11 @@ class Watch:
                         break
                     event = public_entry(json.loads(e.data), viewer)
                     kind = type(event).__name__
-                    yield WatchItem(e.version, type=kind, payload=encode(e.version, event, viewer))
+                    payload = encode(e.version, event, viewer)
                     last = e.version
                     if watcher is not None:
-                        watcher.sent = last
+                        watcher.sent = last  # handed to the transport: it is sent
+                    yield WatchItem(e.version, type=kind, payload=payload)
                     if kind in END_EVENTS:
                         return
             if watcher is None:
@@ -111,18 +127,18 @@ class Watch:
             while (item := await watcher.get()) is not None:
                 if item.version <= last:
                     continue
+                last = item.version
                 yield WatchItem(item.version, type=item.type, payload=item.payload)
-                last = watcher.sent = item.version
                 if item.type in END_EVENTS:
                     return
         finally:
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
-            left = self._watching.get(game_id, 1) - 1
+            left = self._watching.get(key, 1) - 1
             if left > 0:
-                self._watching[game_id] = left
+                self._watching[key] = left
             else:
-                self._watching.pop(game_id, None)
+                self._watching.pop(key, None)
 
     def _feed(self, game_id: str, encode: Encode, position: int) -> Feed:
         """The feed of ``game_id`` through ``encode``, started at ``position``
@@ -139,9 +155,10 @@ class Watch:
         if self._feeds.get(key) is feed:
             del self._feeds[key]
 
-    def watchers(self, game_id: str) -> int:
-        """Open watch streams of ``game_id`` in this replica."""
-        return self._watching.get(game_id, 0)
+    def watchers(self, game_id: str, viewer: int | None = None) -> int:
+        """Open watch streams of ``game_id`` in this replica: the
+        spectators', or those of seat ``viewer``."""
+        return self._watching.get((game_id, viewer), 0)
 
     def begin_shutdown(self) -> None:
         """Ends every watch stream: the server is draining."""
