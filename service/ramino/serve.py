@@ -80,8 +80,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--max-message-bytes",
         type=int,
-        default=int(_env("MAX_MESSAGE_BYTES", str(1 << 20))),
-        help="largest request; larger ones are RESOURCE_EXHAUSTED [RAMINO_MAX_MESSAGE_BYTES]",
+        default=int(_env("MAX_MESSAGE_BYTES", str(16 * 1024))),
+        help="largest request, refused by its length before it is decoded (RESOURCE_EXHAUSTED "
+        "REQUEST_TOO_LARGE) [RAMINO_MAX_MESSAGE_BYTES]",
     )
     threads, capacity = _env("WORK_THREADS", ""), _env("WORK_CAPACITY", "")
     p.add_argument(

@@ -13,7 +13,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
-from ramino.api.interceptors import ServiceInterceptor, transport_limit
+from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
 from ramino.pool import WorkPool
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
@@ -33,7 +33,7 @@ class ServerConfig:
     store: str = "sqlite:var/ramino.db"
     metrics_port: int | None = None
     grace_seconds: float = 10.0
-    max_message_bytes: int = 1 << 20
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     token_lifetime: int = 7 * 24 * 3600
     work_threads: int | None = None
     """Threads of the work pool for meld searches (default: cores, at most 4)."""
@@ -74,7 +74,7 @@ class RunningServer:
 async def create_server(
     address: str,
     games: game_pb2_grpc.GameServiceServicer | None = None,
-    max_message_bytes: int = 1 << 20,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     pool: WorkPool | None = None,
     max_connection_age: float | None = None,
     max_connection_age_grace: float | None = None,
@@ -82,12 +82,15 @@ async def create_server(
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
-    (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it. With
+    (``REQUEST_TOO_LARGE``) by their length, before they are decoded;
+    gRPC's own limit is set above it. With
     ``reuse_port`` other processes may bind the same port (``SO_REUSEPORT``)
     and the kernel spreads new connections over them."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
-        ("grpc.max_send_message_length", 4 * max_message_bytes),
+        # Answers (a snapshot, a watch's batch of events) are not bounded by
+        # what a request may be.
+        ("grpc.max_send_message_length", max(4 * max_message_bytes, 4 << 20)),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
     if max_connection_age is not None:
