@@ -77,6 +77,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seconds calls may go on past the connection's age; a watch then "
         "resumes on a new connection (default: no limit) [RAMINO_MAX_CONNECTION_AGE_GRACE]",
     )
+    connections = _env("MAX_CONNECTIONS", "")
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=int(connections) if connections else None,
+        help="client connections at once; more are closed as they are accepted (default: "
+        "the open file limit, raised to its hard limit at start, less 256) "
+        "[RAMINO_MAX_CONNECTIONS]",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=int(_env("MAX_CONNECTIONS_PER_ADDRESS", "256")),
+        help="client connections at once from one address; the newest past it are closed "
+        "within half a second; 0 for no limit [RAMINO_MAX_CONNECTIONS_PER_ADDRESS]",
+    )
     p.add_argument(
         "--max-message-bytes",
         type=int,
@@ -281,6 +297,8 @@ def run_server(
         max_connection_age=args.max_connection_age,
         max_connection_age_grace=args.max_connection_age_grace,
         reuse_port=worker is not None,
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address or None,
     )
 
     if args.test_seed is not None:

@@ -13,6 +13,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
+from ramino.api.connections import (
+    ConnectionGuard,
+    connection_options,
+    default_max_connections,
+    raise_file_limit,
+)
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
 from ramino.pool import WorkPool
@@ -48,6 +54,11 @@ class ServerConfig:
     reuse_port: bool = False
     """Bind with ``SO_REUSEPORT``, so that the worker processes of one
     ``ramino serve --workers N`` share the port (off: a port in use is an error)."""
+    max_connections: int | None = None
+    """Connections at once in total (``None``: the file limit less
+    ``RESERVED_FILES``)."""
+    max_connections_per_address: int | None = 256
+    """Connections at once from one client address (``None``: no limit)."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -57,6 +68,7 @@ class RunningServer:
     port: int
     health: health.aio.HealthServicer
     games: object | None = None
+    guard: ConnectionGuard | None = None
 
     async def stop(self, grace: float) -> None:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
@@ -66,6 +78,8 @@ class RunningServer:
         if drain is not None:
             drain()
         await self.server.stop(grace)
+        if self.guard is not None:
+            self.guard.stop()
         close = getattr(self.games, "close", None)
         if close is not None:
             await close()
@@ -79,19 +93,25 @@ async def create_server(
     max_connection_age: float | None = None,
     max_connection_age_grace: float | None = None,
     reuse_port: bool = False,
+    max_connections: int | None = None,
+    max_connections_per_address: int | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
     (``REQUEST_TOO_LARGE``) by their length, before they are decoded;
     gRPC's own limit is set above it. With
     ``reuse_port`` other processes may bind the same port (``SO_REUSEPORT``)
-    and the kernel spreads new connections over them."""
+    and the kernel spreads new connections over them. At most
+    ``max_connections`` connections are accepted at once, at most
+    ``max_connections_per_address`` from one client address (see
+    :mod:`ramino.api.connections`); ``None``: no limit."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         # Answers (a snapshot, a watch's batch of events) are not bounded by
         # what a request may be.
         ("grpc.max_send_message_length", max(4 * max_message_bytes, 4 << 20)),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
+        *connection_options(max_connections),
     ]
     if max_connection_age is not None:
         options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
@@ -109,10 +129,14 @@ async def create_server(
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
+    guard = None
+    if max_connections_per_address is not None:
+        guard = ConnectionGuard(port, max_connections_per_address)
+        guard.start()
     await server.start()
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, health_servicer, games)
+    return RunningServer(server, port, health_servicer, games, guard)
 
 
 async def serve(
@@ -121,6 +145,8 @@ async def serve(
     pool: WorkPool | None = None,
 ) -> None:
     """Runs until SIGTERM or SIGINT, then drains for ``grace_seconds``."""
+    file_limit = raise_file_limit()
+    max_connections = config.max_connections or default_max_connections(file_limit)
     if config.metrics_port is not None:
         metrics, _ = start_http_server(config.metrics_port, addr=config.host)
         log.info("metrics", port=metrics.server_port)
@@ -132,8 +158,17 @@ async def serve(
         max_connection_age=config.max_connection_age,
         max_connection_age_grace=config.max_connection_age_grace,
         reuse_port=config.reuse_port,
+        max_connections=max_connections,
+        max_connections_per_address=config.max_connections_per_address,
     )
-    log.info("serving", host=config.host, port=running.port, store=config.store)
+    log.info(
+        "serving",
+        host=config.host,
+        port=running.port,
+        store=config.store,
+        max_connections=max_connections,
+        max_connections_per_address=config.max_connections_per_address,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
