@@ -178,6 +178,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "that stopped reading) before it is ended (WATCHER_TOO_SLOW) [RAMINO_WATCH_LAG]",
     )
     p.add_argument(
+        "--spectator-interval",
+        type=float,
+        default=float(_env("SPECTATOR_INTERVAL", "0.1")),
+        help="seconds between two messages to a spectator's watch stream that takes "
+        "batches (batch_events): every event since comes in one [RAMINO_SPECTATOR_INTERVAL]",
+    )
+    p.add_argument(
         "--allow-bot-games",
         action=argparse.BooleanOptionalAction,
         default=_env("ALLOW_BOT_GAMES", "") in ("1", "true", "yes"),
@@ -316,6 +323,7 @@ def run_server(
             watch_queue=args.watch_queue,
             watch_queue_bytes=args.watch_queue_bytes,
             watch_lag=args.watch_lag,
+            spectator_interval=args.spectator_interval,
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )

@@ -22,7 +22,7 @@ import ramino
 import ramino.app.moves as app_moves
 import structlog
 from google.protobuf import descriptor
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -634,7 +634,7 @@ async def test_an_over_size_request_is_refused_by_its_length_without_being_decod
                 health_pb2_grpc.HealthStub(ch),
             )
             garbage = b"\xff" * (DEFAULT_MAX_MESSAGE_BYTES + 1)
-            with pytest.raises(Exception):
+            with pytest.raises(DecodeError):
                 game_pb2.LayMeldsRequest.FromString(garbage)
             for service, method in (("GameService", "LayMelds"), ("RulesService", "AnalyzeHand")):
                 message = await refused(

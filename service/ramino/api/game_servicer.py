@@ -26,10 +26,10 @@ from ramino.api.auth import (
     metadata_value,
 )
 from ramino.api.errors import ApiError
-from ramino.api.events import event_message, watch_event
+from ramino.api.events import event_message, watch_event, watch_events
 from ramino.api.interceptors import Context
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
-from ramino.app.fanout import Encode
+from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.log import Header
 from ramino.app.outcomes import Hint, LegalMoves, MoveOutcome
 from ramino.engine import (
@@ -581,6 +581,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """Open watch streams by connection (the peer's address and port)."""
         self.encode_event: Encode = watch_event
         """What a watch stream sends of an event, made once per viewer class."""
+        self.encode_events: EncodeBatch = watch_events
+        """What a spectator's stream that takes batches sends of its events."""
 
     def drain(self) -> None:
         """The server stops: end the watch streams now, not at the grace's end."""
@@ -923,7 +925,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._streams[peer] = open_streams + 1
         try:
             item: WatchItem
-            watch = self.app.watch(game_id, viewer, after, request.snapshot, self.encode_event)
+            batch = self.encode_events if request.batch_events else None
+            watch = self.app.watch(
+                game_id, viewer, after, request.snapshot, self.encode_event, batch
+            )
             async for item in watch:
                 if item.game is not None:
                     yield game_pb2.WatchGameResponse(

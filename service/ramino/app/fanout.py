@@ -20,9 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import structlog
@@ -37,6 +38,9 @@ Encode = Callable[[int, LogEvent, int | None], bytes]
 """An entry as a viewer class sees it (version, event, viewer: a seat or
 ``None`` for the spectators) -> the bytes sent (measured against a
 stream's backlog)."""
+EncodeBatch = Callable[[Sequence[tuple[int, LogEvent]], int | None], bytes]
+"""Entries in version order as a viewer class sees them -> the bytes of
+one message carrying them all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,7 @@ class Watcher:
 
     __slots__ = (
         "viewer",
+        "batched",
         "backlog",
         "clock",
         "sent",
@@ -86,8 +91,11 @@ class Watcher:
         viewer: int | None,
         backlog: Backlog,
         clock: Callable[[], float] = time.monotonic,
+        batched: bool = False,
     ) -> None:
         self.viewer = viewer
+        self.batched = batched
+        """Whether the stream is sent its feed's batches (spectators only)."""
         self.backlog = backlog
         self.clock = clock
         self.sent = 0
@@ -157,7 +165,14 @@ class Watcher:
 
 
 class Feed:
-    """One game's entries after ``position``, fanned out to its watchers."""
+    """One game's entries after ``position``, fanned out to its watchers.
+
+    The spectators that take batches (:attr:`Watcher.batched`) are handed
+    one delivery per ``interval`` seconds at most, holding every entry
+    since the last, made by :attr:`batch` once for all of them; an entry
+    that comes after a quiet ``interval`` goes out at once. Batches end
+    with the game's last entry and before the feed stops, so nothing is
+    held back."""
 
     def __init__(
         self,
@@ -166,29 +181,46 @@ class Feed:
         encode: Encode,
         position: int,
         on_close: Callable[[Feed], None],
+        batch: EncodeBatch | None = None,
+        interval: float = 0.0,
     ) -> None:
         self.store = store
         self.game_id = game_id
         self.encode = encode
+        self.batch = batch
+        """What a batch of spectators' entries is sent as."""
+        self.interval = interval
         self.position = position
-        """The version of the last entry handed out."""
+        """The version of the last entry handed out (or, to batched
+        watchers, held for the next batch)."""
         self.closed = False
         self.classes: dict[int | None, set[Watcher]] = {}
+        """The watchers sent each entry as it comes, by viewer class."""
+        self.batched: set[Watcher] = set()
+        """The spectators sent batches."""
+        self._pending: list[tuple[int, LogEvent]] = []
+        self._last_batch = -math.inf
+        self._timer: asyncio.TimerHandle | None = None
         self._on_close = on_close
         self._task = asyncio.create_task(self._run(), name=f"watch feed {game_id}")
 
     def attach(self, watcher: Watcher) -> int:
         """Hands ``watcher`` every entry after the version returned."""
+        if watcher.batched:
+            self.batched.add(watcher)
+            # The entries held for the next batch come in it.
+            return self._pending[0][0] - 1 if self._pending else self.position
         self.classes.setdefault(watcher.viewer, set()).add(watcher)
         return self.position
 
     def detach(self, watcher: Watcher) -> None:
+        self.batched.discard(watcher)
         watchers = self.classes.get(watcher.viewer)
         if watchers is not None:
             watchers.discard(watcher)
             if not watchers:
                 del self.classes[watcher.viewer]
-        if not self.classes:
+        if not self.classes and not self.batched:
             self.close()
 
     def close(self) -> asyncio.Task[None]:
@@ -198,40 +230,78 @@ class Feed:
         self._task.cancel()
         return self._task
 
+    def _watchers(self) -> list[Watcher]:
+        return [w for watchers in self.classes.values() for w in watchers] + list(self.batched)
+
     def _shut(self) -> None:
         if self.closed:
             return
+        self._send_batch()
         self.closed = True
-        for watchers in self.classes.values():
-            for w in watchers:
-                w.end()
+        for w in self._watchers():
+            w.end()
         self._on_close(self)
+
+    def _send_batch(self) -> None:
+        """Hands the entries held to the batched watchers, in one delivery."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        pending, self._pending = self._pending, []
+        if not pending or not self.batched:
+            return
+        assert self.batch is not None
+        self._last_batch = asyncio.get_running_loop().time()
+        version, last = pending[-1]
+        item = Delivery(version, type(last).__name__, self.batch(pending, None))
+        for w in list(self.batched):
+            w.push(item)
+
+    def _hold(self, version: int, event: LogEvent) -> None:
+        """Holds an entry for the next batch, sent now after a quiet interval."""
+        self._pending.append((version, event))
+        if self._timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last_batch + self.interval - loop.time()
+        if wait <= 0:
+            self._send_batch()
+        else:
+            self._timer = loop.call_later(wait, self._send_batch)
 
     async def _run(self) -> None:
         entries = aiter(self.store.subscribe(self.game_id, self.position))
         try:
             async for e in entries:
                 data = json.loads(e.data)
+                spectators: LogEvent | None = None
                 for viewer, watchers in list(self.classes.items()):
                     event = public_entry(data, viewer)
+                    if viewer is None:
+                        spectators = event
                     kind = type(event).__name__
                     item = Delivery(e.version, kind, self.encode(e.version, event, viewer))
                     for w in list(watchers):
                         w.push(item)
                 self.position = e.version
+                if self.batched:
+                    if spectators is None:
+                        spectators = public_entry(data, None)
+                    self._hold(e.version, spectators)
                 if ends_game(data):
+                    self._send_batch()
                     break
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("watch feed failed", game=self.game_id)
+            self._send_batch()
             error = Interrupted(
                 f"following the game failed; resume with after_version={self.position}",
                 "WATCH_INTERRUPTED",
             )
-            for watchers in self.classes.values():
-                for w in watchers:
-                    w.fail(error)
+            for w in self._watchers():
+                w.fail(error)
         finally:
             self._shut()
             close = getattr(entries, "aclose", None)

@@ -99,6 +99,9 @@ class Limits:
     watch_lag: float = 1.0
     """Seconds an entry may wait for a watch stream that takes none before
     the stream is ended."""
+    spectator_interval: float = 0.1
+    """Seconds between two batches of a game's entries to the spectators
+    that take batches."""
     allow_bot_games: bool = False
     """Whether a game may have bots in every seat (tests, demos)."""
     abandon_after: float = 0.0

@@ -12,12 +12,15 @@ from dataclasses import dataclass
 
 import structlog
 
-from ramino.app.fanout import Backlog, Encode, Feed, Watcher
-from ramino.app.log import END_EVENTS, HostedGame, public_entry
+from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
+from ramino.app.log import END_EVENTS, HostedGame, LogEvent, public_entry
 from ramino.app.table import GameTable
 from ramino.errors import Busy, NotPermitted
 
 log = structlog.get_logger("ramino.app")
+
+CATCH_UP_BATCH = 256
+"""Entries read from the store sent in one batch, at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +61,16 @@ class Watch:
         after_version: int | None,
         snapshot: bool,
         encode: Encode,
+        batch: EncodeBatch | None = None,
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
         a snapshot when asked for or when ``after_version`` is not a version
-        of the game. Ends after the match's or the game's end, and when this
-        replica shuts down."""
+        of the game. A spectator given ``batch`` is sent its entries several
+        to an item (at most one item per ``Limits.spectator_interval``, and
+        up to ``CATCH_UP_BATCH`` of those read from the store). Ends after
+        the match's or the game's end, and when this replica shuts down."""
+        batched = batch is not None and viewer is None
         game = await self._t.load(game_id)
         if viewer is None and game.header.spectators_disabled:
             raise NotPermitted(
@@ -100,8 +107,10 @@ class Watch:
                 # Attached before anything is sent: every entry after
                 # ``attached`` comes through the feed, the others from the store.
                 feed = self._feed(game_id, encode, game.version)
+                if batched and feed.batch is None:
+                    feed.batch = batch
                 backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
-                watcher = Watcher(viewer, backlog, self.clock)
+                watcher = Watcher(viewer, backlog, self.clock, batched)
                 watcher.sent = start
                 attached = feed.attach(watcher)
             if with_snapshot:
@@ -110,17 +119,30 @@ class Watch:
                 return
             last = start
             if start < attached or watcher is None:
-                for e in await self._t.store.read(game_id, start):
+                held: list[tuple[int, LogEvent]] = []
+                entries = await self._t.store.read(game_id, start)
+                for i, e in enumerate(entries):
                     if watcher is not None and e.version > attached:
                         break
                     event = public_entry(json.loads(e.data), viewer)
                     kind = type(event).__name__
-                    payload = encode(e.version, event, viewer)
+                    ends = kind in END_EVENTS
+                    if batch is not None and batched:
+                        held.append((e.version, event))
+                        more = i + 1 < len(entries) and (
+                            watcher is None or entries[i + 1].version <= attached
+                        )
+                        if more and not ends and len(held) < CATCH_UP_BATCH:
+                            continue
+                        payload = batch(held, None)
+                        held = []
+                    else:
+                        payload = encode(e.version, event, viewer)
                     last = e.version
                     if watcher is not None:
                         watcher.sent = last  # handed to the transport: it is sent
                     yield WatchItem(e.version, type=kind, payload=payload)
-                    if kind in END_EVENTS:
+                    if ends:
                         return
             if watcher is None:
                 return
@@ -147,7 +169,12 @@ class Watch:
         feed = self._feeds.get(key)
         if feed is None or feed.closed:
             feed = self._feeds[key] = Feed(
-                self._t.store, game_id, encode, position, lambda f: self._drop_feed(key, f)
+                self._t.store,
+                game_id,
+                encode,
+                position,
+                lambda f: self._drop_feed(key, f),
+                interval=self._t.limits.spectator_interval,
             )
         return feed
 
