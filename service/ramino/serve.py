@@ -182,7 +182,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=float,
         default=float(_env("SPECTATOR_INTERVAL", "0.1")),
         help="seconds between two messages to a spectator's watch stream that takes "
-        "batches (batch_events): every event since comes in one [RAMINO_SPECTATOR_INTERVAL]",
+        "batches (batch_events), at least: every event since comes in one "
+        "[RAMINO_SPECTATOR_INTERVAL]",
+    )
+    p.add_argument(
+        "--spectator-messages",
+        type=float,
+        default=float(_env("SPECTATOR_MESSAGES", "2000")),
+        help="messages a second this server sends the spectators that take batches, in "
+        "all, at most; past it their interval grows [RAMINO_SPECTATOR_MESSAGES]",
     )
     p.add_argument(
         "--allow-bot-games",
@@ -324,6 +332,7 @@ def run_server(
             watch_queue_bytes=args.watch_queue_bytes,
             watch_lag=args.watch_lag,
             spectator_interval=args.spectator_interval,
+            spectator_messages=args.spectator_messages,
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )

@@ -168,9 +168,9 @@ class Feed:
     """One game's entries after ``position``, fanned out to its watchers.
 
     The spectators that take batches (:attr:`Watcher.batched`) are handed
-    one delivery per ``interval`` seconds at most, holding every entry
+    one delivery per ``interval()`` seconds at most, holding every entry
     since the last, made by :attr:`batch` once for all of them; an entry
-    that comes after a quiet ``interval`` goes out at once. Batches end
+    that comes after a quiet interval goes out at once. Batches end
     with the game's last entry and before the feed stops, so nothing is
     held back."""
 
@@ -182,7 +182,7 @@ class Feed:
         position: int,
         on_close: Callable[[Feed], None],
         batch: EncodeBatch | None = None,
-        interval: float = 0.0,
+        interval: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self.store = store
         self.game_id = game_id
@@ -263,7 +263,7 @@ class Feed:
         if self._timer is not None:
             return
         loop = asyncio.get_running_loop()
-        wait = self._last_batch + self.interval - loop.time()
+        wait = self._last_batch + self.interval() - loop.time()
         if wait <= 0:
             self._send_batch()
         else:

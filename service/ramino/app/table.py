@@ -101,7 +101,10 @@ class Limits:
     the stream is ended."""
     spectator_interval: float = 0.1
     """Seconds between two batches of a game's entries to the spectators
-    that take batches."""
+    that take batches, at least."""
+    spectator_messages: float = 2000.0
+    """Batches a second this replica sends its batching spectators in all,
+    at most: past it the interval grows (1,000 spectators: 0.5 s)."""
     allow_bot_games: bool = False
     """Whether a game may have bots in every seat (tests, demos)."""
     abandon_after: float = 0.0

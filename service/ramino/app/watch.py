@@ -42,6 +42,8 @@ class Watch:
         self._feeds: dict[tuple[str, Encode], Feed] = {}
         self._watching: dict[tuple[str, int | None], int] = {}
         """Open streams by game and viewer (a seat, or None: the spectators)."""
+        self._batching = 0
+        """Open spectators' streams that take batches, in every game."""
         self.clock: Callable[[], float] = time.monotonic
         """What a stream's backlog is timed by."""
         self._stopping: list[asyncio.Task[None]] = []
@@ -67,8 +69,8 @@ class Watch:
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
         a snapshot when asked for or when ``after_version`` is not a version
         of the game. A spectator given ``batch`` is sent its entries several
-        to an item (at most one item per ``Limits.spectator_interval``, and
-        up to ``CATCH_UP_BATCH`` of those read from the store). Ends after
+        to an item (at most one item per :meth:`spectator_interval`, and up
+        to ``CATCH_UP_BATCH`` of those read from the store). Ends after
         the match's or the game's end, and when this replica shuts down."""
         batched = batch is not None and viewer is None
         game = await self._t.load(game_id)
@@ -95,6 +97,8 @@ class Watch:
                 "TOO_MANY_WATCHERS",
             )
         self._watching[key] = open_streams + 1
+        if batched:
+            self._batching += 1
         feed = watcher = None
         try:
             start = after_version
@@ -156,6 +160,8 @@ class Watch:
         finally:
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
+            if batched:
+                self._batching -= 1
             left = self._watching.get(key, 1) - 1
             if left > 0:
                 self._watching[key] = left
@@ -174,9 +180,17 @@ class Watch:
                 encode,
                 position,
                 lambda f: self._drop_feed(key, f),
-                interval=self._t.limits.spectator_interval,
+                interval=self.spectator_interval,
             )
         return feed
+
+    def spectator_interval(self) -> float:
+        """Seconds between two batches to a game's batching spectators:
+        ``Limits.spectator_interval``, or longer, so that this replica sends
+        its batching spectators ``Limits.spectator_messages`` a second at
+        most in all (each one then gets fewer, larger batches)."""
+        limits = self._t.limits
+        return max(limits.spectator_interval, self._batching / limits.spectator_messages)
 
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
         if self._feeds.get(key) is feed:
