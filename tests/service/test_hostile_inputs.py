@@ -57,6 +57,21 @@ class Hostile:
     rules: rules_pb2_grpc.RulesServiceStub
     health: health_pb2_grpc.HealthStub
 
+    @classmethod
+    def on(
+        cls, server: RunningServer, app: GameApp, pool: WorkPool, ch: grpc.aio.Channel
+    ) -> Hostile:
+        """The stubs of every service over ``ch``."""
+        return cls(
+            server,
+            app,
+            pool,
+            ch,
+            game_pb2_grpc.GameServiceStub(ch),
+            rules_pb2_grpc.RulesServiceStub(ch),
+            health_pb2_grpc.HealthStub(ch),
+        )
+
 
 @pytest.fixture
 async def hostile() -> AsyncIterator[Hostile]:
@@ -69,15 +84,7 @@ async def hostile() -> AsyncIterator[Hostile]:
     # The client may send and receive what it likes: the server decides.
     options = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}", options=options) as ch:
-        yield Hostile(
-            running,
-            app,
-            pool,
-            ch,
-            game_pb2_grpc.GameServiceStub(ch),
-            rules_pb2_grpc.RulesServiceStub(ch),
-            health_pb2_grpc.HealthStub(ch),
-        )
+        yield Hostile.on(running, app, pool, ch)
     await running.stop(0)
     pool.shutdown()
 
@@ -624,15 +631,7 @@ async def test_an_over_size_request_is_refused_by_its_length_without_being_decod
     options = [("grpc.max_send_message_length", -1)]
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}", options=options) as ch:
-            h = Hostile(
-                running,
-                app,
-                pool,
-                ch,
-                game_pb2_grpc.GameServiceStub(ch),
-                rules_pb2_grpc.RulesServiceStub(ch),
-                health_pb2_grpc.HealthStub(ch),
-            )
+            h = Hostile.on(running, app, pool, ch)
             garbage = b"\xff" * (DEFAULT_MAX_MESSAGE_BYTES + 1)
             with pytest.raises(DecodeError):
                 game_pb2.LayMeldsRequest.FromString(garbage)

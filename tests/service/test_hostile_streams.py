@@ -494,6 +494,26 @@ async def test_watchers_of_different_seats_never_see_another_seats_cards() -> No
 # --- a watcher that falls behind ---------------------------------------------------------
 
 
+async def handed_out(app: GameApp, version: int) -> None:
+    """Waits until every feed of ``app`` has handed out the entry at ``version``."""
+    for _ in range(500):
+        if all(f.position >= version for f in app._feeds.values()):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the feeds did not hand out version {version}")
+
+
+async def draw_or_discard(app: GameApp, game_id: str) -> None:
+    """A move of the seat whose turn it is: a draw from the stock, or a discard."""
+    loaded = await app.load(game_id)
+    assert loaded.engine is not None and loaded.engine.turn is not None
+    seat = loaded.engine.turn
+    move = next(
+        m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
+    )
+    await app.move(game_id, seat, move, None, None, no_answer)
+
+
 async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> None:
     app = GameApp(open_store("memory"), seed_source=lambda: SEED, limits=Limits(watch_queue=4))
     try:
@@ -507,19 +527,9 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
         slow = app.watch(game.game_id, None, None, False, encode)
         start = (await anext(slow)).version
         for _ in range(10):  # more entries than the queue holds, none read
-            loaded = await app.load(game.game_id)
-            assert loaded.engine is not None
-            seat = loaded.engine.turn
-            assert seat is not None
-            move = next(
-                m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
-            )
-            await app.move(game.game_id, seat, move, None, None, no_answer)
+            await draw_or_discard(app, game.game_id)
         end = (await app.load(game.game_id)).version
-        for _ in range(500):  # until the feed has handed out every entry
-            if all(f.position >= end for f in app._feeds.values()):
-                break
-            await asyncio.sleep(0.01)
+        await handed_out(app, end)
 
         with pytest.raises(Busy) as caught:
             while True:
@@ -607,32 +617,16 @@ async def test_too_slow_names_the_last_version_the_stream_took_so_a_resume_repea
         def encode(version: int, event: LogEvent, viewer: int | None) -> bytes:
             return str(version).encode()
 
-        async def one_move() -> None:
-            loaded = await app.load(game.game_id)
-            assert loaded.engine is not None and loaded.engine.turn is not None
-            seat = loaded.engine.turn
-            move = next(
-                m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
-            )
-            await app.move(game.game_id, seat, move, None, None, no_answer)
-
-        async def handed_out(version: int) -> None:
-            for _ in range(500):
-                if all(f.position >= version for f in app._feeds.values()):
-                    return
-                await asyncio.sleep(0.01)
-            raise AssertionError("the feed did not hand out the entry")
-
         stream = app.watch(game.game_id, None, None, False, encode)
         start = (await anext(stream)).version
-        await one_move()
+        await draw_or_discard(app, game.game_id)
         # The stream takes the entry and is handed to the transport (the
         # generator waits in its yield, as it does while gRPC sends).
         received = [(await anext(stream)).version]
         assert received == [start + 1]
         for _ in range(5):  # more than the queue holds, none taken
-            await one_move()
-        await handed_out(start + 6)
+            await draw_or_discard(app, game.game_id)
+        await handed_out(app, start + 6)
         with pytest.raises(Busy) as caught:
             while True:
                 received.append((await anext(stream)).version)

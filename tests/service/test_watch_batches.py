@@ -6,7 +6,6 @@ server on a loopback socket."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +18,7 @@ from ramino.errors import Busy
 from ramino.v1 import game_pb2
 
 from .conftest import auth, play_one
-from .test_hostile_streams import rest, serving, two_people, watch
+from .test_hostile_streams import handed_out, rest, serving, two_people, watch
 
 
 def flat(items: Sequence[game_pb2.WatchGameResponse]) -> list[tuple[int, str]]:
@@ -127,10 +126,7 @@ async def test_a_batching_spectator_that_falls_behind_is_ended_and_resumes_exact
         taken = await anext(stream)  # handed to the transport, as gRPC would be
         assert taken.version == start + 1
         await moves(s, name, tokens, 4)  # four batches of one: more than the queue holds
-        for _ in range(500):
-            if all(f.position >= taken.version + 4 for f in app._feeds.values()):
-                break
-            await asyncio.sleep(0.01)
+        await handed_out(app, taken.version + 4)
         with pytest.raises(Busy) as caught:
             while True:
                 await anext(stream)
