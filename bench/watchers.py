@@ -112,18 +112,32 @@ def start_server(python: str, port: int, extra: list[str], log: Path) -> subproc
 
 
 def spectate(
-    address: str, name: str, count: int, per_connection: int, pipe: Any, batch: bool, reads: bool
+    address: str,
+    name: str,
+    count: int,
+    per_connection: int,
+    pipe: Any,
+    batch: bool,
+    reads: bool,
+    window: int,
 ) -> None:
     """Opens ``count`` spectator streams (asking for batches with
     ``batch``), says "ready" once each has its snapshot (or, when it
     ``reads`` nothing, once they are open), then counts the messages
     received until told the window's start ("mark") and end ("stop"), and
     sends the count."""
-    asyncio.run(_spectate(address, name, count, per_connection, pipe, batch, reads))
+    asyncio.run(_spectate(address, name, count, per_connection, pipe, batch, reads, window))
 
 
 async def _spectate(
-    address: str, name: str, count: int, per_connection: int, pipe: Any, batch: bool, reads: bool
+    address: str,
+    name: str,
+    count: int,
+    per_connection: int,
+    pipe: Any,
+    batch: bool,
+    reads: bool,
+    window: int,
 ) -> None:
     received = 0
     channels = []
@@ -147,6 +161,8 @@ async def _spectate(
     for i in range(count):
         if i % per_connection == 0:
             options = [("grpc.use_local_subchannel_pool", 1)]
+            if window:  # a client whose transport, too, stops taking what it does not read
+                options += [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", window)]
             channels.append(grpc.aio.insecure_channel(address, options=options))
         # Raw bytes, not parsed: the spectators' process is kept cheap, since
         # it shares the machine with the server.
@@ -168,13 +184,16 @@ async def _spectate(
         assert message == what, message
         marks[what] = received
     pipe.send(marks["stop"] - marks["mark"])
-    failed = sum(1 for t in tasks if t.done() and not t.cancelled() and t.exception() is not None)
+    failed = sum(1 for t in tasks if t.done() and t.exception() is not None)
+    cut = sum(1 for call in calls if call.done())  # ended by the server (a stalled stream)
     for call in calls:
         call.cancel()
+    for task in tasks:
+        task.cancel()  # the ones that never read wait for nothing else
     await asyncio.gather(*tasks, return_exceptions=True)
     for channel in channels:
         await channel.close()
-    pipe.send(failed)
+    pipe.send((failed, cut))
 
 
 # --- the mover -------------------------------------------------------------------------
@@ -266,6 +285,7 @@ async def measure(
                         theirs,
                         mode == "batch",
                         mode != "stalled",
+                        args.window if mode == "stalled" else 0,
                     ),
                 )
                 watcher.start()
@@ -292,9 +312,11 @@ async def measure(
             if watcher is not None:
                 ours.send("stop")
                 events = ours.recv()
-                failed = ours.recv()
+                failed, cut = ours.recv()
                 if failed:
                     note += f" {failed} streams failed"
+                if cut and mode == "stalled":
+                    note += f" {cut} streams ended by the server"
                 watcher.join(30)
             return Figures(spectators, moves, t1 - t0, cpu1 - cpu0, events, note.strip())
     finally:
@@ -319,6 +341,13 @@ def main(argv: list[str] | None = None) -> int:
         default="one,batch",
         help="one: a message per event; batch: the streams ask for batches (batch_events); "
         "stalled: the streams never read, on another game a second mover plays",
+    )
+    p.add_argument(
+        "--window",
+        type=int,
+        default=0,
+        help="stalled streams' flow-control window in bytes (gRPC's lookahead, BDP probing "
+        "off); 0: gRPC's default, whose transport keeps taking what the client never reads",
     )
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run")
     p.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds per run")
