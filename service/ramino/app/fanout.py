@@ -84,6 +84,7 @@ class Watcher:
         "_wake",
         "_done",
         "_error",
+        "on_behind",
     )
 
     def __init__(
@@ -105,6 +106,9 @@ class Watcher:
         self._wake = asyncio.Event()
         self._done = False
         self._error: RaminoError | None = None
+        self.on_behind: Callable[[], None] | None = None
+        """Called when the stream is ended as too slow (its transport may
+        still hold a send the client never takes)."""
 
     @property
     def queued(self) -> tuple[int, int]:
@@ -133,6 +137,8 @@ class Watcher:
                     "WATCHER_TOO_SLOW",
                 )
             )
+            if self.on_behind is not None:
+                self.on_behind()
             return
         self._items.append((now, item))
         self._bytes += size

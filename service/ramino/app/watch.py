@@ -9,6 +9,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import structlog
 
@@ -115,6 +116,7 @@ class Watch:
                     feed.batch = batch
                 backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
                 watcher = Watcher(viewer, backlog, self.clock, batched)
+                watcher.on_behind = self._release(asyncio.current_task(), watcher, limits.watch_lag)
                 watcher.sent = start
                 attached = feed.attach(watcher)
             if with_snapshot:
@@ -158,6 +160,8 @@ class Watch:
                 if item.type in END_EVENTS:
                     return
         finally:
+            if watcher is not None:
+                watcher.on_behind = None  # the stream has ended: nothing to cancel
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
             if batched:
@@ -183,6 +187,24 @@ class Watch:
                 interval=self.spectator_interval,
             )
         return feed
+
+    @staticmethod
+    def _release(
+        task: asyncio.Task[Any] | None, watcher: Watcher, lag: float
+    ) -> Callable[[], None]:
+        """What ends a stream too slow to take its error: a client that reads
+        nothing leaves the stream's last send waiting in the transport, and
+        the error behind it; ``lag`` seconds later the stream's task is
+        cancelled (gRPC ends the call), so it holds no place and no call."""
+
+        def cancel() -> None:
+            if task is not None and not task.done() and watcher.on_behind is not None:
+                task.cancel()
+
+        def release() -> None:
+            asyncio.get_running_loop().call_later(lag, cancel)
+
+        return release
 
     def spectator_interval(self) -> float:
         """Seconds between two batches to a game's batching spectators:
