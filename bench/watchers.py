@@ -111,22 +111,13 @@ def start_server(python: str, port: int, extra: list[str], log: Path) -> subproc
 # --- the spectators (their own process) ------------------------------------------------
 
 
-def spectate(
-    address: str,
-    name: str,
-    count: int,
-    per_connection: int,
-    pipe: Any,
-    batch: bool,
-    reads: bool,
-    window: int,
-) -> None:
+def spectate(*args: Any) -> None:
     """Opens ``count`` spectator streams (asking for batches with
     ``batch``), says "ready" once each has its snapshot (or, when it
     ``reads`` nothing, once they are open), then counts the messages
     received until told the window's start ("mark") and end ("stop"), and
-    sends the count."""
-    asyncio.run(_spectate(address, name, count, per_connection, pipe, batch, reads, window))
+    sends the count (the arguments: those of :func:`_spectate`)."""
+    asyncio.run(_spectate(*args))
 
 
 async def _spectate(
