@@ -1,24 +1,30 @@
-"""Watch fan-out (issue 10): moves/s of one mover with 0 / 50 / 200 / 1000
-spectators on its game. Figures only, nothing asserted.
+"""Watch fan-out (issues 10 and 20): moves/s of one mover with 0 / 50 / 200 /
+1000 watch streams. Figures only, nothing asserted.
 
-For each spectator count it starts a fresh ``ramino serve`` (memory store, on
-a free loopback port), creates a rummy game of two people and joins both
-seats, opens the spectators' WatchGame streams from a separate client process
-(``--per-connection`` streams per connection, each connection its own), waits
-until every one has its snapshot, then plays the game's moves from one
+For each stream count and mode it starts a fresh ``ramino serve`` (memory
+store, on a free loopback port), creates a rummy game of two people and
+joins both seats, opens the streams from a separate client process
+(``--per-connection`` streams per connection, each connection its own),
+waits until every one has its snapshot, then plays the game's moves from one
 closed-loop mover (the choice of bench/load.py, both seats in turn) for
-``--seconds`` after ``--warmup``. It prints the mover's moves/s, the server's
-CPU use, the events the spectators received per second, and the ratio of the
-moves/s to that with no spectator (the issue's target: at least 0.5 with
-1000 spectators). The server's CPU milliseconds per move are the figure that
-the other processes on the machine (the mover, the spectators' client) do not
-blur.
+``--seconds`` after ``--warmup``. Modes: ``one``, spectators of the mover's
+game sent a message per event; ``batch``, the same asking for batches
+(``batch_events``: a message per ``--spectator-interval``); ``stalled``,
+streams that never read, on another game that a second mover plays
+meanwhile (a client that stops reading must cost the first game nothing).
+It prints the mover's moves/s, its ratio to that with no stream (the
+issue's target: at least 0.5 with 1000 spectators), the server's CPU use,
+and the messages the streams received per second. The server's CPU
+milliseconds per move are the figure that the other processes on the
+machine (the mover, the spectators' client) do not blur.
 
-Run from the repository root; ``--python`` picks the checkout whose server
-is measured (its virtualenv's python imports that checkout's ramino):
+Run from the repository root; ``--python LABEL=PYTHON`` (repeatable) names
+the servers measured side by side, each checkout's virtualenv python
+importing that checkout's ramino:
 
     .venv/bin/python bench/watchers.py
-    .venv/bin/python bench/watchers.py --python /work/main/.venv/bin/python --label main
+    .venv/bin/python bench/watchers.py --python main=/work/main/.venv/bin/python \\
+        --python this=.venv/bin/python --modes stalled --spectators 0,100
     .venv/bin/python bench/watchers.py --spectators 0,1000 --server-arg=--max-watchers-per-game=2000
 """
 
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import platform
@@ -104,14 +111,25 @@ def start_server(python: str, port: int, extra: list[str], log: Path) -> subproc
 # --- the spectators (their own process) ------------------------------------------------
 
 
-def spectate(address: str, name: str, count: int, per_connection: int, pipe: Any) -> None:
-    """Opens ``count`` spectator streams, says "ready" once each has its
-    snapshot, then counts the events received until told the window's
-    start ("mark") and end ("stop"), and sends the count."""
-    asyncio.run(_spectate(address, name, count, per_connection, pipe))
+def spectate(*args: Any) -> None:
+    """Opens ``count`` spectator streams (asking for batches with
+    ``batch``), says "ready" once each has its snapshot (or, when it
+    ``reads`` nothing, once they are open), then counts the messages
+    received until told the window's start ("mark") and end ("stop"), and
+    sends the count (the arguments: those of :func:`_spectate`)."""
+    asyncio.run(_spectate(*args))
 
 
-async def _spectate(address: str, name: str, count: int, per_connection: int, pipe: Any) -> None:
+async def _spectate(
+    address: str,
+    name: str,
+    count: int,
+    per_connection: int,
+    pipe: Any,
+    batch: bool,
+    reads: bool,
+    window: int,
+) -> None:
     received = 0
     channels = []
     calls = []
@@ -119,6 +137,9 @@ async def _spectate(address: str, name: str, count: int, per_connection: int, pi
 
     async def follow(call: Any) -> None:
         nonlocal received
+        if not reads:  # a client that never reads: its window fills, then nothing
+            snapshots.release()
+            await asyncio.Event().wait()
         first = True
         async for _ in call:
             if first:
@@ -131,6 +152,8 @@ async def _spectate(address: str, name: str, count: int, per_connection: int, pi
     for i in range(count):
         if i % per_connection == 0:
             options = [("grpc.use_local_subchannel_pool", 1)]
+            if window:  # a client whose transport, too, stops taking what it does not read
+                options += [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", window)]
             channels.append(grpc.aio.insecure_channel(address, options=options))
         # Raw bytes, not parsed: the spectators' process is kept cheap, since
         # it shares the machine with the server.
@@ -139,7 +162,7 @@ async def _spectate(address: str, name: str, count: int, per_connection: int, pi
             request_serializer=game_pb2.WatchGameRequest.SerializeToString,
             response_deserializer=None,
         )
-        call = watch(game_pb2.WatchGameRequest(name=name))
+        call = watch(game_pb2.WatchGameRequest(name=name, batch_events=batch))
         calls.append(call)
         tasks.append(asyncio.create_task(follow(call)))
     for _ in range(count):
@@ -153,12 +176,15 @@ async def _spectate(address: str, name: str, count: int, per_connection: int, pi
         marks[what] = received
     pipe.send(marks["stop"] - marks["mark"])
     failed = sum(1 for t in tasks if t.done() and t.exception() is not None)
+    cut = sum(1 for call in calls if call.done())  # ended by the server (a stalled stream)
     for call in calls:
         call.cancel()
+    for task in tasks:
+        task.cancel()  # the ones that never read wait for nothing else
     await asyncio.gather(*tasks, return_exceptions=True)
     for channel in channels:
         await channel.close()
-    pipe.send(failed)
+    pipe.send((failed, cut))
 
 
 # --- the mover -------------------------------------------------------------------------
@@ -212,20 +238,46 @@ async def move(
     return bool(answer.view.status != game_pb2.GAME_STATUS_FINISHED)
 
 
-async def measure(args: argparse.Namespace, spectators: int, log: Path) -> Figures:
+async def keep_moving(stub: game_pb2_grpc.GameServiceStub, name: str, metadata: list[Any]) -> None:
+    """The other game's mover, until cancelled."""
+    state: dict[str, Any] = {}
+    while await move(stub, name, metadata, state):
+        pass
+
+
+async def measure(
+    args: argparse.Namespace, python: str, spectators: int, mode: str, log: Path
+) -> Figures:
+    """The mover's figures with ``spectators`` streams: on its own game
+    (``mode`` one or batch), or (``mode`` stalled) streams that never read
+    on another game, which a second mover plays meanwhile."""
     port = load.free_port()
-    server = start_server(args.python, port, args.server_arg or [], log)
+    server = start_server(python, port, args.server_arg or [], log)
     address = f"127.0.0.1:{port}"
     watcher = None
+    other = None
     try:
         async with grpc.aio.insecure_channel(address) as channel:
             stub = game_pb2_grpc.GameServiceStub(channel)
             name, metadata = await two_people(stub)
+            watched = name
+            if mode == "stalled":
+                watched, other_metadata = await two_people(stub)
+                other = asyncio.create_task(keep_moving(stub, watched, other_metadata))
             ours, theirs = multiprocessing.Pipe()
             if spectators:
                 watcher = multiprocessing.get_context("spawn").Process(
                     target=spectate,
-                    args=(address, name, spectators, args.per_connection, theirs),
+                    args=(
+                        address,
+                        watched,
+                        spectators,
+                        args.per_connection,
+                        theirs,
+                        mode == "batch",
+                        mode != "stalled",
+                        args.window if mode == "stalled" else 0,
+                    ),
                 )
                 watcher.start()
                 if not ours.poll(120):
@@ -251,12 +303,18 @@ async def measure(args: argparse.Namespace, spectators: int, log: Path) -> Figur
             if watcher is not None:
                 ours.send("stop")
                 events = ours.recv()
-                failed = ours.recv()
+                failed, cut = ours.recv()
                 if failed:
                     note += f" {failed} streams failed"
+                if cut and mode == "stalled":
+                    note += f" {cut} streams ended by the server"
                 watcher.join(30)
             return Figures(spectators, moves, t1 - t0, cpu1 - cpu0, events, note.strip())
     finally:
+        if other is not None:
+            other.cancel()
+            with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+                await other
         if watcher is not None and watcher.is_alive():
             watcher.kill()
         server.terminate()
@@ -269,37 +327,65 @@ async def measure(args: argparse.Namespace, spectators: int, log: Path) -> Figur
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--spectators", default="0,50,200,1000", help="spectator counts, one run each")
+    p.add_argument(
+        "--modes",
+        default="one,batch",
+        help="one: a message per event; batch: the streams ask for batches (batch_events); "
+        "stalled: the streams never read, on another game a second mover plays",
+    )
+    p.add_argument(
+        "--window",
+        type=int,
+        default=0,
+        help="stalled streams' flow-control window in bytes (gRPC's lookahead, BDP probing "
+        "off); 0: gRPC's default, whose transport keeps taking what the client never reads",
+    )
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run")
     p.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds per run")
     p.add_argument("--per-connection", type=int, default=50, help="spectator streams a connection")
-    p.add_argument("--python", default=sys.executable, help="the python that runs the server")
+    p.add_argument(
+        "--python",
+        action="append",
+        help="LABEL=PYTHON: a server to measure (repeatable, side by side; default: this one)",
+    )
     p.add_argument("--server-arg", action="append", help="a flag for ramino serve (repeatable)")
-    p.add_argument("--label", default="", help="names the server in the output")
     p.add_argument("--log", default="/tmp/ramino-bench-watchers.log", help="the servers' output")
     args = p.parse_args(argv)
     counts = [int(x) for x in args.spectators.split(",") if x.strip()]
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    servers = [
+        tuple(x.split("=", 1)) if "=" in x else (x, x) for x in args.python or [sys.executable]
+    ]
     print(
-        f"# watch fan-out{' (' + args.label + ')' if args.label else ''}: server {args.python}, "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, {args.seconds:g} s per run"
+        f"# watch fan-out: {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"{args.seconds:g} s per run; "
+        + ", ".join(f"{label} = {python}" for label, python in servers)
     )
     print(
-        "| spectators | moves/s | vs 0 | server CPU | server CPU ms/move "
-        "| events/s received | note |"
+        "| server | streams | mode | moves/s | vs 0 | server CPU | server CPU ms/move "
+        "| messages/s received | note |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---|")
-    base = None
+    print("|---|---:|---|---:|---:|---:|---:|---:|---|")
     for n in counts:
-        f = asyncio.run(measure(args, n, Path(args.log)))
-        if base is None and n == 0:
-            base = f.rate
-        ratio = f"{f.rate / base:.2f}" if base else "-"
-        print(
-            f"| {n} | {f.rate:.0f} | {ratio} | {100 * f.server_cpu / f.seconds:.0f}% | "
-            f"{1000 * f.server_cpu / max(f.moves, 1):.2f} | "
-            f"{f.events / f.seconds:.0f} | {f.note} |",
-            flush=True,
-        )
+        for mode in modes if n else modes[:1]:
+            for label, python in servers:
+                f = asyncio.run(measure(args, python, n, mode, Path(args.log)))
+                if n == 0:
+                    BASE[label, mode == "stalled"] = f.rate
+                base = BASE.get((label, mode == "stalled"))
+                ratio = f"{f.rate / base:.2f}" if base else "-"
+                print(
+                    f"| {label} | {n} | {mode if n else '-'} | {f.rate:.0f} | {ratio} | "
+                    f"{100 * f.server_cpu / f.seconds:.0f}% | "
+                    f"{1000 * f.server_cpu / max(f.moves, 1):.2f} | "
+                    f"{f.events / f.seconds:.0f} | {f.note} |",
+                    flush=True,
+                )
     return 0
+
+
+BASE: dict[tuple[str, bool], float] = {}
+"""Each server's moves/s with no stream (with the other game's mover, or without)."""
 
 
 if __name__ == "__main__":

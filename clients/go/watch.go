@@ -54,6 +54,8 @@ type Watch struct {
 	last       *int64
 	ended      bool
 	reconnects int
+	// batch holds the events of a batch received, after the one handed out.
+	batch []*raminov1.WatchGameResponse
 }
 
 // Watch is the game's events as a spectator sees them.
@@ -99,13 +101,54 @@ func (w *Watch) Close() {
 }
 
 // request goes on after the last item yielded (the first: from AfterVersion,
-// with a snapshot when asked).
+// with a snapshot when asked), the events several to a message (fewer
+// messages for the server to send when many watch); what was left of a
+// batch comes again.
 func (w *Watch) request() *raminov1.WatchGameRequest {
+	w.batch = nil
 	if w.last == nil {
-		return &raminov1.WatchGameRequest{Name: w.name, AfterVersion: w.opts.after, Snapshot: w.opts.snapshot}
+		return &raminov1.WatchGameRequest{Name: w.name, AfterVersion: w.opts.after, Snapshot: w.opts.snapshot, BatchEvents: true}
 	}
 	after := *w.last
-	return &raminov1.WatchGameRequest{Name: w.name, AfterVersion: &after}
+	return &raminov1.WatchGameRequest{Name: w.name, AfterVersion: &after, BatchEvents: true}
+}
+
+// receive is the next message of the stream, a batch's events one at a time.
+func (w *Watch) receive(stream raminov1.GameService_WatchGameClient) (*raminov1.WatchGameResponse, error) {
+	w.mu.Lock()
+	if len(w.batch) > 0 {
+		item := w.batch[0]
+		w.batch = w.batch[1:]
+		w.mu.Unlock()
+		return item, nil
+	}
+	w.mu.Unlock()
+	item, err := stream.Recv()
+	if err != nil {
+		return nil, err
+	}
+	if events := item.GetEvents().GetEvents(); len(events) > 0 {
+		items := Split(item)
+		w.mu.Lock()
+		w.batch = items[1:]
+		w.mu.Unlock()
+		return items[0], nil
+	}
+	return item, nil
+}
+
+// Split is the messages of one event each that a batch (the events payload)
+// carries, in order; any other message as it is.
+func Split(item *raminov1.WatchGameResponse) []*raminov1.WatchGameResponse {
+	events := item.GetEvents().GetEvents()
+	if len(events) == 0 {
+		return []*raminov1.WatchGameResponse{item}
+	}
+	items := make([]*raminov1.WatchGameResponse, len(events))
+	for i, e := range events {
+		items[i] = &raminov1.WatchGameResponse{Version: e.GetVersion(), Payload: &raminov1.WatchGameResponse_Event{Event: e}}
+	}
+	return items
 }
 
 func (w *Watch) open() (raminov1.GameService_WatchGameClient, error) {
@@ -156,7 +199,7 @@ func (w *Watch) Next() (*raminov1.WatchGameResponse, error) {
 		}
 		var failure error
 		if err == nil {
-			item, rerr := stream.Recv()
+			item, rerr := w.receive(stream)
 			switch {
 			case rerr == nil:
 				w.mu.Lock()

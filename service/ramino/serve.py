@@ -87,11 +87,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seconds calls may go on past the connection's age; a watch then "
         "resumes on a new connection (default: no limit) [RAMINO_MAX_CONNECTION_AGE_GRACE]",
     )
+    connections = _env("MAX_CONNECTIONS", "")
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=int(connections) if connections else None,
+        help="client connections at once; more are closed as they are accepted (default: "
+        "the open file limit, raised to its hard limit at start, less 256) "
+        "[RAMINO_MAX_CONNECTIONS]",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=int(_env("MAX_CONNECTIONS_PER_ADDRESS", "256")),
+        help="client connections at once from one address; the newest past it are closed "
+        "within half a second; 0 for no limit [RAMINO_MAX_CONNECTIONS_PER_ADDRESS]",
+    )
     p.add_argument(
         "--max-message-bytes",
         type=int,
-        default=int(_env("MAX_MESSAGE_BYTES", str(1 << 20))),
-        help="largest request; larger ones are RESOURCE_EXHAUSTED [RAMINO_MAX_MESSAGE_BYTES]",
+        default=int(_env("MAX_MESSAGE_BYTES", str(16 * 1024))),
+        help="largest request, refused by its length before it is decoded (RESOURCE_EXHAUSTED "
+        "REQUEST_TOO_LARGE) [RAMINO_MAX_MESSAGE_BYTES]",
     )
     threads, capacity = _env("WORK_THREADS", ""), _env("WORK_CAPACITY", "")
     p.add_argument(
@@ -131,8 +148,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--max-watchers-per-game",
         type=int,
         default=int(_env("MAX_WATCHERS_PER_GAME", "1000")),
-        help="open WatchGame streams of one game in this server; more are "
-        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) [RAMINO_MAX_WATCHERS_PER_GAME]",
+        help="open spectators' WatchGame streams of one game in this server (the seats' "
+        "own are not counted); more are RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) "
+        "[RAMINO_MAX_WATCHERS_PER_GAME]",
+    )
+    p.add_argument(
+        "--max-streams-per-seat",
+        type=int,
+        default=int(_env("MAX_STREAMS_PER_SEAT", "16")),
+        help="open WatchGame streams of one seat of a game in this server; more are "
+        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) [RAMINO_MAX_STREAMS_PER_SEAT]",
     )
     p.add_argument(
         "--max-streams-per-connection",
@@ -147,6 +172,35 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=int(_env("WATCH_QUEUE", "1024")),
         help="events a watch stream may fall behind before it is ended with "
         "RESOURCE_EXHAUSTED (WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE]",
+    )
+    p.add_argument(
+        "--watch-queue-bytes",
+        type=int,
+        default=int(_env("WATCH_QUEUE_BYTES", str(256 * 1024))),
+        help="bytes of events a watch stream may fall behind before it is ended "
+        "(WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE_BYTES]",
+    )
+    p.add_argument(
+        "--watch-lag",
+        type=float,
+        default=float(_env("WATCH_LAG", "1")),
+        help="seconds an event may wait for a watch stream that takes none (a client "
+        "that stopped reading) before it is ended (WATCHER_TOO_SLOW) [RAMINO_WATCH_LAG]",
+    )
+    p.add_argument(
+        "--spectator-interval",
+        type=float,
+        default=float(_env("SPECTATOR_INTERVAL", "0.1")),
+        help="seconds between two messages to a spectator's watch stream that takes "
+        "batches (batch_events), at least: every event since comes in one "
+        "[RAMINO_SPECTATOR_INTERVAL]",
+    )
+    p.add_argument(
+        "--spectator-messages",
+        type=float,
+        default=float(_env("SPECTATOR_MESSAGES", "2000")),
+        help="messages a second this server sends the spectators that take batches, in "
+        "all, at most; past it their interval grows [RAMINO_SPECTATOR_MESSAGES]",
     )
     p.add_argument(
         "--allow-bot-games",
@@ -322,6 +376,8 @@ def run_server(
         reuse_port=worker is not None,
         tls=server_tls(args),
         health_port=args.health_port,
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address or None,
     )
 
     if args.test_seed is not None:
@@ -335,7 +391,12 @@ def run_server(
     async def main() -> None:
         limits = Limits(
             max_watchers_per_game=args.max_watchers_per_game,
+            max_streams_per_seat=args.max_streams_per_seat,
             watch_queue=args.watch_queue,
+            watch_queue_bytes=args.watch_queue_bytes,
+            watch_lag=args.watch_lag,
+            spectator_interval=args.spectator_interval,
+            spectator_messages=args.spectator_messages,
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )

@@ -177,3 +177,35 @@ async def test_cancel_ends_a_waiting_async_watch(server: ThreadServer) -> None:
         await asyncio.sleep(0.05)
         watch.cancel()
         assert await asyncio.wait_for(reader, 5) == []
+
+
+def test_a_batch_of_events_is_yielded_one_event_at_a_time_and_a_resume_asks_again() -> None:
+    from ramino_client import _wire
+    from ramino_client.v1 import game_pb2
+
+    resume = _wire.Resume("games/g", 4, False, stop_at_end=True)
+    assert resume.request().batch_events  # the SDK asks for batches
+    batch = game_pb2.WatchGameResponse(version=7)
+    for version in (5, 6, 7):
+        e = batch.events.events.add(version=version, seat=version % 2)
+        e.discarded.card_id = version
+    where, item = resume.take(batch)
+    assert (where, item.version) == ("next", 5)
+    taken = [item.version]
+    while (queued := resume.queued()) is not None:
+        where, item = resume.take(queued)
+        assert where == "next"
+        taken.append(item.version)
+    assert taken == [5, 6, 7] and resume.last_version == 7
+    # The same batch again (across a reconnect): nothing is yielded twice.
+    where, _ = resume.take(batch)
+    assert where == "seen"
+    while (queued := resume.queued()) is not None:
+        assert resume.take(queued)[0] == "seen"
+    # Half a batch taken, then the stream drops: the rest is asked for again.
+    more = game_pb2.WatchGameResponse(version=9)
+    for version in (8, 9):
+        more.events.events.add(version=version).discarded.card_id = version
+    assert resume.take(more)[1].version == 8
+    request = resume.request()
+    assert request.after_version == 8 and resume.queued() is None

@@ -22,7 +22,7 @@ import ramino
 import ramino.app.moves as app_moves
 import structlog
 from google.protobuf import descriptor
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -31,7 +31,7 @@ from ramino import limits
 from ramino.api import game_servicer, rules_servicer
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
-from ramino.api.interceptors import transport_limit
+from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, transport_limit
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, games
 from ramino.logs import configure
@@ -57,6 +57,21 @@ class Hostile:
     rules: rules_pb2_grpc.RulesServiceStub
     health: health_pb2_grpc.HealthStub
 
+    @classmethod
+    def on(
+        cls, server: RunningServer, app: GameApp, pool: WorkPool, ch: grpc.aio.Channel
+    ) -> Hostile:
+        """The stubs of every service over ``ch``."""
+        return cls(
+            server,
+            app,
+            pool,
+            ch,
+            game_pb2_grpc.GameServiceStub(ch),
+            rules_pb2_grpc.RulesServiceStub(ch),
+            health_pb2_grpc.HealthStub(ch),
+        )
+
 
 @pytest.fixture
 async def hostile() -> AsyncIterator[Hostile]:
@@ -69,15 +84,7 @@ async def hostile() -> AsyncIterator[Hostile]:
     # The client may send and receive what it likes: the server decides.
     options = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}", options=options) as ch:
-        yield Hostile(
-            running,
-            app,
-            pool,
-            ch,
-            game_pb2_grpc.GameServiceStub(ch),
-            rules_pb2_grpc.RulesServiceStub(ch),
-            health_pb2_grpc.HealthStub(ch),
-        )
+        yield Hostile.on(running, app, pool, ch)
     await running.stop(0)
     pool.shutdown()
 
@@ -601,6 +608,64 @@ async def test_over_size_requests_are_resource_exhausted_with_error_info_log_and
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await _raw(hostile, "GameService", "LayMelds")(b"\x00" * (transport_limit(LIMIT) + 1))
     assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def largest_analysis() -> rules_pb2.AnalyzeHandRequest:
+    """The largest AnalyzeHand a client may send: a hand and a table at their limits."""
+    return rules_pb2.AnalyzeHandRequest(
+        variant="ramino51",
+        hand=["10H"] * limits.MAX_HAND,
+        table=[rules_pb2.MeldCodes(cards=["10H"] * limits.MAX_MELD_CARDS)] * limits.MAX_TABLE_MELDS,
+    )
+
+
+async def test_an_over_size_request_is_refused_by_its_length_without_being_decoded() -> None:
+    """With the default limit, bytes that would not even decode are
+    REQUEST_TOO_LARGE, not MALFORMED_REQUEST: the length is checked first,
+    and nothing past it is parsed (on the event loop or anywhere), while
+    health checks are answered; the largest request a client needs is
+    under the limit."""
+    pool = WorkPool(workers=1, capacity=2)
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool)
+    running = await create_server("127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)), pool=pool)
+    options = [("grpc.max_send_message_length", -1)]
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}", options=options) as ch:
+            h = Hostile.on(running, app, pool, ch)
+            garbage = b"\xff" * (DEFAULT_MAX_MESSAGE_BYTES + 1)
+            with pytest.raises(DecodeError):
+                game_pb2.LayMeldsRequest.FromString(garbage)
+            for service, method in (("GameService", "LayMelds"), ("RulesService", "AnalyzeHand")):
+                message = await refused(
+                    _raw(h, service, method)(garbage),
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    "REQUEST_TOO_LARGE",
+                )
+                assert str(DEFAULT_MAX_MESSAGE_BYTES) in message
+
+            async def sender() -> None:
+                for _ in range(50):
+                    with pytest.raises(grpc.aio.AioRpcError):
+                        await _raw(h, "RulesService", "AnalyzeHand")(garbage)
+
+            senders = [asyncio.create_task(sender()) for _ in range(4)]
+            checks = 0
+            while not all(t.done() for t in senders):
+                answer = await h.health.Check(health_pb2.HealthCheckRequest())
+                assert answer.status == health_pb2.HealthCheckResponse.SERVING
+                checks += 1
+            await asyncio.gather(*senders)
+            assert checks > 0
+            largest = largest_analysis()
+            assert largest.ByteSize() < DEFAULT_MAX_MESSAGE_BYTES // 2
+            # Decoded and judged on its cards (this table's melds are not melds).
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await h.rules.AnalyzeHand(largest)
+            assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert info_of(err.value).reason not in ("REQUEST_TOO_LARGE", "MALFORMED_REQUEST")
+    finally:
+        await running.stop(0)
+        pool.shutdown()
 
 
 def _methods() -> list[tuple[str, descriptor.MethodDescriptor]]:

@@ -25,6 +25,7 @@ from ramino.api.events import watch_event
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
+from ramino.app.fanout import Backlog, Delivery, Watcher
 from ramino.app.log import LogEvent
 from ramino.app.outcomes import MoveOutcome
 from ramino.engine import Discard, DrawFromStock, event_from_data
@@ -173,6 +174,30 @@ async def test_a_watch_stream_over_the_per_game_limit_is_refused_with_its_reason
                 break
             await asyncio.sleep(0.01)
         assert (await watch(stub, name).read()).HasField("snapshot")
+
+
+async def test_spectators_at_the_per_game_limit_never_keep_the_seats_out() -> None:
+    async with serving(Limits(max_watchers_per_game=3, max_streams_per_seat=2)) as s:
+        stub = s.h.stub
+        name, tokens, _ = await two_people(stub)
+        game_id = name.split("/")[1]
+        spectators = [watch(stub, name) for _ in range(3)]
+        for stream in spectators:
+            assert (await stream.read()).HasField("snapshot")
+        assert reason_of(await refused(watch(stub, name))) == "TOO_MANY_WATCHERS"
+        # The spectators' limit is full; each seat still watches its game.
+        seats = [watch(stub, name, tokens[seat]) for seat in (0, 0, 1, 1)]
+        for stream, seat in zip(seats, (0, 0, 1, 1), strict=True):
+            assert (await stream.read()).snapshot.seat == seat
+        assert s.h.app.watchers(game_id) == 3
+        assert [s.h.app.watchers(game_id, seat) for seat in (0, 1)] == [2, 2]
+        # A seat has a bound of its own, apart from the spectators' and the other seat's.
+        err = await refused(watch(stub, name, tokens[0]))
+        assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert reason_of(err) == "TOO_MANY_WATCHERS" and "seat 0" in err.details()
+        await play_one(s.h, name, tokens[0])
+        for stream in seats + spectators:
+            assert (await stream.read()).HasField("event")
 
 
 async def test_a_watch_stream_over_the_per_connection_limit_is_refused_with_its_reason() -> None:
@@ -469,6 +494,26 @@ async def test_watchers_of_different_seats_never_see_another_seats_cards() -> No
 # --- a watcher that falls behind ---------------------------------------------------------
 
 
+async def handed_out(app: GameApp, version: int) -> None:
+    """Waits until every feed of ``app`` has handed out the entry at ``version``."""
+    for _ in range(500):
+        if all(f.position >= version for f in app._feeds.values()):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the feeds did not hand out version {version}")
+
+
+async def draw_or_discard(app: GameApp, game_id: str) -> None:
+    """A move of the seat whose turn it is: a draw from the stock, or a discard."""
+    loaded = await app.load(game_id)
+    assert loaded.engine is not None and loaded.engine.turn is not None
+    seat = loaded.engine.turn
+    move = next(
+        m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
+    )
+    await app.move(game_id, seat, move, None, None, no_answer)
+
+
 async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> None:
     app = GameApp(open_store("memory"), seed_source=lambda: SEED, limits=Limits(watch_queue=4))
     try:
@@ -476,25 +521,15 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
         for seat, who in enumerate(("ann", "bo")):
             await app.join(game.game_id, seat, who)
 
-        def encode(version: int, kind: str, fields: dict[str, Any]) -> tuple[int, str]:
-            return version, kind
+        def encode(version: int, event: LogEvent, viewer: int | None) -> bytes:
+            return type(event).__name__.encode()
 
         slow = app.watch(game.game_id, None, None, False, encode)
         start = (await anext(slow)).version
         for _ in range(10):  # more entries than the queue holds, none read
-            loaded = await app.load(game.game_id)
-            assert loaded.engine is not None
-            seat = loaded.engine.turn
-            assert seat is not None
-            move = next(
-                m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
-            )
-            await app.move(game.game_id, seat, move, None, None, no_answer)
+            await draw_or_discard(app, game.game_id)
         end = (await app.load(game.game_id)).version
-        for _ in range(500):  # until the feed has handed out every entry
-            if all(f.position >= end for f in app._feeds.values()):
-                break
-            await asyncio.sleep(0.01)
+        await handed_out(app, end)
 
         with pytest.raises(Busy) as caught:
             while True:
@@ -510,6 +545,194 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
         await resumed.aclose()
     finally:
         await app.close()
+
+
+def delivery(version: int, size: int = 10) -> Delivery:
+    return Delivery(version, "Discarded", b"x" * size)
+
+
+async def error_of(watcher: Watcher) -> Busy:
+    with pytest.raises(Busy) as caught:
+        while await watcher.get() is not None:
+            pass
+    assert caught.value.reason == "WATCHER_TOO_SLOW"
+    return caught.value
+
+
+async def test_a_watchers_backlog_is_bounded_in_entries_and_in_bytes() -> None:
+    by_entries = Watcher(None, Backlog(entries=3, bytes=10_000, seconds=60))
+    for version in range(1, 4):
+        by_entries.push(delivery(version))
+    assert by_entries.queued == (3, 30)
+    by_entries.push(delivery(4))
+    assert by_entries.queued == (0, 0)  # the stream holds nothing more
+    by_entries.push(delivery(5))
+    assert by_entries.queued == (0, 0)
+    assert "3 entries" in str(await error_of(by_entries))
+
+    by_bytes = Watcher(None, Backlog(entries=1000, bytes=100, seconds=60))
+    for version in range(1, 6):
+        by_bytes.push(delivery(version, 20))
+        assert by_bytes.queued[1] <= 100
+    assert by_bytes.queued == (5, 100)
+    assert (await by_bytes.get()) == delivery(1, 20)  # taken: room for one more
+    by_bytes.push(delivery(6, 20))
+    assert by_bytes.queued == (5, 100)
+    by_bytes.push(delivery(7, 1))
+    assert by_bytes.queued == (0, 0)
+    error = await error_of(by_bytes)
+    assert "101 bytes" in str(error) and str(error).endswith("after_version=1")
+
+
+async def test_a_watcher_that_takes_nothing_for_a_second_is_ended_however_short_its_queue() -> None:
+    clock = Clock()
+    stuck = Watcher(None, Backlog(entries=1000, bytes=1 << 20, seconds=1.0), clock)
+    reading = Watcher(None, Backlog(entries=1000, bytes=1 << 20, seconds=1.0), clock)
+    for version in range(1, 4):
+        stuck.push(delivery(version))
+        reading.push(delivery(version))
+        assert (await reading.get()).version == version
+        clock.now += 0.4
+    # The oldest entry of ``stuck`` has waited 1.2 s: the next one ends it,
+    # with two entries queued; ``reading`` took each as it came and goes on.
+    stuck.push(delivery(4))
+    reading.push(delivery(4))
+    assert stuck.queued == (0, 0)
+    assert "1.2 s" in str(await error_of(stuck))
+    assert (await reading.get()).version == 4
+    clock.now += 100  # an idle feed: nothing waits, nothing is late
+    reading.push(delivery(5))
+    assert (await reading.get()).version == 5
+
+
+async def test_too_slow_names_the_last_version_the_stream_took_so_a_resume_repeats_nothing() -> (
+    None
+):
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED, limits=Limits(watch_queue=3))
+    try:
+        game = await app.create("rummy", {}, [SeatSpec("ann", None), SeatSpec("bo", None)])
+        for seat, who in enumerate(("ann", "bo")):
+            await app.join(game.game_id, seat, who)
+
+        def encode(version: int, event: LogEvent, viewer: int | None) -> bytes:
+            return str(version).encode()
+
+        stream = app.watch(game.game_id, None, None, False, encode)
+        start = (await anext(stream)).version
+        await draw_or_discard(app, game.game_id)
+        # The stream takes the entry and is handed to the transport (the
+        # generator waits in its yield, as it does while gRPC sends).
+        received = [(await anext(stream)).version]
+        assert received == [start + 1]
+        for _ in range(5):  # more than the queue holds, none taken
+            await draw_or_discard(app, game.game_id)
+        await handed_out(app, start + 6)
+        with pytest.raises(Busy) as caught:
+            while True:
+                received.append((await anext(stream)).version)
+        assert caught.value.reason == "WATCHER_TOO_SLOW"
+        after = int(str(caught.value).rsplit("=", 1)[1])
+        assert after == received[-1] == start + 1
+        resumed = app.watch(game.game_id, None, after, False, encode)
+        assert (await anext(resumed)).version == start + 2
+        await resumed.aclose()
+    finally:
+        await app.close()
+
+
+SMALL_WINDOW = [
+    ("grpc.use_local_subchannel_pool", 1),
+    ("grpc.http2.bdp_probe", 0),
+    ("grpc.http2.lookahead_bytes", 1024),
+]
+"""A client connection whose streams take about 1 kB before it must read
+(its flow-control window), so that one that never reads blocks the
+server's sends after a few events."""
+
+
+async def test_a_client_that_stops_reading_is_cut_off_a_second_after_its_window_fills() -> None:
+    clock = Clock()
+    async with serving() as s:
+        s.h.app.watching.clock = clock
+        stub = s.h.stub
+        name, tokens, _ = await two_people(stub)
+        reading: list[game_pb2.WatchGameResponse] = []
+
+        async def follow() -> None:
+            async for item in watch(stub, name):
+                reading.append(item)
+
+        follower = asyncio.create_task(follow())
+        async with grpc.aio.insecure_channel(s.address, options=SMALL_WINDOW) as channel:
+            slow_stub = game_pb2_grpc.GameServiceStub(channel)
+            slow = [watch(slow_stub, name) for _ in range(3)]
+            while (
+                len(s.h.app._feeds) != 1
+                or len(next(iter(s.h.app._feeds.values())).classes.get(None, ())) < 4
+            ):
+                await asyncio.sleep(0.01)
+            feed = next(iter(s.h.app._feeds.values()))
+            watchers = list(feed.classes[None])
+
+            def stuck() -> list[Watcher]:
+                """The watchers whose stream took none of the last 5 entries."""
+                return [w for w in watchers if w.queued[0] >= 5]
+
+            async def move() -> None:
+                """One move of the seat whose turn it is, handed out by the feed."""
+                for token in tokens:
+                    if await play_one(s.h, name, token) is not None:
+                        break
+                version = await s.h.app.store.version(name.split("/")[1])
+                while feed.position < version:
+                    await asyncio.sleep(0.001)
+
+            moves = 0
+            while len(stuck()) < 3:  # the slow streams' windows fill; the follower's never
+                assert moves < 400, [w.queued for w in watchers]
+                await move()
+                moves += 1
+            blocked = stuck()
+            while len(reading) < 1 + feed.position - reading[0].version:
+                await asyncio.sleep(0.01)
+            held = [w.queued for w in blocked]
+            taken = [w.sent for w in blocked]
+            clock.now += 1.5
+            await move()
+            # Ended at the first entry past the second; they hold nothing more.
+            assert [w.queued for w in blocked] == [(0, 0)] * 3
+            for stream in slow[:2]:
+                items = []
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    while (item := await stream.read()) is not grpc.aio.EOF:
+                        items.append(item)
+                assert reason_of(caught.value) == "WATCHER_TOO_SLOW"
+                after = int(caught.value.details().rsplit("=", 1)[1])
+                assert items[0].HasField("snapshot")
+                versions = [i.version for i in items[1:]]
+                # Every entry the stream took reached the client, the last
+                # one named in the error (a resume from it repeats nothing);
+                # what was queued behind the full window was dropped.
+                assert versions == list(range(items[0].version + 1, after + 1))
+                assert after in taken and after < feed.position - 5
+            assert all(entries < 100 for entries, _ in held), held
+            # The third never reads: its last send waits in the transport, and
+            # its error behind it; a lag later the server ends its handler, so
+            # that it holds no place among the game's watchers.
+            game_id = name.split("/")[1]
+            for _ in range(1000):
+                if s.h.app.watchers(game_id) == 1:
+                    break
+                await asyncio.sleep(0.01)
+            assert s.h.app.watchers(game_id) == 1  # the follower's
+            slow[2].cancel()
+            # The follower kept every entry, and goes on.
+            await move()
+            while len(reading) < 1 + feed.position - reading[0].version:
+                await asyncio.sleep(0.01)
+            versions = [i.version for i in reading]
+            assert versions == list(range(versions[0], feed.position + 1))
+            follower.cancel()
 
 
 # --- several replicas sharing Redis ------------------------------------------------------

@@ -24,7 +24,7 @@ export {
   type SeatSpec,
   type VersionLike,
 } from "./client.js";
-export { Watch, endsMatch, watchItem, type WatchItem, type WatchOptions } from "./watch.js";
+export { Watch, endsMatch, watchItem, watchItems, type WatchItem, type WatchOptions } from "./watch.js";
 export {
   ServiceError,
   InvalidArgument,

@@ -15,7 +15,7 @@ export type WatchItem =
   | { readonly kind: "snapshot"; readonly version: bigint; readonly view: GameView }
   | { readonly kind: "event"; readonly version: bigint; readonly event: GameEvent };
 
-/** The item of one WatchGame message. */
+/** The item of one WatchGame message holding a snapshot or one event. */
 export function watchItem(r: WatchGameResponse): WatchItem {
   if (r.payload.case === "snapshot") {
     return { kind: "snapshot", version: r.version, view: r.payload.value };
@@ -23,7 +23,22 @@ export function watchItem(r: WatchGameResponse): WatchItem {
   if (r.payload.case === "event") {
     return { kind: "event", version: r.payload.value.version, event: r.payload.value };
   }
+  if (r.payload.case === "events" && r.payload.value.events.length === 1) {
+    const event = r.payload.value.events[0]!;
+    return { kind: "event", version: event.version, event };
+  }
   throw new ServiceError(Code.Internal, "EMPTY_WATCH_MESSAGE", "a watch message with no payload");
+}
+
+/**
+ * The items of one WatchGame message, in order: a batch of events (asked
+ * for with `batchEvents`) gives one item per event.
+ */
+export function watchItems(r: WatchGameResponse): WatchItem[] {
+  if (r.payload.case === "events" && r.payload.value.events.length > 0) {
+    return r.payload.value.events.map((event) => ({ kind: "event", version: event.version, event }));
+  }
+  return [watchItem(r)];
 }
 
 /** Whether nothing can follow `item`: the match has ended, or the game. */
@@ -102,13 +117,18 @@ export class Watch implements AsyncIterable<WatchItem> {
     return this.run();
   }
 
-  private request(): { name: string; afterVersion?: bigint; snapshot: boolean } {
+  /**
+   * What to ask for: after the last item yielded (the first time: from
+   * `afterVersion`, with a snapshot when asked), the events several to a
+   * message (fewer messages for the server to send when many watch).
+   */
+  private request(): { name: string; afterVersion?: bigint; snapshot: boolean; batchEvents: boolean } {
     if (this.lastVersion === undefined) {
       return this.afterVersion === undefined
-        ? { name: this.name, snapshot: this.snapshot }
-        : { name: this.name, afterVersion: this.afterVersion, snapshot: this.snapshot };
+        ? { name: this.name, snapshot: this.snapshot, batchEvents: true }
+        : { name: this.name, afterVersion: this.afterVersion, snapshot: this.snapshot, batchEvents: true };
     }
-    return { name: this.name, afterVersion: this.lastVersion, snapshot: false };
+    return { name: this.name, afterVersion: this.lastVersion, snapshot: false, batchEvents: true };
   }
 
   /** Whether the game has finished and nothing follows what this watch has seen. */
@@ -133,18 +153,19 @@ export class Watch implements AsyncIterable<WatchItem> {
           headers: this.client.headers(this.token),
           signal: abort.signal,
         });
-        for await (const response of stream) {
-          const item = watchItem(response);
-          const where = order(item, this.lastVersion);
-          if (where === "seen") continue; // yielded before a reconnect
-          if (where === "gap") break; // ask again from what was yielded
-          this.lastVersion = item.version;
-          this.ended = endsMatch(item);
-          waits = delays(this.client.retry);
-          yield item;
-          if (this.closed || (this.stopAtEnd && this.ended)) {
-            this.closed = true;
-            return;
+        received: for await (const response of stream) {
+          for (const item of watchItems(response)) {
+            const where = order(item, this.lastVersion);
+            if (where === "seen") continue; // yielded before a reconnect
+            if (where === "gap") break received; // ask again from what was yielded
+            this.lastVersion = item.version;
+            this.ended = endsMatch(item);
+            waits = delays(this.client.retry);
+            yield item;
+            if (this.closed || (this.stopAtEnd && this.ended)) {
+              this.closed = true;
+              return;
+            }
           }
         }
         // The stream ended: after the match it is over; otherwise the

@@ -2,7 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BotLevel, GameStatus, isMyTurn, type Watch, type WatchItem } from "@ramino/client";
+import { create } from "@bufbuild/protobuf";
+import { BotLevel, GameStatus, isMyTurn, watchItems, type Watch, type WatchItem } from "@ramino/client";
+import { GameEventSchema, GameEventsSchema, WatchGameResponseSchema } from "@ramino/client/gen/game";
 import { ServerProcess, clientOf, consecutive, playTurn, playUntilFinished, scratchDir } from "./support.js";
 
 function follow(watch: Watch): { feed: WatchItem[]; done: Promise<void> } {
@@ -160,4 +162,28 @@ test("a watch resumed from a version yields what followed it, once", async () =>
     client.close();
     await server.stop();
   }
+});
+
+test("a batch of events is yielded one event at a time, in order", () => {
+  const events = [5n, 6n, 7n].map((version) =>
+    create(GameEventSchema, { version, event: { case: "discarded", value: { cardId: Number(version) } } }),
+  );
+  const batch = create(WatchGameResponseSchema, {
+    version: 7n,
+    payload: { case: "events", value: create(GameEventsSchema, { events }) },
+  });
+  const items = watchItems(batch);
+  assert.deepEqual(
+    items.map((i) => [i.kind, i.version]),
+    [
+      ["event", 5n],
+      ["event", 6n],
+      ["event", 7n],
+    ],
+  );
+  const one = create(WatchGameResponseSchema, { version: 8n, payload: { case: "event", value: events[0]! } });
+  assert.deepEqual(
+    watchItems(one).map((i) => i.version),
+    [5n],
+  );
 });

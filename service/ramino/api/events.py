@@ -12,6 +12,7 @@ drawer's, the stock's order in nobody's. The ``match`` is exhaustive over
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import assert_never
 
 from ramino.api import convert
@@ -42,7 +43,7 @@ from ramino.engine import (
 )
 from ramino.v1 import game_pb2
 
-__all__ = ["event_message", "watch_event", "ONEOF_FIELDS"]
+__all__ = ["event_message", "watch_event", "watch_events", "ONEOF_FIELDS"]
 
 ONEOF_FIELDS = tuple(f.name for f in game_pb2.GameEvent.DESCRIPTOR.oneofs_by_name["event"].fields)
 """The fields of ``GameEvent.event``: one per event type."""
@@ -170,10 +171,21 @@ def event_message(
     return msg
 
 
-def watch_event(version: int, event: LogEvent, viewer: int | None) -> game_pb2.WatchGameResponse:
-    """The WatchGameResponse of one event: what WatchGame sends, made once
-    per viewer class (see :mod:`ramino.app.fanout`) and sent as is to every
-    watcher of the class."""
+def watch_event(version: int, event: LogEvent, viewer: int | None) -> bytes:
+    """The WatchGameResponse of one event, serialized: what WatchGame
+    sends, made once per viewer class (see :mod:`ramino.app.fanout`) and
+    sent as is to every watcher of the class."""
     response = game_pb2.WatchGameResponse(version=version)
-    response.event.CopyFrom(event_message(version, event, viewer))
-    return response
+    event_message(version, event, viewer, into=response.event)
+    return response.SerializeToString()
+
+
+def watch_events(entries: Sequence[tuple[int, LogEvent]], viewer: int | None) -> bytes:
+    """The WatchGameResponse of several events (``events``), serialized:
+    what a spectator's stream that takes batches is sent, made once for all
+    of them."""
+    response = game_pb2.WatchGameResponse(version=entries[-1][0])
+    batch = response.events.events
+    for version, event in entries:
+        event_message(version, event, viewer, into=batch.add())
+    return response.SerializeToString()

@@ -26,10 +26,10 @@ from ramino.api.auth import (
     metadata_value,
 )
 from ramino.api.errors import ApiError
-from ramino.api.events import event_message, watch_event
+from ramino.api.events import event_message, watch_event, watch_events
 from ramino.api.interceptors import Context
 from ramino.app import GameApp, HostedGame, SeatSpec, WatchItem
-from ramino.app.fanout import Encode
+from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.log import Header
 from ramino.app.outcomes import Hint, LegalMoves, MoveOutcome
 from ramino.engine import (
@@ -582,6 +582,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """Open watch streams by connection (the peer's address and port)."""
         self.encode_event: Encode = watch_event
         """What a watch stream sends of an event, made once per viewer class."""
+        self.encode_events: EncodeBatch = watch_events
+        """What a spectator's stream that takes batches sends of its events."""
 
     def drain(self) -> None:
         """The server stops: end the watch streams now, not at the grace's end."""
@@ -922,7 +924,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     async def WatchGame(  # noqa: N802
         self, request: game_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[game_pb2.WatchGameResponse]:
+    ) -> AsyncIterator[game_pb2.WatchGameResponse | bytes]:
+        """The watch's messages; an event's comes serialized, made once per
+        viewer class (the interceptor sends bytes as they are)."""
         game_id = game_id_of(request.name)
         self._bind(game_id)
         viewer = self._viewer(context, game_id)
@@ -941,7 +945,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._streams[peer] = open_streams + 1
         try:
             item: WatchItem
-            watch = self.app.watch(game_id, viewer, after, request.snapshot, self.encode_event)
+            batch = self.encode_events if request.batch_events else None
+            watch = self.app.watch(
+                game_id, viewer, after, request.snapshot, self.encode_event, batch
+            )
             async for item in watch:
                 if item.game is not None:
                     yield game_pb2.WatchGameResponse(

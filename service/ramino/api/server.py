@@ -13,7 +13,13 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
-from ramino.api.interceptors import ServiceInterceptor, transport_limit
+from ramino.api.connections import (
+    ConnectionGuard,
+    connection_options,
+    default_max_connections,
+    raise_file_limit,
+)
+from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
 from ramino.api.tls import CertificateFiles, ServerTls, server_credentials
 from ramino.pool import WorkPool
@@ -34,7 +40,7 @@ class ServerConfig:
     store: str = "sqlite:var/ramino.db"
     metrics_port: int | None = None
     grace_seconds: float = 10.0
-    max_message_bytes: int = 1 << 20
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     token_lifetime: int = 7 * 24 * 3600
     work_threads: int | None = None
     """Threads of the work pool for meld searches (default: cores, at most 4)."""
@@ -55,6 +61,11 @@ class ServerConfig:
     health_port: int | None = None
     """Also serve grpc.health.v1 alone, in plaintext, on this port (the
     kubelet's gRPC probes cannot speak TLS); ``None``: no such port."""
+    max_connections: int | None = None
+    """Connections at once in total (``None``: the file limit less
+    ``RESERVED_FILES``)."""
+    max_connections_per_address: int | None = 256
+    """Connections at once from one client address (``None``: no limit)."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -69,6 +80,7 @@ class RunningServer:
     health_server: grpc.aio.Server | None = None
     """The plaintext server of health alone (``health_port``), if any."""
     health_port: int | None = None
+    guard: ConnectionGuard | None = None
 
     async def stop(self, grace: float) -> None:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
@@ -80,6 +92,8 @@ class RunningServer:
         await self.server.stop(grace)
         if self.health_server is not None:
             await self.health_server.stop(0)
+        if self.guard is not None:
+            self.guard.stop()
         close = getattr(self.games, "close", None)
         if close is not None:
             await close()
@@ -88,27 +102,36 @@ class RunningServer:
 async def create_server(
     address: str,
     games: game_pb2_grpc.GameServiceServicer | None = None,
-    max_message_bytes: int = 1 << 20,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     pool: WorkPool | None = None,
     max_connection_age: float | None = None,
     max_connection_age_grace: float | None = None,
     reuse_port: bool = False,
     tls: ServerTls | None = None,
     health_address: str | None = None,
+    max_connections: int | None = None,
+    max_connections_per_address: int | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
-    (``REQUEST_TOO_LARGE``); gRPC's own limit is set above it. With
+    (``REQUEST_TOO_LARGE``) by their length, before they are decoded;
+    gRPC's own limit is set above it. With
     ``reuse_port`` other processes may bind the same port (``SO_REUSEPORT``)
     and the kernel spreads new connections over them. With ``tls`` the port
     speaks TLS only (a plaintext client fails its handshake), from files
     reloaded when they change (:mod:`ramino.api.tls`). ``health_address``:
     a second, plaintext port that serves the same health service and
-    nothing else, for probes that cannot speak TLS."""
+    nothing else, for probes that cannot speak TLS. At most
+    ``max_connections`` connections are accepted at once, at most
+    ``max_connections_per_address`` from one client address (see
+    :mod:`ramino.api.connections`); ``None``: no limit."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
-        ("grpc.max_send_message_length", 4 * max_message_bytes),
+        # Answers (a snapshot, a watch's batch of events) are not bounded by
+        # what a request may be.
+        ("grpc.max_send_message_length", max(4 * max_message_bytes, 4 << 20)),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
+        *connection_options(max_connections),
     ]
     if max_connection_age is not None:
         options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
@@ -138,12 +161,25 @@ async def create_server(
         health_port = health_server.add_insecure_port(health_address)
         if health_port == 0:
             raise OSError(f"cannot bind {health_address}")
+    guard = None
+    if max_connections_per_address is not None:
+        guard = ConnectionGuard(port, max_connections_per_address)
+        guard.start()
     await server.start()
     if health_server is not None:
         await health_server.start()
     for name in ("", *SERVICES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, health_servicer, games, files, health_server, health_port)
+    return RunningServer(
+        server,
+        port,
+        health_servicer,
+        games,
+        tls=files,
+        health_server=health_server,
+        health_port=health_port,
+        guard=guard,
+    )
 
 
 async def serve(
@@ -152,6 +188,8 @@ async def serve(
     pool: WorkPool | None = None,
 ) -> None:
     """Runs until SIGTERM or SIGINT, then drains for ``grace_seconds``."""
+    file_limit = raise_file_limit()
+    max_connections = config.max_connections or default_max_connections(file_limit)
     if config.metrics_port is not None:
         metrics, _ = start_http_server(config.metrics_port, addr=config.host)
         log.info("metrics", port=metrics.server_port)
@@ -167,6 +205,8 @@ async def serve(
         health_address=None
         if config.health_port is None
         else f"{config.host}:{config.health_port}",
+        max_connections=max_connections,
+        max_connections_per_address=config.max_connections_per_address,
     )
     log.info(
         "serving",
@@ -175,6 +215,8 @@ async def serve(
         store=config.store,
         tls="off" if config.tls is None else "mutual" if config.tls.client_ca_file else "on",
         health_port=running.health_port,
+        max_connections=max_connections,
+        max_connections_per_address=config.max_connections_per_address,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

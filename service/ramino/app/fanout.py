@@ -3,11 +3,12 @@
 A :class:`Feed` follows one game in this replica: one subscription to the
 store, each entry parsed once, projected and encoded once per viewer class
 that has a watcher (each seat, and the spectators), and the encoded entry
-handed to every watcher of that class. A :class:`Watcher` holds a bounded
-queue of what its stream has not sent yet: a watcher that falls more than
-its bound behind (a client that stops reading) is ended with
+handed to every watcher of that class. A :class:`Watcher` holds a queue of
+what its stream has not sent yet, bounded in entries, in bytes and in time
+(:class:`Backlog`): a watcher that falls behind (a client that stops reading) is ended with
 RESOURCE_EXHAUSTED, reason ``WATCHER_TOO_SLOW``, naming the last version it
-was sent, from which it can resume with ``after_version``.
+was sent, from which it resumes with ``after_version``, and it holds
+nothing more for the feed meanwhile.
 
 The feed knows nothing of the transport: the encoder it is given turns an
 entry as a class sees it (its version and typed event) into what the
@@ -19,10 +20,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
+import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 
@@ -32,9 +34,13 @@ from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, LogEvent, int | None], Any]
+Encode = Callable[[int, LogEvent, int | None], bytes]
 """An entry as a viewer class sees it (version, event, viewer: a seat or
-``None`` for the spectators) -> what is sent."""
+``None`` for the spectators) -> the bytes sent (measured against a
+stream's backlog)."""
+EncodeBatch = Callable[[Sequence[tuple[int, LogEvent]], int | None], bytes]
+"""Entries in version order as a viewer class sees them -> the bytes of
+one message carrying them all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,38 +49,99 @@ class Delivery:
 
     version: int
     type: str
-    payload: Any
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Backlog:
+    """How far a watch stream may fall behind before it is ended: entries
+    and bytes handed to it and not yet taken, and seconds the oldest of
+    them has waited."""
+
+    entries: int = 1024
+    bytes: int = 256 * 1024
+    seconds: float = 1.0
 
 
 class Watcher:
-    """One watch stream's queue of encoded entries, at most ``limit`` long."""
+    """One watch stream's queue of encoded entries, bounded by ``backlog``.
 
-    __slots__ = ("viewer", "limit", "sent", "_items", "_wake", "_done", "_error")
+    The stream takes an entry when it hands it to the transport; an entry
+    not taken ``backlog.seconds`` after it came (the transport does not
+    take more: the client stopped reading and its window is full), or a
+    queue past ``backlog.entries`` or ``backlog.bytes``, ends the stream
+    with WATCHER_TOO_SLOW naming the last version taken, which is the
+    last the client gets: a resume from it repeats nothing."""
 
-    def __init__(self, viewer: int | None, limit: int) -> None:
+    __slots__ = (
+        "viewer",
+        "batched",
+        "backlog",
+        "clock",
+        "sent",
+        "_items",
+        "_bytes",
+        "_wake",
+        "_done",
+        "_error",
+        "on_behind",
+    )
+
+    def __init__(
+        self,
+        viewer: int | None,
+        backlog: Backlog,
+        clock: Callable[[], float] = time.monotonic,
+        batched: bool = False,
+    ) -> None:
         self.viewer = viewer
-        self.limit = limit
+        self.batched = batched
+        """Whether the stream is sent its feed's batches (spectators only)."""
+        self.backlog = backlog
+        self.clock = clock
         self.sent = 0
         """The version of the last entry the stream took (for a resume)."""
-        self._items: deque[Delivery] = deque()
+        self._items: deque[tuple[float, Delivery]] = deque()
+        self._bytes = 0
         self._wake = asyncio.Event()
         self._done = False
         self._error: RaminoError | None = None
+        self.on_behind: Callable[[], None] | None = None
+        """Called when the stream is ended as too slow (its transport may
+        still hold a send the client never takes)."""
+
+    @property
+    def queued(self) -> tuple[int, int]:
+        """Entries and bytes handed to the stream and not taken yet."""
+        return len(self._items), self._bytes
 
     def push(self, item: Delivery) -> None:
         if self._done:
             return
-        if len(self._items) >= self.limit:
+        now = self.clock()
+        size = len(item.payload)
+        limit = self.backlog
+        behind = None
+        if len(self._items) >= limit.entries:
+            behind = f"{len(self._items)} entries (the most is {limit.entries})"
+        elif self._bytes + size > limit.bytes:
+            behind = f"{self._bytes + size} bytes (the most is {limit.bytes})"
+        elif self._items and now - self._items[0][0] > limit.seconds:
+            behind = f"{now - self._items[0][0]:.1f} s (the most is {limit.seconds:g} s)"
+        if behind is not None:
             self._items.clear()
+            self._bytes = 0
             self.fail(
                 Busy(
-                    f"the watch fell more than {self.limit} events behind; "
-                    f"resume with after_version={self.sent}",
+                    f"the watch fell {behind} behind; resume with after_version={self.sent}",
                     "WATCHER_TOO_SLOW",
                 )
             )
+            if self.on_behind is not None:
+                self.on_behind()
             return
-        self._items.append(item)
+        self._items.append((now, item))
+        self._bytes += size
         self._wake.set()
 
     def end(self) -> None:
@@ -89,7 +156,7 @@ class Watcher:
         self.end()
 
     async def get(self) -> Delivery | None:
-        """The next entry; None once the feed has ended."""
+        """The next entry, taken (:attr:`sent`); None once the feed has ended."""
         while not self._items:
             if self._error is not None:
                 raise self._error
@@ -97,11 +164,21 @@ class Watcher:
                 return None
             self._wake.clear()
             await self._wake.wait()
-        return self._items.popleft()
+        _, item = self._items.popleft()
+        self._bytes -= len(item.payload)
+        self.sent = item.version
+        return item
 
 
 class Feed:
-    """One game's entries after ``position``, fanned out to its watchers."""
+    """One game's entries after ``position``, fanned out to its watchers.
+
+    The spectators that take batches (:attr:`Watcher.batched`) are handed
+    one delivery per ``interval()`` seconds at most, holding every entry
+    since the last, made by :attr:`batch` once for all of them; an entry
+    that comes after a quiet interval goes out at once. Batches end
+    with the game's last entry and before the feed stops, so nothing is
+    held back."""
 
     def __init__(
         self,
@@ -110,29 +187,46 @@ class Feed:
         encode: Encode,
         position: int,
         on_close: Callable[[Feed], None],
+        batch: EncodeBatch | None = None,
+        interval: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self.store = store
         self.game_id = game_id
         self.encode = encode
+        self.batch = batch
+        """What a batch of spectators' entries is sent as."""
+        self.interval = interval
         self.position = position
-        """The version of the last entry handed out."""
+        """The version of the last entry handed out (or, to batched
+        watchers, held for the next batch)."""
         self.closed = False
         self.classes: dict[int | None, set[Watcher]] = {}
+        """The watchers sent each entry as it comes, by viewer class."""
+        self.batched: set[Watcher] = set()
+        """The spectators sent batches."""
+        self._pending: list[tuple[int, LogEvent]] = []
+        self._last_batch = -math.inf
+        self._timer: asyncio.TimerHandle | None = None
         self._on_close = on_close
         self._task = asyncio.create_task(self._run(), name=f"watch feed {game_id}")
 
     def attach(self, watcher: Watcher) -> int:
         """Hands ``watcher`` every entry after the version returned."""
+        if watcher.batched:
+            self.batched.add(watcher)
+            # The entries held for the next batch come in it.
+            return self._pending[0][0] - 1 if self._pending else self.position
         self.classes.setdefault(watcher.viewer, set()).add(watcher)
         return self.position
 
     def detach(self, watcher: Watcher) -> None:
+        self.batched.discard(watcher)
         watchers = self.classes.get(watcher.viewer)
         if watchers is not None:
             watchers.discard(watcher)
             if not watchers:
                 del self.classes[watcher.viewer]
-        if not self.classes:
+        if not self.classes and not self.batched:
             self.close()
 
     def close(self) -> asyncio.Task[None]:
@@ -142,40 +236,78 @@ class Feed:
         self._task.cancel()
         return self._task
 
+    def _watchers(self) -> list[Watcher]:
+        return [w for watchers in self.classes.values() for w in watchers] + list(self.batched)
+
     def _shut(self) -> None:
         if self.closed:
             return
+        self._send_batch()
         self.closed = True
-        for watchers in self.classes.values():
-            for w in watchers:
-                w.end()
+        for w in self._watchers():
+            w.end()
         self._on_close(self)
+
+    def _send_batch(self) -> None:
+        """Hands the entries held to the batched watchers, in one delivery."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        pending, self._pending = self._pending, []
+        if not pending or not self.batched:
+            return
+        assert self.batch is not None
+        self._last_batch = asyncio.get_running_loop().time()
+        version, last = pending[-1]
+        item = Delivery(version, type(last).__name__, self.batch(pending, None))
+        for w in list(self.batched):
+            w.push(item)
+
+    def _hold(self, version: int, event: LogEvent) -> None:
+        """Holds an entry for the next batch, sent now after a quiet interval."""
+        self._pending.append((version, event))
+        if self._timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last_batch + self.interval() - loop.time()
+        if wait <= 0:
+            self._send_batch()
+        else:
+            self._timer = loop.call_later(wait, self._send_batch)
 
     async def _run(self) -> None:
         entries = aiter(self.store.subscribe(self.game_id, self.position))
         try:
             async for e in entries:
                 data = json.loads(e.data)
+                spectators: LogEvent | None = None
                 for viewer, watchers in list(self.classes.items()):
                     event = public_entry(data, viewer)
+                    if viewer is None:
+                        spectators = event
                     kind = type(event).__name__
                     item = Delivery(e.version, kind, self.encode(e.version, event, viewer))
                     for w in list(watchers):
                         w.push(item)
                 self.position = e.version
+                if self.batched:
+                    if spectators is None:
+                        spectators = public_entry(data, None)
+                    self._hold(e.version, spectators)
                 if ends_game(data):
+                    self._send_batch()
                     break
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("watch feed failed", game=self.game_id)
+            self._send_batch()
             error = Interrupted(
                 f"following the game failed; resume with after_version={self.position}",
                 "WATCH_INTERRUPTED",
             )
-            for watchers in self.classes.values():
-                for w in watchers:
-                    w.fail(error)
+            for w in self._watchers():
+                w.fail(error)
         finally:
             self._shut()
             close = getattr(entries, "aclose", None)

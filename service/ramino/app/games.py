@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from ramino.app.duties import Duties
-from ramino.app.fanout import Encode, Feed
+from ramino.app.fanout import Encode, EncodeBatch, Feed
 from ramino.app.housekeeping import Housekeeping
 from ramino.app.lobby import MAX_NAME, Lobby
 from ramino.app.log import HostedGame, SeatSpec
@@ -201,11 +201,12 @@ class GameApp:
         after_version: int | None,
         snapshot: bool,
         encode: Encode,
+        batch: EncodeBatch | None = None,
     ) -> AsyncIterator[WatchItem]:
-        return self.watching.watch(game_id, viewer, after_version, snapshot, encode)
+        return self.watching.watch(game_id, viewer, after_version, snapshot, encode, batch)
 
-    def watchers(self, game_id: str) -> int:
-        return self.watching.watchers(game_id)
+    def watchers(self, game_id: str, viewer: int | None = None) -> int:
+        return self.watching.watchers(game_id, viewer)
 
     def begin_shutdown(self) -> None:
         self.watching.begin_shutdown()

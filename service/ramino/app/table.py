@@ -88,9 +88,23 @@ class Limits:
     """What one replica allows."""
 
     max_watchers_per_game: int = 1000
-    """Open watch streams of one game in this replica."""
+    """Open spectators' watch streams of one game in this replica (the
+    seats' own streams are not counted: see ``max_streams_per_seat``)."""
+    max_streams_per_seat: int = 16
+    """Open watch streams of one seat of a game in this replica."""
     watch_queue: int = 1024
     """Entries a watch stream may fall behind before it is ended."""
+    watch_queue_bytes: int = 256 * 1024
+    """Bytes of entries a watch stream may fall behind before it is ended."""
+    watch_lag: float = 1.0
+    """Seconds an entry may wait for a watch stream that takes none before
+    the stream is ended."""
+    spectator_interval: float = 0.1
+    """Seconds between two batches of a game's entries to the spectators
+    that take batches, at least."""
+    spectator_messages: float = 2000.0
+    """Batches a second this replica sends its batching spectators in all,
+    at most: past it the interval grows (1,000 spectators: 0.5 s)."""
     allow_bot_games: bool = False
     """Whether a game may have bots in every seat (tests, demos)."""
     abandon_after: float = 0.0

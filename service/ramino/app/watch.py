@@ -6,18 +6,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import structlog
 
-from ramino.app.fanout import Encode, Feed, Watcher
-from ramino.app.log import END_EVENTS, HostedGame, public_entry
+from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
+from ramino.app.log import END_EVENTS, HostedGame, LogEvent, public_entry
 from ramino.app.table import GameTable
 from ramino.errors import Busy, NotPermitted
 
 log = structlog.get_logger("ramino.app")
+
+CATCH_UP_BATCH = 256
+"""Entries read from the store sent in one batch, at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +32,7 @@ class WatchItem:
     version: int
     game: HostedGame | None = None
     type: str = ""
-    payload: Any = None
+    payload: bytes = b""
 
 
 class Watch:
@@ -37,7 +41,12 @@ class Watch:
     def __init__(self, table: GameTable) -> None:
         self._t = table
         self._feeds: dict[tuple[str, Encode], Feed] = {}
-        self._watching: dict[str, int] = {}
+        self._watching: dict[tuple[str, int | None], int] = {}
+        """Open streams by game and viewer (a seat, or None: the spectators)."""
+        self._batching = 0
+        """Open spectators' streams that take batches, in every game."""
+        self.clock: Callable[[], float] = time.monotonic
+        """What a stream's backlog is timed by."""
         self._stopping: list[asyncio.Task[None]] = []
         """The feeds' tasks stopped by :meth:`begin_shutdown`, awaited by :meth:`stopped`."""
         self._closing = asyncio.Event()
@@ -55,25 +64,42 @@ class Watch:
         after_version: int | None,
         snapshot: bool,
         encode: Encode,
+        batch: EncodeBatch | None = None,
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
         a snapshot when asked for or when ``after_version`` is not a version
-        of the game. Ends after the match's or the game's end, and when this
-        replica shuts down."""
+        of the game. A spectator given ``batch`` is sent its entries several
+        to an item (at most one item per :meth:`spectator_interval`, and up
+        to ``CATCH_UP_BATCH`` of those read from the store). Ends after
+        the match's or the game's end, and when this replica shuts down."""
+        batched = batch is not None and viewer is None
         game = await self._t.load(game_id)
         if viewer is None and game.header.spectators_disabled:
             raise NotPermitted(
                 "this game has no spectators: only its seats may watch it",
                 "SPECTATING_DISABLED",
             )
-        open_streams = self._watching.get(game_id, 0)
-        if open_streams >= self._t.limits.max_watchers_per_game:
+        # Spectators and each seat are counted apart: no number of
+        # spectators keeps a seat from watching its own game.
+        key = (game_id, viewer)
+        limits = self._t.limits
+        open_streams = self._watching.get(key, 0)
+        if viewer is None and open_streams >= limits.max_watchers_per_game:
             raise Busy(
-                f"this game has {open_streams} open watch streams, the most this server allows",
+                f"this game has {open_streams} open spectators' watch streams, "
+                "the most this server allows",
                 "TOO_MANY_WATCHERS",
             )
-        self._watching[game_id] = open_streams + 1
+        if viewer is not None and open_streams >= limits.max_streams_per_seat:
+            raise Busy(
+                f"seat {viewer} of this game has {open_streams} open watch streams, "
+                "the most this server allows a seat",
+                "TOO_MANY_WATCHERS",
+            )
+        self._watching[key] = open_streams + 1
+        if batched:
+            self._batching += 1
         feed = watcher = None
         try:
             start = after_version
@@ -86,7 +112,11 @@ class Watch:
                 # Attached before anything is sent: every entry after
                 # ``attached`` comes through the feed, the others from the store.
                 feed = self._feed(game_id, encode, game.version)
-                watcher = Watcher(viewer, self._t.limits.watch_queue)
+                if batched and feed.batch is None:
+                    feed.batch = batch
+                backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
+                watcher = Watcher(viewer, backlog, self.clock, batched)
+                watcher.on_behind = self._release(asyncio.current_task(), watcher, limits.watch_lag)
                 watcher.sent = start
                 attached = feed.attach(watcher)
             if with_snapshot:
@@ -95,34 +125,52 @@ class Watch:
                 return
             last = start
             if start < attached or watcher is None:
-                for e in await self._t.store.read(game_id, start):
+                held: list[tuple[int, LogEvent]] = []
+                entries = await self._t.store.read(game_id, start)
+                for i, e in enumerate(entries):
                     if watcher is not None and e.version > attached:
                         break
                     event = public_entry(json.loads(e.data), viewer)
                     kind = type(event).__name__
-                    yield WatchItem(e.version, type=kind, payload=encode(e.version, event, viewer))
+                    ends = kind in END_EVENTS
+                    if batch is not None and batched:
+                        held.append((e.version, event))
+                        more = i + 1 < len(entries) and (
+                            watcher is None or entries[i + 1].version <= attached
+                        )
+                        if more and not ends and len(held) < CATCH_UP_BATCH:
+                            continue
+                        payload = batch(held, None)
+                        held = []
+                    else:
+                        payload = encode(e.version, event, viewer)
                     last = e.version
                     if watcher is not None:
-                        watcher.sent = last
-                    if kind in END_EVENTS:
+                        watcher.sent = last  # handed to the transport: it is sent
+                    yield WatchItem(e.version, type=kind, payload=payload)
+                    if ends:
                         return
             if watcher is None:
                 return
             while (item := await watcher.get()) is not None:
                 if item.version <= last:
                     continue
+                last = item.version
                 yield WatchItem(item.version, type=item.type, payload=item.payload)
-                last = watcher.sent = item.version
                 if item.type in END_EVENTS:
                     return
         finally:
+            if watcher is not None:
+                watcher.on_behind = None  # the stream has ended: nothing to cancel
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
-            left = self._watching.get(game_id, 1) - 1
+            if batched:
+                self._batching -= 1
+            left = self._watching.get(key, 1) - 1
             if left > 0:
-                self._watching[game_id] = left
+                self._watching[key] = left
             else:
-                self._watching.pop(game_id, None)
+                self._watching.pop(key, None)
 
     def _feed(self, game_id: str, encode: Encode, position: int) -> Feed:
         """The feed of ``game_id`` through ``encode``, started at ``position``
@@ -131,17 +179,49 @@ class Watch:
         feed = self._feeds.get(key)
         if feed is None or feed.closed:
             feed = self._feeds[key] = Feed(
-                self._t.store, game_id, encode, position, lambda f: self._drop_feed(key, f)
+                self._t.store,
+                game_id,
+                encode,
+                position,
+                lambda f: self._drop_feed(key, f),
+                interval=self.spectator_interval,
             )
         return feed
+
+    @staticmethod
+    def _release(
+        task: asyncio.Task[Any] | None, watcher: Watcher, lag: float
+    ) -> Callable[[], None]:
+        """What ends a stream too slow to take its error: a client that reads
+        nothing leaves the stream's last send waiting in the transport, and
+        the error behind it; ``lag`` seconds later the stream's task is
+        cancelled (gRPC ends the call), so it holds no place and no call."""
+
+        def cancel() -> None:
+            if task is not None and not task.done() and watcher.on_behind is not None:
+                task.cancel()
+
+        def release() -> None:
+            asyncio.get_running_loop().call_later(lag, cancel)
+
+        return release
+
+    def spectator_interval(self) -> float:
+        """Seconds between two batches to a game's batching spectators:
+        ``Limits.spectator_interval``, or longer, so that this replica sends
+        its batching spectators ``Limits.spectator_messages`` a second at
+        most in all (each one then gets fewer, larger batches)."""
+        limits = self._t.limits
+        return max(limits.spectator_interval, self._batching / limits.spectator_messages)
 
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
         if self._feeds.get(key) is feed:
             del self._feeds[key]
 
-    def watchers(self, game_id: str) -> int:
-        """Open watch streams of ``game_id`` in this replica."""
-        return self._watching.get(game_id, 0)
+    def watchers(self, game_id: str, viewer: int | None = None) -> int:
+        """Open watch streams of ``game_id`` in this replica: the
+        spectators', or those of seat ``viewer``."""
+        return self._watching.get((game_id, viewer), 0)
 
     def begin_shutdown(self) -> None:
         """Ends every watch stream: the server is draining."""

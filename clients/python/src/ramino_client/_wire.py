@@ -7,6 +7,7 @@ import json
 import random
 import secrets
 import uuid
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
@@ -285,7 +286,9 @@ def list_games_request(
 def watch_request(
     name: str, after_version: int | None, snapshot: bool
 ) -> game_pb2.WatchGameRequest:
-    request = game_pb2.WatchGameRequest(name=name, snapshot=snapshot)
+    # Spectators are sent their events several to a message: fewer messages
+    # for the server to send when many watch (split by Resume).
+    request = game_pb2.WatchGameRequest(name=name, snapshot=snapshot, batch_events=True)
     if after_version is not None:
         request.after_version = after_version
     return request
@@ -363,10 +366,13 @@ class Resume:
         self.last_version: int | None = None
         self.ended = False
         """Whether the last item yielded ended the match."""
+        self._batch: deque[game_pb2.WatchGameResponse] = deque()
+        """The events of a batch received, after the one taken."""
 
     def request(self) -> game_pb2.WatchGameRequest:
         """The request that goes on after the last item yielded (the first:
         from ``after_version``, with a snapshot when asked)."""
+        self._batch.clear()  # what was not yielded comes again
         if self.last_version is None:
             return watch_request(self.name, self.after_version, self.snapshot)
         return watch_request(self.name, self.last_version, False)
@@ -374,13 +380,25 @@ class Resume:
     def take(
         self, response: game_pb2.WatchGameResponse
     ) -> tuple[Literal["next", "seen", "gap"], WatchItem]:
-        """The item received with its :func:`order`; a ``next`` one counts as yielded."""
+        """The item received with its :func:`order`; a ``next`` one counts
+        as yielded. Of a batch, the first event: the others are
+        :meth:`queued`."""
+        if response.WhichOneof("payload") == "events" and response.events.events:
+            self._batch.extend(
+                game_pb2.WatchGameResponse(version=e.version, event=e)
+                for e in response.events.events
+            )
+            response = self._batch.popleft()
         item = _convert.watch_item(response)
         where = order(item, self.last_version)
         if where == "next":
             self.last_version = item.version
             self.ended = ends_match(item)
         return where, item
+
+    def queued(self) -> game_pb2.WatchGameResponse | None:
+        """The next event of a batch received, if any is left."""
+        return self._batch.popleft() if self._batch else None
 
     @property
     def done(self) -> bool:

@@ -314,8 +314,9 @@ class AsyncWatch(AsyncIterator[WatchItem]):
                 raise StopAsyncIteration
             call = self._open()
             error: grpc.RpcError | None = None
+            queued = self._resume.queued()  # the rest of a batch received
             try:
-                response = await call.read()
+                response = queued if queued is not None else await call.read()
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if self._closed and (task is None or not task.cancelling()):

@@ -335,8 +335,9 @@ class Watch(Iterator[WatchItem]):
                 raise StopIteration
             call = self._open()
             error: grpc.RpcError | None = None
+            queued = self._resume.queued()  # the rest of a batch received
             try:
-                response = next(call)
+                response = queued if queued is not None else next(call)
             except StopIteration:
                 if self._resume.ended:
                     self.cancel()

@@ -2327,7 +2327,13 @@ type WatchGameRequest struct {
 	// Resume after this version; unset to start with a snapshot.
 	AfterVersion *int64 `protobuf:"varint,2,opt,name=after_version,json=afterVersion,proto3,oneof" json:"after_version,omitempty"`
 	// Start with a full snapshot even when resuming.
-	Snapshot      bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	Snapshot bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	// Take several events in one message (`WatchGameResponse.events`): a
+	// spectator's stream is then sent at most one message per short interval
+	// (the server's `--spectator-interval`), carrying every event since, in
+	// order; a game that moves slower than that is sent each event at once.
+	// Unset: one event a message.
+	BatchEvents   bool `protobuf:"varint,4,opt,name=batch_events,json=batchEvents,proto3" json:"batch_events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2383,7 +2389,14 @@ func (x *WatchGameRequest) GetSnapshot() bool {
 	return false
 }
 
-// One message of WatchGame: a snapshot or an event.
+func (x *WatchGameRequest) GetBatchEvents() bool {
+	if x != nil {
+		return x.BatchEvents
+	}
+	return false
+}
+
+// One message of WatchGame: a snapshot, an event, or several events.
 type WatchGameResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The game's version after this message.
@@ -2392,6 +2405,7 @@ type WatchGameResponse struct {
 	//
 	//	*WatchGameResponse_Snapshot
 	//	*WatchGameResponse_Event
+	//	*WatchGameResponse_Events
 	Payload       isWatchGameResponse_Payload `protobuf_oneof:"payload"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2459,6 +2473,15 @@ func (x *WatchGameResponse) GetEvent() *GameEvent {
 	return nil
 }
 
+func (x *WatchGameResponse) GetEvents() *GameEvents {
+	if x != nil {
+		if x, ok := x.Payload.(*WatchGameResponse_Events); ok {
+			return x.Events
+		}
+	}
+	return nil
+}
+
 type isWatchGameResponse_Payload interface {
 	isWatchGameResponse_Payload()
 }
@@ -2471,9 +2494,62 @@ type WatchGameResponse_Event struct {
 	Event *GameEvent `protobuf:"bytes,3,opt,name=event,proto3,oneof"`
 }
 
+type WatchGameResponse_Events struct {
+	// Events in version order, each one after the other, the last at
+	// `version` (sent only to a request with `batch_events`).
+	Events *GameEvents `protobuf:"bytes,4,opt,name=events,proto3,oneof"`
+}
+
 func (*WatchGameResponse_Snapshot) isWatchGameResponse_Payload() {}
 
 func (*WatchGameResponse_Event) isWatchGameResponse_Payload() {}
+
+func (*WatchGameResponse_Events) isWatchGameResponse_Payload() {}
+
+// Events of one game in version order.
+type GameEvents struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Events        []*GameEvent           `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameEvents) Reset() {
+	*x = GameEvents{}
+	mi := &file_ramino_v1_game_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameEvents) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameEvents) ProtoMessage() {}
+
+func (x *GameEvents) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameEvents.ProtoReflect.Descriptor instead.
+func (*GameEvents) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *GameEvents) GetEvents() []*GameEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
 
 // Request of CancelGame.
 type CancelGameRequest struct {
@@ -2486,7 +2562,7 @@ type CancelGameRequest struct {
 
 func (x *CancelGameRequest) Reset() {
 	*x = CancelGameRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[37]
+	mi := &file_ramino_v1_game_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2498,7 +2574,7 @@ func (x *CancelGameRequest) String() string {
 func (*CancelGameRequest) ProtoMessage() {}
 
 func (x *CancelGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[37]
+	mi := &file_ramino_v1_game_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2511,7 +2587,7 @@ func (x *CancelGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelGameRequest.ProtoReflect.Descriptor instead.
 func (*CancelGameRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{37}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CancelGameRequest) GetName() string {
@@ -2532,7 +2608,7 @@ type CancelGameResponse struct {
 
 func (x *CancelGameResponse) Reset() {
 	*x = CancelGameResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[38]
+	mi := &file_ramino_v1_game_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2544,7 +2620,7 @@ func (x *CancelGameResponse) String() string {
 func (*CancelGameResponse) ProtoMessage() {}
 
 func (x *CancelGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[38]
+	mi := &file_ramino_v1_game_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2557,7 +2633,7 @@ func (x *CancelGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelGameResponse.ProtoReflect.Descriptor instead.
 func (*CancelGameResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{38}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CancelGameResponse) GetView() *GameView {
@@ -2577,7 +2653,7 @@ type GetLegalMovesRequest struct {
 
 func (x *GetLegalMovesRequest) Reset() {
 	*x = GetLegalMovesRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[39]
+	mi := &file_ramino_v1_game_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2589,7 +2665,7 @@ func (x *GetLegalMovesRequest) String() string {
 func (*GetLegalMovesRequest) ProtoMessage() {}
 
 func (x *GetLegalMovesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[39]
+	mi := &file_ramino_v1_game_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2602,7 +2678,7 @@ func (x *GetLegalMovesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLegalMovesRequest.ProtoReflect.Descriptor instead.
 func (*GetLegalMovesRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{39}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetLegalMovesRequest) GetName() string {
@@ -2625,7 +2701,7 @@ type GetLegalMovesResponse struct {
 
 func (x *GetLegalMovesResponse) Reset() {
 	*x = GetLegalMovesResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	mi := &file_ramino_v1_game_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +2713,7 @@ func (x *GetLegalMovesResponse) String() string {
 func (*GetLegalMovesResponse) ProtoMessage() {}
 
 func (x *GetLegalMovesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	mi := &file_ramino_v1_game_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +2726,7 @@ func (x *GetLegalMovesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLegalMovesResponse.ProtoReflect.Descriptor instead.
 func (*GetLegalMovesResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{40}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetLegalMovesResponse) GetVersion() int64 {
@@ -2697,7 +2773,7 @@ type Move struct {
 
 func (x *Move) Reset() {
 	*x = Move{}
-	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	mi := &file_ramino_v1_game_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2709,7 +2785,7 @@ func (x *Move) String() string {
 func (*Move) ProtoMessage() {}
 
 func (x *Move) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	mi := &file_ramino_v1_game_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2722,7 +2798,7 @@ func (x *Move) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move.ProtoReflect.Descriptor instead.
 func (*Move) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{41}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Move) GetMove() isMove_Move {
@@ -2910,7 +2986,7 @@ type DrawFromStockMove struct {
 
 func (x *DrawFromStockMove) Reset() {
 	*x = DrawFromStockMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[42]
+	mi := &file_ramino_v1_game_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2922,7 +2998,7 @@ func (x *DrawFromStockMove) String() string {
 func (*DrawFromStockMove) ProtoMessage() {}
 
 func (x *DrawFromStockMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[42]
+	mi := &file_ramino_v1_game_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2935,7 +3011,7 @@ func (x *DrawFromStockMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawFromStockMove.ProtoReflect.Descriptor instead.
 func (*DrawFromStockMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{42}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{43}
 }
 
 // Take the discard.
@@ -2947,7 +3023,7 @@ type TakeDiscardMove struct {
 
 func (x *TakeDiscardMove) Reset() {
 	*x = TakeDiscardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[43]
+	mi := &file_ramino_v1_game_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2959,7 +3035,7 @@ func (x *TakeDiscardMove) String() string {
 func (*TakeDiscardMove) ProtoMessage() {}
 
 func (x *TakeDiscardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[43]
+	mi := &file_ramino_v1_game_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2972,7 +3048,7 @@ func (x *TakeDiscardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TakeDiscardMove.ProtoReflect.Descriptor instead.
 func (*TakeDiscardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{43}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{44}
 }
 
 // Turn the discard pile over.
@@ -2984,7 +3060,7 @@ type TurnOverDiscardPileMove struct {
 
 func (x *TurnOverDiscardPileMove) Reset() {
 	*x = TurnOverDiscardPileMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[44]
+	mi := &file_ramino_v1_game_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2996,7 +3072,7 @@ func (x *TurnOverDiscardPileMove) String() string {
 func (*TurnOverDiscardPileMove) ProtoMessage() {}
 
 func (x *TurnOverDiscardPileMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[44]
+	mi := &file_ramino_v1_game_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3009,7 +3085,7 @@ func (x *TurnOverDiscardPileMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOverDiscardPileMove.ProtoReflect.Descriptor instead.
 func (*TurnOverDiscardPileMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{44}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{45}
 }
 
 // Lay these melds.
@@ -3024,7 +3100,7 @@ type LayMeldsMove struct {
 
 func (x *LayMeldsMove) Reset() {
 	*x = LayMeldsMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[45]
+	mi := &file_ramino_v1_game_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3036,7 +3112,7 @@ func (x *LayMeldsMove) String() string {
 func (*LayMeldsMove) ProtoMessage() {}
 
 func (x *LayMeldsMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[45]
+	mi := &file_ramino_v1_game_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3049,7 +3125,7 @@ func (x *LayMeldsMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayMeldsMove.ProtoReflect.Descriptor instead.
 func (*LayMeldsMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{45}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *LayMeldsMove) GetMelds() []*MeldCardIds {
@@ -3078,7 +3154,7 @@ type LayOffMove struct {
 
 func (x *LayOffMove) Reset() {
 	*x = LayOffMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[46]
+	mi := &file_ramino_v1_game_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3090,7 +3166,7 @@ func (x *LayOffMove) String() string {
 func (*LayOffMove) ProtoMessage() {}
 
 func (x *LayOffMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[46]
+	mi := &file_ramino_v1_game_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3103,7 +3179,7 @@ func (x *LayOffMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayOffMove.ProtoReflect.Descriptor instead.
 func (*LayOffMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{46}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *LayOffMove) GetCardId() int32 {
@@ -3139,7 +3215,7 @@ type SwapJokerMove struct {
 
 func (x *SwapJokerMove) Reset() {
 	*x = SwapJokerMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[47]
+	mi := &file_ramino_v1_game_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3151,7 +3227,7 @@ func (x *SwapJokerMove) String() string {
 func (*SwapJokerMove) ProtoMessage() {}
 
 func (x *SwapJokerMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[47]
+	mi := &file_ramino_v1_game_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3164,7 +3240,7 @@ func (x *SwapJokerMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapJokerMove.ProtoReflect.Descriptor instead.
 func (*SwapJokerMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{47}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *SwapJokerMove) GetCardId() int32 {
@@ -3198,7 +3274,7 @@ type DiscardMove struct {
 
 func (x *DiscardMove) Reset() {
 	*x = DiscardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[48]
+	mi := &file_ramino_v1_game_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3210,7 +3286,7 @@ func (x *DiscardMove) String() string {
 func (*DiscardMove) ProtoMessage() {}
 
 func (x *DiscardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[48]
+	mi := &file_ramino_v1_game_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3223,7 +3299,7 @@ func (x *DiscardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscardMove.ProtoReflect.Descriptor instead.
 func (*DiscardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{48}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *DiscardMove) GetCardId() int32 {
@@ -3242,7 +3318,7 @@ type ResignMove struct {
 
 func (x *ResignMove) Reset() {
 	*x = ResignMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[49]
+	mi := &file_ramino_v1_game_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3254,7 +3330,7 @@ func (x *ResignMove) String() string {
 func (*ResignMove) ProtoMessage() {}
 
 func (x *ResignMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[49]
+	mi := &file_ramino_v1_game_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3267,7 +3343,7 @@ func (x *ResignMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignMove.ProtoReflect.Descriptor instead.
 func (*ResignMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{49}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{50}
 }
 
 // Gin: pass on the upcard.
@@ -3279,7 +3355,7 @@ type PassUpcardMove struct {
 
 func (x *PassUpcardMove) Reset() {
 	*x = PassUpcardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[50]
+	mi := &file_ramino_v1_game_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3291,7 +3367,7 @@ func (x *PassUpcardMove) String() string {
 func (*PassUpcardMove) ProtoMessage() {}
 
 func (x *PassUpcardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[50]
+	mi := &file_ramino_v1_game_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3304,7 +3380,7 @@ func (x *PassUpcardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassUpcardMove.ProtoReflect.Descriptor instead.
 func (*PassUpcardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{50}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{51}
 }
 
 // Gin: knock with this discard and these melds.
@@ -3321,7 +3397,7 @@ type KnockMove struct {
 
 func (x *KnockMove) Reset() {
 	*x = KnockMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[51]
+	mi := &file_ramino_v1_game_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3333,7 +3409,7 @@ func (x *KnockMove) String() string {
 func (*KnockMove) ProtoMessage() {}
 
 func (x *KnockMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[51]
+	mi := &file_ramino_v1_game_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3346,7 +3422,7 @@ func (x *KnockMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KnockMove.ProtoReflect.Descriptor instead.
 func (*KnockMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{51}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *KnockMove) GetDiscardCardId() int32 {
@@ -3379,7 +3455,7 @@ type AcceptLayoutMove struct {
 
 func (x *AcceptLayoutMove) Reset() {
 	*x = AcceptLayoutMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[52]
+	mi := &file_ramino_v1_game_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3391,7 +3467,7 @@ func (x *AcceptLayoutMove) String() string {
 func (*AcceptLayoutMove) ProtoMessage() {}
 
 func (x *AcceptLayoutMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[52]
+	mi := &file_ramino_v1_game_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3404,7 +3480,7 @@ func (x *AcceptLayoutMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptLayoutMove.ProtoReflect.Descriptor instead.
 func (*AcceptLayoutMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{52}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{53}
 }
 
 // Hints for the caller's hand.
@@ -3423,7 +3499,7 @@ type Hint struct {
 
 func (x *Hint) Reset() {
 	*x = Hint{}
-	mi := &file_ramino_v1_game_proto_msgTypes[53]
+	mi := &file_ramino_v1_game_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3435,7 +3511,7 @@ func (x *Hint) String() string {
 func (*Hint) ProtoMessage() {}
 
 func (x *Hint) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[53]
+	mi := &file_ramino_v1_game_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3448,7 +3524,7 @@ func (x *Hint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hint.ProtoReflect.Descriptor instead.
 func (*Hint) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{53}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Hint) GetBestOpening() *Opening {
@@ -3535,7 +3611,7 @@ type GameView struct {
 
 func (x *GameView) Reset() {
 	*x = GameView{}
-	mi := &file_ramino_v1_game_proto_msgTypes[54]
+	mi := &file_ramino_v1_game_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3547,7 +3623,7 @@ func (x *GameView) String() string {
 func (*GameView) ProtoMessage() {}
 
 func (x *GameView) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[54]
+	mi := &file_ramino_v1_game_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3560,7 +3636,7 @@ func (x *GameView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameView.ProtoReflect.Descriptor instead.
 func (*GameView) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{54}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *GameView) GetName() string {
@@ -3753,7 +3829,7 @@ type RoundScores struct {
 
 func (x *RoundScores) Reset() {
 	*x = RoundScores{}
-	mi := &file_ramino_v1_game_proto_msgTypes[55]
+	mi := &file_ramino_v1_game_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3765,7 +3841,7 @@ func (x *RoundScores) String() string {
 func (*RoundScores) ProtoMessage() {}
 
 func (x *RoundScores) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[55]
+	mi := &file_ramino_v1_game_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3778,7 +3854,7 @@ func (x *RoundScores) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundScores.ProtoReflect.Descriptor instead.
 func (*RoundScores) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{55}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RoundScores) GetRound() int32 {
@@ -3829,7 +3905,7 @@ type SeatView struct {
 
 func (x *SeatView) Reset() {
 	*x = SeatView{}
-	mi := &file_ramino_v1_game_proto_msgTypes[56]
+	mi := &file_ramino_v1_game_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3841,7 +3917,7 @@ func (x *SeatView) String() string {
 func (*SeatView) ProtoMessage() {}
 
 func (x *SeatView) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[56]
+	mi := &file_ramino_v1_game_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3854,7 +3930,7 @@ func (x *SeatView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatView.ProtoReflect.Descriptor instead.
 func (*SeatView) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{56}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *SeatView) GetSeat() int32 {
@@ -3933,7 +4009,7 @@ type TableMeld struct {
 
 func (x *TableMeld) Reset() {
 	*x = TableMeld{}
-	mi := &file_ramino_v1_game_proto_msgTypes[57]
+	mi := &file_ramino_v1_game_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3945,7 +4021,7 @@ func (x *TableMeld) String() string {
 func (*TableMeld) ProtoMessage() {}
 
 func (x *TableMeld) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[57]
+	mi := &file_ramino_v1_game_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3958,7 +4034,7 @@ func (x *TableMeld) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableMeld.ProtoReflect.Descriptor instead.
 func (*TableMeld) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{57}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *TableMeld) GetIndex() int32 {
@@ -4023,7 +4099,7 @@ type GameEvent struct {
 
 func (x *GameEvent) Reset() {
 	*x = GameEvent{}
-	mi := &file_ramino_v1_game_proto_msgTypes[58]
+	mi := &file_ramino_v1_game_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4035,7 +4111,7 @@ func (x *GameEvent) String() string {
 func (*GameEvent) ProtoMessage() {}
 
 func (x *GameEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[58]
+	mi := &file_ramino_v1_game_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4048,7 +4124,7 @@ func (x *GameEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEvent.ProtoReflect.Descriptor instead.
 func (*GameEvent) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{58}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *GameEvent) GetVersion() int64 {
@@ -4399,7 +4475,7 @@ type GameCreated struct {
 
 func (x *GameCreated) Reset() {
 	*x = GameCreated{}
-	mi := &file_ramino_v1_game_proto_msgTypes[59]
+	mi := &file_ramino_v1_game_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4411,7 +4487,7 @@ func (x *GameCreated) String() string {
 func (*GameCreated) ProtoMessage() {}
 
 func (x *GameCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[59]
+	mi := &file_ramino_v1_game_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4424,7 +4500,7 @@ func (x *GameCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameCreated.ProtoReflect.Descriptor instead.
 func (*GameCreated) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{59}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *GameCreated) GetVariant() string {
@@ -4493,7 +4569,7 @@ type SeatJoined struct {
 
 func (x *SeatJoined) Reset() {
 	*x = SeatJoined{}
-	mi := &file_ramino_v1_game_proto_msgTypes[60]
+	mi := &file_ramino_v1_game_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4505,7 +4581,7 @@ func (x *SeatJoined) String() string {
 func (*SeatJoined) ProtoMessage() {}
 
 func (x *SeatJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[60]
+	mi := &file_ramino_v1_game_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4518,7 +4594,7 @@ func (x *SeatJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatJoined.ProtoReflect.Descriptor instead.
 func (*SeatJoined) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{60}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *SeatJoined) GetPlayerName() string {
@@ -4537,7 +4613,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_ramino_v1_game_proto_msgTypes[61]
+	mi := &file_ramino_v1_game_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4549,7 +4625,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[61]
+	mi := &file_ramino_v1_game_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4562,7 +4638,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{61}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{62}
 }
 
 // The seat's person acted again after a timeout.
@@ -4574,7 +4650,7 @@ type SeatReclaimed struct {
 
 func (x *SeatReclaimed) Reset() {
 	*x = SeatReclaimed{}
-	mi := &file_ramino_v1_game_proto_msgTypes[62]
+	mi := &file_ramino_v1_game_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4586,7 +4662,7 @@ func (x *SeatReclaimed) String() string {
 func (*SeatReclaimed) ProtoMessage() {}
 
 func (x *SeatReclaimed) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[62]
+	mi := &file_ramino_v1_game_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4599,7 +4675,7 @@ func (x *SeatReclaimed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatReclaimed.ProtoReflect.Descriptor instead.
 func (*SeatReclaimed) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{62}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{63}
 }
 
 // The game ended before its match did.
@@ -4614,7 +4690,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[63]
+	mi := &file_ramino_v1_game_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4626,7 +4702,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[63]
+	mi := &file_ramino_v1_game_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4639,7 +4715,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{63}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *GameEnded) GetReason() string {
@@ -4659,7 +4735,7 @@ type CardIds struct {
 
 func (x *CardIds) Reset() {
 	*x = CardIds{}
-	mi := &file_ramino_v1_game_proto_msgTypes[64]
+	mi := &file_ramino_v1_game_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4671,7 +4747,7 @@ func (x *CardIds) String() string {
 func (*CardIds) ProtoMessage() {}
 
 func (x *CardIds) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[64]
+	mi := &file_ramino_v1_game_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4684,7 +4760,7 @@ func (x *CardIds) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CardIds.ProtoReflect.Descriptor instead.
 func (*CardIds) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{64}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *CardIds) GetCardIds() []int32 {
@@ -4713,7 +4789,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_ramino_v1_game_proto_msgTypes[65]
+	mi := &file_ramino_v1_game_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4725,7 +4801,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[65]
+	mi := &file_ramino_v1_game_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4738,7 +4814,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{65}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -4801,7 +4877,7 @@ type DrewFromStock struct {
 
 func (x *DrewFromStock) Reset() {
 	*x = DrewFromStock{}
-	mi := &file_ramino_v1_game_proto_msgTypes[66]
+	mi := &file_ramino_v1_game_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4813,7 +4889,7 @@ func (x *DrewFromStock) String() string {
 func (*DrewFromStock) ProtoMessage() {}
 
 func (x *DrewFromStock) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[66]
+	mi := &file_ramino_v1_game_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4826,7 +4902,7 @@ func (x *DrewFromStock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrewFromStock.ProtoReflect.Descriptor instead.
 func (*DrewFromStock) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{66}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *DrewFromStock) GetCardId() int32 {
@@ -4846,7 +4922,7 @@ type TookDiscard struct {
 
 func (x *TookDiscard) Reset() {
 	*x = TookDiscard{}
-	mi := &file_ramino_v1_game_proto_msgTypes[67]
+	mi := &file_ramino_v1_game_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4858,7 +4934,7 @@ func (x *TookDiscard) String() string {
 func (*TookDiscard) ProtoMessage() {}
 
 func (x *TookDiscard) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[67]
+	mi := &file_ramino_v1_game_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4871,7 +4947,7 @@ func (x *TookDiscard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TookDiscard.ProtoReflect.Descriptor instead.
 func (*TookDiscard) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{67}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *TookDiscard) GetCardId() int32 {
@@ -4892,7 +4968,7 @@ type DiscardPileTurnedOver struct {
 
 func (x *DiscardPileTurnedOver) Reset() {
 	*x = DiscardPileTurnedOver{}
-	mi := &file_ramino_v1_game_proto_msgTypes[68]
+	mi := &file_ramino_v1_game_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4904,7 +4980,7 @@ func (x *DiscardPileTurnedOver) String() string {
 func (*DiscardPileTurnedOver) ProtoMessage() {}
 
 func (x *DiscardPileTurnedOver) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[68]
+	mi := &file_ramino_v1_game_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4917,7 +4993,7 @@ func (x *DiscardPileTurnedOver) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscardPileTurnedOver.ProtoReflect.Descriptor instead.
 func (*DiscardPileTurnedOver) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{68}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *DiscardPileTurnedOver) GetRebuild() int32 {
@@ -4942,7 +5018,7 @@ type StockReshuffled struct {
 
 func (x *StockReshuffled) Reset() {
 	*x = StockReshuffled{}
-	mi := &file_ramino_v1_game_proto_msgTypes[69]
+	mi := &file_ramino_v1_game_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4954,7 +5030,7 @@ func (x *StockReshuffled) String() string {
 func (*StockReshuffled) ProtoMessage() {}
 
 func (x *StockReshuffled) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[69]
+	mi := &file_ramino_v1_game_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4967,7 +5043,7 @@ func (x *StockReshuffled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StockReshuffled.ProtoReflect.Descriptor instead.
 func (*StockReshuffled) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{69}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *StockReshuffled) GetRebuild() int32 {
@@ -5004,7 +5080,7 @@ type MeldsLaid struct {
 
 func (x *MeldsLaid) Reset() {
 	*x = MeldsLaid{}
-	mi := &file_ramino_v1_game_proto_msgTypes[70]
+	mi := &file_ramino_v1_game_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5016,7 +5092,7 @@ func (x *MeldsLaid) String() string {
 func (*MeldsLaid) ProtoMessage() {}
 
 func (x *MeldsLaid) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[70]
+	mi := &file_ramino_v1_game_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5029,7 +5105,7 @@ func (x *MeldsLaid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MeldsLaid.ProtoReflect.Descriptor instead.
 func (*MeldsLaid) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{70}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *MeldsLaid) GetMelds() []*MeldCardIds {
@@ -5058,7 +5134,7 @@ type LaidOff struct {
 
 func (x *LaidOff) Reset() {
 	*x = LaidOff{}
-	mi := &file_ramino_v1_game_proto_msgTypes[71]
+	mi := &file_ramino_v1_game_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5070,7 +5146,7 @@ func (x *LaidOff) String() string {
 func (*LaidOff) ProtoMessage() {}
 
 func (x *LaidOff) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[71]
+	mi := &file_ramino_v1_game_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5083,7 +5159,7 @@ func (x *LaidOff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaidOff.ProtoReflect.Descriptor instead.
 func (*LaidOff) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{71}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *LaidOff) GetCardId() int32 {
@@ -5119,7 +5195,7 @@ type JokerSwapped struct {
 
 func (x *JokerSwapped) Reset() {
 	*x = JokerSwapped{}
-	mi := &file_ramino_v1_game_proto_msgTypes[72]
+	mi := &file_ramino_v1_game_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5131,7 +5207,7 @@ func (x *JokerSwapped) String() string {
 func (*JokerSwapped) ProtoMessage() {}
 
 func (x *JokerSwapped) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[72]
+	mi := &file_ramino_v1_game_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5144,7 +5220,7 @@ func (x *JokerSwapped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JokerSwapped.ProtoReflect.Descriptor instead.
 func (*JokerSwapped) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{72}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *JokerSwapped) GetCardId() int32 {
@@ -5178,7 +5254,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[73]
+	mi := &file_ramino_v1_game_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5190,7 +5266,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[73]
+	mi := &file_ramino_v1_game_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5203,7 +5279,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{73}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *Discarded) GetCardId() int32 {
@@ -5222,7 +5298,7 @@ type Resigned struct {
 
 func (x *Resigned) Reset() {
 	*x = Resigned{}
-	mi := &file_ramino_v1_game_proto_msgTypes[74]
+	mi := &file_ramino_v1_game_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5234,7 +5310,7 @@ func (x *Resigned) String() string {
 func (*Resigned) ProtoMessage() {}
 
 func (x *Resigned) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[74]
+	mi := &file_ramino_v1_game_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5247,7 +5323,7 @@ func (x *Resigned) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Resigned.ProtoReflect.Descriptor instead.
 func (*Resigned) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{74}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{75}
 }
 
 // Gin: the seat declined the upcard (the first upcard, or at the wall).
@@ -5259,7 +5335,7 @@ type PassedUpcard struct {
 
 func (x *PassedUpcard) Reset() {
 	*x = PassedUpcard{}
-	mi := &file_ramino_v1_game_proto_msgTypes[75]
+	mi := &file_ramino_v1_game_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5271,7 +5347,7 @@ func (x *PassedUpcard) String() string {
 func (*PassedUpcard) ProtoMessage() {}
 
 func (x *PassedUpcard) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[75]
+	mi := &file_ramino_v1_game_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5284,7 +5360,7 @@ func (x *PassedUpcard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassedUpcard.ProtoReflect.Descriptor instead.
 func (*PassedUpcard) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{75}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{76}
 }
 
 // Gin: the seat knocked: discarded and laid its hand in melds (new table
@@ -5303,7 +5379,7 @@ type Knocked struct {
 
 func (x *Knocked) Reset() {
 	*x = Knocked{}
-	mi := &file_ramino_v1_game_proto_msgTypes[76]
+	mi := &file_ramino_v1_game_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5315,7 +5391,7 @@ func (x *Knocked) String() string {
 func (*Knocked) ProtoMessage() {}
 
 func (x *Knocked) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[76]
+	mi := &file_ramino_v1_game_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5328,7 +5404,7 @@ func (x *Knocked) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Knocked.ProtoReflect.Descriptor instead.
 func (*Knocked) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{76}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *Knocked) GetDiscardCardId() int32 {
@@ -5361,7 +5437,7 @@ type LayoutAccepted struct {
 
 func (x *LayoutAccepted) Reset() {
 	*x = LayoutAccepted{}
-	mi := &file_ramino_v1_game_proto_msgTypes[77]
+	mi := &file_ramino_v1_game_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5373,7 +5449,7 @@ func (x *LayoutAccepted) String() string {
 func (*LayoutAccepted) ProtoMessage() {}
 
 func (x *LayoutAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[77]
+	mi := &file_ramino_v1_game_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5386,7 +5462,7 @@ func (x *LayoutAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayoutAccepted.ProtoReflect.Descriptor instead.
 func (*LayoutAccepted) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{77}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{78}
 }
 
 // A round ended.
@@ -5409,7 +5485,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[78]
+	mi := &file_ramino_v1_game_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5421,7 +5497,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[78]
+	mi := &file_ramino_v1_game_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5434,7 +5510,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{78}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *RoundEnded) GetRound() int32 {
@@ -5491,7 +5567,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[79]
+	mi := &file_ramino_v1_game_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5503,7 +5579,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[79]
+	mi := &file_ramino_v1_game_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5516,7 +5592,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{79}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *MatchEnded) GetTotals() []int32 {
@@ -5712,17 +5788,22 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x04view\x18\x02 \x01(\v2\x13.ramino.v1.GameViewR\x04view\x120\n" +
 	"\vlegal_moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\n" +
 	"legalMoves\x12#\n" +
-	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\"~\n" +
+	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\"\xa1\x01\n" +
 	"\x10WatchGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
 	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
-	"\bsnapshot\x18\x03 \x01(\bR\bsnapshotB\x10\n" +
-	"\x0e_after_version\"\x99\x01\n" +
+	"\bsnapshot\x18\x03 \x01(\bR\bsnapshot\x12!\n" +
+	"\fbatch_events\x18\x04 \x01(\bR\vbatchEventsB\x10\n" +
+	"\x0e_after_version\"\xca\x01\n" +
 	"\x11WatchGameResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x121\n" +
 	"\bsnapshot\x18\x02 \x01(\v2\x13.ramino.v1.GameViewH\x00R\bsnapshot\x12,\n" +
-	"\x05event\x18\x03 \x01(\v2\x14.ramino.v1.GameEventH\x00R\x05eventB\t\n" +
-	"\apayload\"'\n" +
+	"\x05event\x18\x03 \x01(\v2\x14.ramino.v1.GameEventH\x00R\x05event\x12/\n" +
+	"\x06events\x18\x04 \x01(\v2\x15.ramino.v1.GameEventsH\x00R\x06eventsB\t\n" +
+	"\apayload\":\n" +
+	"\n" +
+	"GameEvents\x12,\n" +
+	"\x06events\x18\x01 \x03(\v2\x14.ramino.v1.GameEventR\x06events\"'\n" +
 	"\x11CancelGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"=\n" +
 	"\x12CancelGameResponse\x12'\n" +
@@ -6009,7 +6090,7 @@ func file_ramino_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 80)
+var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
 var file_ramino_v1_game_proto_goTypes = []any{
 	(BotLevel)(0),                       // 0: ramino.v1.BotLevel
 	(GameStatus)(0),                     // 1: ramino.v1.GameStatus
@@ -6051,69 +6132,70 @@ var file_ramino_v1_game_proto_goTypes = []any{
 	(*MoveResult)(nil),                  // 37: ramino.v1.MoveResult
 	(*WatchGameRequest)(nil),            // 38: ramino.v1.WatchGameRequest
 	(*WatchGameResponse)(nil),           // 39: ramino.v1.WatchGameResponse
-	(*CancelGameRequest)(nil),           // 40: ramino.v1.CancelGameRequest
-	(*CancelGameResponse)(nil),          // 41: ramino.v1.CancelGameResponse
-	(*GetLegalMovesRequest)(nil),        // 42: ramino.v1.GetLegalMovesRequest
-	(*GetLegalMovesResponse)(nil),       // 43: ramino.v1.GetLegalMovesResponse
-	(*Move)(nil),                        // 44: ramino.v1.Move
-	(*DrawFromStockMove)(nil),           // 45: ramino.v1.DrawFromStockMove
-	(*TakeDiscardMove)(nil),             // 46: ramino.v1.TakeDiscardMove
-	(*TurnOverDiscardPileMove)(nil),     // 47: ramino.v1.TurnOverDiscardPileMove
-	(*LayMeldsMove)(nil),                // 48: ramino.v1.LayMeldsMove
-	(*LayOffMove)(nil),                  // 49: ramino.v1.LayOffMove
-	(*SwapJokerMove)(nil),               // 50: ramino.v1.SwapJokerMove
-	(*DiscardMove)(nil),                 // 51: ramino.v1.DiscardMove
-	(*ResignMove)(nil),                  // 52: ramino.v1.ResignMove
-	(*PassUpcardMove)(nil),              // 53: ramino.v1.PassUpcardMove
-	(*KnockMove)(nil),                   // 54: ramino.v1.KnockMove
-	(*AcceptLayoutMove)(nil),            // 55: ramino.v1.AcceptLayoutMove
-	(*Hint)(nil),                        // 56: ramino.v1.Hint
-	(*GameView)(nil),                    // 57: ramino.v1.GameView
-	(*RoundScores)(nil),                 // 58: ramino.v1.RoundScores
-	(*SeatView)(nil),                    // 59: ramino.v1.SeatView
-	(*TableMeld)(nil),                   // 60: ramino.v1.TableMeld
-	(*GameEvent)(nil),                   // 61: ramino.v1.GameEvent
-	(*GameCreated)(nil),                 // 62: ramino.v1.GameCreated
-	(*SeatJoined)(nil),                  // 63: ramino.v1.SeatJoined
-	(*SeatTimedOut)(nil),                // 64: ramino.v1.SeatTimedOut
-	(*SeatReclaimed)(nil),               // 65: ramino.v1.SeatReclaimed
-	(*GameEnded)(nil),                   // 66: ramino.v1.GameEnded
-	(*CardIds)(nil),                     // 67: ramino.v1.CardIds
-	(*RoundStarted)(nil),                // 68: ramino.v1.RoundStarted
-	(*DrewFromStock)(nil),               // 69: ramino.v1.DrewFromStock
-	(*TookDiscard)(nil),                 // 70: ramino.v1.TookDiscard
-	(*DiscardPileTurnedOver)(nil),       // 71: ramino.v1.DiscardPileTurnedOver
-	(*StockReshuffled)(nil),             // 72: ramino.v1.StockReshuffled
-	(*MeldsLaid)(nil),                   // 73: ramino.v1.MeldsLaid
-	(*LaidOff)(nil),                     // 74: ramino.v1.LaidOff
-	(*JokerSwapped)(nil),                // 75: ramino.v1.JokerSwapped
-	(*Discarded)(nil),                   // 76: ramino.v1.Discarded
-	(*Resigned)(nil),                    // 77: ramino.v1.Resigned
-	(*PassedUpcard)(nil),                // 78: ramino.v1.PassedUpcard
-	(*Knocked)(nil),                     // 79: ramino.v1.Knocked
-	(*LayoutAccepted)(nil),              // 80: ramino.v1.LayoutAccepted
-	(*RoundEnded)(nil),                  // 81: ramino.v1.RoundEnded
-	(*MatchEnded)(nil),                  // 82: ramino.v1.MatchEnded
-	(*timestamppb.Timestamp)(nil),       // 83: google.protobuf.Timestamp
-	(*VariantParameters)(nil),           // 84: ramino.v1.VariantParameters
-	(End)(0),                            // 85: ramino.v1.End
-	(*Opening)(nil),                     // 86: ramino.v1.Opening
-	(*Deadwood)(nil),                    // 87: ramino.v1.Deadwood
-	(*Card)(nil),                        // 88: ramino.v1.Card
-	(*Variant)(nil),                     // 89: ramino.v1.Variant
-	(*Meld)(nil),                        // 90: ramino.v1.Meld
+	(*GameEvents)(nil),                  // 40: ramino.v1.GameEvents
+	(*CancelGameRequest)(nil),           // 41: ramino.v1.CancelGameRequest
+	(*CancelGameResponse)(nil),          // 42: ramino.v1.CancelGameResponse
+	(*GetLegalMovesRequest)(nil),        // 43: ramino.v1.GetLegalMovesRequest
+	(*GetLegalMovesResponse)(nil),       // 44: ramino.v1.GetLegalMovesResponse
+	(*Move)(nil),                        // 45: ramino.v1.Move
+	(*DrawFromStockMove)(nil),           // 46: ramino.v1.DrawFromStockMove
+	(*TakeDiscardMove)(nil),             // 47: ramino.v1.TakeDiscardMove
+	(*TurnOverDiscardPileMove)(nil),     // 48: ramino.v1.TurnOverDiscardPileMove
+	(*LayMeldsMove)(nil),                // 49: ramino.v1.LayMeldsMove
+	(*LayOffMove)(nil),                  // 50: ramino.v1.LayOffMove
+	(*SwapJokerMove)(nil),               // 51: ramino.v1.SwapJokerMove
+	(*DiscardMove)(nil),                 // 52: ramino.v1.DiscardMove
+	(*ResignMove)(nil),                  // 53: ramino.v1.ResignMove
+	(*PassUpcardMove)(nil),              // 54: ramino.v1.PassUpcardMove
+	(*KnockMove)(nil),                   // 55: ramino.v1.KnockMove
+	(*AcceptLayoutMove)(nil),            // 56: ramino.v1.AcceptLayoutMove
+	(*Hint)(nil),                        // 57: ramino.v1.Hint
+	(*GameView)(nil),                    // 58: ramino.v1.GameView
+	(*RoundScores)(nil),                 // 59: ramino.v1.RoundScores
+	(*SeatView)(nil),                    // 60: ramino.v1.SeatView
+	(*TableMeld)(nil),                   // 61: ramino.v1.TableMeld
+	(*GameEvent)(nil),                   // 62: ramino.v1.GameEvent
+	(*GameCreated)(nil),                 // 63: ramino.v1.GameCreated
+	(*SeatJoined)(nil),                  // 64: ramino.v1.SeatJoined
+	(*SeatTimedOut)(nil),                // 65: ramino.v1.SeatTimedOut
+	(*SeatReclaimed)(nil),               // 66: ramino.v1.SeatReclaimed
+	(*GameEnded)(nil),                   // 67: ramino.v1.GameEnded
+	(*CardIds)(nil),                     // 68: ramino.v1.CardIds
+	(*RoundStarted)(nil),                // 69: ramino.v1.RoundStarted
+	(*DrewFromStock)(nil),               // 70: ramino.v1.DrewFromStock
+	(*TookDiscard)(nil),                 // 71: ramino.v1.TookDiscard
+	(*DiscardPileTurnedOver)(nil),       // 72: ramino.v1.DiscardPileTurnedOver
+	(*StockReshuffled)(nil),             // 73: ramino.v1.StockReshuffled
+	(*MeldsLaid)(nil),                   // 74: ramino.v1.MeldsLaid
+	(*LaidOff)(nil),                     // 75: ramino.v1.LaidOff
+	(*JokerSwapped)(nil),                // 76: ramino.v1.JokerSwapped
+	(*Discarded)(nil),                   // 77: ramino.v1.Discarded
+	(*Resigned)(nil),                    // 78: ramino.v1.Resigned
+	(*PassedUpcard)(nil),                // 79: ramino.v1.PassedUpcard
+	(*Knocked)(nil),                     // 80: ramino.v1.Knocked
+	(*LayoutAccepted)(nil),              // 81: ramino.v1.LayoutAccepted
+	(*RoundEnded)(nil),                  // 82: ramino.v1.RoundEnded
+	(*MatchEnded)(nil),                  // 83: ramino.v1.MatchEnded
+	(*timestamppb.Timestamp)(nil),       // 84: google.protobuf.Timestamp
+	(*VariantParameters)(nil),           // 85: ramino.v1.VariantParameters
+	(End)(0),                            // 86: ramino.v1.End
+	(*Opening)(nil),                     // 87: ramino.v1.Opening
+	(*Deadwood)(nil),                    // 88: ramino.v1.Deadwood
+	(*Card)(nil),                        // 89: ramino.v1.Card
+	(*Variant)(nil),                     // 90: ramino.v1.Variant
+	(*Meld)(nil),                        // 91: ramino.v1.Meld
 }
 var file_ramino_v1_game_proto_depIdxs = []int32{
 	0,   // 0: ramino.v1.SeatConfig.bot:type_name -> ramino.v1.BotLevel
 	1,   // 1: ramino.v1.Game.status:type_name -> ramino.v1.GameStatus
 	5,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
-	83,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
+	84,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
 	0,   // 4: ramino.v1.SeatSummary.bot:type_name -> ramino.v1.BotLevel
-	84,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
+	85,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
 	3,   // 6: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
 	4,   // 7: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
-	57,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
-	57,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
+	58,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
+	58,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
 	1,   // 10: ramino.v1.ListGamesRequest.status:type_name -> ramino.v1.GameStatus
 	4,   // 11: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
 	37,  // 12: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
@@ -6121,7 +6203,7 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	37,  // 14: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
 	20,  // 15: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
 	37,  // 16: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
-	85,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
+	86,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
 	37,  // 18: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 19: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 20: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
@@ -6130,112 +6212,114 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	20,  // 23: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
 	37,  // 24: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 25: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
-	61,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
-	57,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
-	44,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
-	56,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
-	57,  // 30: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	61,  // 31: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	57,  // 32: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	44,  // 33: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	56,  // 34: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	45,  // 35: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	46,  // 36: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	47,  // 37: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	48,  // 38: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	49,  // 39: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	50,  // 40: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	51,  // 41: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	52,  // 42: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	53,  // 43: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	54,  // 44: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	55,  // 45: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	20,  // 46: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	85,  // 47: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	20,  // 48: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	86,  // 49: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	87,  // 50: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	88,  // 51: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	54,  // 52: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	1,   // 53: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	89,  // 54: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	88,  // 55: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	59,  // 56: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	60,  // 57: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	88,  // 58: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	2,   // 59: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	83,  // 60: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	58,  // 61: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 62: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	90,  // 63: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	62,  // 64: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	63,  // 65: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	64,  // 66: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	65,  // 67: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	66,  // 68: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	68,  // 69: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	69,  // 70: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	70,  // 71: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	71,  // 72: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	72,  // 73: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	73,  // 74: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	74,  // 75: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	75,  // 76: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	76,  // 77: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	77,  // 78: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	78,  // 79: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	79,  // 80: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	80,  // 81: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	81,  // 82: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	82,  // 83: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	84,  // 84: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 85: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	83,  // 86: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	20,  // 87: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	85,  // 88: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	20,  // 89: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	67,  // 90: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	6,   // 91: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	8,   // 92: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	10,  // 93: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	12,  // 94: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	14,  // 95: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	16,  // 96: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	18,  // 97: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 98: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	23,  // 99: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	25,  // 100: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	27,  // 101: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	29,  // 102: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	31,  // 103: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	33,  // 104: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	35,  // 105: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	38,  // 106: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	42,  // 107: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	40,  // 108: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	7,   // 109: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	9,   // 110: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	11,  // 111: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	13,  // 112: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	15,  // 113: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	17,  // 114: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	19,  // 115: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	22,  // 116: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	24,  // 117: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	26,  // 118: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	28,  // 119: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	30,  // 120: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	32,  // 121: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	34,  // 122: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	36,  // 123: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	39,  // 124: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	43,  // 125: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	41,  // 126: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	109, // [109:127] is the sub-list for method output_type
-	91,  // [91:109] is the sub-list for method input_type
-	91,  // [91:91] is the sub-list for extension type_name
-	91,  // [91:91] is the sub-list for extension extendee
-	0,   // [0:91] is the sub-list for field type_name
+	62,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
+	58,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
+	45,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
+	57,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
+	58,  // 30: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	62,  // 31: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	40,  // 32: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	62,  // 33: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	58,  // 34: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	45,  // 35: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	57,  // 36: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	46,  // 37: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	47,  // 38: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	48,  // 39: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	49,  // 40: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	50,  // 41: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	51,  // 42: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	52,  // 43: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	53,  // 44: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	54,  // 45: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	55,  // 46: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	56,  // 47: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	20,  // 48: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	86,  // 49: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	20,  // 50: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	87,  // 51: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	88,  // 52: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	89,  // 53: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	55,  // 54: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	1,   // 55: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	90,  // 56: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	89,  // 57: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	60,  // 58: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	61,  // 59: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	89,  // 60: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	2,   // 61: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	84,  // 62: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	59,  // 63: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 64: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	91,  // 65: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	63,  // 66: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	64,  // 67: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	65,  // 68: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	66,  // 69: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	67,  // 70: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	69,  // 71: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	70,  // 72: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	71,  // 73: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	72,  // 74: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	73,  // 75: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	74,  // 76: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	75,  // 77: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	76,  // 78: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	77,  // 79: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	78,  // 80: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	79,  // 81: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	80,  // 82: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	81,  // 83: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	82,  // 84: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	83,  // 85: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	85,  // 86: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	3,   // 87: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	84,  // 88: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	20,  // 89: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	86,  // 90: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	20,  // 91: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	68,  // 92: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	6,   // 93: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	8,   // 94: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	10,  // 95: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	12,  // 96: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	14,  // 97: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	16,  // 98: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	18,  // 99: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 100: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	23,  // 101: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	25,  // 102: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	27,  // 103: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	29,  // 104: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	31,  // 105: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	33,  // 106: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	35,  // 107: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	38,  // 108: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	43,  // 109: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	41,  // 110: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	7,   // 111: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	9,   // 112: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	11,  // 113: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	13,  // 114: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	15,  // 115: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	17,  // 116: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	19,  // 117: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	22,  // 118: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	24,  // 119: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	26,  // 120: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	28,  // 121: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	30,  // 122: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	32,  // 123: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	34,  // 124: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	36,  // 125: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	39,  // 126: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	44,  // 127: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	42,  // 128: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	111, // [111:129] is the sub-list for method output_type
+	93,  // [93:111] is the sub-list for method input_type
+	93,  // [93:93] is the sub-list for extension type_name
+	93,  // [93:93] is the sub-list for extension extendee
+	0,   // [0:93] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }
@@ -6260,8 +6344,9 @@ func file_ramino_v1_game_proto_init() {
 	file_ramino_v1_game_proto_msgTypes[36].OneofWrappers = []any{
 		(*WatchGameResponse_Snapshot)(nil),
 		(*WatchGameResponse_Event)(nil),
+		(*WatchGameResponse_Events)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[41].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[42].OneofWrappers = []any{
 		(*Move_DrawFromStock)(nil),
 		(*Move_TakeDiscard)(nil),
 		(*Move_TurnOverDiscardPile)(nil),
@@ -6274,10 +6359,10 @@ func file_ramino_v1_game_proto_init() {
 		(*Move_Knock)(nil),
 		(*Move_AcceptLayout)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[51].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[54].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[52].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[55].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[58].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[56].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[59].OneofWrappers = []any{
 		(*GameEvent_GameCreated)(nil),
 		(*GameEvent_SeatJoined)(nil),
 		(*GameEvent_SeatTimedOut)(nil),
@@ -6299,17 +6384,17 @@ func file_ramino_v1_game_proto_init() {
 		(*GameEvent_RoundEnded)(nil),
 		(*GameEvent_MatchEnded)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[65].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[66].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[76].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[78].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[67].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[77].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[79].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_game_proto_rawDesc), len(file_ramino_v1_game_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   80,
+			NumMessages:   81,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
