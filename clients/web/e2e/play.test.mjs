@@ -83,9 +83,10 @@ async function playTurn(p, { keyboard = false } = {}) {
     await p.getByRole("button", { name: "Hint" }).click();
     await p.locator("#hint").filter({ hasText: /./ }).waitFor();
   }
-  if ((await p.locator('#hand .card[aria-pressed="true"]').count()) !== 1) {
-    await p.locator("#hand .card").last().click();
-  }
+  // The hint outlines its discard without selecting it (item 5).
+  assert.equal(await p.locator('#hand .card[aria-pressed="true"]').count(), 0, "the hint selected a card");
+  const suggested = p.locator("#hand .card.suggested");
+  await ((await suggested.count()) ? suggested.first() : p.locator("#hand .card").last()).click();
   const version = await feedCount(p);
   await p.getByRole("button", { name: "Discard", exact: true }).click();
   await settled(
@@ -217,12 +218,17 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     }
     // The scores can show before the feed has the event that made them.
     await page.waitForFunction(() =>
-      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 ended")),
+      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 is over")),
     );
-    await page.locator(".scores").waitFor();
+    await page.locator(".scores").first().waitFor();
+    // Item 3: the round's end has its moment: a summary of who won and how.
+    await page.locator("#summary").waitFor();
+    assert.match(await page.locator("#summary-line").textContent(), /won the round: went out|Nobody won/);
+    assert.doesNotMatch(await page.locator("#app").textContent(), /went_out|stock_exhausted/, "a raw code on the page (item 8)");
+    assert.match(await page.locator("#summary").textContent(), /winner of a round collects|lowest total wins/);
     await shot(page, "round-over-desktop");
     await spectator.waitForFunction(() =>
-      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 ended")),
+      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 is over")),
     );
   });
 

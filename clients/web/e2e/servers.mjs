@@ -96,6 +96,11 @@ export class Servers {
     await until("the server", () => accepts(this.grpcPort));
   }
 
+  /** The server stopped (SIGTERM, its drain); `startServer` brings it back on the same store. */
+  async stopServer() {
+    await stop(this.server);
+  }
+
   /** The server stopped (SIGTERM, its drain) and started again on the same store. */
   async restartServer() {
     await stop(this.server);
