@@ -49,7 +49,7 @@ async function create(p, variant) {
 
 /** Until the person's turn (true) or the round's end (false). */
 async function myTurn(p) {
-  await p.waitForFunction(() => /^Your turn/.test(document.getElementById("status")?.textContent ?? "") || document.getElementById("summary") !== null, undefined, { timeout: 60_000 });
+  await p.waitForFunction(() => /^Your turn|knocked: lay off/.test(document.getElementById("status")?.textContent ?? "") || document.getElementById("summary") !== null, undefined, { timeout: 60_000 });
   return (await p.locator("#summary").count()) === 0;
 }
 
@@ -216,6 +216,14 @@ describe("issue 25, item by item", { timeout: 900_000 }, () => {
         // The defender: lay-offs, then accept.
         laidOff = true;
         assert.equal(await page.getByRole("button", { name: "Discard", exact: true }).count(), 0);
+        await shot(page, "gin-layoff-desktop");
+        for (let i = 0; i < 10 && (await page.locator("#hand .card.layable").count()); i++) {
+          await page.locator("#hand .card.layable").first().click();
+          n = await feedCount(page);
+          await page.getByRole("button", { name: /^Lay off / }).first().click();
+          await moved(page, n);
+        }
+        n = await feedCount(page);
         await page.getByRole("button", { name: "Accept the layout" }).click();
         await moved(page, n);
         break;

@@ -128,8 +128,12 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
   test("the lobby loads from the gateway and lists the variants", async () => {
     await page.goto(servers.origin);
     await page.locator("#variant option").first().waitFor({ state: "attached" });
-    const variants = await page.locator("#variant option").allTextContents();
+    const variants = await page.locator("#variant option").evaluateAll((os) => os.map((o) => o.value));
     assert.ok(variants.includes("rummy") && variants.includes("ramino51"), String(variants));
+    // Item 12: listed by name and described, not by raw id.
+    const names = await page.locator("#variant option").allTextContents();
+    assert.ok(names.includes("Rummy") && names.includes("Ramino 51"), String(names));
+    assert.match(await page.locator("#variant-about").textContent(), /\w+: .*wins/);
     await shot(page, "lobby-desktop");
   });
 
@@ -151,7 +155,10 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     assert.ok(await myTurnOrRoundEnd(page));
     assert.match(await status(page), /draw a card/);
     await page.locator("#hand .card").first().click();
-    await page.getByRole("button", { name: "Discard", exact: true }).click();
+    // The Discard button is disabled before the draw; its key still sends
+    // the move, and the server says why not.
+    assert.ok(await page.getByRole("button", { name: "Discard", exact: true }).isDisabled());
+    await page.keyboard.press("x");
     const error = page.locator("#move-error");
     await error.filter({ hasText: /./ }).waitFor();
     const text = (await error.textContent()) ?? "";
@@ -195,8 +202,11 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     const before = await feedCount(page);
     restarted = true;
     await servers.restartServer();
-    // The next move goes through once the server is back (the SDK retries
-    // it with its request id), and the watch resumes without a reload.
+    // The page offers moves again once it is connected (it says so at
+    // once when the server goes: items.test.mjs), and the watch resumes
+    // without a reload.
+    await page.locator("#connection:not(.down)").filter({ hasText: /^live/ }).waitFor({ timeout: 60_000 });
+    assert.ok(await myTurnOrRoundEnd(page));
     await playTurn(page);
     await page.waitForFunction((n) => Number(document.getElementById("feed")?.dataset.count ?? 0) > n + 1, before);
     await page.locator("#connection").filter({ hasText: /^live/ }).waitFor();

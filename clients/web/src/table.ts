@@ -69,8 +69,8 @@ export class Table {
   private asking = false;
   /** Calls without the SDK's retries: the watch and its probe tell at once when the server is away. */
   private readonly quick: Client;
-  private shownCards = new Set<number>();
-  private shownMelds = new Set<number>();
+  private shown: { hand: number[]; melds: string[] } | undefined;
+  private readonly fresh = { cards: new Set<number>(), melds: new Set<number>() };
 
   constructor(
     private readonly page: Page,
@@ -220,20 +220,32 @@ export class Table {
     const app = this.page.app;
     const active = document.activeElement instanceof HTMLElement ? focusKey(document.activeElement) : "";
     const summaryBefore = app.querySelector("#summary") !== null;
-    const fresh = {
-      cards: new Set(v.hand.map((c) => c.id ?? -1).filter((id) => this.shownCards.size > 0 && !this.shownCards.has(id))),
-      melds: new Set(v.table.map((m) => m.index).filter((i) => this.shownMelds.size > 0 && !this.shownMelds.has(i))),
-    };
-    this.shownCards = new Set(v.hand.map((c) => c.id ?? -1));
-    this.shownCards.add(-2);
-    this.shownMelds = new Set(v.table.map((m) => m.index));
-    this.shownMelds.add(-2);
-    app.innerHTML = tableHtml(this.state, this.ui, this.id, fresh);
+    app.innerHTML = tableHtml(this.state, this.ui, this.id, this.arrivals(v));
     const feed = document.getElementById("feed");
     if (feed) feed.scrollTop = feed.scrollHeight;
     const summary = app.querySelector<HTMLElement>("#summary-title");
     if (summary && !summaryBefore) summary.focus();
     else if (active) app.querySelector<HTMLElement>(active)?.focus();
+  }
+
+  /**
+   * The cards that came into the hand and the melds laid since the hand or
+   * the table last changed (none on the first render): they move in.
+   */
+  private arrivals(v: GameView): { cards: Set<number>; melds: Set<number> } {
+    const hand = v.hand.map((c) => c.id ?? -1);
+    const melds = v.table.map((m) => `${m.index}:${m.meld?.cards.length ?? 0}`);
+    const key = (xs: (number | string)[]): string => xs.join(",");
+    if (this.shown && key(hand) !== key(this.shown.hand)) {
+      const before = new Set(this.shown.hand);
+      this.fresh.cards = new Set(hand.filter((id) => !before.has(id)));
+    }
+    if (this.shown && key(melds) !== key(this.shown.melds)) {
+      const before = new Set(this.shown.melds);
+      this.fresh.melds = new Set(v.table.filter((_, i) => !before.has(melds[i] as string)).map((m) => m.index));
+    }
+    this.shown = { hand, melds };
+    return this.fresh;
   }
 
   private selectedIds(): number[] {
