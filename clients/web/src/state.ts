@@ -270,7 +270,7 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
         v.table.push(tableMeld(v.table.length, seat, m.cardIds.map((id) => card(s, id))));
         removeFromHand(v, seat, m.cardIds);
       }
-      if (ev.value.opening) sv.opened = true;
+      sv.opened = true; // a seat that laid melds has opened (rummy has no opening rule)
       return true;
     }
     case "laidOff": {

@@ -30,6 +30,9 @@ import {
 import { escape, meldOrder } from "./text.ts";
 import { t } from "./words.ts";
 
+/** How long a card or meld that just arrived is drawn moving in (style.css: 0.35 s). */
+const ARRIVAL_MS = 400;
+
 export interface Page {
   client: Client;
   api: string;
@@ -70,7 +73,7 @@ export class Table {
   /** Calls without the SDK's retries: the watch and its probe tell at once when the server is away. */
   private readonly quick: Client;
   private shown: { hand: number[]; melds: string[] } | undefined;
-  private readonly fresh = { cards: new Set<number>(), melds: new Set<number>() };
+  private readonly fresh = { cards: new Set<number>(), melds: new Set<number>(), since: 0 };
 
   constructor(
     private readonly page: Page,
@@ -236,15 +239,21 @@ export class Table {
     const hand = v.hand.map((c) => c.id ?? -1);
     const melds = v.table.map((m) => `${m.index}:${m.meld?.cards.length ?? 0}`);
     const key = (xs: (number | string)[]): string => xs.join(",");
+    const now = performance.now();
     if (this.shown && key(hand) !== key(this.shown.hand)) {
       const before = new Set(this.shown.hand);
       this.fresh.cards = new Set(hand.filter((id) => !before.has(id)));
+      this.fresh.since = now;
     }
     if (this.shown && key(melds) !== key(this.shown.melds)) {
       const before = new Set(this.shown.melds);
       this.fresh.melds = new Set(v.table.filter((_, i) => !before.has(melds[i] as string)).map((m) => m.index));
+      this.fresh.since = now;
     }
     this.shown = { hand, melds };
+    // Renders while it plays (the move's own event coming back) keep it;
+    // later ones do not start it again.
+    if (now - this.fresh.since > ARRIVAL_MS) return { cards: new Set(), melds: new Set() };
     return this.fresh;
   }
 
