@@ -314,6 +314,9 @@ describe("issue 25, item by item", { timeout: 900_000 }, () => {
     // Item 9: no Draw, Discard or Resign after the end.
     for (const name of ["Draw", "Discard", "Resign"]) assert.equal(await page.getByRole("button", { name, exact: true }).count(), 0, name);
     assert.match(await page.locator("#summary").textContent(), /won the match/);
+    // Item 3: at phone width the ending and its scores are on the first screen.
+    const top = await page.locator("#summary").evaluate((e) => e.getBoundingClientRect().top);
+    assert.ok(top < PHONE.height / 2, `the summary starts at ${top}px`);
     assert.match(await page.locator("#app").textContent(), /lowest total wins/);
     await page.screenshot({ path: join(SHOTS, "ramino51-over-phone.png") });
     await page.setViewportSize(DESKTOP);

@@ -266,6 +266,7 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     assert.match(await guest.locator(".seat.me").textContent(), /Cy \(you\)/);
     assert.match(await host.locator(".seats").textContent(), /Cy/);
     await shot(guest, "joined-phone");
+    await shot(host, "ramino51-desktop");
     const errors = consoleErrors.filter((e) => e.who === "host" || e.who === "guest");
     assert.deepEqual(errors, []);
   });
