@@ -297,10 +297,13 @@ chromium:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
 		|| { echo "cannot install chromium: run 'apt-get install chromium' as root" >&2; exit 1; }; }
 
-# A real server and gateway per test (node's test runner, clients/web/e2e);
-# screenshots in clients/web/screenshots/.
+# The unit tests of the page's state fold and words (clients/web/test, node's
+# test runner on tsc's output in clients/web/build/unit), then the browser
+# tests: a real server and gateway per file (clients/web/e2e); screenshots in
+# clients/web/screenshots/.
 test-web: build gateway web chromium
 	$(stage-begin)
+	cd clients/web && npm run test:unit
 	cd clients/web && RAMINO_VENV=$(abspath $(VENV)) npm run test:browser
 	$(stage-end)
 test: test-web

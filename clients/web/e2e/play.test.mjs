@@ -83,9 +83,10 @@ async function playTurn(p, { keyboard = false } = {}) {
     await p.getByRole("button", { name: "Hint" }).click();
     await p.locator("#hint").filter({ hasText: /./ }).waitFor();
   }
-  if ((await p.locator('#hand .card[aria-pressed="true"]').count()) !== 1) {
-    await p.locator("#hand .card").last().click();
-  }
+  // The hint outlines its discard without selecting it (item 5).
+  assert.equal(await p.locator('#hand .card[aria-pressed="true"]').count(), 0, "the hint selected a card");
+  const suggested = p.locator("#hand .card.suggested");
+  await ((await suggested.count()) ? suggested.first() : p.locator("#hand .card").last()).click();
   const version = await feedCount(p);
   await p.getByRole("button", { name: "Discard", exact: true }).click();
   await settled(
@@ -127,8 +128,12 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
   test("the lobby loads from the gateway and lists the variants", async () => {
     await page.goto(servers.origin);
     await page.locator("#variant option").first().waitFor({ state: "attached" });
-    const variants = await page.locator("#variant option").allTextContents();
+    const variants = await page.locator("#variant option").evaluateAll((os) => os.map((o) => o.value));
     assert.ok(variants.includes("rummy") && variants.includes("ramino51"), String(variants));
+    // Item 12: listed by name and described, not by raw id.
+    const names = await page.locator("#variant option").allTextContents();
+    assert.ok(names.includes("Rummy") && names.includes("Ramino 51"), String(names));
+    assert.match(await page.locator("#variant-about").textContent(), /\w+: .*wins/);
     await shot(page, "lobby-desktop");
   });
 
@@ -150,7 +155,10 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     assert.ok(await myTurnOrRoundEnd(page));
     assert.match(await status(page), /draw a card/);
     await page.locator("#hand .card").first().click();
-    await page.getByRole("button", { name: "Discard", exact: true }).click();
+    // The Discard button is disabled before the draw; its key still sends
+    // the move, and the server says why not.
+    assert.ok(await page.getByRole("button", { name: "Discard", exact: true }).isDisabled());
+    await page.keyboard.press("x");
     const error = page.locator("#move-error");
     await error.filter({ hasText: /./ }).waitFor();
     const text = (await error.textContent()) ?? "";
@@ -194,8 +202,11 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     const before = await feedCount(page);
     restarted = true;
     await servers.restartServer();
-    // The next move goes through once the server is back (the SDK retries
-    // it with its request id), and the watch resumes without a reload.
+    // The page offers moves again once it is connected (it says so at
+    // once when the server goes: items.test.mjs), and the watch resumes
+    // without a reload.
+    await page.locator("#connection:not(.down)").filter({ hasText: /^live/ }).waitFor({ timeout: 60_000 });
+    assert.ok(await myTurnOrRoundEnd(page));
     await playTurn(page);
     await page.waitForFunction((n) => Number(document.getElementById("feed")?.dataset.count ?? 0) > n + 1, before);
     await page.locator("#connection").filter({ hasText: /^live/ }).waitFor();
@@ -217,12 +228,17 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     }
     // The scores can show before the feed has the event that made them.
     await page.waitForFunction(() =>
-      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 ended")),
+      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 is over")),
     );
-    await page.locator(".scores").waitFor();
+    await page.locator(".scores").first().waitFor();
+    // Item 3: the round's end has its moment: a summary of who won and how.
+    await page.locator("#summary").waitFor();
+    assert.match(await page.locator("#summary-line").textContent(), /won the round: went out|Nobody won/);
+    assert.doesNotMatch(await page.locator("#app").textContent(), /went_out|stock_exhausted/, "a raw code on the page (item 8)");
+    assert.match(await page.locator("#summary").textContent(), /winner of a round collects|lowest total wins/);
     await shot(page, "round-over-desktop");
     await spectator.waitForFunction(() =>
-      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 ended")),
+      [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 is over")),
     );
   });
 
@@ -250,6 +266,7 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     assert.match(await guest.locator(".seat.me").textContent(), /Cy \(you\)/);
     assert.match(await host.locator(".seats").textContent(), /Cy/);
     await shot(guest, "joined-phone");
+    await shot(host, "ramino51-desktop");
     const errors = consoleErrors.filter((e) => e.who === "host" || e.who === "guest");
     assert.deepEqual(errors, []);
   });

@@ -60,7 +60,8 @@ export class Servers {
         "gateway",
         "--port", String(this.webPort),
         "--upstream", `127.0.0.1:${this.grpcPort}`,
-        "--page", join(ROOT, "clients", "web", "dist"),
+        // RAMINO_WEB_PAGE: another build of the page (e.g. an older one, to see a test fail on it).
+        "--page", process.env.RAMINO_WEB_PAGE ?? join(ROOT, "clients", "web", "dist"),
         "--admin-port", String(this.adminPort),
       ],
       { stdio: ["ignore", this.log, this.log] },
@@ -94,6 +95,11 @@ export class Servers {
       { stdio: ["ignore", this.log, this.log], env: { ...process.env, RAMINO_TOKEN_SECRET: this.secret } },
     );
     await until("the server", () => accepts(this.grpcPort));
+  }
+
+  /** The server stopped (SIGTERM, its drain); `startServer` brings it back on the same store. */
+  async stopServer() {
+    await stop(this.server);
   }
 
   /** The server stopped (SIGTERM, its drain) and started again on the same store. */

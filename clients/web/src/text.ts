@@ -1,84 +1,115 @@
 /** Words for the page: card names, seat names, events, and a meld's card order. */
 import { BotLevel, cardName, type Card, type GameEvent, type GameView } from "@ramino/client/web";
+import { cards, t } from "./words.ts";
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function cardLabel(card: Card): string {
-  return card.joker ? "Joker" : cardName(card);
+  return card.joker ? t("joker") : cardName(card);
 }
 
 const SUITS: Record<string, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 /** "7♥" from the notation of a card id in the game's deck. */
 export function codeText(code: string | undefined): string {
-  if (!code) return "a card";
+  if (!code) return t("aCard");
   if (code === "JK") return "🃏";
   const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
   return `${rank}${SUITS[code.slice(-1)] ?? code.slice(-1)}`;
 }
 
 export function seatName(view: GameView | undefined, seat: number | undefined): string {
-  if (seat === undefined) return "nobody";
+  if (seat === undefined) return t("nobody");
   const s = view?.seats[seat];
-  if (!s) return `seat ${seat + 1}`;
-  if (s.bot === BotLevel.GREEDY) return `Bot ${seat + 1} (greedy)`;
-  if (s.bot === BotLevel.RANDOM) return `Bot ${seat + 1} (random)`;
-  return s.playerName || `seat ${seat + 1}`;
+  if (s?.bot === BotLevel.GREEDY) return t("seat.greedy", { n: seat + 1 });
+  if (s?.bot === BotLevel.RANDOM) return t("seat.random", { n: seat + 1 });
+  return s?.playerName || t("seat.default", { n: seat + 1 });
+}
+
+/** A round's ending in words ("went out"), its code when the page has no words for it. */
+export function endingText(code: string): string {
+  const key = `ending.${code}`;
+  const text = t(key);
+  return text === key ? code.replace(/_/g, " ") : text;
+}
+
+/** Why a game ended, in words. */
+export function reasonText(code: string): string {
+  const key = `reason.${code}`;
+  const text = t(key);
+  return text === key ? code.replace(/_/g, " ") : text;
+}
+
+/** Names joined: "Ada", "Ada and Bea", "Ada, Bea and Cy". */
+export function names(list: string[]): string {
+  if (list.length < 2) return list.join("");
+  return `${list.slice(0, -1).join(", ")} ${t("and")} ${list[list.length - 1]}`;
 }
 
 /** One line of the feed. */
-export function describeEvent(e: GameEvent, view: GameView | undefined, deck: string[]): string {
+export function describeEvent(e: GameEvent, view: GameView | undefined, deck: readonly string[]): string {
   const who = seatName(view, e.seat);
   const card = (id: number | undefined): string => codeText(id === undefined ? undefined : deck[id]);
   const meld = (ids: number[]): string => ids.map((id) => card(id)).join(" ");
   const ev = e.event;
   switch (ev.case) {
     case "gameCreated":
-      return `Game created (${ev.value.variant}).`;
+      return t("ev.created", { variant: ev.value.variant });
     case "seatJoined":
-      return `${ev.value.playerName || who} sat down.`;
+      return t("ev.joined", { who: ev.value.playerName || who });
     case "seatTimedOut":
-      return `${who} ran out of time: a bot played the turn.`;
+      return t("ev.timedOut", { who });
     case "seatReclaimed":
-      return `${who} is back.`;
+      return t("ev.reclaimed", { who });
     case "gameEnded":
-      return `The game ended (${ev.value.reason}).`;
-    case "roundStarted":
-      return `Round ${ev.value.round} dealt; ${seatName(view, ev.value.firstPlayer)} starts.`;
+      return t("ev.gameEnded", { reason: reasonText(ev.value.reason) });
+    case "roundStarted": {
+      const first = seatName(view, ev.value.firstPlayer);
+      return ev.value.upcard === undefined
+        ? t("ev.roundStarted", { n: ev.value.round, who: first })
+        : t("ev.roundStartedUpcard", { n: ev.value.round, who: first, card: card(ev.value.upcard) });
+    }
     case "drewFromStock":
-      return ev.value.cardId === undefined ? `${who} drew from the stock.` : `${who} drew ${card(ev.value.cardId)} from the stock.`;
+      return ev.value.cardId === undefined ? t("ev.drew", { who }) : t("ev.drewCard", { who, card: card(ev.value.cardId) });
     case "tookDiscard":
-      return `${who} took ${card(ev.value.cardId)} from the discard pile.`;
+      return t("ev.took", { who, card: card(ev.value.cardId) });
     case "discardPileTurnedOver":
-      return `${who} turned the discard pile over.`;
+      return t("ev.turnedOver", { who });
     case "stockReshuffled":
-      return `The discard pile was shuffled into a new stock (${ev.value.stockSize} cards).`;
+      return t("ev.reshuffled", { cards: cards(ev.value.stockSize) });
     case "meldsLaid":
-      return `${who} ${ev.value.opening ? "opened with" : "laid"} ${ev.value.melds.map((m) => meld(m.cardIds)).join(" | ")}.`;
+      return t(ev.value.opening ? "ev.opened" : "ev.laid", { who, melds: ev.value.melds.map((m) => meld(m.cardIds)).join(" | ") });
     case "laidOff":
-      return `${who} laid off ${card(ev.value.cardId)} on meld ${ev.value.meldIndex + 1}.`;
+      return t("ev.laidOff", { who, card: card(ev.value.cardId), n: ev.value.meldIndex + 1 });
     case "jokerSwapped":
-      return `${who} gave ${card(ev.value.cardId)} for the joker of meld ${ev.value.meldIndex + 1}.`;
+      return t("ev.swapped", { who, card: card(ev.value.cardId), n: ev.value.meldIndex + 1 });
     case "discarded":
-      return `${who} discarded ${card(ev.value.cardId)}.`;
+      return t("ev.discarded", { who, card: card(ev.value.cardId) });
     case "resigned":
-      return `${who} resigned.`;
+      return t("ev.resigned", { who });
     case "passedUpcard":
-      return `${who} passed the upcard.`;
+      return t("ev.passed", { who });
     case "knocked":
-      return `${who} knocked with ${ev.value.deadwood} unmatched.`;
+      return t("ev.knocked", { who, n: ev.value.deadwood });
     case "layoutAccepted":
-      return `${who} accepted the layout.`;
+      return t("ev.accepted", { who });
     case "roundEnded": {
-      const winner = ev.value.winner === undefined ? "no winner" : `${seatName(view, ev.value.winner)} won`;
-      return `Round ${ev.value.round} ended (${ev.value.ending}): ${winner}; scores ${ev.value.scores.join(", ")}.`;
+      const how = endingText(ev.value.ending);
+      const result =
+        ev.value.winner === undefined
+          ? t("ev.roundNoWinner", { how })
+          : t("ev.roundWinner", { who: seatName(view, ev.value.winner), how });
+      return t("ev.roundEnded", { n: ev.value.round, result, scores: ev.value.scores.join(", ") });
     }
     case "matchEnded":
-      return `The match is over: ${ev.value.winners.map((w) => seatName(view, w)).join(", ")} won; totals ${ev.value.totals.join(", ")}.`;
+      return t("ev.matchEnded", {
+        who: names(ev.value.winners.map((w) => seatName(view, w))) || t("nobody"),
+        totals: ev.value.totals.join(", "),
+      });
     default:
-      return `Version ${e.version}.`;
+      return t("ev.version", { n: String(e.version) });
   }
 }
 

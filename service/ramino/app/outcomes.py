@@ -16,17 +16,26 @@ from ramino.engine import Command, Event, Knock, LayMelds, View
 
 from .log import HostedGame
 
-__all__ = ["Hint", "LegalMoves", "MoveOutcome", "AnswerCodec", "legal_moves"]
+__all__ = ["Hint", "Melds", "LegalMoves", "MoveOutcome", "AnswerCodec", "legal_moves"]
 
 A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Melds:
+    """Melds a seat that has opened may lay, and their value."""
+
+    value: int
+    melds: list[list[str]]
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
     """The meld search on a seat's hand (cards by code and id)."""
 
-    opening: ramino.Opening | None
-    """The best opening, while the seat has not opened (and can)."""
+    opening: ramino.Opening | Melds | None
+    """The melds to lay: the best opening while the seat has not opened (and
+    can), the melds of the least deadwood once it has."""
     deadwood: ramino.Deadwood
     discard: tuple[str, int]
     """The deadwood card that costs the most: the discard to make."""
@@ -94,8 +103,13 @@ def legal_moves(game: HostedGame, seat: int, view: View) -> LegalMoves:
     if ids:
         hand = [deck[c] for c in ids]
         opened = view.seats[seat].opened or variant.knocking
-        opening = None if opened else ramino.best_opening(hand, variant)
         deadwood = ramino.min_deadwood(hand, variant)
+        opening: ramino.Opening | Melds | None = None
+        if not opened:
+            opening = ramino.best_opening(hand, variant)
+        elif not variant.knocking and deadwood.melds:
+            value = sum(ramino.validate_meld(m, variant).value for m in deadwood.melds)
+            opening = Melds(value, deadwood.melds)
         worst = max(deadwood.deadwood or hand, key=variant.card_penalty)
         hint = Hint(opening, deadwood, (worst, ids[hand.index(worst)]), best_knock)
     return LegalMoves(game.version, tuple(moves), hint)

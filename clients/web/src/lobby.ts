@@ -1,0 +1,164 @@
+/** The lobby: a new game (variant described, seats, bots), and the open games. */
+import { BotLevel, GameStatus, type Game, type Variant } from "@ramino/client/web";
+import { explain, saveSeat, savedSeat, type Page } from "./table.ts";
+import { escape } from "./text.ts";
+import { t } from "./words.ts";
+
+function gameId(name: string): string {
+  return name.replace(/^games\//, "");
+}
+
+function describe(variant: string): string {
+  const key = `variant.${variant}`;
+  const text = t(key);
+  return text === key ? variant : text;
+}
+
+export class Lobby {
+  private timer: number | undefined;
+
+  constructor(private readonly page: Page) {}
+
+  close(): void {
+    if (this.timer !== undefined) window.clearInterval(this.timer);
+  }
+
+  async open(): Promise<void> {
+    const { app, client } = this.page;
+    const name = localStorage.getItem("ramino:name") ?? "";
+    app.innerHTML = `
+    <section class="panel" aria-labelledby="new-game">
+      <h2 id="new-game">${escape(t("lobby.new"))}</h2>
+      <form id="create" class="row">
+        <label>${escape(t("lobby.name"))} <input name="name" required maxlength="32" value="${escape(name)}" autocomplete="nickname"></label>
+        <label>${escape(t("lobby.variant"))} <select name="variant" id="variant" aria-describedby="variant-about"></select></label>
+        <label>${escape(t("lobby.seats"))} <select name="seats" id="seat-count"></select></label>
+        <span id="others" class="row"></span>
+        <button class="primary" type="submit">${escape(t("lobby.create"))}</button>
+      </form>
+      <p id="variant-about" class="muted"></p>
+      <p id="lobby-error" class="error" role="alert"></p>
+    </section>
+    <section class="panel" aria-labelledby="open-games">
+      <h2 id="open-games">${escape(t("lobby.games"))}</h2>
+      <div class="scroll"><table class="games"><thead><tr><th scope="col">${escape(t("lobby.game"))}</th><th scope="col">${escape(t("lobby.variant"))}</th><th scope="col">${escape(t("lobby.seats"))}</th><th scope="col">${escape(t("lobby.state"))}</th><th scope="col">${escape(t("lobby.actions"))}</th></tr></thead>
+      <tbody id="game-list"><tr><td colspan="5" class="muted">${escape(t("lobby.loading"))}</td></tr></tbody></table></div>
+    </section>`;
+    const form = document.getElementById("create") as HTMLFormElement;
+    const variantSelect = document.getElementById("variant") as HTMLSelectElement;
+    const countSelect = document.getElementById("seat-count") as HTMLSelectElement;
+    const others = document.getElementById("others") as HTMLElement;
+    const about = document.getElementById("variant-about") as HTMLElement;
+    const error = document.getElementById("lobby-error") as HTMLElement;
+    let variants: Variant[] = [];
+    try {
+      variants = await client.rules.listVariants();
+      this.page.setConnection(t("conn.connected"));
+    } catch (e) {
+      error.textContent = t("lobby.unreachable", { why: explain(e) });
+      this.page.setConnection(t("conn.offline"), true);
+    }
+    variantSelect.innerHTML = variants
+      .map((v) => `<option value="${escape(v.name)}">${escape(describe(v.name).split(":")[0] ?? v.name)}</option>`)
+      .join("");
+    const fillOthers = (): void => {
+      const n = Number(countSelect.value || 2);
+      others.innerHTML = Array.from({ length: n - 1 }, (_, i) => {
+        const seat = i + 1;
+        return `<label>${escape(t("lobby.seat", { n: seat + 1 }))} <select name="seat${seat}">
+        <option value="greedy">${escape(t("lobby.greedy"))}</option>
+        <option value="random">${escape(t("lobby.random"))}</option>
+        <option value="person">${escape(t("lobby.person"))}</option></select></label>`;
+      }).join("");
+    };
+    const fillCounts = (): void => {
+      const v = variants.find((x) => x.name === variantSelect.value);
+      const low = v?.parameters?.minPlayers ?? 2;
+      const high = v?.parameters?.maxPlayers ?? 4;
+      countSelect.innerHTML = Array.from({ length: high - low + 1 }, (_, i) => low + i)
+        .map((n) => `<option value="${n}">${n}</option>`)
+        .join("");
+      about.textContent = v ? describe(v.name) : "";
+      fillOthers();
+    };
+    variantSelect.addEventListener("change", fillCounts);
+    countSelect.addEventListener("change", fillOthers);
+    fillCounts();
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      void this.createAndSit(new FormData(form), error);
+    });
+    await this.refresh();
+    this.timer = window.setInterval(() => void this.refresh(), 3000);
+  }
+
+  private async createAndSit(data: FormData, error: HTMLElement): Promise<void> {
+    const { client } = this.page;
+    const name = String(data.get("name") ?? "").trim();
+    localStorage.setItem("ramino:name", name);
+    const count = Number(data.get("seats") ?? 2);
+    const seats: (string | BotLevel)[] = [name];
+    for (let s = 1; s < count; s++) {
+      const kind = String(data.get(`seat${s}`));
+      seats.push(kind === "greedy" ? BotLevel.GREEDY : kind === "random" ? BotLevel.RANDOM : "");
+    }
+    try {
+      const created = await client.createGame({ variant: String(data.get("variant")), seats });
+      const seat = await client.join(created.name, name, { seat: 0 });
+      saveSeat(gameId(created.name), { seat: seat.seat, token: seat.token });
+      location.hash = `#/play/${gameId(created.name)}`;
+    } catch (e) {
+      error.textContent = explain(e);
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    const body = document.getElementById("game-list");
+    if (!body) return;
+    const games: Game[] = [];
+    try {
+      for await (const g of this.page.client.listGames({ pageSize: 30 })) {
+        if (g.status !== GameStatus.FINISHED) games.push(g);
+        if (games.length >= 30) break;
+      }
+    } catch (e) {
+      this.page.setConnection(`${t("conn.offline")}: ${explain(e)}`, true);
+      return;
+    }
+    this.page.setConnection(t("conn.connected"));
+    body.innerHTML =
+      games
+        .map((g) => {
+          const id = gameId(g.name);
+          const mine = savedSeat(id);
+          const people = g.seats
+            .map((s) => (s.bot ? t("lobby.bot") : s.taken ? escape(s.playerName || "?") : t("lobby.open")))
+            .join(", ");
+          const actions = [
+            mine ? `<a href="#/play/${id}">${escape(t("lobby.return"))}</a>` : "",
+            !mine && g.openSeats > 0 ? `<button type="button" data-join="${id}">${escape(t("lobby.join"))}</button>` : "",
+            `<a href="#/watch/${id}">${escape(t("lobby.watch"))}</a>`,
+          ].join(" ");
+          const state = g.status === GameStatus.WAITING ? t("lobby.waiting", { n: g.openSeats }) : t("lobby.playing");
+          return `<tr><td>${id.slice(0, 8)}</td><td title="${escape(describe(g.variant))}">${escape(describe(g.variant).split(":")[0] ?? g.variant)}</td><td>${people}</td><td>${escape(state)}</td><td>${actions}</td></tr>`;
+        })
+        .join("") || `<tr><td colspan="5" class="muted">${escape(t("lobby.none"))}</td></tr>`;
+    body.querySelectorAll<HTMLButtonElement>("button[data-join]").forEach((b) =>
+      b.addEventListener("click", () => void this.join(b.dataset["join"] ?? "")),
+    );
+  }
+
+  private async join(id: string): Promise<void> {
+    const error = document.getElementById("lobby-error") as HTMLElement;
+    const input = document.querySelector<HTMLInputElement>("input[name=name]");
+    const name = input?.value.trim() || "guest";
+    localStorage.setItem("ramino:name", name);
+    try {
+      const seat = await this.page.client.join(id, name);
+      saveSeat(id, { seat: seat.seat, token: seat.token });
+      location.hash = `#/play/${id}`;
+    } catch (e) {
+      error.textContent = explain(e);
+    }
+  }
+}

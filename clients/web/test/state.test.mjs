@@ -1,0 +1,189 @@
+// The table's state folded from the watch's events and the moves' answers
+// (src/state.ts), and the words of both languages (src/words.ts), compiled
+// by `npm run test:unit` into build/unit.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { End, GameStatus, MeldKind, Suit, TurnPhase } from "@ramino/client/web";
+import {
+  applyEvent,
+  applyLegal,
+  applyMoveResult,
+  applyView,
+  emptyState,
+  meldOf,
+  needsLegalMoves,
+} from "../build/unit/state.js";
+import { describeEvent } from "../build/unit/text.js";
+import { KEYS, LANGS, browserLang, setLang, tableOf } from "../build/unit/words.js";
+
+// Card ids 0..7 of a small deck.
+const DECK = ["7H", "8H", "9H", "JK", "5S", "5D", "KC", "2C"];
+
+function card(id) {
+  const code = DECK[id];
+  const suits = { S: Suit.SPADES, H: Suit.HEARTS, D: Suit.DIAMONDS, C: Suit.CLUBS };
+  const joker = code === "JK";
+  return { id, code, rank: joker ? 0 : code[0] === "K" ? 13 : Number(code[0]), suit: joker ? Suit.UNSPECIFIED : suits[code[1]], joker };
+}
+
+function seatView(seat, handSize) {
+  return { seat, playerName: seat === 0 ? "Ada" : "", bot: seat === 0 ? 0 : 2, taken: true, handSize, opened: false, total: 0, resigned: false, timedOut: false };
+}
+
+/** Seat 0's view at version 10: seat 1 to draw. */
+function view(extra = {}) {
+  return {
+    name: "games/g",
+    version: 10n,
+    status: GameStatus.PLAYING,
+    variant: { name: "rummy", parameters: { knocking: false } },
+    seat: 0,
+    hand: [card(0), card(1), card(4)],
+    seats: [seatView(0, 3), seatView(1, 4)],
+    table: [],
+    discardPile: [card(7)],
+    stockSize: 20,
+    turn: 1,
+    phase: TurnPhase.DRAW,
+    round: 1,
+    dealer: 0,
+    winners: [],
+    rounds: [],
+    deck: DECK,
+    endReason: "",
+    ...extra,
+  };
+}
+
+const ev = (version, seat, kase, value) => ({ version, seat, event: { case: kase, value } });
+
+describe("the table's state, folded", () => {
+  test("a bot's draw and discard move the piles and give the turn back", () => {
+    const s = emptyState();
+    applyView(s, view());
+    assert.equal(needsLegalMoves(s), false);
+    applyEvent(s, ev(11n, 1, "drewFromStock", {}));
+    assert.equal(s.view.stockSize, 19);
+    assert.equal(s.view.seats[1].handSize, 5);
+    assert.equal(s.view.phase, TurnPhase.PLAY);
+    applyEvent(s, ev(12n, 1, "discarded", { cardId: 6 }));
+    assert.deepEqual(s.view.discardPile.map((c) => c.code), ["2C", "KC"]);
+    assert.equal(s.view.seats[1].handSize, 4);
+    assert.equal(s.view.turn, 0);
+    assert.equal(s.view.phase, TurnPhase.DRAW);
+    assert.equal(s.view.version, 12n);
+    assert.equal(s.stale, false);
+    // The person's turn: the page asks for its legal moves, once.
+    assert.equal(needsLegalMoves(s), true);
+    applyLegal(s, { version: 12n, moves: [{ move: { case: "drawFromStock", value: {} } }], hint: undefined });
+    assert.equal(needsLegalMoves(s), false);
+    assert.deepEqual(s.events.map((e) => e.version), [11n, 12n]);
+  });
+
+  test("a move's answer is the view; its events, watched after, join the feed once and are not folded again", () => {
+    const s = emptyState();
+    applyView(s, view({ turn: 0 }));
+    const drew = ev(11n, 0, "drewFromStock", { cardId: 5 });
+    const after = view({ version: 11n, turn: 0, phase: TurnPhase.PLAY, stockSize: 19, hand: [card(0), card(1), card(4), card(5)], deck: [] });
+    applyMoveResult(s, { events: [drew], view: after, legalMoves: [{ move: { case: "discard", value: { cardId: 5 } } }], hint: undefined });
+    assert.equal(s.view.hand.length, 4);
+    assert.deepEqual(s.deck, DECK, "a move's answer has no deck: the known one stays");
+    assert.equal(needsLegalMoves(s), false, "the answer's legal moves are used");
+    applyEvent(s, drew); // the same event, from the watch
+    assert.equal(s.view.hand.length, 4);
+    assert.equal(s.view.stockSize, 19);
+    assert.equal(s.events.length, 1);
+  });
+
+  test("history replayed after a load fills the feed without changing the view", () => {
+    const s = emptyState();
+    applyView(s, view());
+    for (let v = 1n; v <= 10n; v++) applyEvent(s, ev(v, 1, "passedUpcard", {}));
+    assert.equal(s.events.length, 10);
+    assert.equal(s.view.turn, 1);
+    assert.equal(s.view.version, 10n);
+  });
+
+  test("melds laid by another seat join the table numbered, with their jokers; a lay-off at the start", () => {
+    const s = emptyState();
+    applyView(s, view({ turn: 1, phase: TurnPhase.PLAY }));
+    applyEvent(s, ev(11n, 1, "meldsLaid", { melds: [{ cardIds: [0, 3, 2] }], opening: true }));
+    const m = s.view.table[0];
+    assert.equal(m.index, 0);
+    assert.equal(m.owner, 1);
+    assert.equal(m.meld.kind, MeldKind.RUN);
+    assert.deepEqual(m.meld.jokers.map((j) => [j.index, j.standsFor]), [[1, ["8H"]]]);
+    assert.equal(s.view.seats[1].opened, true);
+    assert.equal(s.view.seats[1].handSize, 1);
+    assert.equal(s.view.hand.length, 3, "another seat's cards leave its hand, not the person's");
+    applyEvent(s, ev(12n, 0, "laidOff", { cardId: 4, meldIndex: 0, end: End.FIRST }));
+    assert.deepEqual(s.view.table[0].meld.cards.map((c) => c.code), ["5S", "7H", "JK", "9H"]);
+    assert.deepEqual(s.view.hand.map((c) => c.id), [0, 1]);
+  });
+
+  test("a set's joker stands for the missing suits", () => {
+    const meld = meldOf([card(4), card(5), card(3)]);
+    assert.equal(meld.kind, MeldKind.SET);
+    assert.deepEqual(meld.jokers[0].standsFor, ["5H", "5C"]);
+  });
+
+  test("a round's end makes a summary and its scores; the next round deals the person's hand", () => {
+    const s = emptyState();
+    applyView(s, view());
+    applyEvent(s, ev(11n, undefined, "roundEnded", { round: 1, ending: "went_out", winner: 1, closedHand: false, scores: [-12, 12], hands: [{ cardIds: [0, 1, 4] }, { cardIds: [] }] }));
+    assert.equal(s.summary.winner, 1);
+    assert.deepEqual(s.summary.totals, [-12, 12]);
+    assert.equal(s.summary.dismissed, false);
+    assert.equal(s.view.rounds.length, 1);
+    assert.equal(s.view.turn, undefined);
+    applyEvent(s, ev(12n, undefined, "roundStarted", { round: 2, dealer: 1, firstPlayer: 0, hand: [6, 7], handSizes: [2, 2], upcard: 2, stockSize: 3 }));
+    assert.deepEqual(s.view.hand.map((c) => c.code), ["KC", "2C"]);
+    assert.deepEqual(s.view.discardPile.map((c) => c.code), ["9H"]);
+    assert.equal(s.view.round, 2);
+    assert.equal(needsLegalMoves(s), true);
+    applyEvent(s, ev(13n, undefined, "matchEnded", { totals: [-12, 12], winners: [1] }));
+    assert.equal(s.view.status, GameStatus.FINISHED);
+    assert.deepEqual(s.summary.matchWinners, [1]);
+  });
+
+  test("a gap in the versions, or an event the page cannot fold, marks the view stale", () => {
+    const s = emptyState();
+    applyView(s, view());
+    applyEvent(s, ev(12n, 1, "drewFromStock", {}));
+    assert.equal(s.stale, true);
+    assert.equal(s.view.version, 10n);
+    applyView(s, view({ version: 12n }));
+    assert.equal(s.stale, false);
+    applyEvent(s, ev(13n, 1, "discardPileTurnedOver", { rebuild: 1 }));
+    assert.equal(s.stale, true);
+  });
+
+  test("the feed says a round's ending in words", () => {
+    setLang("en");
+    const line = describeEvent(ev(5n, undefined, "roundEnded", { round: 1, ending: "went_out", winner: 0, scores: [0, 9], hands: [] }), view(), DECK);
+    assert.equal(line, "Round 1 is over: Ada went out; scores 0, 9.");
+    setLang("it");
+    assert.match(describeEvent(ev(5n, undefined, "roundEnded", { round: 1, ending: "went_out", winner: 0, scores: [0, 9], hands: [] }), view(), DECK), /ha chiuso/);
+    setLang("en");
+  });
+});
+
+describe("the page's words", () => {
+  test("every language has every key, with the same placeholders", () => {
+    for (const lang of LANGS) {
+      const table = tableOf(lang);
+      for (const key of KEYS) {
+        assert.ok(table[key], `${lang} lacks ${key}`);
+        const holes = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+        assert.deepEqual(holes(table[key]), holes(tableOf("en")[key]), `${lang} ${key}`);
+      }
+      assert.deepEqual(Object.keys(table).sort(), [...KEYS].sort());
+    }
+  });
+
+  test("the browser's language picks the words, English otherwise", () => {
+    assert.equal(browserLang(["it-IT", "en"]), "it");
+    assert.equal(browserLang(["de-DE", "en-GB"]), "en");
+    assert.equal(browserLang(["fr"]), "en");
+  });
+});
