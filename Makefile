@@ -228,3 +228,20 @@ test-python: bench-boardgameio-deps
 
 clean:
 	rm -rf $(VENV) target
+
+# The Kotlin SDK (clients/kotlin, issue 23), built with Maven; its local
+# repository is clients/kotlin/.m2 (gitignored), filled from Maven Central
+# only. test-kotlin: `mvn verify` (the generated code, the live-server tests,
+# then InstallIT: the jar installed there and a scratch project on it);
+# test-kotlin-conformance writes tests/conformance/transcripts/kotlin/
+# before test-python's pytest compares it with Python's. `time` prints how
+# long each Maven run took.
+MVN := mvn -B -q -Dmaven.repo.local=$(abspath clients/kotlin/.m2)
+.PHONY: test-kotlin test-kotlin-conformance
+test-kotlin: build
+	cd clients/kotlin && time $(MVN) verify
+test: test-kotlin
+test-kotlin-conformance: build
+	cd clients/kotlin/conformance && time $(MVN) test
+CONFORMANCE_LANGS += kotlin
+test-python: test-kotlin-conformance
