@@ -1,6 +1,7 @@
 package dev.ramino.client
 
 import io.grpc.Status
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.FlowCollector
@@ -55,6 +56,11 @@ public class GameWatch internal constructor(
         override fun fillInStackTrace(): Throwable = this
     }
 
+    /** What the collector threw: passed on as it is, never taken for a dropped stream. */
+    private class Downstream(cause: Throwable) : RuntimeException(cause) {
+        override fun fillInStackTrace(): Throwable = this
+    }
+
     override suspend fun collect(collector: FlowCollector<WatchItem>) {
         if (ended && !pastTheEnd) return
         var delays = client.options.retry.delays()
@@ -67,7 +73,13 @@ public class GameWatch internal constructor(
                         last = item.version
                         ended = endsMatch(item)
                         delays = client.options.retry.delays()
-                        collector.emit(item)
+                        try {
+                            collector.emit(item)
+                        } catch (e: CancellationException) {
+                            throw e
+                        } catch (e: Throwable) {
+                            throw Downstream(e)
+                        }
                         if (ended && !pastTheEnd) throw Finished()
                     } else if (item.version > seen + 1) {
                         // A gap: ask again after the last version yielded.
@@ -78,6 +90,8 @@ public class GameWatch internal constructor(
                 if (ended) return
             } catch (_: Finished) {
                 return
+            } catch (d: Downstream) {
+                throw d.cause ?: d
             } catch (e: RaminoException) {
                 if (!resumable(e)) throw e
                 failure = e

@@ -13,35 +13,16 @@ import io.grpc.Metadata
 import io.grpc.MethodDescriptor
 import io.grpc.Status
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertNotEquals
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
-import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
-import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.api.assertThrows
 import ramino.v1.GameOuterClass.DrawFromStockRequest
 import java.util.Collections
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ErrorsTest {
-    private lateinit var server: TestServer
-    private lateinit var client: RaminoClient
-
-    @BeforeAll
-    fun start() {
-        server = TestServer().start()
-        client = RaminoClient(server.address, ClientOptions(retry = FAST_RETRY))
-    }
-
-    @AfterAll
-    fun stop() {
-        client.close()
-        server.stop()
-    }
-
+class ErrorsTest : LiveServerTest() {
     @Test
     fun `a move out of turn is FailedPrecondition NOT_YOUR_TURN and changes nothing`() = runBlocking {
         val (first, other) = twoPeople(client, "rummy")

@@ -5,34 +5,16 @@ import kotlinx.coroutines.async
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
-import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertTrue
-import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
-import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.ValueSource
 import java.security.MessageDigest
 import kotlin.time.Duration.Companion.minutes
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GamesTest {
-    private lateinit var server: TestServer
-    private lateinit var client: RaminoClient
-
-    @BeforeAll
-    fun start() {
-        server = TestServer().start()
-        client = RaminoClient(server.address, ClientOptions(retry = FAST_RETRY))
-    }
-
-    @AfterAll
-    fun stop() {
-        client.close()
-        server.stop()
-    }
+class GamesTest : LiveServerTest() {
 
     @Test
     fun `the server lists every preset`() = runBlocking {
