@@ -325,3 +325,25 @@ test-python: bench-boardgameio-deps
 
 clean:
 	rm -rf $(VENV) target
+
+# The Kotlin SDK (clients/kotlin, issue 23), built with Maven; its local
+# repository is clients/kotlin/.m2 (gitignored), filled from Maven Central
+# only. test-kotlin: `mvn verify` (the generated code, the live-server tests,
+# then InstallIT: the jar installed there and a scratch project on it);
+# test-kotlin-conformance writes tests/conformance/transcripts/kotlin/
+# before test-python's pytest compares it with Python's. `time` prints how
+# long each Maven run took.
+MVN := mvn -B -ntp -Dmaven.repo.local=$(abspath clients/kotlin/.m2)
+.PHONY: maven test-kotlin test-kotlin-conformance
+maven:
+	@command -v mvn >/dev/null && command -v javac >/dev/null || { \
+		echo "installing maven and a JDK (Debian packages)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq maven default-jdk-headless; } \
+		|| { echo "cannot install maven: run 'apt-get install maven default-jdk-headless' as root" >&2; exit 1; }; }
+test-kotlin: build maven
+	cd clients/kotlin && time $(MVN) verify
+test: test-kotlin
+test-kotlin-conformance: build maven
+	cd clients/kotlin/conformance && time $(MVN) test
+CONFORMANCE_LANGS += kotlin
+test-python: test-kotlin-conformance

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-LANGUAGES = ("python", "typescript", "go")
+LANGUAGES = ("python", "typescript", "go", "kotlin")
 """Python first: the others are compared with it."""
 
 

@@ -1,0 +1,437 @@
+package dev.ramino.client.conformance
+
+import com.google.gson.JsonArray
+import com.google.gson.JsonElement
+import com.google.gson.JsonNull
+import com.google.gson.JsonObject
+import com.google.gson.JsonParser
+import com.google.gson.JsonPrimitive
+import com.google.protobuf.InvalidProtocolBufferException
+import com.google.protobuf.Message
+import com.google.protobuf.MessageOrBuilder
+import com.google.protobuf.util.JsonFormat
+import dev.ramino.client.GameWatch
+import dev.ramino.client.RaminoClient
+import dev.ramino.client.RaminoException
+import dev.ramino.client.REPO
+import dev.ramino.client.TestServer
+import dev.ramino.client.WatchItem
+import io.grpc.MethodDescriptor
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeoutOrNull
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.fail
+import ramino.v1.GameServiceGrpc
+import java.io.File
+import java.math.BigDecimal
+import java.security.MessageDigest
+import kotlin.time.Duration.Companion.seconds
+
+private const val FORMAT_VERSION = 1
+private const val FORGED_TOKEN = "forged.conformance.token"
+private val WATCH_TIMEOUT = 10.seconds
+private val STEP_FIELDS = setOf("op", "game", "as", "args", "watch", "count", "resume", "expect")
+private val TOKEN_KEYS = setOf("seatToken", "creatorToken")
+private val TIME_KEYS = setOf("createTime", "turnDeadline")
+private val WITHOUT_REQUEST_ID = setOf("get_game", "legal_moves", "cancel_game")
+
+/** The scenario itself is malformed (not a disagreement with the server). */
+private class ScenarioError(message: String) : Exception(message)
+
+/** What came out differs from what the scenario expects. */
+private class Mismatch(message: String) : Exception(message)
+
+/** The unary ops of the suite, by the SDK's method descriptors. */
+private val UNARY: Map<String, MethodDescriptor<*, *>> = mapOf(
+    "create" to GameServiceGrpc.getCreateGameMethod(),
+    "join" to GameServiceGrpc.getJoinGameMethod(),
+    "get_game" to GameServiceGrpc.getGetGameMethod(),
+    "legal_moves" to GameServiceGrpc.getGetLegalMovesMethod(),
+    "draw_from_stock" to GameServiceGrpc.getDrawFromStockMethod(),
+    "take_discard" to GameServiceGrpc.getTakeDiscardMethod(),
+    "turn_over_discard_pile" to GameServiceGrpc.getTurnOverDiscardPileMethod(),
+    "lay_melds" to GameServiceGrpc.getLayMeldsMethod(),
+    "lay_off" to GameServiceGrpc.getLayOffMethod(),
+    "swap_joker" to GameServiceGrpc.getSwapJokerMethod(),
+    "discard" to GameServiceGrpc.getDiscardMethod(),
+    "resign" to GameServiceGrpc.getResignMethod(),
+    "pass_upcard" to GameServiceGrpc.getPassUpcardMethod(),
+    "knock" to GameServiceGrpc.getKnockMethod(),
+    "accept_layout" to GameServiceGrpc.getAcceptLayoutMethod(),
+    "cancel_game" to GameServiceGrpc.getCancelGameMethod(),
+)
+
+/** Protobuf JSON of the messages (this build generates them for the full runtime: pom.xml). */
+private object ProtoJson {
+    private val printer = JsonFormat.printer().alwaysPrintFieldsWithNoPresence()
+
+    /** [json] (protobuf JSON, unknown fields refused) as [method]'s request. */
+    fun <Req> request(method: MethodDescriptor<Req, *>, json: String): Req {
+        val prototype = (method.requestMarshaller as MethodDescriptor.PrototypeMarshaller<Req>).messagePrototype as Message
+        val builder = prototype.newBuilderForType()
+        try {
+            JsonFormat.parser().merge(json, builder)
+        } catch (e: InvalidProtocolBufferException) {
+            throw ScenarioError("args of ${method.bareMethodName}: ${e.message}")
+        }
+        @Suppress("UNCHECKED_CAST")
+        return builder.build() as Req
+    }
+
+    /** [message] printed with every field without presence, then parsed. */
+    fun print(message: Any): JsonElement = JsonParser.parseString(printer.print(message as MessageOrBuilder))
+}
+
+/** Canonical JSON: keys sorted by code point, no whitespace, the short escapes, other control characters as \u00xx. */
+internal fun canonical(v: JsonElement): String = StringBuilder().also { write(v, it) }.toString()
+
+private fun write(v: JsonElement, out: StringBuilder) {
+    when {
+        v.isJsonNull -> out.append("null")
+        v.isJsonObject -> {
+            out.append('{')
+            v.asJsonObject.keySet().sortedWith(::compareCodePoints).forEachIndexed { i, k ->
+                if (i > 0) out.append(',')
+                writeString(k, out)
+                out.append(':')
+                write(v.asJsonObject.get(k), out)
+            }
+            out.append('}')
+        }
+        v.isJsonArray -> {
+            out.append('[')
+            v.asJsonArray.forEachIndexed { i, e ->
+                if (i > 0) out.append(',')
+                write(e, out)
+            }
+            out.append(']')
+        }
+        else -> {
+            val p = v.asJsonPrimitive
+            when {
+                p.isString -> writeString(p.asString, out)
+                p.isBoolean -> out.append(p.asBoolean)
+                else -> out.append(p.asNumber.toString())
+            }
+        }
+    }
+}
+
+private fun compareCodePoints(a: String, b: String): Int {
+    var i = 0
+    var j = 0
+    while (i < a.length && j < b.length) {
+        val x = a.codePointAt(i)
+        val y = b.codePointAt(j)
+        if (x != y) return x.compareTo(y)
+        i += Character.charCount(x)
+        j += Character.charCount(y)
+    }
+    return (a.length - i).compareTo(b.length - j)
+}
+
+private fun writeString(s: String, out: StringBuilder) {
+    out.append('"')
+    for (c in s) {
+        when (c) {
+            '"' -> out.append("\\\"")
+            '\\' -> out.append("\\\\")
+            '\b' -> out.append("\\b")
+            '\u000c' -> out.append("\\f")
+            '\n' -> out.append("\\n")
+            '\r' -> out.append("\\r")
+            '\t' -> out.append("\\t")
+            else -> if (c < ' ') out.append("\\u%04x".format(c.code)) else out.append(c)
+        }
+    }
+    out.append('"')
+}
+
+internal fun normalize(v: JsonElement, labels: Map<String, String>): JsonElement = when {
+    v.isJsonObject -> JsonObject().also { o ->
+        for ((k, value) in v.asJsonObject.entrySet()) {
+            o.add(
+                k,
+                when (k) {
+                    in TOKEN_KEYS -> JsonPrimitive("<token>")
+                    in TIME_KEYS -> JsonPrimitive("<time>")
+                    else -> normalize(value, labels)
+                },
+            )
+        }
+    }
+    v.isJsonArray -> JsonArray().also { a -> v.asJsonArray.forEach { a.add(normalize(it, labels)) } }
+    v.isJsonPrimitive && v.asJsonPrimitive.isString -> labels[v.asString]?.let { JsonPrimitive("games/$it") } ?: v
+    else -> v
+}
+
+private fun kindOf(o: JsonObject, path: String): JsonElement {
+    val keys = o.keySet().filter { it != "version" && it != "seat" }.sorted()
+    if (keys.size != 1) throw Mismatch("$path: @kind of an object with members $keys")
+    val inner = o.get(keys[0])
+    if (keys[0] == "event" && inner.isJsonObject) return kindOf(inner.asJsonObject, path)
+    return JsonPrimitive(keys[0])
+}
+
+private val INDEX = Regex("-?[0-9]+")
+
+internal fun evaluate(root: JsonElement, path: String): JsonElement = walk(root, path.split('.'), path)
+
+private fun walk(start: JsonElement, segments: List<String>, path: String): JsonElement {
+    var v = start
+    for ((i, seg) in segments.withIndex()) {
+        if (v.isJsonNull) return JsonNull.INSTANCE
+        v = when {
+            seg == "*" -> {
+                if (!v.isJsonArray) throw Mismatch("$path: '*' of a non-array")
+                return JsonArray().also { out -> v.asJsonArray.forEach { out.add(walk(it, segments.drop(i + 1), path)) } }
+            }
+            seg == "#" -> {
+                if (!v.isJsonArray) throw Mismatch("$path: '#' of a non-array")
+                JsonPrimitive(v.asJsonArray.size())
+            }
+            seg == "@kind" -> {
+                if (!v.isJsonObject) throw Mismatch("$path: '@kind' of a non-object")
+                kindOf(v.asJsonObject, path)
+            }
+            INDEX.matches(seg) -> {
+                if (!v.isJsonArray) throw Mismatch("$path: index $seg of a non-array")
+                val a = v.asJsonArray
+                val idx = seg.toInt().let { if (it < 0) it + a.size() else it }
+                if (idx < 0 || idx >= a.size()) JsonNull.INSTANCE else a.get(idx)
+            }
+            else -> {
+                if (!v.isJsonObject) throw Mismatch("$path: field \"$seg\" of a non-object")
+                v.asJsonObject.get(seg) ?: JsonNull.INSTANCE
+            }
+        }
+    }
+    return v
+}
+
+/** JSON equality: same types, numbers by value. */
+internal fun same(a: JsonElement, b: JsonElement): Boolean = when {
+    a.isJsonObject -> b.isJsonObject && a.asJsonObject.keySet() == b.asJsonObject.keySet() &&
+        a.asJsonObject.keySet().all { same(a.asJsonObject.get(it), b.asJsonObject.get(it)) }
+    a.isJsonArray -> b.isJsonArray && a.asJsonArray.size() == b.asJsonArray.size() &&
+        (0 until a.asJsonArray.size()).all { same(a.asJsonArray.get(it), b.asJsonArray.get(it)) }
+    a.isJsonNull -> b.isJsonNull
+    a.asJsonPrimitive.isNumber -> b.isJsonPrimitive && b.asJsonPrimitive.isNumber &&
+        BigDecimal(a.asNumber.toString()).compareTo(BigDecimal(b.asNumber.toString())) == 0
+    else -> b.isJsonPrimitive && !b.asJsonPrimitive.isNumber && a == b
+}
+
+private class Scenario(val name: String, val sha256: String, val steps: List<JsonObject>)
+
+/** A watch of the scenario: the SDK's GameWatch, read message by message through a channel. */
+private class OpenWatch(val caller: String, val game: String, val job: Job, val items: Channel<WatchItem>) {
+    var lastVersion: JsonElement? = null
+    var open = true
+}
+
+private class Replay(
+    private val client: RaminoClient,
+    private val scenario: Scenario,
+    private val scope: CoroutineScope,
+) {
+    val lines = mutableListOf("format $FORMAT_VERSION", "scenario ${scenario.name} sha256=${scenario.sha256}")
+    private val games = mutableMapOf<String, Pair<String, String>>() // label -> (name, creator token)
+    private val seats = mutableMapOf<String, Pair<String, String>>() // label -> (game label, seat token)
+    private val watches = mutableMapOf<String, OpenWatch>()
+
+    private fun labels(): Map<String, String> = games.entries.associate { (label, g) -> g.first to label }
+
+    private fun gameName(label: String): String = games[label]?.first ?: throw ScenarioError("no game labelled \"$label\" yet")
+
+    private fun token(caller: String, game: String): String? = when (caller) {
+        "spectator" -> null
+        "forged" -> FORGED_TOKEN
+        "creator" -> games[game]?.second ?: throw ScenarioError("no game labelled \"$game\" yet")
+        else -> seats[caller]?.second ?: throw ScenarioError("no seat labelled \"$caller\" yet")
+    }
+
+    /** Replays the scenario; the failure, or null. */
+    suspend fun run(): String? {
+        try {
+            for ((i, step) in scenario.steps.withIndex()) {
+                try {
+                    step(i, step)
+                } catch (e: Mismatch) {
+                    lines += "FAILED ${e.message}"
+                    return "step $i: ${e.message}"
+                } catch (e: ScenarioError) {
+                    lines += "FAILED malformed scenario: ${e.message}"
+                    return "step $i: malformed scenario: ${e.message}"
+                }
+            }
+            return null
+        } finally {
+            watches.values.filter { it.open }.forEach { it.job.cancel() }
+        }
+    }
+
+    private fun str(step: JsonObject, key: String, fallback: String?): String {
+        val v = step.get(key) ?: return fallback ?: throw ScenarioError("no \"$key\"")
+        if (!v.isJsonPrimitive || !v.asJsonPrimitive.isString) throw ScenarioError("not a string: $v")
+        return v.asString
+    }
+
+    private suspend fun step(index: Int, step: JsonObject) {
+        val unknown = step.keySet() - STEP_FIELDS
+        if (unknown.isNotEmpty()) throw ScenarioError("step $index: unknown fields ${unknown.sorted()}")
+        val op = str(step, "op", null)
+        var game = str(step, "game", "g")
+        var caller = str(step, "as", "spectator")
+        if (op == "watch_next" || op == "watch_close") {
+            val w = watches[str(step, "watch", null)] ?: throw ScenarioError("no watch labelled ${step.get("watch")}")
+            game = w.game
+            caller = w.caller
+        }
+        lines += "step $index $op $game $caller"
+        val expect = step.get("expect")?.asJsonObject ?: JsonObject()
+        val response = try {
+            call(op, game, caller, step)
+        } catch (e: RaminoException) {
+            lines += "error ${e.codeName} ${e.reason}"
+            val wanted = expect.get("error")?.asJsonObject
+                ?: throw Mismatch("expected success, got ${e.codeName} ${e.reason}: ${e.detail}")
+            val code = wanted.get("code").asString
+            val reason = wanted.get("reason").asString
+            if (code != e.codeName || reason != e.reason) throw Mismatch("expected $code $reason, got ${e.codeName} ${e.reason}")
+            return
+        }
+        val normalized = normalize(response, labels())
+        lines += "ok ${canonical(normalized)}"
+        expect.get("error")?.asJsonObject?.let {
+            throw Mismatch("expected ${it.get("code").asString} ${it.get("reason").asString}, got success")
+        }
+        for (fact in expect.get("facts")?.asJsonArray ?: JsonArray()) {
+            val path = fact.asJsonObject.get("path").asString
+            val equals = fact.asJsonObject.get("equals")
+            val got = evaluate(normalized, path)
+            lines += "fact $path ${canonical(got)}"
+            if (!same(got, equals)) throw Mismatch("$path: expected ${canonical(equals)}, got ${canonical(got)}")
+        }
+    }
+
+    private suspend fun call(op: String, game: String, caller: String, step: JsonObject): JsonElement {
+        val args = step.get("args")?.asJsonObject?.deepCopy() ?: JsonObject()
+        if (op.startsWith("watch_")) return watch(op, game, caller, step, args)
+        @Suppress("UNCHECKED_CAST")
+        val method = (UNARY[op] ?: throw ScenarioError("unknown op \"$op\"")) as MethodDescriptor<Any, Any>
+        if (op != "create") args.addProperty("name", gameName(game))
+        if (!args.has("requestId") && op !in WITHOUT_REQUEST_ID) args.addProperty("requestId", RaminoClient.newRequestId())
+        val request = ProtoJson.request(method, canonical(args))
+        val token = if (op == "create" || op == "join") null else token(caller, game)
+        val response = client.call(method, request, token)
+        val printed = ProtoJson.print(response)
+        when (op) {
+            "create" -> {
+                val name = printed.asJsonObject.getAsJsonObject("game").get("name").asString
+                val bound = games[game]
+                if (bound != null && bound.first != name) throw Mismatch("create '$game' again made another game (a retry makes none)")
+                games[game] = name to printed.asJsonObject.get("creatorToken").asString
+            }
+            "join" -> seats[caller] = game to printed.asJsonObject.get("seatToken").asString
+        }
+        return printed
+    }
+
+    private suspend fun watch(op: String, game: String, caller: String, step: JsonObject, args: JsonObject): JsonElement {
+        val label = str(step, "watch", null)
+        if (op == "watch_open") {
+            step.get("resume")?.let { from ->
+                val last = watches[from.asString]?.lastVersion ?: throw ScenarioError("watch ${from.asString} read nothing to resume after")
+                args.add("afterVersion", last)
+            }
+            args.addProperty("name", gameName(game))
+            val method = GameServiceGrpc.getWatchGameMethod()
+            val request = ProtoJson.request(method, canonical(args))
+            val token = token(caller, game)
+            val after = if (request.hasAfterVersion()) request.afterVersion else null
+            val gameWatch: GameWatch = if (token == null) {
+                client.watch(request.name, after, request.snapshot, pastTheEnd = true)
+            } else {
+                client.seat(request.name, 0, token).watch(after, request.snapshot, pastTheEnd = true)
+            }
+            val items = Channel<WatchItem>(Channel.UNLIMITED)
+            val job = scope.launch {
+                try {
+                    gameWatch.collect { items.send(it) }
+                    items.close()
+                } catch (e: CancellationException) {
+                    items.close()
+                    throw e
+                } catch (e: Exception) {
+                    items.close(e)
+                }
+            }
+            watches[label] = OpenWatch(caller, game, job, items)
+            return JsonObject()
+        }
+        val w = watches[label] ?: throw ScenarioError("no watch labelled \"$label\"")
+        if (op == "watch_close") {
+            w.job.cancel()
+            w.open = false
+            return JsonObject()
+        }
+        if (op != "watch_next") throw ScenarioError("unknown op \"$op\"")
+        val count = step.get("count")?.asInt ?: throw ScenarioError("watch_next without count")
+        val messages = JsonArray()
+        repeat(count) {
+            val got = withTimeoutOrNull(WATCH_TIMEOUT) { w.items.receiveCatching() }
+                ?: throw Mismatch("watch '$label': no message within ${WATCH_TIMEOUT.inWholeSeconds} s")
+            val item = got.getOrNull() ?: when (val cause = got.exceptionOrNull()) {
+                is RaminoException -> throw cause
+                null -> throw Mismatch("watch '$label': the stream ended")
+                else -> throw Mismatch("watch '$label': the stream ended ($cause)")
+            }
+            val printed = ProtoJson.print(item)
+            messages.add(printed)
+            w.lastVersion = printed.asJsonObject.get("version")
+        }
+        return JsonObject().also { it.add("messages", messages) }
+    }
+}
+
+class ConformanceTest {
+    @Test
+    fun `every scenario replayed through the Kotlin SDK`() {
+        val dir = File(REPO, "tests/conformance")
+        val suite = JsonParser.parseString(File(dir, "suite.json").readText()).asJsonObject
+        val format = suite.get("formatVersion").asInt
+        if (format != FORMAT_VERSION) fail("suite.json: unknown formatVersion $format")
+        val scenarios = File(dir, "scenarios").listFiles { f -> f.name.endsWith(".json") }!!
+            .sortedWith { a, b -> compareCodePoints(a.name, b.name) }
+            .map { f ->
+                val raw = f.readBytes()
+                val doc = JsonParser.parseString(String(raw, Charsets.UTF_8)).asJsonObject
+                val sha = MessageDigest.getInstance("SHA-256").digest(raw).joinToString("") { "%02x".format(it) }
+                Scenario(f.name.removeSuffix(".json"), sha, doc.getAsJsonArray("steps").map { it.asJsonObject })
+            }
+        assertTrue(scenarios.isNotEmpty(), "no scenario in ${dir}/scenarios")
+        val out = File(dir, "transcripts/kotlin")
+        out.deleteRecursively()
+        out.mkdirs()
+        val failures = mutableMapOf<String, String>()
+        val seed = suite.get("testSeed").asString
+        TestServer(args = listOf("--test-seed", seed, "--abandon-after", "0")).start().use { server ->
+            RaminoClient(server.address).use { client ->
+                runBlocking {
+                    for (scenario in scenarios) {
+                        val replay = Replay(client, scenario, this)
+                        replay.run()?.let { failures[scenario.name] = it }
+                        File(out, "${scenario.name}.txt").writeText(replay.lines.joinToString("\n") + "\n")
+                    }
+                }
+            }
+        }
+        if (failures.isNotEmpty()) fail("scenarios failed: $failures")
+    }
+}
