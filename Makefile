@@ -341,9 +341,13 @@ maven:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq maven default-jdk-headless; } \
 		|| { echo "cannot install maven: run 'apt-get install maven default-jdk-headless' as root" >&2; exit 1; }; }
 test-kotlin: build maven
-	cd clients/kotlin && time $(MVN) verify
+	$(stage-begin)
+	cd clients/kotlin && $(MVN) verify
+	$(stage-end)
 test: test-kotlin
 test-kotlin-conformance: build maven
-	cd clients/kotlin/conformance && time $(MVN) test
+	$(stage-begin)
+	cd clients/kotlin/conformance && $(MVN) test
+	$(stage-end)
 CONFORMANCE_LANGS += kotlin
 test-python: test-kotlin-conformance
