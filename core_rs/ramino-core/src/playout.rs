@@ -143,8 +143,9 @@ impl Budget {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evaluation {
     pub action: Action,
-    /// Mean utility for the deciding seat: its round score against the mean
-    /// of the others', signed so that more is better.
+    /// Mean utility for the deciding seat: +1 for a round won, -1 for a
+    /// round another seat won, plus a hundredth of its point margin over the
+    /// mean of the others (signed so that more is better).
     pub mean: f64,
     /// Playouts run for this action.
     pub playouts: u32,
@@ -404,6 +405,8 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// Winning the round first (+1, -1 when another seat wins, 0 with no
+    /// winner), the point margin a hundredth of that per point.
     fn utility(&self, seat: usize) -> f64 {
         let n = self.scores.len();
         let mine = self.scores[seat] as f64;
@@ -415,11 +418,13 @@ impl Outcome {
             .map(|(_, &s)| s as f64)
             .sum::<f64>()
             / (n - 1) as f64;
-        if self.lower_is_better {
-            others - mine
-        } else {
-            mine - others
-        }
+        let margin = if self.lower_is_better { others - mine } else { mine - others };
+        let win = match self.winner {
+            Some(w) if w == seat => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        };
+        win + margin / 100.0
     }
 }
 
