@@ -122,8 +122,11 @@ async function showLobby(): Promise<void> {
     others.innerHTML = Array.from({ length: n - 1 }, (_, i) => {
       const seat = i + 1;
       return `<label>Seat ${seat + 1} <select name="seat${seat}">
-        <option value="greedy">Bot (greedy)</option>
-        <option value="random">Bot (random)</option>
+        <option value="MEDIUM">Bot (medium)</option>
+        <option value="EASY">Bot (easy)</option>
+        <option value="HARD">Bot (hard)</option>
+        <option value="EXPERT">Bot (expert)</option>
+        <option value="RANDOM">Bot (random)</option>
         <option value="person">A person</option></select></label>`;
     }).join("");
   };
@@ -145,7 +148,14 @@ async function createAndSit(data: FormData, error: HTMLElement): Promise<void> {
   const seats: (string | BotLevel)[] = [name];
   for (let s = 1; s < count; s++) {
     const kind = String(data.get(`seat${s}`));
-    seats.push(kind === "greedy" ? BotLevel.GREEDY : kind === "random" ? BotLevel.RANDOM : "");
+    const levels: Record<string, BotLevel> = {
+      EASY: BotLevel.EASY,
+      MEDIUM: BotLevel.MEDIUM,
+      HARD: BotLevel.HARD,
+      EXPERT: BotLevel.EXPERT,
+      RANDOM: BotLevel.RANDOM,
+    };
+    seats.push(levels[kind] ?? "");
   }
   try {
     const created = await client.createGame({ variant: String(data.get("variant")), seats });

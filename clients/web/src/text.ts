@@ -25,6 +25,10 @@ export function seatName(view: GameView | undefined, seat: number | undefined): 
   if (!s) return `seat ${seat + 1}`;
   if (s.bot === BotLevel.GREEDY) return `Bot ${seat + 1} (greedy)`;
   if (s.bot === BotLevel.RANDOM) return `Bot ${seat + 1} (random)`;
+  if (s.bot === BotLevel.EASY) return `Bot ${seat + 1} (easy)`;
+  if (s.bot === BotLevel.MEDIUM) return `Bot ${seat + 1} (medium)`;
+  if (s.bot === BotLevel.HARD) return `Bot ${seat + 1} (hard)`;
+  if (s.bot === BotLevel.EXPERT) return `Bot ${seat + 1} (expert)`;
   return s.playerName || `seat ${seat + 1}`;
 }
 

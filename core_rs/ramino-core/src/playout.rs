@@ -151,6 +151,11 @@ pub struct Evaluation {
     pub playouts: u32,
     /// Playouts in which the deciding seat went out (or won the knock).
     pub wins: u32,
+    /// Mean of this action's utility minus the first action's, playout by
+    /// playout on the same deals (0 for the first action).
+    pub advantage: f64,
+    /// Standard error of `advantage` (0 with a single playout).
+    pub stderr: f64,
 }
 
 /// Inputs the playouts cannot start from.
@@ -297,9 +302,14 @@ pub fn evaluate(
             mean: 0.0,
             playouts: 0,
             wins: 0,
+            advantage: 0.0,
+            stderr: 0.0,
         })
         .collect();
     let mut totals = vec![0.0f64; actions.len()];
+    // Sums of the paired differences with the first action, and of their squares.
+    let mut diffs = vec![(0.0f64, 0.0f64); actions.len()];
+    let mut utilities = vec![0.0f64; actions.len()];
     let mut done = 0u32;
     while done < budget.max_iterations.max(1) {
         if done > 0 {
@@ -316,16 +326,28 @@ pub fn evaluate(
             sim.rng = ChaCha20::new(&seed, &[0; 12], playout_seed);
             let outcome = sim.run(seen.seat, a);
             let u = outcome.utility(seen.seat);
+            utilities[i] = u;
             totals[i] += u;
             evals[i].playouts += 1;
             if outcome.winner == Some(seen.seat) {
                 evals[i].wins += 1;
             }
         }
+        for (d, u) in diffs.iter_mut().zip(&utilities) {
+            let x = u - utilities[0];
+            d.0 += x;
+            d.1 += x * x;
+        }
         done += 1;
     }
-    for (e, t) in evals.iter_mut().zip(totals) {
-        e.mean = t / f64::from(e.playouts);
+    for ((e, t), (d, d2)) in evals.iter_mut().zip(totals).zip(diffs) {
+        let n = f64::from(e.playouts);
+        e.mean = t / n;
+        e.advantage = d / n;
+        if e.playouts > 1 {
+            let var = ((d2 - d * d / n) / (n - 1.0)).max(0.0);
+            e.stderr = (var / n).sqrt();
+        }
     }
     Ok(evals)
 }
@@ -418,7 +440,11 @@ impl Outcome {
             .map(|(_, &s)| s as f64)
             .sum::<f64>()
             / (n - 1) as f64;
-        let margin = if self.lower_is_better { others - mine } else { mine - others };
+        let margin = if self.lower_is_better {
+            others - mine
+        } else {
+            mine - others
+        };
         let win = match self.winner {
             Some(w) if w == seat => 1.0,
             Some(_) => -1.0,

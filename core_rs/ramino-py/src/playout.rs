@@ -9,6 +9,9 @@ use ramino_core::{Action, Card};
 
 use crate::{cards_arg, variant_arg, CoreError};
 
+/// Mean, playouts, wins, advantage over the first action, its standard error.
+type Evaluated = (f64, u32, u32, f64, f64);
+
 fn action_arg(text: &str) -> Result<Action, core::PlayoutError> {
     let bad = |why| core::PlayoutError::BadAction {
         action: text.to_string(),
@@ -38,7 +41,8 @@ fn per_seat<T>(name: &str, values: Vec<T>, n: usize) -> PyResult<Vec<T>> {
     Ok(values)
 }
 
-/// Mean utility, playouts and wins of each action, in order, for `seat`
+/// Mean utility, playouts, wins, advantage over the first action and its
+/// standard error, of each action in order, for `seat`
 /// (see `ramino_core::playout`). `actions`: "draw_from_stock",
 /// "take_discard", "pass_upcard", "discard <card>", "knock <card>".
 /// `iterations` bounds the deals sampled; `time_ms`, when given, bounds the
@@ -72,7 +76,7 @@ pub(crate) fn evaluate_actions(
     turns_left: u16,
     no_draw_seat: Option<usize>,
     time_ms: Option<f64>,
-) -> PyResult<Vec<(f64, u32, u32)>> {
+) -> PyResult<Vec<Evaluated>> {
     let v = variant_arg(variant)?;
     let n = hand_sizes.len();
     let known = per_seat("known", known, n)?;
@@ -134,5 +138,8 @@ pub(crate) fn evaluate_actions(
     let evals = py
         .allow_threads(|| core::evaluate(&v, &seen, &actions, &budget, key))
         .map_err(CoreError::Playout)?;
-    Ok(evals.into_iter().map(|e| (e.mean, e.playouts, e.wins)).collect())
+    Ok(evals
+        .into_iter()
+        .map(|e| (e.mean, e.playouts, e.wins, e.advantage, e.stderr))
+        .collect())
 }

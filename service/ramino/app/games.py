@@ -183,8 +183,9 @@ class GameApp:
         version: int,
         choose: Callable[[Game], Command],
         timed_out: bool,
+        heavy: bool = False,
     ) -> bool:
-        return await self.moves.act_for(game_id, seat, version, choose, timed_out)
+        return await self.moves.act_for(game_id, seat, version, choose, timed_out, heavy)
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
         return await self.moves.end(game_id, reason, version)

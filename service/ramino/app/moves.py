@@ -230,9 +230,11 @@ class Moves:
         version: int,
         choose: Callable[[Game], Command],
         timed_out: bool,
+        heavy: bool = False,
     ) -> bool:
         """A server-side move (bot or timer) for ``seat`` at ``version``;
-        False when the game has moved on meanwhile."""
+        False when the game has moved on meanwhile. ``heavy``: the choice is
+        a search (the hard and expert bots), always run in the work pool."""
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
             if (
@@ -248,8 +250,10 @@ class Moves:
                 else [entry("timed_out", self._t.clock(), seat=seat)]
             )
             engine = game.engine
-            if self._pool is not None and len(engine.state.seats[seat].hand) > POOLED_HAND:
-                # A bot's searches on a large hand, in the work pool; the lock
+            if self._pool is not None and (
+                heavy or len(engine.state.seats[seat].hand) > POOLED_HAND
+            ):
+                # A bot's searches (on a large hand, or playouts), in the work pool; the lock
                 # is held, so nothing changes the game meanwhile. A full pool
                 # fails this duty: the sweep comes back to it.
                 command = await self._pool.run(choose, engine)

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass
 
 from ramino._core import evaluate_actions
+from ramino.bots.greedy import GreedyBot
 from ramino.engine import (
     Command,
     Discard,
@@ -39,9 +40,16 @@ from ramino.engine.events import (
     RoundStarted,
     TookDiscard,
 )
-from ramino.bots.greedy import GreedyBot
 
-__all__ = ["Budget", "LEVEL_BUDGETS", "Observation", "SearchBot", "observe"]
+__all__ = [
+    "Budget",
+    "LEVEL_BUDGETS",
+    "Observation",
+    "SearchBot",
+    "observe",
+    "parse_times",
+    "set_level_times",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +57,14 @@ class Budget:
     """What one decision may spend: wall-clock milliseconds (``None``: no
     clock) and at most ``iterations`` sampled deals (``None``: as many as
     the time allows). With no clock the bot is deterministic given its seed.
-    ``width``: the most discards weighed (the greedy bot's best first)."""
+    ``width``: the most discards weighed (the greedy bot's best first).
+    ``confidence``: how many standard errors a choice must beat the greedy
+    bot's by, playout for playout on the same deals, to be played instead."""
 
     time_ms: float | None
     iterations: int | None = None
     width: int = 6
+    confidence: float = 1.0
 
     def __post_init__(self) -> None:
         if self.time_ms is None and self.iterations is None:
@@ -62,6 +73,8 @@ class Budget:
             raise ValueError(f"a bot's time budget is a positive number of ms, not {self.time_ms}")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"a bot's iteration budget is at least 1, not {self.iterations}")
+        if not self.confidence >= 0:
+            raise ValueError(f"a bot's confidence is at least 0, not {self.confidence}")
         if self.width < 2:
             raise ValueError(f"a bot weighs at least 2 discards, not {self.width}")
 
@@ -71,6 +84,36 @@ LEVEL_BUDGETS: dict[str, Budget] = {
     "expert": Budget(time_ms=100.0, width=10),
 }
 """The default budget of each searching level."""
+
+
+def parse_times(text: str) -> dict[str, float]:
+    """``"hard=20,expert=100"``: milliseconds a decision per searching level."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        level, sep, raw = part.partition("=")
+        level = level.strip()
+        if not sep or level not in LEVEL_BUDGETS:
+            raise ValueError(
+                f"expected LEVEL=MS with LEVEL one of {', '.join(LEVEL_BUDGETS)}, got {part!r}"
+            )
+        try:
+            ms = float(raw)
+        except ValueError:
+            raise ValueError(f"{level}'s time is a number of ms, not {raw!r}") from None
+        Budget(time_ms=ms)  # the same checks as any budget
+        out[level] = ms
+    return out
+
+
+def set_level_times(times: dict[str, float]) -> None:
+    """Changes the default time budget of searching levels (the server's
+    ``--bot-time-ms``)."""
+    for level, ms in times.items():
+        old = LEVEL_BUDGETS[level]
+        LEVEL_BUDGETS[level] = Budget(time_ms=ms, iterations=old.iterations, width=old.width)
+
 
 # Iterations run when only a time is set: a bound no decision reaches in time.
 _UNBOUNDED = 1 << 30
@@ -137,7 +180,6 @@ def observe(game: Game, seat: int, view: View | None = None) -> Observation:
             visible.update(ids)
             known.append([deck[c] for c in ids])
     v = game.rules.variant
-    me = view.seats[seat]
     return Observation(
         seat=seat,
         hand_sizes=[s.hand_size for s in view.seats],
@@ -182,6 +224,7 @@ class SearchBot(GreedyBot):
         self, game: Game, view: View, moves: list[Command]
     ) -> list[tuple[str, Command]]:
         """The choices worth a search, the greedy bot's preference first."""
+        knocking = game.rules.variant.knocking
         if view.phase == "draw":
             draws: list[tuple[str, Command]] = []
             for cmd, name in (
@@ -191,16 +234,16 @@ class SearchBot(GreedyBot):
             ):
                 if cmd in moves:
                     draws.append((name, cmd))
+            greedy = self._gin(game, view) if knocking else self._draw(game, view)
+            draws.sort(key=lambda d: d[1] != greedy)
             return draws
         if view.phase != "play":
             return []
         deck = view.deck
-        knocking = game.rules.variant.knocking
-        if not knocking:
-            # Melds, lay-offs and swaps first, as the greedy bot plays them.
-            greedy = self._play(game, view)
-            if greedy is not None and not isinstance(greedy, Discard):
-                return []
+        # Melds, lay-offs and swaps first, as the greedy bot plays them.
+        greedy = self._gin(game, view) if knocking else self._play(game, view)
+        if greedy is not None and not isinstance(greedy, Discard | Knock):
+            return []
         out: list[tuple[str, Command]] = []
         for m in moves:
             if isinstance(m, Knock):
@@ -223,7 +266,13 @@ class SearchBot(GreedyBot):
             discards.append((f"discard {deck[c]}", Discard(c)))
             if len(discards) >= self.budget.width:
                 break
-        return out + discards
+        found = out + discards
+        if isinstance(greedy, Discard):
+            first = f"discard {deck[greedy.card]}"
+            if all(n != first for n, _ in found):
+                found.insert(0, (first, greedy))
+            found.sort(key=lambda d: d[0] != first)
+        return found
 
     def _search(
         self, game: Game, seat: int, view: View, candidates: list[tuple[str, Command]]
@@ -251,5 +300,13 @@ class SearchBot(GreedyBot):
             time_ms=b.time_ms,
             seed=self._search_rng.getrandbits(64),
         )
-        best = max(range(len(candidates)), key=lambda i: (evals[i][0], -i))
+        # The greedy choice (the first) stands unless another beats it by
+        # more than the noise of the playouts: a choice made on noise alone
+        # is worse than the greedy bot's reasons.
+        sure = [
+            i
+            for i, (_, _, _, advantage, stderr) in enumerate(evals)
+            if i == 0 or advantage > self.budget.confidence * stderr
+        ]
+        best = max(sure, key=lambda i: (evals[i][0], -i))
         return candidates[best][1]

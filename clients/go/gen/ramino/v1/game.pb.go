@@ -32,6 +32,15 @@ const (
 	BotLevel_BOT_LEVEL_RANDOM BotLevel = 1
 	// Opens as soon as it can, lays off, discards its costliest deadwood.
 	BotLevel_BOT_LEVEL_GREEDY BotLevel = 2
+	// The greedy bot with careless discards: a game a person should win.
+	BotLevel_BOT_LEVEL_EASY BotLevel = 3
+	// The greedy bot.
+	BotLevel_BOT_LEVEL_MEDIUM BotLevel = 4
+	// Searches sampled deals consistent with what its seat has seen
+	// (playouts in the rules kernel), 20 ms a decision by default.
+	BotLevel_BOT_LEVEL_HARD BotLevel = 5
+	// As hard, with 100 ms a decision by default and more discards weighed.
+	BotLevel_BOT_LEVEL_EXPERT BotLevel = 6
 )
 
 // Enum value maps for BotLevel.
@@ -40,11 +49,19 @@ var (
 		0: "BOT_LEVEL_UNSPECIFIED",
 		1: "BOT_LEVEL_RANDOM",
 		2: "BOT_LEVEL_GREEDY",
+		3: "BOT_LEVEL_EASY",
+		4: "BOT_LEVEL_MEDIUM",
+		5: "BOT_LEVEL_HARD",
+		6: "BOT_LEVEL_EXPERT",
 	}
 	BotLevel_value = map[string]int32{
 		"BOT_LEVEL_UNSPECIFIED": 0,
 		"BOT_LEVEL_RANDOM":      1,
 		"BOT_LEVEL_GREEDY":      2,
+		"BOT_LEVEL_EASY":        3,
+		"BOT_LEVEL_MEDIUM":      4,
+		"BOT_LEVEL_HARD":        5,
+		"BOT_LEVEL_EXPERT":      6,
 	}
 )
 
@@ -5953,11 +5970,15 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"MatchEnded\x12\x16\n" +
 	"\x06totals\x18\x01 \x03(\x05R\x06totals\x12\x18\n" +
-	"\awinners\x18\x02 \x03(\x05R\awinners*Q\n" +
+	"\awinners\x18\x02 \x03(\x05R\awinners*\xa5\x01\n" +
 	"\bBotLevel\x12\x19\n" +
 	"\x15BOT_LEVEL_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10BOT_LEVEL_RANDOM\x10\x01\x12\x14\n" +
-	"\x10BOT_LEVEL_GREEDY\x10\x02*u\n" +
+	"\x10BOT_LEVEL_GREEDY\x10\x02\x12\x12\n" +
+	"\x0eBOT_LEVEL_EASY\x10\x03\x12\x14\n" +
+	"\x10BOT_LEVEL_MEDIUM\x10\x04\x12\x12\n" +
+	"\x0eBOT_LEVEL_HARD\x10\x05\x12\x14\n" +
+	"\x10BOT_LEVEL_EXPERT\x10\x06*u\n" +
 	"\n" +
 	"GameStatus\x12\x1b\n" +
 	"\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n" +
