@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ramino.bots import LEVEL_BUDGETS, LEVELS, Bot, Budget, make_bot
-from ramino.engine import Game, RoundEnded
+from ramino.engine import Command, Game, RoundEnded
 from ramino.simulate import game_seed
 
 CASES = [("ramino51", 2), ("ramino51", 4), ("rami51", 2), ("rummy", 2), ("gin", 2)]
@@ -56,8 +56,39 @@ def budgets(iterations: int | None, time_ms: float | None) -> dict[str, Budget]:
     return out
 
 
+DECISIONS: dict[str, list[float]] = {}
+"""Wall-clock seconds of each decision of a searching level."""
+
+
+class Timed:
+    """A bot whose decisions are timed (wall clock: what a player waits)."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.kind = inner.kind
+        self.heavy = inner.heavy
+
+    def choose(self, game: Game, seat: int) -> Command:
+        start = time.perf_counter()
+        cmd = self.inner.choose(game, seat)
+        DECISIONS.setdefault(self.kind, []).append(time.perf_counter() - start)
+        return cmd
+
+
 def bot(level: str, seed: int, table: dict[str, Budget]) -> Bot:
-    return make_bot(level, seed, table.get(level))
+    made = make_bot(level, seed, table.get(level))
+    return Timed(made) if made.heavy else made
+
+
+def latency_report() -> None:
+    for level, times in sorted(DECISIONS.items()):
+        ordered = sorted(times)
+        n = len(ordered)
+        p50, p99 = ordered[n // 2], ordered[min(n - 1, int(n * 0.99))]
+        print(
+            f"  {level} decisions: {n}, wall ms p50 {1000 * p50:.1f}  p99 {1000 * p99:.1f}  "
+            f"max {1000 * ordered[-1]:.1f} (choices by search and greedy moves alike)"
+        )
 
 
 @dataclass
@@ -182,6 +213,7 @@ def main() -> None:
                 weak,
                 play_pair(variant, players, strong, weak, args.games, args.seed, table),
             )
+    latency_report()
 
 
 if __name__ == "__main__":

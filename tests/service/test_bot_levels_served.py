@@ -15,7 +15,7 @@ from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc
 
-from tests.service.conftest import SECRET, SEED, Harness, play_one
+from tests.service.conftest import SECRET, SEED, Harness, auth, play_one, reason_of, seated_game
 
 
 class CountingPool(WorkPool):
@@ -73,3 +73,37 @@ async def test_a_person_plays_a_hard_and_an_expert_bot_to_the_end() -> None:
     finally:
         await running.stop(0)
         pool.shutdown()
+
+
+async def test_a_hint_can_come_from_a_level(harness: Harness) -> None:
+    h = harness
+    name, tokens = await seated_game(h, "gin", 2)
+    md = auth(tokens[0])
+    turn = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=md)).view.turn
+    md = auth(tokens[turn])
+    plain = await h.stub.GetLegalMoves(game_pb2.GetLegalMovesRequest(name=name), metadata=md)
+    assert not plain.hint.HasField("suggested_move")
+    for level in (game_pb2.BOT_LEVEL_HARD, game_pb2.BOT_LEVEL_MEDIUM):
+        asked = await h.stub.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name, hint_level=level), metadata=md
+        )
+        assert asked.hint.suggested_move in list(asked.moves)
+        again = await h.stub.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name, hint_level=level), metadata=md
+        )
+        assert again.hint.suggested_move == asked.hint.suggested_move
+    other = auth(tokens[1 - turn])
+    idle = await h.stub.GetLegalMoves(
+        game_pb2.GetLegalMovesRequest(name=name, hint_level=game_pb2.BOT_LEVEL_HARD), metadata=other
+    )
+    assert not idle.moves and not idle.hint.HasField("suggested_move")
+    try:
+        await h.stub.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name, hint_level=99),
+            metadata=md,  # type: ignore[arg-type]
+        )
+    except grpc.aio.AioRpcError as e:
+        assert e.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert reason_of(e) == "BAD_HINT_LEVEL"
+    else:
+        raise AssertionError("an unknown hint level was accepted")

@@ -176,6 +176,9 @@ class GameApp:
     async def legal(self, game_id: str, seat: int) -> LegalMoves:
         return await self.moves.legal(game_id, seat)
 
+    async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
+        return await self.moves.suggest(game_id, seat, level)
+
     async def act_for(
         self,
         game_id: str,
