@@ -18,6 +18,7 @@ are dealt otherwise gets the same move from it.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from ramino._core import evaluate_actions
@@ -211,8 +212,10 @@ class SearchBot(GreedyBot):
         self.kind = kind
         self.budget = budget or LEVEL_BUDGETS[kind]
         self._search_rng = random.Random(seed ^ 0x5EA5C4)
+        self._started = 0.0
 
     def choose(self, game: Game, seat: int) -> Command:
+        self._started = time.perf_counter()
         view = game.view(seat)
         moves = game.legal_moves(seat)
         candidates = self._candidates(game, view, moves)
@@ -279,6 +282,12 @@ class SearchBot(GreedyBot):
     ) -> Command:
         obs = observe(game, seat, view)
         b = self.budget
+        time_ms = b.time_ms
+        if time_ms is not None:
+            # The budget is the whole decision's: what the legal moves, the
+            # greedy bot's reasons and the observation took comes off it.
+            spent = 1000 * (time.perf_counter() - self._started)
+            time_ms = max(time_ms - spent, 0.05 * time_ms)
         evals = evaluate_actions(
             game.rules.variant,
             seat=obs.seat,
@@ -297,7 +306,7 @@ class SearchBot(GreedyBot):
             turns_left=obs.turns_left,
             actions=[name for name, _ in candidates],
             iterations=b.iterations if b.iterations is not None else _UNBOUNDED,
-            time_ms=b.time_ms,
+            time_ms=time_ms,
             seed=self._search_rng.getrandbits(64),
         )
         # The greedy choice (the first) stands unless another beats it by
