@@ -227,3 +227,26 @@ def deck_cards(variant: _VariantLike | None = None) -> list[Card]: ...
 def analyze_many(
     hands: Iterable[_Cards], variant: _VariantLike | None = None
 ) -> list[Analysis]: ...
+def evaluate_actions(
+    variant: _VariantLike,
+    *,
+    seat: int,
+    hand_sizes: Sequence[int],
+    known: Sequence[_Cards],
+    opened: Sequence[bool],
+    had_turn: Sequence[bool],
+    discarded: Sequence[_Cards],
+    laid_any: Sequence[bool],
+    discard: _Cards,
+    table: Sequence[_Cards],
+    unseen: _Cards,
+    stock_size: int,
+    actions: Sequence[str],
+    iterations: int,
+    seed: int,
+    taken: _Cards | None = None,
+    rebuilds_left: int = 0,
+    turns_left: int = 300,
+    no_draw_seat: int | None = None,
+    time_ms: float | None = None,
+) -> list[tuple[float, int, int, float, float]]: ...

@@ -21,6 +21,7 @@ from ramino.api.server import ServerConfig, serve
 from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
+from ramino.bots.search import set_level_times
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
 from ramino.logs import configure
@@ -32,6 +33,15 @@ from ramino.workers import supervise, workers_refused
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"RAMINO_{name}", default)
+
+
+def _bot_times(text: str) -> dict[str, float]:
+    from ramino.bots.search import parse_times
+
+    try:
+        return parse_times(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -129,6 +139,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=float,
         default=float(_env("BOT_DELAY", "0")),
         help="seconds a bot waits before each move (for people watching) [RAMINO_BOT_DELAY]",
+    )
+    p.add_argument(
+        "--bot-time-ms",
+        type=_bot_times,
+        default=_bot_times(_env("BOT_TIME_MS", "")),
+        metavar="LEVEL=MS,...",
+        help="time a decision of the searching bots, e.g. hard=20,expert=100 "
+        "(the defaults) [RAMINO_BOT_TIME_MS]",
     )
     retention = _env("FINISHED_RETENTION", "")
     p.add_argument(
@@ -400,6 +418,7 @@ def run_server(
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )
+        set_level_times(args.bot_time_ms)
         pool = WorkPool(config.work_threads, config.work_capacity)
         app = GameApp(
             open_store(config.store),

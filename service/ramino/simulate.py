@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ramino.bots import BOT_KINDS, Bot, make_bot
+from ramino.bots import BOT_KINDS, Bot, Budget, make_bot
 from ramino.engine import (
     RESIGNATIONS,
     STOCK_EXHAUSTED,
@@ -200,17 +200,19 @@ def simulate(
     overrides: Mapping[str, Override] | None = None,
     check: bool = True,
     progress: Callable[[int], None] | None = None,
+    budget: Budget | None = None,
 ) -> Summary:
     """Plays ``games`` games of ``variant`` with one bot of each kind in
     ``bots`` per seat; game ``i`` uses :func:`game_seed` ``(seed, i)`` and its
-    bots are seeded from it."""
+    bots are seeded from it. ``budget``: the searching bots' budget instead
+    of their level's."""
     summary = Summary(variant, tuple(bots))
     summary.totals = [[] for _ in bots]
     summary.wins = [0.0 for _ in bots]
     start = time.perf_counter()
     for i in range(games):
         gs = game_seed(seed, i)
-        players = [make_bot(kind, (gs + k) % 2**63) for k, kind in enumerate(bots)]
+        players = [make_bot(kind, (gs + k) % 2**63, budget) for k, kind in enumerate(bots)]
         try:
             result = play_game(variant, players, gs, overrides, check)
         except Exception as e:  # a crash is a finding, not the end of the run
@@ -271,6 +273,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=1, help="simulation seed (default: 1)")
     p.add_argument(
+        "--bot-time-ms",
+        type=float,
+        default=None,
+        help="time a decision of hard and expert (default: their level's, 20 and 100 ms)",
+    )
+    p.add_argument(
+        "--bot-iterations",
+        type=int,
+        default=None,
+        help="sampled deals a decision of hard and expert; alone, with no clock: reproducible",
+    )
+    p.add_argument(
         "--set",
         dest="overrides",
         action="append",
@@ -302,6 +316,12 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("give at least one bot")
     bots = [kinds[i % len(kinds)] for i in range(players)]
     overrides = dict(args.overrides)
+    budget = None
+    if args.bot_time_ms is not None or args.bot_iterations is not None:
+        try:
+            budget = Budget(time_ms=args.bot_time_ms, iterations=args.bot_iterations)
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
     console = Console(stderr=args.json)
     with Progress(
         "[progress.description]{task.description}",
@@ -320,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
             overrides,
             check=args.check,
             progress=lambda n: bar.advance(task, n),
+            budget=budget,
         )
     if args.json:
         print(json.dumps(summary.to_data(), indent=2, sort_keys=True))

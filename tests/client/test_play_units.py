@@ -307,7 +307,9 @@ def test_unknown_commands_and_wrong_arguments_are_refused() -> None:
 def test_bots_and_overrides_of_the_command_line() -> None:
     assert commands.bots("greedy, Random,,") == [BotLevel.GREEDY, BotLevel.RANDOM]
     assert commands.bots("") == []
-    with pytest.raises(Refused, match="unknown bot 'genius' \\(choose from random, greedy\\)"):
+    assert commands.bots("easy,Hard, expert") == [BotLevel.EASY, BotLevel.HARD, BotLevel.EXPERT]
+    choices = "random, greedy, easy, medium, hard, expert"
+    with pytest.raises(Refused, match=f"unknown bot 'genius' \\(choose from {choices}\\)"):
         commands.bots("greedy,genius")
     assert commands.overrides(["max_rounds=3", "ace_high=false", "scoring=classic"]) == {
         "max_rounds": 3,

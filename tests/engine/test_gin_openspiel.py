@@ -132,14 +132,13 @@ def play_openspiel(game: Any, rng: random.Random, tables: Tables) -> list[int]:
 class Replay:
     """Ramino's side of one OpenSpiel hand."""
 
-    def __init__(self, history: list[int], tables: Tables) -> None:
+    def __init__(
+        self, tables: Tables, hands: list[list[str]], upcard: str, draws: list[str]
+    ) -> None:
+        """The hand dealt ``hands`` (OpenSpiel's player 0 first, Ramino's
+        seat 0), ``upcard``, then ``draws`` from the stock in order."""
         self.t = tables
-        chance = history[:21]
-        hands = [[os_name(c) for c in chance[:10]], [os_name(c) for c in chance[10:20]]]
-        upcard = os_name(chance[20])
-        # The stock's draws, in order, are the chance outcomes after the deal.
-        self.draws: list[str] = []
-        self._collect_draws(history)
+        self.draws = draws
         deck = stack_deck(self.t.variant, hands, upcard=upcard, stock=self.draws)
         self.game = Game.new("gin", ["p0", "p1"], seed=1, decks=[deck])
         self.exclusions: Counter[str] = Counter()
@@ -149,13 +148,20 @@ class Replay:
         self.knocking = False
         self.finished_layoffs_known = False
 
-    def _collect_draws(self, history: list[int]) -> None:
+    @classmethod
+    def of_history(cls, history: list[int], tables: Tables) -> Replay:
+        """The replay of an OpenSpiel hand: its deal and its stock's draws,
+        in order, are the chance outcomes."""
+        chance = history[:21]
+        hands = [[os_name(c) for c in chance[:10]], [os_name(c) for c in chance[10:20]]]
         game = pyspiel.load_game("gin_rummy")
         state = game.new_initial_state()
+        draws: list[str] = []
         for i, a in enumerate(history):
             if state.is_chance_node() and i >= 21:
-                self.draws.append(os_name(a))
+                draws.append(os_name(a))
             state.apply_action(a)
+        return cls(tables, hands, os_name(chance[20]), draws)
 
     # --- Ramino's legal actions, as OpenSpiel's -----------------------------------
 
@@ -315,7 +321,7 @@ def layoff_chain_explains(replay: Replay, extra: set[int]) -> bool:
 
 
 def check_hand(history: list[int], tables: Tables, totals: Counter[str]) -> None:
-    replay = Replay(history, tables)
+    replay = Replay.of_history(history, tables)
     game = pyspiel.load_game("gin_rummy")
     state = game.new_initial_state()
     draws_taken = 0

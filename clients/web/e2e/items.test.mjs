@@ -41,7 +41,7 @@ async function create(p, variant) {
   await p.locator("#variant option").first().waitFor({ state: "attached" });
   await p.getByLabel("Your name").fill("Ada");
   await p.getByLabel("Variant").selectOption(variant);
-  await p.getByLabel("Seat 2").selectOption("greedy");
+  await p.getByLabel("Seat 2").selectOption("medium");
   await p.getByRole("button", { name: "Create and sit" }).click();
   await p.waitForURL(/#\/play\//);
   await p.locator("#hand .card").first().waitFor();

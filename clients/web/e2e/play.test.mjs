@@ -141,7 +141,7 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     await page.getByLabel("Your name").fill("Ada");
     await page.getByLabel("Variant").selectOption("rummy");
     await page.getByLabel("Seats").selectOption("2");
-    await page.getByLabel("Seat 2").selectOption("greedy");
+    await page.getByLabel("Seat 2").selectOption("medium");
     await page.getByRole("button", { name: "Create and sit" }).click();
     await page.waitForURL(/#\/play\//);
     gameId = page.url().split("#/play/")[1];

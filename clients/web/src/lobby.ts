@@ -1,7 +1,7 @@
 /** The lobby: a new game (variant described, seats, bots), and the open games. */
 import { BotLevel, GameStatus, type Game, type Variant } from "@ramino/client/web";
 import { explain, saveSeat, savedSeat, type Page } from "./table.ts";
-import { escape } from "./text.ts";
+import { escape, LEVELS } from "./text.ts";
 import { t } from "./words.ts";
 
 function gameId(name: string): string {
@@ -66,8 +66,7 @@ export class Lobby {
       others.innerHTML = Array.from({ length: n - 1 }, (_, i) => {
         const seat = i + 1;
         return `<label>${escape(t("lobby.seat", { n: seat + 1 }))} <select name="seat${seat}">
-        <option value="greedy">${escape(t("lobby.greedy"))}</option>
-        <option value="random">${escape(t("lobby.random"))}</option>
+${LEVELS.map(([value]) => `        <option value="${value}">${escape(t(`lobby.${value}`))}</option>`).join("\n")}
         <option value="person">${escape(t("lobby.person"))}</option></select></label>`;
       }).join("");
     };
@@ -100,7 +99,7 @@ export class Lobby {
     const seats: (string | BotLevel)[] = [name];
     for (let s = 1; s < count; s++) {
       const kind = String(data.get(`seat${s}`));
-      seats.push(kind === "greedy" ? BotLevel.GREEDY : kind === "random" ? BotLevel.RANDOM : "");
+      seats.push(LEVELS.find(([value]) => value === kind)?.[1] ?? "");
     }
     try {
       const created = await client.createGame({ variant: String(data.get("variant")), seats });

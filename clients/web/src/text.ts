@@ -20,11 +20,24 @@ export function codeText(code: string | undefined): string {
   return `${rank}${SUITS[code.slice(-1)] ?? code.slice(-1)}`;
 }
 
+/** The bots the lobby offers for a seat, by its option's value, medium first. */
+export const LEVELS: readonly (readonly [string, BotLevel])[] = [
+  ["medium", BotLevel.MEDIUM],
+  ["easy", BotLevel.EASY],
+  ["hard", BotLevel.HARD],
+  ["expert", BotLevel.EXPERT],
+  ["random", BotLevel.RANDOM],
+];
+const BOT_NAMES = new Map<BotLevel, string>([
+  ...LEVELS.map(([name, level]) => [level, name] as const),
+  [BotLevel.GREEDY, "greedy"],
+]);
+
 export function seatName(view: GameView | undefined, seat: number | undefined): string {
   if (seat === undefined) return t("nobody");
   const s = view?.seats[seat];
-  if (s?.bot === BotLevel.GREEDY) return t("seat.greedy", { n: seat + 1 });
-  if (s?.bot === BotLevel.RANDOM) return t("seat.random", { n: seat + 1 });
+  const level = BOT_NAMES.get(s?.bot ?? BotLevel.UNSPECIFIED);
+  if (level) return t(`seat.${level}`, { n: seat + 1 });
   return s?.playerName || t("seat.default", { n: seat + 1 });
 }
 

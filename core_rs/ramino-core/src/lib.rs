@@ -14,6 +14,7 @@
 pub mod card;
 pub mod error;
 pub mod meld;
+pub mod playout;
 pub mod search;
 pub mod shuffle;
 pub mod variant;
@@ -21,6 +22,7 @@ pub mod variant;
 pub use card::{Card, Deck, Suit};
 pub use error::{CardError, HandError, MeldError, VariantError};
 pub use meld::{extend_meld, swap_joker, validate_meld, End, JokerRole, Meld, MeldKind};
+pub use playout::{evaluate, Action, Budget, Evaluation, PlayoutError, SeatSeen, Seen, TableMeld};
 pub use search::{
     best_opening, check_hand, joker_swaps, layoff_targets, min_deadwood, Deadwood, JokerSwap, LayOff, Opening, MAX_HAND,
 };

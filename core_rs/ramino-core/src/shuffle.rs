@@ -16,6 +16,7 @@
 //! holds the card with id `perm[k]`; the stock is drawn from the end.
 
 /// A ChaCha20 keystream (RFC 8439 block function) read word by word.
+#[derive(Clone)]
 pub struct ChaCha20 {
     state: [u32; 16],
     block: [u32; 16],

@@ -11,6 +11,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use ramino_core as core;
 use ramino_core::{Card, End, ParamValue};
 
+mod playout;
+
 /// Every error the kernel can raise, mapped to `ramino.errors` by one match.
 enum CoreError {
     Card(core::CardError),
@@ -18,6 +20,7 @@ enum CoreError {
     Hand(core::HandError),
     Variant(core::VariantError),
     Seed(String),
+    Playout(core::PlayoutError),
     Batch(usize, Box<CoreError>),
 }
 
@@ -53,6 +56,7 @@ impl CoreError {
             CoreError::Hand(e) => ("InvalidHand", e.reason(), e.to_string()),
             CoreError::Variant(e) => ("VariantError", e.reason(), e.to_string()),
             CoreError::Seed(m) => ("InvalidSeed", "BAD_SEED", m.clone()),
+            CoreError::Playout(e) => ("InvalidHand", e.reason(), e.to_string()),
             CoreError::Batch(i, inner) => {
                 let (class, reason, message) = inner.class_reason_message();
                 (class, reason, format!("hand {i}: {message}"))
@@ -778,6 +782,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shuffle, m)?)?;
     m.add_function(wrap_pyfunction!(deck_cards, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_many, m)?)?;
+    m.add_function(wrap_pyfunction!(playout::evaluate_actions, m)?)?;
     m.add("PRESETS", core::PRESETS.to_vec())?;
     m.add("PARAMETERS", core::PARAMETERS.to_vec())?;
     m.add("MAX_HAND", core::MAX_HAND)?;

@@ -17,6 +17,10 @@ from ramino.v1 import game_pb2, types_pb2
 BOTS = {
     game_pb2.BOT_LEVEL_RANDOM: "random",
     game_pb2.BOT_LEVEL_GREEDY: "greedy",
+    game_pb2.BOT_LEVEL_EASY: "easy",
+    game_pb2.BOT_LEVEL_MEDIUM: "medium",
+    game_pb2.BOT_LEVEL_HARD: "hard",
+    game_pb2.BOT_LEVEL_EXPERT: "expert",
 }
 BOT_LEVELS = {v: k for k, v in BOTS.items()}
 

@@ -970,6 +970,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.name)
         self._bind(game_id)
         seat = self._seat(context, game_id)
+        level = None
+        if request.hint_level != game_pb2.BOT_LEVEL_UNSPECIFIED:
+            level = BOTS.get(request.hint_level)
+            if level is None:
+                raise ApiError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "BAD_HINT_LEVEL",
+                    f"hint_level {request.hint_level} is not a bot level",
+                )
         legal = await self.app.legal(game_id, seat)
         response = game_pb2.GetLegalMovesResponse(version=legal.version)
         if legal.moves or legal.hint is not None:
@@ -978,4 +987,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             response.moves.extend(moves)
             if hint is not None:
                 response.hint.CopyFrom(hint)
+        if level is not None and legal.moves:
+            suggested = await self.app.suggest(game_id, seat, level)
+            if suggested is not None:
+                response.hint.suggested_move.CopyFrom(move_message(suggested))
         return response

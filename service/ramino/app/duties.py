@@ -55,6 +55,7 @@ class DutyHost(Protocol):
         version: int,
         choose: Callable[[Game], Command],
         timed_out: bool,
+        heavy: bool = False,
     ) -> bool: ...
 
 
@@ -166,7 +167,12 @@ class Duties:
                 await asyncio.sleep(self.bot_delay)
             bot = self._bot(game_id, game.header.seed, seat, spec.bot)
             await self._app.act_for(
-                game_id, seat, game.version, lambda g: bot.choose(g, seat), timed_out=False
+                game_id,
+                seat,
+                game.version,
+                lambda g: bot.choose(g, seat),
+                timed_out=False,
+                heavy=bot.heavy,
             )
             await asyncio.sleep(0)
             return True

@@ -176,6 +176,9 @@ class GameApp:
     async def legal(self, game_id: str, seat: int) -> LegalMoves:
         return await self.moves.legal(game_id, seat)
 
+    async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
+        return await self.moves.suggest(game_id, seat, level)
+
     async def act_for(
         self,
         game_id: str,
@@ -183,8 +186,9 @@ class GameApp:
         version: int,
         choose: Callable[[Game], Command],
         timed_out: bool,
+        heavy: bool = False,
     ) -> bool:
-        return await self.moves.act_for(game_id, seat, version, choose, timed_out)
+        return await self.moves.act_for(game_id, seat, version, choose, timed_out, heavy)
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
         return await self.moves.end(game_id, reason, version)

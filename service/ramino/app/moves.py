@@ -9,6 +9,7 @@ keep the result. Bots and turn timers act through the same path.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from prometheus_client import Counter
 from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
 from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.table import GameTable, ended_error, first_answer
+from ramino.bots import make_bot
 from ramino.engine import Command, Event, Game, View
 from ramino.errors import GameStateError, NotPermitted, RaminoError
 from ramino.pool import WorkPool
@@ -223,6 +225,23 @@ class Moves:
                 return LegalMoves(game.version, (), None)
             return await self._legal(game, seat, None)
 
+    async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
+        """The move the bot of ``level`` would make now for ``seat`` (which
+        sees only that seat's view), or None when it is not ``seat``'s turn.
+        A searching level runs in the work pool, under the game's lock."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            engine = game.engine
+            if game.ended is not None or engine is None or engine.turn != seat:
+                return None
+            # Seeded by the game and its version, never by its secret seed:
+            # asking again gives the same move.
+            digest = hashlib.sha256(f"{game_id}/{engine.version}".encode()).digest()
+            bot = make_bot(level, int.from_bytes(digest[:8], "little"))
+            if self._pool is not None and bot.heavy:
+                return await self._pool.run(bot.choose, engine, seat)
+            return bot.choose(engine, seat)
+
     async def act_for(
         self,
         game_id: str,
@@ -230,9 +249,11 @@ class Moves:
         version: int,
         choose: Callable[[Game], Command],
         timed_out: bool,
+        heavy: bool = False,
     ) -> bool:
         """A server-side move (bot or timer) for ``seat`` at ``version``;
-        False when the game has moved on meanwhile."""
+        False when the game has moved on meanwhile. ``heavy``: the choice is
+        a search (the hard and expert bots), always run in the work pool."""
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
             if (
@@ -248,8 +269,10 @@ class Moves:
                 else [entry("timed_out", self._t.clock(), seat=seat)]
             )
             engine = game.engine
-            if self._pool is not None and len(engine.state.seats[seat].hand) > POOLED_HAND:
-                # A bot's searches on a large hand, in the work pool; the lock
+            if self._pool is not None and (
+                heavy or len(engine.state.seats[seat].hand) > POOLED_HAND
+            ):
+                # A bot's searches (on a large hand, or playouts), in the work pool; the lock
                 # is held, so nothing changes the game meanwhile. A full pool
                 # fails this duty: the sweep comes back to it.
                 command = await self._pool.run(choose, engine)

@@ -30,13 +30,15 @@ from ramino.engine import (
 )
 from ramino.engine.rules import joker_meld, undiscardable
 
-__all__ = ["GreedyBot"]
+__all__ = ["EasyBot", "GreedyBot"]
 
 _RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}
 
 
 class GreedyBot:
     kind = "greedy"
+    heavy = False
+    """Whether a decision is a search worth the work pool."""
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
@@ -240,10 +242,18 @@ class GreedyBot:
         return Discard(self._discard_choice(game, view, allowed))
 
     def _discard_choice(self, game: Game, view: View, allowed: list[int]) -> int:
-        """The allowed card whose discard costs least: deadwood before melded
-        cards, high penalties first, lone cards before cards with partners
-        (another suit of the rank, or the suit within two ranks). Never a
-        joker while there is another choice."""
+        """The allowed card whose discard costs least (see
+        :meth:`discard_scores`), ties broken at random."""
+        scores = self.discard_scores(game, view, allowed)
+        top = max(scores.values())
+        return self._rng.choice([c for c in allowed if scores[c] == top])
+
+    @staticmethod
+    def discard_scores(game: Game, view: View, allowed: list[int]) -> dict[int, int]:
+        """How good a discard each allowed card is, higher better: deadwood
+        before melded cards, high penalties first, lone cards before cards
+        with partners (another suit of the rank, or the suit within two
+        ranks). A joker last while there is another choice."""
         assert view.hand is not None
         deck = view.deck
         penalties = game.rules.penalties
@@ -255,8 +265,7 @@ class GreedyBot:
             if name != "JK":
                 suits_of_rank.setdefault(name[0], set()).add(name[1])
                 ranks_of_suit.setdefault(name[1], []).append(_RANK[name[0]])
-        best: list[int] = []
-        best_score = -(10**9)
+        scores: dict[int, int] = {}
         for c in allowed:
             name = deck[c]
             if name == "JK":
@@ -268,8 +277,20 @@ class GreedyBot:
                 partners = len(suits_of_rank[name[0]]) - 1
                 partners += sum(1 for r in ranks_of_suit[name[1]] if 0 < abs(r - rank) <= 2)
                 score = penalties[c] * 2 - 8 * partners
-            if score > best_score:
-                best, best_score = [c], score
-            elif score == best_score:
-                best.append(c)
-        return self._rng.choice(best)
+            scores[c] = score
+        return scores
+
+
+class EasyBot(GreedyBot):
+    """The greedy bot with a careless hand: every other discard, on average,
+    is a card picked at random among those it may throw (never a joker while
+    there is another), so it breaks its own near-melds and feeds the next
+    player. It still opens, melds, lays off and knocks like the greedy bot."""
+
+    kind = "easy"
+
+    def _discard_choice(self, game: Game, view: View, allowed: list[int]) -> int:
+        if self._rng.random() < 0.5:
+            naturals = [c for c in allowed if view.deck[c] != "JK"] or allowed
+            return self._rng.choice(naturals)
+        return super()._discard_choice(game, view, allowed)

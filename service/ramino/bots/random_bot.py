@@ -15,6 +15,7 @@ class RandomBot:
     tried as often as discards are."""
 
     kind = "random"
+    heavy = False
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)

@@ -35,7 +35,7 @@ func run(args []string) error {
 	server := fs.String("server", envOr("RAMINO_SERVER", "localhost:50051"), "the server's address [RAMINO_SERVER]")
 	game := fs.String("game", "", "the game to join (games/{id} or its id); empty: create one")
 	variant := fs.String("variant", "ramino51", "the variant of a game it creates")
-	bots := fs.String("bots", "greedy", "the server bots of a game it creates, comma-separated (greedy, random)")
+	bots := fs.String("bots", "greedy", "the server bots of a game it creates, comma-separated (greedy, random, easy, medium, hard, expert)")
 	name := fs.String("name", "gobot", "the player name it joins as")
 	timeout := fs.Duration("timeout", 10*time.Minute, "gives up after this long")
 	if err := fs.Parse(args); err != nil {
@@ -57,9 +57,11 @@ func run(args []string) error {
 		for _, b := range strings.Split(*bots, ",") {
 			level, ok := map[string]raminov1.BotLevel{
 				"greedy": raminov1.BotLevel_BOT_LEVEL_GREEDY, "random": raminov1.BotLevel_BOT_LEVEL_RANDOM,
+				"easy": raminov1.BotLevel_BOT_LEVEL_EASY, "medium": raminov1.BotLevel_BOT_LEVEL_MEDIUM,
+				"hard": raminov1.BotLevel_BOT_LEVEL_HARD, "expert": raminov1.BotLevel_BOT_LEVEL_EXPERT,
 			}[strings.TrimSpace(b)]
 			if !ok {
-				return fmt.Errorf("-bots: %q is not greedy or random", b)
+				return fmt.Errorf("-bots: %q is not a bot level (greedy, random, easy, medium, hard, expert)", b)
 			}
 			seats = append(seats, ramino.Bot(level))
 		}

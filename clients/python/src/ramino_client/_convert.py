@@ -20,7 +20,14 @@ _SUITS = {
     types_pb2.SUIT_DIAMONDS: m.Suit.DIAMONDS,
     types_pb2.SUIT_CLUBS: m.Suit.CLUBS,
 }
-_BOTS = {game_pb2.BOT_LEVEL_RANDOM: m.BotLevel.RANDOM, game_pb2.BOT_LEVEL_GREEDY: m.BotLevel.GREEDY}
+_BOTS = {
+    game_pb2.BOT_LEVEL_RANDOM: m.BotLevel.RANDOM,
+    game_pb2.BOT_LEVEL_GREEDY: m.BotLevel.GREEDY,
+    game_pb2.BOT_LEVEL_EASY: m.BotLevel.EASY,
+    game_pb2.BOT_LEVEL_MEDIUM: m.BotLevel.MEDIUM,
+    game_pb2.BOT_LEVEL_HARD: m.BotLevel.HARD,
+    game_pb2.BOT_LEVEL_EXPERT: m.BotLevel.EXPERT,
+}
 BOT_VALUES = {v: k for k, v in _BOTS.items()}
 _STATUSES = {
     game_pb2.GAME_STATUS_WAITING: m.GameStatus.WAITING,

@@ -77,6 +77,10 @@ class BotLevel(StrEnum):
 
     RANDOM = "random"
     GREEDY = "greedy"
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    EXPERT = "expert"
 
 
 class GameStatus(StrEnum):

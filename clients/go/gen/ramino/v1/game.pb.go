@@ -32,6 +32,15 @@ const (
 	BotLevel_BOT_LEVEL_RANDOM BotLevel = 1
 	// Opens as soon as it can, lays off, discards its costliest deadwood.
 	BotLevel_BOT_LEVEL_GREEDY BotLevel = 2
+	// The greedy bot with careless discards: a game a person should win.
+	BotLevel_BOT_LEVEL_EASY BotLevel = 3
+	// The greedy bot.
+	BotLevel_BOT_LEVEL_MEDIUM BotLevel = 4
+	// Searches sampled deals consistent with what its seat has seen
+	// (playouts in the rules kernel), 20 ms a decision by default.
+	BotLevel_BOT_LEVEL_HARD BotLevel = 5
+	// As hard, with 100 ms a decision by default and more discards weighed.
+	BotLevel_BOT_LEVEL_EXPERT BotLevel = 6
 )
 
 // Enum value maps for BotLevel.
@@ -40,11 +49,19 @@ var (
 		0: "BOT_LEVEL_UNSPECIFIED",
 		1: "BOT_LEVEL_RANDOM",
 		2: "BOT_LEVEL_GREEDY",
+		3: "BOT_LEVEL_EASY",
+		4: "BOT_LEVEL_MEDIUM",
+		5: "BOT_LEVEL_HARD",
+		6: "BOT_LEVEL_EXPERT",
 	}
 	BotLevel_value = map[string]int32{
 		"BOT_LEVEL_UNSPECIFIED": 0,
 		"BOT_LEVEL_RANDOM":      1,
 		"BOT_LEVEL_GREEDY":      2,
+		"BOT_LEVEL_EASY":        3,
+		"BOT_LEVEL_MEDIUM":      4,
+		"BOT_LEVEL_HARD":        5,
+		"BOT_LEVEL_EXPERT":      6,
 	}
 )
 
@@ -2645,8 +2662,12 @@ func (x *CancelGameResponse) GetView() *GameView {
 
 // Request of GetLegalMoves.
 type GetLegalMovesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// A bot level: the response's hint.suggested_move is the move that level
+	// would make now in the caller's place (HARD: its search over what the
+	// caller's seat has seen). Unset: no suggested move.
+	HintLevel     BotLevel `protobuf:"varint,2,opt,name=hint_level,json=hintLevel,proto3,enum=ramino.v1.BotLevel" json:"hint_level,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2686,6 +2707,13 @@ func (x *GetLegalMovesRequest) GetName() string {
 		return x.Name
 	}
 	return ""
+}
+
+func (x *GetLegalMovesRequest) GetHintLevel() BotLevel {
+	if x != nil {
+		return x.HintLevel
+	}
+	return BotLevel_BOT_LEVEL_UNSPECIFIED
 }
 
 // Response of GetLegalMoves.
@@ -3492,7 +3520,9 @@ type Hint struct {
 	// The deadwood card that costs the most.
 	SuggestedDiscard *Card `protobuf:"bytes,3,opt,name=suggested_discard,json=suggestedDiscard,proto3" json:"suggested_discard,omitempty"`
 	// Gin: the knock with the least unmatched total, when the caller may knock.
-	BestKnock     *KnockMove `protobuf:"bytes,4,opt,name=best_knock,json=bestKnock,proto3" json:"best_knock,omitempty"`
+	BestKnock *KnockMove `protobuf:"bytes,4,opt,name=best_knock,json=bestKnock,proto3" json:"best_knock,omitempty"`
+	// With GetLegalMovesRequest.hint_level: the move that level would make now.
+	SuggestedMove *Move `protobuf:"bytes,5,opt,name=suggested_move,json=suggestedMove,proto3" json:"suggested_move,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3551,6 +3581,13 @@ func (x *Hint) GetSuggestedDiscard() *Card {
 func (x *Hint) GetBestKnock() *KnockMove {
 	if x != nil {
 		return x.BestKnock
+	}
+	return nil
+}
+
+func (x *Hint) GetSuggestedMove() *Move {
+	if x != nil {
+		return x.SuggestedMove
 	}
 	return nil
 }
@@ -5807,9 +5844,11 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x11CancelGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"=\n" +
 	"\x12CancelGameResponse\x12'\n" +
-	"\x04view\x18\x01 \x01(\v2\x13.ramino.v1.GameViewR\x04view\"*\n" +
+	"\x04view\x18\x01 \x01(\v2\x13.ramino.v1.GameViewR\x04view\"^\n" +
 	"\x14GetLegalMovesRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"}\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
+	"\n" +
+	"hint_level\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\thintLevel\"}\n" +
 	"\x15GetLegalMovesResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x05moves\x18\x02 \x03(\v2\x0f.ramino.v1.MoveR\x05moves\x12#\n" +
@@ -5857,13 +5896,14 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\x02 \x03(\v2\x16.ramino.v1.MeldCardIdsR\x05melds\x12\x1a\n" +
 	"\bdeadwood\x18\x03 \x01(\x05R\bdeadwoodB\x12\n" +
 	"\x10_discard_card_id\"\x12\n" +
-	"\x10AcceptLayoutMove\"\xe8\x01\n" +
+	"\x10AcceptLayoutMove\"\xa0\x02\n" +
 	"\x04Hint\x125\n" +
 	"\fbest_opening\x18\x01 \x01(\v2\x12.ramino.v1.OpeningR\vbestOpening\x126\n" +
 	"\fmin_deadwood\x18\x02 \x01(\v2\x13.ramino.v1.DeadwoodR\vminDeadwood\x12<\n" +
 	"\x11suggested_discard\x18\x03 \x01(\v2\x0f.ramino.v1.CardR\x10suggestedDiscard\x123\n" +
 	"\n" +
-	"best_knock\x18\x04 \x01(\v2\x14.ramino.v1.KnockMoveR\tbestKnock\"\x9a\a\n" +
+	"best_knock\x18\x04 \x01(\v2\x14.ramino.v1.KnockMoveR\tbestKnock\x126\n" +
+	"\x0esuggested_move\x18\x05 \x01(\v2\x0f.ramino.v1.MoveR\rsuggestedMove\"\x9a\a\n" +
 	"\bGameView\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x12-\n" +
@@ -6034,11 +6074,15 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"MatchEnded\x12\x16\n" +
 	"\x06totals\x18\x01 \x03(\x05R\x06totals\x12\x18\n" +
-	"\awinners\x18\x02 \x03(\x05R\awinners*Q\n" +
+	"\awinners\x18\x02 \x03(\x05R\awinners*\xa5\x01\n" +
 	"\bBotLevel\x12\x19\n" +
 	"\x15BOT_LEVEL_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10BOT_LEVEL_RANDOM\x10\x01\x12\x14\n" +
-	"\x10BOT_LEVEL_GREEDY\x10\x02*u\n" +
+	"\x10BOT_LEVEL_GREEDY\x10\x02\x12\x12\n" +
+	"\x0eBOT_LEVEL_EASY\x10\x03\x12\x14\n" +
+	"\x10BOT_LEVEL_MEDIUM\x10\x04\x12\x12\n" +
+	"\x0eBOT_LEVEL_HARD\x10\x05\x12\x14\n" +
+	"\x10BOT_LEVEL_EXPERT\x10\x06*u\n" +
 	"\n" +
 	"GameStatus\x12\x1b\n" +
 	"\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -6221,105 +6265,107 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	40,  // 32: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
 	62,  // 33: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
 	58,  // 34: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	45,  // 35: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	57,  // 36: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	46,  // 37: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	47,  // 38: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	48,  // 39: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	49,  // 40: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	50,  // 41: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	51,  // 42: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	52,  // 43: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	53,  // 44: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	54,  // 45: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	55,  // 46: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	56,  // 47: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	20,  // 48: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	86,  // 49: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	20,  // 50: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	87,  // 51: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	88,  // 52: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	89,  // 53: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	55,  // 54: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	1,   // 55: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	90,  // 56: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	89,  // 57: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	60,  // 58: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	61,  // 59: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	89,  // 60: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	2,   // 61: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	84,  // 62: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	59,  // 63: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 64: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	91,  // 65: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	63,  // 66: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	64,  // 67: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	65,  // 68: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	66,  // 69: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	67,  // 70: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	69,  // 71: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	70,  // 72: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	71,  // 73: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	72,  // 74: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	73,  // 75: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	74,  // 76: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	75,  // 77: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	76,  // 78: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	77,  // 79: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	78,  // 80: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	79,  // 81: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	80,  // 82: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	81,  // 83: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	82,  // 84: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	83,  // 85: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	85,  // 86: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 87: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	84,  // 88: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	20,  // 89: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	86,  // 90: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	20,  // 91: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	68,  // 92: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	6,   // 93: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	8,   // 94: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	10,  // 95: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	12,  // 96: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	14,  // 97: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	16,  // 98: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	18,  // 99: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 100: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	23,  // 101: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	25,  // 102: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	27,  // 103: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	29,  // 104: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	31,  // 105: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	33,  // 106: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	35,  // 107: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	38,  // 108: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	43,  // 109: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	41,  // 110: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	7,   // 111: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	9,   // 112: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	11,  // 113: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	13,  // 114: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	15,  // 115: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	17,  // 116: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	19,  // 117: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	22,  // 118: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	24,  // 119: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	26,  // 120: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	28,  // 121: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	30,  // 122: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	32,  // 123: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	34,  // 124: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	36,  // 125: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	39,  // 126: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	44,  // 127: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	42,  // 128: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	111, // [111:129] is the sub-list for method output_type
-	93,  // [93:111] is the sub-list for method input_type
-	93,  // [93:93] is the sub-list for extension type_name
-	93,  // [93:93] is the sub-list for extension extendee
-	0,   // [0:93] is the sub-list for field type_name
+	0,   // 35: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
+	45,  // 36: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	57,  // 37: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	46,  // 38: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	47,  // 39: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	48,  // 40: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	49,  // 41: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	50,  // 42: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	51,  // 43: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	52,  // 44: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	53,  // 45: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	54,  // 46: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	55,  // 47: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	56,  // 48: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	20,  // 49: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	86,  // 50: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	20,  // 51: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	87,  // 52: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	88,  // 53: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	89,  // 54: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	55,  // 55: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	45,  // 56: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	1,   // 57: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	90,  // 58: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	89,  // 59: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	60,  // 60: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	61,  // 61: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	89,  // 62: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	2,   // 63: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	84,  // 64: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	59,  // 65: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 66: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	91,  // 67: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	63,  // 68: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	64,  // 69: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	65,  // 70: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	66,  // 71: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	67,  // 72: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	69,  // 73: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	70,  // 74: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	71,  // 75: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	72,  // 76: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	73,  // 77: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	74,  // 78: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	75,  // 79: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	76,  // 80: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	77,  // 81: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	78,  // 82: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	79,  // 83: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	80,  // 84: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	81,  // 85: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	82,  // 86: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	83,  // 87: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	85,  // 88: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	3,   // 89: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	84,  // 90: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	20,  // 91: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	86,  // 92: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	20,  // 93: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	68,  // 94: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	6,   // 95: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	8,   // 96: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	10,  // 97: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	12,  // 98: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	14,  // 99: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	16,  // 100: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	18,  // 101: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 102: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	23,  // 103: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	25,  // 104: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	27,  // 105: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	29,  // 106: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	31,  // 107: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	33,  // 108: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	35,  // 109: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	38,  // 110: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	43,  // 111: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	41,  // 112: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	7,   // 113: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	9,   // 114: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	11,  // 115: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	13,  // 116: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	15,  // 117: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	17,  // 118: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	19,  // 119: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	22,  // 120: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	24,  // 121: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	26,  // 122: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	28,  // 123: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	30,  // 124: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	32,  // 125: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	34,  // 126: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	36,  // 127: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	39,  // 128: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	44,  // 129: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	42,  // 130: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	113, // [113:131] is the sub-list for method output_type
+	95,  // [95:113] is the sub-list for method input_type
+	95,  // [95:95] is the sub-list for extension type_name
+	95,  // [95:95] is the sub-list for extension extendee
+	0,   // [0:95] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }

@@ -1,0 +1,220 @@
+"""The bot levels against each other (issue 24): figures only, nothing asserted.
+
+Every pair of levels plays ``--games`` hands per variant: two players in
+every variant, and four in ramino51 (the two levels in alternate seats). Each
+deal is played twice, the seats swapped, so that neither side gets the better
+cards. A game here is one round (a hand): ``max_rounds`` is set to 1, so that
+the figures are per deal, as OpenSpiel's are (a match to 150 or to 100 is a
+sum of such hands).
+
+Printed per pair: the first level's share of the hands won (a hand with no
+winner counts half), the mean point margin per hand in its favour (scores
+signed so that more is better for it: the others' penalty minus its own in
+the 51 variants, its points minus the other's in rummy and gin) and, for
+gin, its share of all the points scored; each with a 95% interval (normal
+approximation), and the CPU seconds per hand.
+
+Budgets: by default ``hard`` and ``expert`` search for their time budgets
+(20 and 100 ms a decision), which depends on the machine. ``--iterations N``
+gives ``hard`` N sampled deals a decision and ``expert`` 5 N, with no clock:
+the run is then reproducible from its seed on any machine.
+
+Run: ``nice -n 10 .venv/bin/python bench/bots_arena.py --games 200
+--iterations 40`` (``--variants gin:2 --levels medium,hard`` for one pair). Gin against
+OpenSpiel's bots on the same hands: ``bench/gin_openspiel.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ramino.bots import LEVEL_BUDGETS, LEVELS, Bot, Budget, make_bot
+from ramino.engine import Command, Game, RoundEnded
+from ramino.simulate import game_seed
+
+CASES = [("ramino51", 2), ("ramino51", 4), ("rami51", 2), ("rummy", 2), ("gin", 2)]
+PENALTY = {"ramino51", "rami51"}
+
+
+def budgets(iterations: int | None, time_ms: float | None) -> dict[str, Budget]:
+    """The budget of each searching level for this run."""
+    if iterations is None and time_ms is None:
+        return dict(LEVEL_BUDGETS)
+    out: dict[str, Budget] = {}
+    for level, factor in (("hard", 1), ("expert", 5)):
+        width = LEVEL_BUDGETS[level].width
+        out[level] = Budget(
+            time_ms=None if time_ms is None else time_ms * factor,
+            iterations=None if iterations is None else iterations * factor,
+            width=width,
+        )
+    return out
+
+
+DECISIONS: dict[str, list[float]] = {}
+"""Wall-clock seconds of each decision of a searching level."""
+
+
+class Timed:
+    """A bot whose decisions are timed (wall clock: what a player waits)."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.kind = inner.kind
+        self.heavy = inner.heavy
+
+    def choose(self, game: Game, seat: int) -> Command:
+        start = time.perf_counter()
+        cmd = self.inner.choose(game, seat)
+        DECISIONS.setdefault(self.kind, []).append(time.perf_counter() - start)
+        return cmd
+
+
+def bot(level: str, seed: int, table: dict[str, Budget]) -> Bot:
+    made = make_bot(level, seed, table.get(level))
+    return Timed(made) if made.heavy else made
+
+
+def latency_report() -> None:
+    for level, times in sorted(DECISIONS.items()):
+        ordered = sorted(times)
+        n = len(ordered)
+        p50, p99 = ordered[n // 2], ordered[min(n - 1, int(n * 0.99))]
+        print(
+            f"  {level} decisions: {n}, wall ms p50 {1000 * p50:.1f}  p99 {1000 * p99:.1f}  "
+            f"max {1000 * ordered[-1]:.1f} (choices by search and greedy moves alike)"
+        )
+
+
+@dataclass
+class Tally:
+    """One side's results over the hands of a pair."""
+
+    wins: list[float] = field(default_factory=list)
+    margins: list[float] = field(default_factory=list)
+    mine: float = 0.0
+    theirs: float = 0.0
+    seconds: float = 0.0
+
+    def add(self, win: float, margin: float, mine: float, theirs: float) -> None:
+        self.wins.append(win)
+        self.margins.append(margin)
+        self.mine += mine
+        self.theirs += theirs
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n == 1:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def hand(
+    variant: str, seats: list[str], seed: int, table: dict[str, Budget], side: str
+) -> tuple[float, float, float, float]:
+    """One hand; the win share, margin, points of ``side`` and of the others
+    (the round's own scores: a one-round gin match adds its match bonuses to
+    the totals, which are left out here)."""
+    bots = [bot(level, (seed + 7919 * k) % 2**63, table) for k, level in enumerate(seats)]
+    game = Game.new(
+        variant, [f"{s}-{k}" for k, s in enumerate(seats)], seed=seed, overrides={"max_rounds": 1}
+    )
+    while not game.finished:
+        seat = game.state.turn
+        game.apply(seat, bots[seat].choose(game, seat))
+    ended = next(e for e in game.record.events if isinstance(e, RoundEnded))
+    mine_seats = [k for k, s in enumerate(seats) if s == side]
+    other_seats = [k for k, s in enumerate(seats) if s != side]
+    win = 0.5 if ended.winner is None else float(ended.winner in mine_seats)
+    mine = sum(ended.scores[k] for k in mine_seats) / len(mine_seats)
+    theirs = sum(ended.scores[k] for k in other_seats) / len(other_seats)
+    margin = theirs - mine if variant in PENALTY else mine - theirs
+    return win, margin, max(mine, 0.0), max(theirs, 0.0)
+
+
+def play_pair(
+    variant: str, players: int, a: str, b: str, games: int, seed: int, table: dict[str, Budget]
+) -> Tally:
+    tally = Tally()
+    start = time.process_time()
+    for i in range(games):
+        gs = game_seed(seed, i // 2)
+        first, second = (a, b) if i % 2 == 0 else (b, a)
+        seats = [first if k % 2 == 0 else second for k in range(players)]
+        tally.add(*hand(variant, seats, gs, table, a))
+    tally.seconds = time.process_time() - start
+    return tally
+
+
+def report(variant: str, players: int, a: str, b: str, t: Tally) -> None:
+    n = len(t.wins)
+    w, wi = interval(t.wins)
+    m, mi = interval(t.margins)
+    line = (
+        f"  {variant:8} {players}p  {a:>6} vs {b:<6} {n:5} hands  "
+        f"wins {100 * w:5.1f}% +-{100 * wi:4.1f}  margin {m:+7.2f} +-{mi:5.2f}"
+    )
+    if variant == "gin":
+        total = t.mine + t.theirs
+        share = t.mine / total if total else 0.5
+        line += f"  points share {100 * share:5.1f}%"
+    line += f"  {1000 * t.seconds / max(n, 1):7.1f} ms/hand"
+    print(line, flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--games", type=int, default=2000, help="hands per pair and variant (default 2000)"
+    )
+    p.add_argument("--levels", default=",".join(LEVELS), help="levels to pair (default: all four)")
+    p.add_argument(
+        "--variants",
+        default=",".join(f"{v}:{n}" for v, n in CASES),
+        help="VARIANT:PLAYERS list (default: ramino51:2,ramino51:4,rami51:2,rummy:2,gin:2)",
+    )
+    p.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="hard's deals a decision (expert: 5x); no clock",
+    )
+    p.add_argument(
+        "--time-ms", type=float, default=None, help="hard's time a decision (expert: 5x)"
+    )
+    p.add_argument("--seed", type=int, default=24)
+    args = p.parse_args()
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    table = budgets(args.iterations, args.time_ms)
+    print(f"budgets: {', '.join(f'{k} {v}' for k, v in table.items())}")
+    for case in args.variants.split(","):
+        variant, _, n = case.partition(":")
+        players = int(n or 2)
+        for a, b in itertools.combinations(levels, 2):
+            # Report the stronger level first (levels are listed weakest first).
+            strong, weak = (b, a)
+            report(
+                variant,
+                players,
+                strong,
+                weak,
+                play_pair(variant, players, strong, weak, args.games, args.seed, table),
+            )
+    latency_report()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+//! The playouts of the searching bots: their lay-off rule against the
+//! kernel's meld validator, the budget, determinism, and input errors.
+
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+use ramino_core::{
+    evaluate, extend_meld, validate_meld, Action, Budget, Card, End, ParamValue, PlayoutError, SeatSeen, Seen, Suit,
+    TableMeld, Variant,
+};
+
+fn variants() -> Vec<Variant> {
+    vec![
+        Variant::ramino51(),
+        Variant::rami51(),
+        Variant::rummy(),
+        Variant::gin(),
+        Variant::rummy()
+            .with_override("ace_high", ParamValue::Bool(true))
+            .unwrap(),
+    ]
+}
+
+const SUITS: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+
+/// A candidate meld: a run of `len` from `start` in `suit`, or a set of
+/// `rank` in the first `len` of a suit order; `joker` replaces one card.
+fn meld_cards(
+    run: bool,
+    suit: usize,
+    start: u8,
+    len: usize,
+    rank: u8,
+    order: &[usize],
+    joker: Option<usize>,
+) -> Vec<Card> {
+    let mut cards: Vec<Card> = if run {
+        (0..len as u8)
+            .map(|k| start + k)
+            .take_while(|&p| p <= 14)
+            .map(|p| Card::new(if p == 14 { 1 } else { p }, SUITS[suit]))
+            .collect()
+    } else {
+        order
+            .iter()
+            .take(len.min(4))
+            .map(|&s| Card::new(rank, SUITS[s]))
+            .collect()
+    };
+    if let Some(j) = joker {
+        let j = j % cards.len();
+        cards[j] = Card::JOKER;
+    }
+    cards
+}
+
+fn seat(hand_size: usize, known: Vec<Card>, opened: bool) -> SeatSeen {
+    SeatSeen {
+        hand_size,
+        known,
+        opened,
+        had_turn: true,
+        discarded: vec![],
+        laid_any: opened,
+    }
+}
+
+/// Seat 0 holds `mine`, the other seats `size` unknown cards each, the rest
+/// of the deck is the stock (the discard pile holds `discard`).
+fn seen_for(v: &Variant, mine: &str, discard: &str, others: usize, size: usize) -> Seen {
+    let mine = Card::parse_list(mine).unwrap();
+    let discard = Card::parse_list(discard).unwrap();
+    let mut unseen = v.deck().cards();
+    for c in mine.iter().chain(&discard) {
+        let i = unseen.iter().position(|u| u == c).unwrap();
+        unseen.remove(i);
+    }
+    let mut seats = vec![seat(mine.len(), mine, false)];
+    seats.extend((0..others).map(|_| seat(size, vec![], false)));
+    Seen {
+        seat: 0,
+        stock_size: unseen.len() - others * size,
+        seats,
+        discard,
+        table: vec![],
+        unseen,
+        taken: None,
+        rebuilds_left: 3,
+        turns_left: 300,
+        no_draw_seat: None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, rng_seed: RngSeed::Fixed(24), .. ProptestConfig::default() })]
+
+    /// The playout lays a natural card off exactly where the kernel's
+    /// validator accepts the extended meld, at that end.
+    #[test]
+    fn lay_offs_agree_with_the_validator(
+        vi in 0usize..5,
+        run in any::<bool>(),
+        suit in 0usize..4,
+        start in 1u8..=13,
+        len in 3usize..=6,
+        rank in 1u8..=13,
+        order in Just(vec![0usize, 1, 2, 3]).prop_shuffle(),
+        joker in proptest::option::of(0usize..6),
+    ) {
+        let v = &variants()[vi];
+        let joker = if v.jokers > 0 { joker } else { None };
+        let cards = meld_cards(run, suit, start, len, rank, &order, joker);
+        let Ok(meld) = validate_meld(&cards, v) else { return Ok(()) };
+        let table = TableMeld::of(&meld);
+        for k in 0..52u8 {
+            let c = Card::from_index(k);
+            let at_start = extend_meld(&meld, c, End::Start, v).is_ok();
+            let at_end = extend_meld(&meld, c, End::End, v).is_ok();
+            match table.accepts(c, v) {
+                Some(true) => prop_assert!(at_start, "{c} at the start of {:?}", meld.cards),
+                Some(false) => prop_assert!(at_end, "{c} at the end of {:?}", meld.cards),
+                None => prop_assert!(!at_start && !at_end, "{c} onto {:?}", meld.cards),
+            }
+        }
+    }
+
+    /// An iteration budget runs exactly that many playouts of every action,
+    /// and the same seed gives the same figures.
+    #[test]
+    fn the_iteration_budget_is_exact_and_deterministic(vi in 0usize..4, n in 1u32..12, seed in any::<[u8; 32]>()) {
+        let v = &variants()[vi];
+        let (mine, size) = match v.hand_size(2) {
+            Some(10) => ("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH", 10),
+            _ => ("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH 7C 7D 8S 2H", 14),
+        };
+        let seen = seen_for(v, mine, "", 1, size);
+        let actions = [Action::Discard("KC".parse().unwrap()), Action::Discard("AS".parse().unwrap())];
+        let a = evaluate(v, &seen, &actions, &Budget::iterations(n), seed).unwrap();
+        let b = evaluate(v, &seen, &actions, &Budget::iterations(n), seed).unwrap();
+        prop_assert_eq!(&a, &b);
+        for e in &a {
+            prop_assert_eq!(e.playouts, n);
+            prop_assert!(e.wins <= n);
+            prop_assert!(e.mean.is_finite());
+        }
+    }
+}
+
+#[test]
+fn a_hand_one_card_from_gin_knocks_rather_than_breaks_a_meld() {
+    let v = Variant::gin();
+    let seen = seen_for(&v, "AS 2S 3S 4H 5H 6H 9C 9D 9H KC 2D", "", 1, 10);
+    let actions = [
+        Action::Knock("KC".parse().unwrap()),
+        Action::Discard("9C".parse().unwrap()),
+    ];
+    let e = evaluate(&v, &seen, &actions, &Budget::iterations(200), [1; 32]).unwrap();
+    // Knocking with 2 points wins almost every hand at once.
+    assert!(e[0].mean > e[1].mean, "{e:?}");
+    assert!(e[0].wins > 150, "{e:?}");
+}
+
+#[test]
+fn four_seats_of_ramino51_play_to_an_end() {
+    let v = Variant::ramino51();
+    let seen = seen_for(&v, "AS 2S 3S 4H 5H 6H 9C 9D KC QD JH 7C 7D 8S 2H", "", 3, 14);
+    let actions = [
+        Action::Discard("KC".parse().unwrap()),
+        Action::Discard("2H".parse().unwrap()),
+    ];
+    let e = evaluate(&v, &seen, &actions, &Budget::iterations(20), [3; 32]).unwrap();
+    assert_eq!(e.len(), 2);
+    assert!(e.iter().all(|x| x.playouts == 20 && x.mean.is_finite()));
+}
+
+#[test]
+fn bad_inputs_are_named() {
+    let v = Variant::gin();
+    let good = seen_for(&v, "AS 2S 3S 4H 5H 6H 9C 9D KC QD JH", "", 1, 10);
+    let go = |s: &Seen, a: &[Action]| evaluate(&v, s, a, &Budget::iterations(1), [0; 32]).unwrap_err();
+    let discard = [Action::Discard("KC".parse().unwrap())];
+
+    let mut s = good.clone();
+    s.stock_size += 1;
+    assert_eq!(go(&s, &discard).reason(), "UNSEEN_COUNT");
+    let mut s = good.clone();
+    s.seats[1].known = Card::parse_list("KS KH").unwrap();
+    s.seats[1].hand_size = 1;
+    assert!(matches!(
+        go(&s, &discard),
+        PlayoutError::KnownExceedsHand { seat: 1, .. }
+    ));
+    let mut s = good.clone();
+    s.seats[0].hand_size = 12;
+    assert_eq!(go(&s, &discard).reason(), "OWN_HAND_UNKNOWN");
+    let mut s = good.clone();
+    s.unseen[0] = "AS".parse().unwrap();
+    assert_eq!(
+        go(&s, &discard).to_string(),
+        "AS appears more often than the deck holds it"
+    );
+    assert_eq!(go(&good, &[]).reason(), "NO_ACTIONS");
+    assert_eq!(
+        go(&good, &[Action::Discard("7H".parse().unwrap())]).reason(),
+        "BAD_ACTION"
+    );
+    assert_eq!(go(&good, &[Action::TakeDiscard]).reason(), "BAD_ACTION");
+    let mut s = good.clone();
+    s.seat = 5;
+    assert_eq!(go(&s, &discard).reason(), "NO_SUCH_SEAT");
+    let mut s = good;
+    s.table = vec![Card::parse_list("2C 3C 5C").unwrap()];
+    assert_eq!(go(&s, &discard).reason(), "BAD_TABLE");
+    let r51 = Variant::ramino51();
+    let s = seen_for(&r51, "AS 2S 3S", "", 1, 3);
+    let e = evaluate(
+        &r51,
+        &s,
+        &[Action::Knock("AS".parse().unwrap())],
+        &Budget::iterations(1),
+        [0; 32],
+    );
+    assert_eq!(e.unwrap_err().reason(), "BAD_ACTION");
+}

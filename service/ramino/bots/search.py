@@ -1,0 +1,321 @@
+"""The searching bots, ``hard`` and ``expert``: determinized Monte Carlo.
+
+At each real choice (take the discard or draw from the stock; which card to
+discard; in gin, knock or play on, take or pass the first upcard) the bot
+gathers what its seat has seen (:func:`observe`: its hand, the table, the
+discard pile, the other hands' sizes, the cards each seat took from the
+discard pile and still holds, what each seat threw away) and hands it to the
+kernel's playouts (``ramino._core.evaluate_actions``, Rust, without the GIL):
+deals of the unseen cards consistent with that, each candidate played out to
+the end of the round on the same deals, the best mean score chosen. Melds,
+lay-offs, joker swaps and the defender's lay-offs are the greedy bot's.
+
+It reads only ``game.view(seat)``, ``game.legal_moves(seat)`` and the events
+as its seat sees them (``game.events(seat)``), so a game whose hidden cards
+are dealt otherwise gets the same move from it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from ramino._core import evaluate_actions
+from ramino.bots.greedy import GreedyBot
+from ramino.engine import (
+    Command,
+    Discard,
+    DrawFromStock,
+    Game,
+    Knock,
+    PassUpcard,
+    TakeDiscard,
+    View,
+)
+from ramino.engine.events import (
+    Discarded,
+    DrewFromStock,
+    JokerSwapped,
+    PassedUpcard,
+    RoundStarted,
+    TookDiscard,
+)
+
+__all__ = [
+    "Budget",
+    "LEVEL_BUDGETS",
+    "Observation",
+    "SearchBot",
+    "observe",
+    "parse_times",
+    "set_level_times",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What one decision may spend: wall-clock milliseconds (``None``: no
+    clock) and at most ``iterations`` sampled deals (``None``: as many as
+    the time allows). With no clock the bot is deterministic given its seed.
+    ``width``: the most discards weighed (the greedy bot's best first).
+    ``confidence``: how many standard errors a choice must beat the greedy
+    bot's by, playout for playout on the same deals, to be played instead."""
+
+    time_ms: float | None
+    iterations: int | None = None
+    width: int = 6
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.time_ms is None and self.iterations is None:
+            raise ValueError("a budget needs a time, an iteration count, or both")
+        if self.time_ms is not None and not self.time_ms > 0:
+            raise ValueError(f"a bot's time budget is a positive number of ms, not {self.time_ms}")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"a bot's iteration budget is at least 1, not {self.iterations}")
+        if not self.confidence >= 0:
+            raise ValueError(f"a bot's confidence is at least 0, not {self.confidence}")
+        if self.width < 2:
+            raise ValueError(f"a bot weighs at least 2 discards, not {self.width}")
+
+
+LEVEL_BUDGETS: dict[str, Budget] = {
+    "hard": Budget(time_ms=20.0, width=6),
+    "expert": Budget(time_ms=100.0, width=10),
+}
+"""The default budget of each searching level."""
+
+
+def parse_times(text: str) -> dict[str, float]:
+    """``"hard=20,expert=100"``: milliseconds a decision per searching level."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        level, sep, raw = part.partition("=")
+        level = level.strip()
+        if not sep or level not in LEVEL_BUDGETS:
+            raise ValueError(
+                f"expected LEVEL=MS with LEVEL one of {', '.join(LEVEL_BUDGETS)}, got {part!r}"
+            )
+        try:
+            ms = float(raw)
+        except ValueError:
+            raise ValueError(f"{level}'s time is a number of ms, not {raw!r}") from None
+        Budget(time_ms=ms)  # the same checks as any budget
+        out[level] = ms
+    return out
+
+
+def set_level_times(times: dict[str, float]) -> None:
+    """Changes the default time budget of searching levels (the server's
+    ``--bot-time-ms``)."""
+    for level, ms in times.items():
+        old = LEVEL_BUDGETS[level]
+        LEVEL_BUDGETS[level] = Budget(time_ms=ms, iterations=old.iterations, width=old.width)
+
+
+# Iterations run when only a time is set: a bound no decision reaches in time.
+_UNBOUNDED = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a seat has seen, in the form the kernel's playouts take."""
+
+    seat: int
+    hand_sizes: list[int]
+    known: list[list[str]]
+    opened: list[bool]
+    had_turn: list[bool]
+    discarded: list[list[str]]
+    laid_any: list[bool]
+    discard: list[str]
+    table: list[list[str]]
+    unseen: list[str]
+    stock_size: int
+    taken: str | None
+    rebuilds_left: int
+    turns_left: int
+
+
+def observe(game: Game, seat: int, view: View | None = None) -> Observation:
+    """What ``seat`` has seen of the round, from its view and its events."""
+    view = view or game.view(seat)
+    assert view.hand is not None
+    deck = view.deck
+    n = len(view.seats)
+    events = game.record.events
+    start = next(
+        (i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundStarted)), 0
+    )
+    held: list[set[int]] = [set() for _ in range(n)]
+    discarded: list[list[str]] = [[] for _ in range(n)]
+    had_turn = [False] * n
+    draws = 0
+    for e in game.events(seat, start):
+        if isinstance(e, TookDiscard):
+            held[e.seat].add(e.card)
+            had_turn[e.seat] = True
+            draws += 1
+        elif isinstance(e, DrewFromStock):
+            had_turn[e.seat] = True
+            draws += 1
+        elif isinstance(e, JokerSwapped):
+            held[e.seat].add(e.joker)
+        elif isinstance(e, Discarded):
+            discarded[e.seat].append(deck[e.card])
+            had_turn[e.seat] = True
+        elif isinstance(e, PassedUpcard):
+            had_turn[e.seat] = True
+    visible = set(view.hand) | set(view.discard_pile)
+    for m in view.melds:
+        visible.update(m.cards)
+    known: list[list[str]] = []
+    for i in range(n):
+        if i == seat:
+            known.append([deck[c] for c in view.hand])
+        else:
+            ids = sorted(held[i] - visible)
+            visible.update(ids)
+            known.append([deck[c] for c in ids])
+    v = game.rules.variant
+    return Observation(
+        seat=seat,
+        hand_sizes=[s.hand_size for s in view.seats],
+        known=known,
+        opened=[s.opened for s in view.seats],
+        had_turn=had_turn,
+        discarded=discarded,
+        laid_any=[
+            (s.opened and not view.opened_this_turn) if i == seat else s.opened
+            for i, s in enumerate(view.seats)
+        ],
+        discard=[deck[c] for c in view.discard_pile],
+        table=[[deck[c] for c in m.cards] for m in view.melds],
+        unseen=[deck[c] for c in range(len(deck)) if c not in visible],
+        stock_size=view.stock_size,
+        taken=None if view.taken_card is None else deck[view.taken_card],
+        rebuilds_left=max(0, v.max_stock_rebuilds - view.stock_rebuilds),
+        turns_left=max(1, v.max_turns_per_round - draws),
+    )
+
+
+class SearchBot(GreedyBot):
+    """Chooses by playouts where the choice matters, plays the rest greedily."""
+
+    heavy = True
+
+    def __init__(self, seed: int, kind: str = "hard", budget: Budget | None = None) -> None:
+        super().__init__(seed)
+        self.kind = kind
+        self.budget = budget or LEVEL_BUDGETS[kind]
+        self._search_rng = random.Random(seed ^ 0x5EA5C4)
+        self._started = 0.0
+
+    def choose(self, game: Game, seat: int) -> Command:
+        self._started = time.perf_counter()
+        view = game.view(seat)
+        moves = game.legal_moves(seat)
+        candidates = self._candidates(game, view, moves)
+        if len(candidates) < 2:
+            return super().choose(game, seat)
+        return self._search(game, seat, view, candidates)
+
+    def _candidates(
+        self, game: Game, view: View, moves: list[Command]
+    ) -> list[tuple[str, Command]]:
+        """The choices worth a search, the greedy bot's preference first."""
+        knocking = game.rules.variant.knocking
+        if view.phase == "draw":
+            draws: list[tuple[str, Command]] = []
+            for cmd, name in (
+                (TakeDiscard(), "take_discard"),
+                (DrawFromStock(), "draw_from_stock"),
+                (PassUpcard(), "pass_upcard"),
+            ):
+                if cmd in moves:
+                    draws.append((name, cmd))
+            greedy = self._gin(game, view) if knocking else self._draw(game, view)
+            draws.sort(key=lambda d: d[1] != greedy)
+            return draws
+        if view.phase != "play":
+            return []
+        deck = view.deck
+        # Melds, lay-offs and swaps first, as the greedy bot plays them.
+        greedy = self._gin(game, view) if knocking else self._play(game, view)
+        if greedy is not None and not isinstance(greedy, Discard | Knock):
+            return []
+        out: list[tuple[str, Command]] = []
+        for m in moves:
+            if isinstance(m, Knock):
+                if m.discard is None:
+                    return []  # big gin: nothing to weigh
+                name = f"knock {deck[m.discard]}"
+                if all(n != name for n, _ in out):
+                    out.append((name, m))
+        allowed = [m.card for m in moves if isinstance(m, Discard)]
+        if not allowed:
+            return out
+        scores = self.discard_scores(game, view, allowed)
+        seen: set[str] = set()
+        ranked = sorted(allowed, key=lambda c: -scores[c])
+        discards: list[tuple[str, Command]] = []
+        for c in ranked:
+            if deck[c] in seen:
+                continue
+            seen.add(deck[c])
+            discards.append((f"discard {deck[c]}", Discard(c)))
+            if len(discards) >= self.budget.width:
+                break
+        found = out + discards
+        if isinstance(greedy, Discard):
+            first = f"discard {deck[greedy.card]}"
+            if all(n != first for n, _ in found):
+                found.insert(0, (first, greedy))
+            found.sort(key=lambda d: d[0] != first)
+        return found
+
+    def _search(
+        self, game: Game, seat: int, view: View, candidates: list[tuple[str, Command]]
+    ) -> Command:
+        obs = observe(game, seat, view)
+        b = self.budget
+        time_ms = b.time_ms
+        if time_ms is not None:
+            # The budget is the whole decision's: what the legal moves, the
+            # greedy bot's reasons and the observation took comes off it.
+            spent = 1000 * (time.perf_counter() - self._started)
+            time_ms = max(time_ms - spent, 0.05 * time_ms)
+        evals = evaluate_actions(
+            game.rules.variant,
+            seat=obs.seat,
+            hand_sizes=obs.hand_sizes,
+            known=obs.known,
+            opened=obs.opened,
+            had_turn=obs.had_turn,
+            discarded=obs.discarded,
+            laid_any=obs.laid_any,
+            discard=obs.discard,
+            table=obs.table,
+            unseen=obs.unseen,
+            stock_size=obs.stock_size,
+            taken=obs.taken,
+            rebuilds_left=obs.rebuilds_left,
+            turns_left=obs.turns_left,
+            actions=[name for name, _ in candidates],
+            iterations=b.iterations if b.iterations is not None else _UNBOUNDED,
+            time_ms=time_ms,
+            seed=self._search_rng.getrandbits(64),
+        )
+        # The greedy choice (the first) stands unless another beats it by
+        # more than the noise of the playouts: a choice made on noise alone
+        # is worse than the greedy bot's reasons.
+        sure = [
+            i
+            for i, (_, _, _, advantage, stderr) in enumerate(evals)
+            if i == 0 or advantage > self.budget.confidence * stderr
+        ]
+        best = max(sure, key=lambda i: (evals[i][0], -i))
+        return candidates[best][1]
