@@ -37,13 +37,17 @@ internal fun freePort(): Int = ServerSocket(0, 1, InetAddress.getLoopbackAddress
 /**
  * `ramino serve` of the repository's .venv as a child process on a fixed
  * free port, to stop, kill and start again (a restart keeps the port and,
- * with a sqlite store, the games).
+ * with a sqlite store, the games). [plaintextHealth]: the server also serves
+ * its health on a second, plaintext port (`--health-port`), which is where
+ * [start] waits for it (a server whose [args] make it speak TLS only).
  */
 internal class TestServer(
     private val store: String = "memory",
     private val args: List<String> = emptyList(),
+    private val plaintextHealth: Boolean = false,
 ) : AutoCloseable {
     val port: Int = freePort()
+    private val healthPort: Int? = if (plaintextHealth) freePort() else null
     val address: String get() = "127.0.0.1:$port"
     private val log: File = Files.createTempFile("ramino-kotlin-server", ".log").toFile()
     private var process: Process? = null
@@ -54,7 +58,7 @@ internal class TestServer(
         val command = listOf(
             bin.path, "serve", "--host", "127.0.0.1", "--port", port.toString(),
             "--store", store, "--bot-delay", "0", "--grace", "1",
-        ) + args
+        ) + healthPort?.let { listOf("--health-port", it.toString()) }.orEmpty() + args
         val builder = ProcessBuilder(command).directory(REPO).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log))
         builder.environment().keys.removeIf { it.startsWith("RAMINO_") }
@@ -86,7 +90,7 @@ internal class TestServer(
     fun logTail(): String = log.readText().takeLast(4000)
 
     private fun waitServing() {
-        val channel: ManagedChannel = OkHttpChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build()
+        val channel: ManagedChannel = OkHttpChannelBuilder.forAddress("127.0.0.1", healthPort ?: port).usePlaintext().build()
         try {
             val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
             while (System.nanoTime() < deadline) {
