@@ -22,6 +22,7 @@ from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
 from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
+from ramino.bots.search import hint_budget
 from ramino.engine import Command, Event, Game, View
 from ramino.errors import GameStateError, NotPermitted, RaminoError
 from ramino.pool import WorkPool
@@ -234,10 +235,11 @@ class Moves:
             engine = game.engine
             if game.ended is not None or engine is None or engine.turn != seat:
                 return None
-            # Seeded by the game and its version, never by its secret seed:
-            # asking again gives the same move.
+            # Seeded by the game and its version, never by its secret seed,
+            # and searching a fixed number of deals with no clock: asking
+            # again gives the same move.
             digest = hashlib.sha256(f"{game_id}/{engine.version}".encode()).digest()
-            bot = make_bot(level, int.from_bytes(digest[:8], "little"))
+            bot = make_bot(level, int.from_bytes(digest[:8], "little"), hint_budget(level))
             if self._pool is not None and bot.heavy:
                 return await self._pool.run(bot.choose, engine, seat)
             return bot.choose(engine, seat)

@@ -44,9 +44,11 @@ from ramino.engine.events import (
 
 __all__ = [
     "Budget",
+    "HINT_ITERATIONS",
     "LEVEL_BUDGETS",
     "Observation",
     "SearchBot",
+    "hint_budget",
     "observe",
     "parse_times",
     "set_level_times",
@@ -85,6 +87,18 @@ LEVEL_BUDGETS: dict[str, Budget] = {
     "expert": Budget(time_ms=100.0, width=10),
 }
 """The default budget of each searching level."""
+
+HINT_ITERATIONS: dict[str, int] = {"hard": 40, "expert": 100}
+"""Sampled deals of a hint by a searching level: a fixed count and no clock,
+so that the same question at the same version gets the same answer however
+busy the server is."""
+
+
+def hint_budget(level: str) -> Budget | None:
+    """The budget of a hint by ``level`` (None for a level that does not search)."""
+    if level not in HINT_ITERATIONS:
+        return None
+    return Budget(time_ms=None, iterations=HINT_ITERATIONS[level], width=LEVEL_BUDGETS[level].width)
 
 
 def parse_times(text: str) -> dict[str, float]:
