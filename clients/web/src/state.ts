@@ -78,7 +78,9 @@ export function applyView(s: TableState, view: GameView): void {
 /** A move's answer: its view, and its legal moves and hint while the turn is the mover's. */
 export function applyMoveResult(s: TableState, result: MoveResult): void {
   if (result.view) applyView(s, result.view);
-  for (const e of result.events) addEvent(s, e);
+  // The move's own events join the feed here, often before the watch brings
+  // them: a round this move ended gets its summary now.
+  for (const e of result.events) if (addEvent(s, e)) noteRoundEnd(s, e, false);
   const version = result.view?.version ?? s.view?.version ?? 0n;
   s.legal = result.legalMoves.length ? { version, moves: result.legalMoves, hint: result.hint } : undefined;
 }
@@ -109,10 +111,12 @@ function addEvent(s: TableState, e: GameEvent): boolean {
  * a load, or a move whose answer came first) only join the feed.
  */
 export function applyEvent(s: TableState, e: GameEvent): void {
-  addEvent(s, e);
+  const fresh = addEvent(s, e);
   const v = s.view;
   if (!v || e.version <= v.version) {
-    if (v && e.event.case === "roundEnded") noteRoundEnd(s, e, true);
+    // New to the feed yet older than the view: history replayed after a
+    // load. One the feed has (a move's answer brought it) keeps its summary.
+    if (fresh) noteRoundEnd(s, e, true);
     return;
   }
   if (e.version !== v.version + 1n) {

@@ -146,6 +146,28 @@ describe("the table's state, folded", () => {
     assert.deepEqual(s.summary.matchWinners, [1]);
   });
 
+  test("a round ended by the person's own move keeps its summary when the watch brings the event after the answer", () => {
+    const s = emptyState();
+    applyView(s, view({ turn: 0, phase: TurnPhase.DISCARD }));
+    const ended = ev(11n, 0, "roundEnded", { round: 1, ending: "went_out", winner: 0, closedHand: false, scores: [0, 12], hands: [{ cardIds: [] }, { cardIds: [5, 6] }] });
+    const after = view({ version: 11n, hand: [], turn: undefined, phase: TurnPhase.NONE, seats: [{ ...seatView(0, 0), total: 0 }, { ...seatView(1, 2), total: 12 }] });
+    applyMoveResult(s, { view: after, events: [ended], legalMoves: [], hint: undefined });
+    assert.equal(s.summary.winner, 0);
+    assert.equal(s.summary.dismissed, false);
+    assert.deepEqual(s.summary.totals, [0, 12]);
+    applyEvent(s, ended);
+    assert.equal(s.summary.dismissed, false, "the watch's copy of the event hid the summary");
+    assert.equal(s.events.length, 1);
+  });
+
+  test("a round's end replayed from history after a load starts dismissed", () => {
+    const s = emptyState();
+    applyView(s, view({ version: 12n, round: 2 }));
+    applyEvent(s, ev(11n, undefined, "roundEnded", { round: 1, ending: "went_out", winner: 1, closedHand: false, scores: [-12, 12], hands: [] }));
+    assert.equal(s.summary.round, 1);
+    assert.equal(s.summary.dismissed, true);
+  });
+
   test("a gap in the versions, or an event the page cannot fold, marks the view stale", () => {
     const s = emptyState();
     applyView(s, view());
