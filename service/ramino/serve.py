@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import structlog
@@ -44,242 +45,237 @@ def _bot_times(text: str) -> dict[str, float]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+# The flags of ``ramino serve`` that take a value: (flag, type, default, help).
+# Each one's default is read from RAMINO_<FLAG> (the flag in capitals, or the
+# name in ENV_NAMES) when that is set, and its help ends with that name.
+FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
+    ("--host", str, "127.0.0.1", "address to bind"),
+    ("--port", int, 50051, ""),
+    (
+        "--store",
+        str,
+        "sqlite:var/ramino.db",
+        "memory | sqlite:PATH | redis://HOST:PORT/DB | "
+        "redis+cluster://HOST:PORT[,HOST:PORT...]; rediss:// and rediss+cluster:// "
+        "over TLS (?tls_ca_file=F&tls_cert_file=F&tls_key_file=F&tls_server_name=N)",
+    ),
+    (
+        "--workers",
+        int,
+        1,
+        "server processes sharing the port (SO_REUSEPORT); more than 1 needs a "
+        "store shared across processes: redis:// or redis+cluster://",
+    ),
+    (
+        "--metrics-port",
+        int,
+        None,
+        "serve Prometheus metrics on this port; with --workers N, worker i "
+        "(from 0) on this port + i",
+    ),
+    ("--grace", float, 10.0, "drain seconds on SIGTERM"),
+    (
+        "--max-connection-age",
+        float,
+        None,
+        "seconds after which a client is asked to reconnect, so connections "
+        "rebalance over new replicas (default: never)",
+    ),
+    (
+        "--max-connection-age-grace",
+        float,
+        None,
+        "seconds calls may go on past the connection's age; a watch then "
+        "resumes on a new connection (default: no limit)",
+    ),
+    (
+        "--max-connections",
+        int,
+        None,
+        "client connections at once; more are closed as they are accepted (default: "
+        "the open file limit, raised to its hard limit at start, less 256)",
+    ),
+    (
+        "--max-connections-per-address",
+        int,
+        256,
+        "client connections at once from one address; the newest past it are closed "
+        "within half a second; 0 for no limit",
+    ),
+    (
+        "--max-message-bytes",
+        int,
+        16 * 1024,
+        "largest request, refused by its length before it is decoded (RESOURCE_EXHAUSTED "
+        "REQUEST_TOO_LARGE)",
+    ),
+    ("--work-threads", int, None, "threads for meld searches (default: cores, at most 4)"),
+    (
+        "--work-capacity",
+        int,
+        None,
+        "searches admitted at once before SERVER_BUSY (default: 16 a thread)",
+    ),
+    ("--bot-delay", float, 0.0, "seconds a bot waits before each move (for people watching)"),
+    (
+        "--bot-time-ms",
+        _bot_times,
+        None,
+        "time a decision of the searching bots, e.g. hard=20,expert=100 (the defaults)",
+    ),
+    (
+        "--finished-retention",
+        float,
+        None,
+        "seconds a finished game is kept, then expired (default: kept)",
+    ),
+    (
+        "--archive",
+        str,
+        None,
+        "folder where expired games' logs are written first (default: deleted)",
+    ),
+    (
+        "--max-watchers-per-game",
+        int,
+        1000,
+        "open spectators' WatchGame streams of one game in this server (the seats' "
+        "own are not counted); more are RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS)",
+    ),
+    (
+        "--max-streams-per-seat",
+        int,
+        16,
+        "open WatchGame streams of one seat of a game in this server; more are "
+        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS)",
+    ),
+    (
+        "--max-streams-per-connection",
+        int,
+        100,
+        "open WatchGame streams of one client connection; more are "
+        "RESOURCE_EXHAUSTED (TOO_MANY_STREAMS)",
+    ),
+    (
+        "--watch-queue",
+        int,
+        1024,
+        "events a watch stream may fall behind before it is ended with "
+        "RESOURCE_EXHAUSTED (WATCHER_TOO_SLOW)",
+    ),
+    (
+        "--watch-queue-bytes",
+        int,
+        256 * 1024,
+        "bytes of events a watch stream may fall behind before it is ended " "(WATCHER_TOO_SLOW)",
+    ),
+    (
+        "--watch-lag",
+        float,
+        1.0,
+        "seconds an event may wait for a watch stream that takes none (a client "
+        "that stopped reading) before it is ended (WATCHER_TOO_SLOW)",
+    ),
+    (
+        "--spectator-interval",
+        float,
+        0.1,
+        "seconds between two messages to a spectator's watch stream that takes "
+        "batches (batch_events), at least: every event since comes in one",
+    ),
+    (
+        "--spectator-messages",
+        float,
+        2000.0,
+        "messages a second this server sends the spectators that take batches, in "
+        "all, at most; past it their interval grows",
+    ),
+    (
+        "--abandon-after",
+        float,
+        3600.0,
+        "seconds after which a game where no person acted (joined or played a "
+        "move of their own) is ended as abandoned; 0 for never",
+    ),
+    (
+        "--player-token-secret-file",
+        str,
+        None,
+        "know players: verify the host's HS256 player tokens with the secret in this "
+        "file (or RAMINO_PLAYER_TOKEN_SECRET)",
+    ),
+    (
+        "--player-token-public-key",
+        str,
+        None,
+        "know players: verify the host's RS256/ES256 player tokens with this PEM "
+        "public key file",
+    ),
+    ("--player-token-issuer", str, None, "the iss a player token must carry"),
+    ("--player-token-audience", str, None, "the aud a player token must carry"),
+    (
+        "--tls-cert-file",
+        str,
+        None,
+        "serve TLS with this PEM certificate chain (reloaded when the file changes; "
+        "needs --tls-key-file)",
+    ),
+    ("--tls-key-file", str, None, "the PEM private key of --tls-cert-file"),
+    (
+        "--tls-client-ca-file",
+        str,
+        None,
+        "mutual TLS: refuse clients without a certificate signed by a CA in this PEM file",
+    ),
+    (
+        "--health-port",
+        int,
+        None,
+        "also serve grpc.health.v1 alone, in plaintext, on this port: for "
+        "probes that cannot speak TLS (the kubelet's gRPC probes)",
+    ),
+    ("--log-level", str, "info", ""),
+)
+
+# Flags whose environment variable is not the flag's own name.
+ENV_NAMES = {"--grace": "GRACE_SECONDS"}
+
+# Flags shown with a placeholder other than their name in capitals.
+METAVARS = {"--bot-time-ms": "LEVEL=MS,..."}
+
+
+def add_flag(
+    p: argparse.ArgumentParser,
+    flag: str,
+    kind: type | Callable[[str], object],
+    default: object,
+    text: str,
+) -> None:
+    """One value flag whose default an environment variable may set (an empty
+    one counts as unset)."""
+    env = ENV_NAMES.get(flag, flag.removeprefix("--").replace("-", "_").upper())
+    given = _env(env, "")
+    value = kind(given) if given else default
+    where = f"[RAMINO_{env}]"
+    p.add_argument(
+        flag,
+        type=kind,
+        default=value,
+        metavar=METAVARS.get(flag),
+        help=f"{text} {where}" if text else where,
+    )
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run the gRPC game server")
-    p.add_argument(
-        "--host", default=_env("HOST", "127.0.0.1"), help="address to bind [RAMINO_HOST]"
-    )
-    p.add_argument("--port", type=int, default=int(_env("PORT", "50051")), help="[RAMINO_PORT]")
-    p.add_argument(
-        "--store",
-        default=_env("STORE", "sqlite:var/ramino.db"),
-        help=(
-            "memory | sqlite:PATH | redis://HOST:PORT/DB | "
-            "redis+cluster://HOST:PORT[,HOST:PORT...]; rediss:// and rediss+cluster:// "
-            "over TLS (?tls_ca_file=F&tls_cert_file=F&tls_key_file=F&tls_server_name=N) "
-            "[RAMINO_STORE]"
-        ),
-    )
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=int(_env("WORKERS", "1")),
-        help="server processes sharing the port (SO_REUSEPORT); more than 1 needs a "
-        "store shared across processes: redis:// or redis+cluster:// [RAMINO_WORKERS]",
-    )
-    metrics = _env("METRICS_PORT", "")
-    p.add_argument(
-        "--metrics-port",
-        type=int,
-        default=int(metrics) if metrics else None,
-        help="serve Prometheus metrics on this port; with --workers N, worker i "
-        "(from 0) on this port + i [RAMINO_METRICS_PORT]",
-    )
-    p.add_argument(
-        "--grace",
-        type=float,
-        default=float(_env("GRACE_SECONDS", "10")),
-        help="drain seconds on SIGTERM [RAMINO_GRACE_SECONDS]",
-    )
-    age = _env("MAX_CONNECTION_AGE", "")
-    p.add_argument(
-        "--max-connection-age",
-        type=float,
-        default=float(age) if age else None,
-        help="seconds after which a client is asked to reconnect, so connections "
-        "rebalance over new replicas (default: never) [RAMINO_MAX_CONNECTION_AGE]",
-    )
-    age_grace = _env("MAX_CONNECTION_AGE_GRACE", "")
-    p.add_argument(
-        "--max-connection-age-grace",
-        type=float,
-        default=float(age_grace) if age_grace else None,
-        help="seconds calls may go on past the connection's age; a watch then "
-        "resumes on a new connection (default: no limit) [RAMINO_MAX_CONNECTION_AGE_GRACE]",
-    )
-    connections = _env("MAX_CONNECTIONS", "")
-    p.add_argument(
-        "--max-connections",
-        type=int,
-        default=int(connections) if connections else None,
-        help="client connections at once; more are closed as they are accepted (default: "
-        "the open file limit, raised to its hard limit at start, less 256) "
-        "[RAMINO_MAX_CONNECTIONS]",
-    )
-    p.add_argument(
-        "--max-connections-per-address",
-        type=int,
-        default=int(_env("MAX_CONNECTIONS_PER_ADDRESS", "256")),
-        help="client connections at once from one address; the newest past it are closed "
-        "within half a second; 0 for no limit [RAMINO_MAX_CONNECTIONS_PER_ADDRESS]",
-    )
-    p.add_argument(
-        "--max-message-bytes",
-        type=int,
-        default=int(_env("MAX_MESSAGE_BYTES", str(16 * 1024))),
-        help="largest request, refused by its length before it is decoded (RESOURCE_EXHAUSTED "
-        "REQUEST_TOO_LARGE) [RAMINO_MAX_MESSAGE_BYTES]",
-    )
-    threads, capacity = _env("WORK_THREADS", ""), _env("WORK_CAPACITY", "")
-    p.add_argument(
-        "--work-threads",
-        type=int,
-        default=int(threads) if threads else None,
-        help="threads for meld searches (default: cores, at most 4) [RAMINO_WORK_THREADS]",
-    )
-    p.add_argument(
-        "--work-capacity",
-        type=int,
-        default=int(capacity) if capacity else None,
-        help="searches admitted at once before SERVER_BUSY (default: 16 a thread) "
-        "[RAMINO_WORK_CAPACITY]",
-    )
-    p.add_argument(
-        "--bot-delay",
-        type=float,
-        default=float(_env("BOT_DELAY", "0")),
-        help="seconds a bot waits before each move (for people watching) [RAMINO_BOT_DELAY]",
-    )
-    p.add_argument(
-        "--bot-time-ms",
-        type=_bot_times,
-        default=_bot_times(_env("BOT_TIME_MS", "")),
-        metavar="LEVEL=MS,...",
-        help="time a decision of the searching bots, e.g. hard=20,expert=100 "
-        "(the defaults) [RAMINO_BOT_TIME_MS]",
-    )
-    retention = _env("FINISHED_RETENTION", "")
-    p.add_argument(
-        "--finished-retention",
-        type=float,
-        default=float(retention) if retention else None,
-        help="seconds a finished game is kept, then expired (default: kept) "
-        "[RAMINO_FINISHED_RETENTION]",
-    )
-    p.add_argument(
-        "--archive",
-        default=_env("ARCHIVE", "") or None,
-        help="folder where expired games' logs are written first (default: deleted) "
-        "[RAMINO_ARCHIVE]",
-    )
-    p.add_argument(
-        "--max-watchers-per-game",
-        type=int,
-        default=int(_env("MAX_WATCHERS_PER_GAME", "1000")),
-        help="open spectators' WatchGame streams of one game in this server (the seats' "
-        "own are not counted); more are RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) "
-        "[RAMINO_MAX_WATCHERS_PER_GAME]",
-    )
-    p.add_argument(
-        "--max-streams-per-seat",
-        type=int,
-        default=int(_env("MAX_STREAMS_PER_SEAT", "16")),
-        help="open WatchGame streams of one seat of a game in this server; more are "
-        "RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) [RAMINO_MAX_STREAMS_PER_SEAT]",
-    )
-    p.add_argument(
-        "--max-streams-per-connection",
-        type=int,
-        default=int(_env("MAX_STREAMS_PER_CONNECTION", "100")),
-        help="open WatchGame streams of one client connection; more are "
-        "RESOURCE_EXHAUSTED (TOO_MANY_STREAMS) [RAMINO_MAX_STREAMS_PER_CONNECTION]",
-    )
-    p.add_argument(
-        "--watch-queue",
-        type=int,
-        default=int(_env("WATCH_QUEUE", "1024")),
-        help="events a watch stream may fall behind before it is ended with "
-        "RESOURCE_EXHAUSTED (WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE]",
-    )
-    p.add_argument(
-        "--watch-queue-bytes",
-        type=int,
-        default=int(_env("WATCH_QUEUE_BYTES", str(256 * 1024))),
-        help="bytes of events a watch stream may fall behind before it is ended "
-        "(WATCHER_TOO_SLOW) [RAMINO_WATCH_QUEUE_BYTES]",
-    )
-    p.add_argument(
-        "--watch-lag",
-        type=float,
-        default=float(_env("WATCH_LAG", "1")),
-        help="seconds an event may wait for a watch stream that takes none (a client "
-        "that stopped reading) before it is ended (WATCHER_TOO_SLOW) [RAMINO_WATCH_LAG]",
-    )
-    p.add_argument(
-        "--spectator-interval",
-        type=float,
-        default=float(_env("SPECTATOR_INTERVAL", "0.1")),
-        help="seconds between two messages to a spectator's watch stream that takes "
-        "batches (batch_events), at least: every event since comes in one "
-        "[RAMINO_SPECTATOR_INTERVAL]",
-    )
-    p.add_argument(
-        "--spectator-messages",
-        type=float,
-        default=float(_env("SPECTATOR_MESSAGES", "2000")),
-        help="messages a second this server sends the spectators that take batches, in "
-        "all, at most; past it their interval grows [RAMINO_SPECTATOR_MESSAGES]",
-    )
+    for flag in FLAGS:
+        add_flag(p, *flag)
     p.add_argument(
         "--allow-bot-games",
         action=argparse.BooleanOptionalAction,
         default=_env("ALLOW_BOT_GAMES", "") in ("1", "true", "yes"),
         help="host games whose seats are all bots (tests, demos); refused with "
         "ALL_BOT_GAME otherwise [RAMINO_ALLOW_BOT_GAMES=1]",
-    )
-    p.add_argument(
-        "--abandon-after",
-        type=float,
-        default=float(_env("ABANDON_AFTER", "3600")),
-        help="seconds after which a game where no person acted (joined or played a "
-        "move of their own) is ended as abandoned; 0 for never [RAMINO_ABANDON_AFTER]",
-    )
-    p.add_argument(
-        "--player-token-secret-file",
-        default=_env("PLAYER_TOKEN_SECRET_FILE", "") or None,
-        help="know players: verify the host's HS256 player tokens with the secret in this "
-        "file (or RAMINO_PLAYER_TOKEN_SECRET) [RAMINO_PLAYER_TOKEN_SECRET_FILE]",
-    )
-    p.add_argument(
-        "--player-token-public-key",
-        default=_env("PLAYER_TOKEN_PUBLIC_KEY", "") or None,
-        help="know players: verify the host's RS256/ES256 player tokens with this PEM "
-        "public key file [RAMINO_PLAYER_TOKEN_PUBLIC_KEY]",
-    )
-    p.add_argument(
-        "--player-token-issuer",
-        default=_env("PLAYER_TOKEN_ISSUER", "") or None,
-        help="the iss a player token must carry [RAMINO_PLAYER_TOKEN_ISSUER]",
-    )
-    p.add_argument(
-        "--player-token-audience",
-        default=_env("PLAYER_TOKEN_AUDIENCE", "") or None,
-        help="the aud a player token must carry [RAMINO_PLAYER_TOKEN_AUDIENCE]",
-    )
-    p.add_argument(
-        "--tls-cert-file",
-        default=_env("TLS_CERT_FILE", "") or None,
-        help="serve TLS with this PEM certificate chain (reloaded when the file changes; "
-        "needs --tls-key-file) [RAMINO_TLS_CERT_FILE]",
-    )
-    p.add_argument(
-        "--tls-key-file",
-        default=_env("TLS_KEY_FILE", "") or None,
-        help="the PEM private key of --tls-cert-file [RAMINO_TLS_KEY_FILE]",
-    )
-    p.add_argument(
-        "--tls-client-ca-file",
-        default=_env("TLS_CLIENT_CA_FILE", "") or None,
-        help="mutual TLS: refuse clients without a certificate signed by a CA in this "
-        "PEM file [RAMINO_TLS_CLIENT_CA_FILE]",
-    )
-    health_port = _env("HEALTH_PORT", "")
-    p.add_argument(
-        "--health-port",
-        type=int,
-        default=int(health_port) if health_port else None,
-        help="also serve grpc.health.v1 alone, in plaintext, on this port: for "
-        "probes that cannot speak TLS (the kubelet's gRPC probes) [RAMINO_HEALTH_PORT]",
     )
     p.add_argument(
         "--test-seed",
@@ -290,7 +286,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "are known in advance (conformance tests); the games are marked fixed_deal. "
         "Off unless given (no environment variable turns it on)",
     )
-    p.add_argument("--log-level", default=_env("LOG_LEVEL", "info"))
     p.set_defaults(func=run)
 
 
@@ -418,7 +413,7 @@ def run_server(
             allow_bot_games=args.allow_bot_games,
             abandon_after=args.abandon_after,
         )
-        set_level_times(args.bot_time_ms)
+        set_level_times(args.bot_time_ms or {})
         pool = WorkPool(config.work_threads, config.work_capacity)
         app = GameApp(
             open_store(config.store),

@@ -1,0 +1,64 @@
+"""``ramino serve``'s flags: each value flag's default comes from its
+``RAMINO_*`` variable (an empty one counts as unset), its help names that
+variable, and a flag given on the command line wins over the environment."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from ramino import serve
+
+
+def parse(*flags: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    serve.add_parser(parser.add_subparsers())
+    return parser.parse_args(["serve", *flags])
+
+
+def env_name(flag: str) -> str:
+    return serve.ENV_NAMES.get(flag, flag.removeprefix("--").replace("-", "_").upper())
+
+
+def test_every_value_flag_names_its_environment_variable_in_its_help() -> None:
+    parser = argparse.ArgumentParser()
+    serve.add_parser(parser.add_subparsers())
+    sub = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    helps = {s: a.help for a in sub._actions for s in a.option_strings}
+    for flag, *_ in serve.FLAGS:
+        assert (helps[flag] or "").endswith(f"[RAMINO_{env_name(flag)}]"), flag
+
+
+def test_the_defaults_without_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for flag, *_ in serve.FLAGS:
+        monkeypatch.delenv(f"RAMINO_{env_name(flag)}", raising=False)
+    args = parse()
+    assert (args.host, args.port, args.grace, args.metrics_port) == ("127.0.0.1", 50051, 10.0, None)
+    assert (args.max_message_bytes, args.watch_queue_bytes) == (16 * 1024, 256 * 1024)
+    assert args.bot_time_ms is None and args.archive is None and args.log_level == "info"
+
+
+def test_the_environment_sets_defaults_and_the_command_line_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RAMINO_PORT", "6001")
+    monkeypatch.setenv("RAMINO_GRACE_SECONDS", "2.5")
+    monkeypatch.setenv("RAMINO_BOT_TIME_MS", "hard=7")
+    monkeypatch.setenv("RAMINO_ARCHIVE", "")  # empty: unset
+    args = parse()
+    assert (args.port, args.grace, args.bot_time_ms, args.archive) == (
+        6001,
+        2.5,
+        {"hard": 7.0},
+        None,
+    )
+    assert parse("--port", "6002", "--bot-time-ms", "expert=9").port == 6002
+    assert parse("--bot-time-ms", "expert=9").bot_time_ms == {"expert": 9.0}
+
+
+def test_a_bad_value_on_the_command_line_is_refused_by_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        parse("--bot-time-ms", "nobody=3")
+    assert "--bot-time-ms" in capsys.readouterr().err
