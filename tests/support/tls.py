@@ -156,3 +156,25 @@ def swap_like_kubernetes(mount: Path, issued: Issued, generation: str) -> None:
     for name in ("tls.crt", "tls.key"):
         if not (mount / name).is_symlink():
             (mount / name).symlink_to(f"..data/{name}")
+
+
+def write_set(out: Path) -> None:
+    """The certificates the SDKs' TLS tests use, written into ``out``: the CA
+    (``ca/ca.pem``), ``server`` for localhost, ``named`` for
+    ramino.games.test, ``client`` for mutual TLS, and ``stranger``, a client
+    certificate of another CA (``other/ca.pem``)."""
+    ca = TestCA(out / "ca")
+    ca.issue("server", folder=out)
+    ca.issue("named", hosts=("ramino.games.test",), folder=out)
+    ca.issue("client", client=True, folder=out)
+    TestCA(out / "other", name="Another CA").issue("stranger", client=True, folder=out)
+
+
+if __name__ == "__main__":
+    # python -m tests.support.tls FOLDER (from the repository's root): for the
+    # SDKs' tests in other languages.
+    import sys
+
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: python -m tests.support.tls FOLDER")
+    write_set(Path(sys.argv[1]))

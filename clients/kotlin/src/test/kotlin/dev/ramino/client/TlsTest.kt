@@ -145,17 +145,7 @@ class TlsTest {
         fun makeCertificates(dir: File) {
             val python = File(REPO, ".venv/bin/python")
             check(python.canExecute()) { "$python is missing: run `make build` first" }
-            val script = listOf(
-                "import sys",
-                "from pathlib import Path",
-                "from tests.support.tls import TestCA",
-                "out = Path(sys.argv[1])",
-                "ca = TestCA(out / 'ca')",
-                "ca.issue('server', folder=out)",
-                "ca.issue('client', client=True, folder=out)",
-                "TestCA(out / 'other', name='Another CA').issue('stranger', client=True, folder=out)",
-            ).joinToString("\n")
-            val process = ProcessBuilder(python.path, "-c", script, dir.path).directory(REPO).redirectErrorStream(true).start()
+            val process = ProcessBuilder(python.path, "-m", "tests.support.tls", dir.path).directory(REPO).redirectErrorStream(true).start()
             val output = process.inputStream.bufferedReader().readText()
             check(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0) { "the certificates were not made:\n$output" }
         }
