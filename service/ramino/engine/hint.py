@@ -217,23 +217,30 @@ def discard_scores(
         deadwood = ramino.min_deadwood(cards, rules.variant)
     loose = set(deadwood.deadwood)
     suits_of_rank: dict[str, set[str]] = {}
-    ranks_of_suit: dict[str, list[int]] = {}
+    in_suit: dict[tuple[str, int], int] = {}  # (suit, rank): cards held
     for name in cards:
         if name != "JK":
             suits_of_rank.setdefault(name[0], set()).add(name[1])
-            ranks_of_suit.setdefault(name[1], []).append(_RANK[name[0]])
+            key = (name[1], _RANK[name[0]])
+            in_suit[key] = in_suit.get(key, 0) + 1
+    held = in_suit.get
+    by_name: dict[str, int] = {}  # a card's twin scores as it does
     scores: dict[int, int] = {}
     for c in allowed:
         name = names[c]
-        if name == "JK":
-            score = -1000
-        elif name not in loose:
-            score = penalties[c] * 2 - 500
-        else:
-            rank = _RANK[name[0]]
-            partners = len(suits_of_rank[name[0]]) - 1
-            partners += sum(1 for r in ranks_of_suit[name[1]] if 0 < abs(r - rank) <= 2)
-            score = penalties[c] * 2 - 8 * partners
+        score = by_name.get(name)
+        if score is None:
+            if name == "JK":
+                score = -1000
+            elif name not in loose:
+                score = penalties[c] * 2 - 500
+            else:
+                suit, rank = name[1], _RANK[name[0]]
+                partners = len(suits_of_rank[name[0]]) - 1
+                partners += held((suit, rank - 2), 0) + held((suit, rank - 1), 0)
+                partners += held((suit, rank + 1), 0) + held((suit, rank + 2), 0)
+                score = penalties[c] * 2 - 8 * partners
+            by_name[name] = score
         scores[c] = score
     return scores
 
