@@ -79,7 +79,7 @@ def hint(
     value = 0
     opening = False
     if v.knocking:
-        pass
+        pass  # melds are laid by knocking: the knock below carries them
     elif not s.opened:
         include = names[state.taken] if state.must_open and state.taken is not None else None
         found = ramino.best_opening(hand_names, v, include=include)
