@@ -51,3 +51,27 @@ async def test_a_seat_whose_timer_runs_out_is_played_by_the_greedy_bot_until_it_
         await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(tokens[0]))
     ).view
     assert not after.seats[sleeper].timed_out
+
+
+def test_a_timed_out_seat_draws_then_discards_the_card_the_hint_names() -> None:
+    from ramino.app.duties import timeout_move
+    from ramino.bots import make_bot
+    from ramino.engine import Discard, DrawFromStock, Game
+
+    for variant in ("ramino51", "rami51", "rummy", "gin"):
+        game = Game.new(variant, ["ann", "bob"], seed=44)
+        bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+        played = 0
+        for _ in range(120):
+            if game.finished:
+                break
+            seat = game.state.turn
+            move = timeout_move(game, seat, bots[seat])
+            if game.state.phase == "draw" and DrawFromStock() in game.legal_moves(seat):
+                assert move == DrawFromStock()
+            if isinstance(move, Discard):
+                hint = game.hint(seat)
+                assert hint is not None and move == Discard(hint.discard)
+                played += 1
+            game.apply(seat, move)
+        assert played > 5, variant

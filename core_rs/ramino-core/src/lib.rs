@@ -16,6 +16,7 @@ pub mod error;
 pub mod meld;
 pub mod playout;
 pub mod search;
+mod sha256;
 pub mod shuffle;
 pub mod variant;
 
@@ -26,5 +27,5 @@ pub use playout::{evaluate, Action, Budget, Evaluation, PlayoutError, SeatSeen, 
 pub use search::{
     best_opening, check_hand, joker_swaps, layoff_targets, min_deadwood, Deadwood, JokerSwap, LayOff, Opening, MAX_HAND,
 };
-pub use shuffle::{shuffle, ChaCha20};
+pub use shuffle::{reshuffle_seed, round_seed, shuffle, ChaCha20};
 pub use variant::{ParamValue, Scoring, StockExhausted, Variant, PARAMETERS, PRESETS};

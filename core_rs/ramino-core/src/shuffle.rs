@@ -14,6 +14,19 @@
 //!
 //! The result is a permutation of `0..n`: position `k` of the shuffled deck
 //! holds the card with id `perm[k]`; the stock is drawn from the end.
+//!
+//! A game has one secret seed; each shuffle of it uses a seed derived from
+//! it ([`round_seed`], [`reshuffle_seed`]): the SHA-256 of a fixed label, the
+//! game seed (32 bytes, little-endian) and the numbers (4 bytes each,
+//! little-endian). The digest's 32 bytes are the derived seed, little-endian
+//! (as an integer, `int.from_bytes(digest, "little")`).
+
+use crate::sha256::Sha256;
+
+/// The label of a round's deal.
+const ROUND_LABEL: &[u8] = b"ramino/round/v1";
+/// The label of a reshuffle of a round's stock.
+const RESHUFFLE_LABEL: &[u8] = b"ramino/reshuffle/v1";
 
 /// A ChaCha20 keystream (RFC 8439 block function) read word by word.
 #[derive(Clone)]
@@ -131,9 +144,92 @@ pub fn shuffle(seed: &[u8; 32], n: usize) -> Vec<u32> {
     perm
 }
 
+fn derive(label: &[u8], seed: &[u8; 32], numbers: &[u32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(label);
+    h.update(seed);
+    for n in numbers {
+        h.update(&n.to_le_bytes());
+    }
+    h.finish()
+}
+
+/// The seed that deals round `round` (from 1) of a game of seed `seed`.
+///
+/// ```
+/// let deal = ramino_core::shuffle::round_seed(&[0; 32], 1);
+/// assert_ne!(deal, ramino_core::shuffle::round_seed(&[0; 32], 2));
+/// let deck = ramino_core::shuffle(&deal, 108);
+/// assert_eq!(deck.len(), 108);
+/// ```
+#[must_use]
+pub fn round_seed(seed: &[u8; 32], round: u32) -> [u8; 32] {
+    derive(ROUND_LABEL, seed, &[round])
+}
+
+/// The seed of the `rebuild`-th reshuffle (from 1) of the stock in round
+/// `round` of a game of seed `seed`.
+///
+/// ```
+/// let s = ramino_core::shuffle::reshuffle_seed(&[0; 32], 1, 1);
+/// assert_ne!(s, ramino_core::shuffle::round_seed(&[0; 32], 1));
+/// ```
+#[must_use]
+pub fn reshuffle_seed(seed: &[u8; 32], round: u32, rebuild: u32) -> [u8; 32] {
+    derive(RESHUFFLE_LABEL, seed, &[round, rebuild])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn le(n: u128) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(&n.to_le_bytes());
+        out
+    }
+
+    fn hex(bytes: [u8; 32]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Pinned: every recorded game's deals come from these seeds (the bytes
+    /// of the derived seed, little-endian, as the engine has always made them).
+    #[test]
+    fn derived_seeds_match_pinned_vectors() {
+        let cases = [
+            (
+                round_seed(&le(0), 1),
+                "eb37a23d347c42f3973f34b5064674d4d62e01e031b0bc2a6bfb746925282d48",
+            ),
+            (
+                round_seed(&le(42), 3),
+                "a67e9934a992ebf887c25c15d191f6870be7210ac560adea0afdbbbe41a7ddc5",
+            ),
+            (
+                round_seed(&[0xff; 32], 7),
+                "8883d4326c4e5d55b355c48d3d986ede641c767e27817a3030aa818717b41c82",
+            ),
+            (
+                reshuffle_seed(&le(0), 1, 1),
+                "557a0008406cf19d067ebeac1b34a05fc625b38878ff7ead71c880a6f940a89e",
+            ),
+            (
+                reshuffle_seed(&le(13), 4, 3),
+                "6ba5021f72bb8661fbfb982847157774d55f7dc101d9cb0d1ed010abbf508744",
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(hex(got), want);
+        }
+        let mut big = [0u8; 32];
+        big[0] = 5;
+        big[25] = 1; // 2**200 + 5
+        assert_eq!(
+            hex(reshuffle_seed(&big, 1, 1)),
+            "e2c465fe0aa486a71a39eb8a905b28af349a0de213cdf58a569d98766739b9bd"
+        );
+    }
 
     #[test]
     fn rfc8439_block_test_vector() {

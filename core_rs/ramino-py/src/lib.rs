@@ -718,6 +718,27 @@ fn shuffle(seed: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u32>> {
     Ok(core::shuffle(&key, n))
 }
 
+/// The seed of round `round`'s deal (`rebuild` 0) or of the `rebuild`-th
+/// reshuffle of its stock, derived from a game's `seed` (0 <= seed < 2**256)
+/// as `ramino_core::shuffle::round_seed` and `reshuffle_seed` say.
+#[pyfunction]
+#[pyo3(signature = (seed, round, rebuild = 0))]
+fn derive_seed<'py>(seed: &Bound<'py, PyInt>, round: u32, rebuild: u32) -> PyResult<Bound<'py, PyAny>> {
+    let game: [u8; 32] = seed
+        .call_method1("to_bytes", (32, "little"))
+        .and_then(|b| b.extract::<Vec<u8>>())
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| CoreError::Seed("a seed is an int from 0 to 2**256 - 1".into()))?;
+    let derived = match rebuild {
+        0 => core::round_seed(&game, round),
+        k => core::reshuffle_seed(&game, round, k),
+    };
+    let py = seed.py();
+    py.get_type::<PyInt>()
+        .call_method1("from_bytes", (pyo3::types::PyBytes::new(py, &derived), "little"))
+}
+
 /// The physical cards of a variant's deck, in id order.
 #[pyfunction]
 #[pyo3(signature = (variant = None))]
@@ -780,6 +801,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(joker_swaps, m)?)?;
     m.add_function(wrap_pyfunction!(penalty, m)?)?;
     m.add_function(wrap_pyfunction!(shuffle, m)?)?;
+    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(deck_cards, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_many, m)?)?;
     m.add_function(wrap_pyfunction!(playout::evaluate_actions, m)?)?;

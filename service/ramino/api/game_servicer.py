@@ -49,6 +49,7 @@ from ramino.engine import (
     TurnOverDiscardPile,
     View,
 )
+from ramino.engine.access import check_seat, check_spectator
 from ramino.errors import excerpt
 from ramino.store import GameSummary, RequestRecord
 from ramino.store.base import fingerprint
@@ -675,12 +676,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @staticmethod
     def _in_game(game: HostedGame, seat: int | None) -> None:
         """Refuses a seat claim (signed, so ours) the game has no seat for."""
-        if seat is not None and not 0 <= seat < len(game.players):
-            raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "NO_SUCH_SEAT",
-                "this seat token claims a seat the game does not have",
-            )
+        if seat is not None:
+            check_seat(seat, len(game.players))
 
     def _caller(self, context: Context, request_id: str) -> tuple[str, str | None]:
         """The request-id scope of a lobby call, and its verified player.
@@ -794,12 +791,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         viewer = self._viewer(context, game_id)
         game = await self.app.load(game_id)
         self._in_game(game, viewer)
-        if viewer is None and game.header.spectators_disabled:
-            raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "SPECTATING_DISABLED",
-                "this game has no spectators: only its seats may see it",
-            )
+        check_spectator(viewer, game.header.spectators_disabled)
         return game_pb2.GetGameResponse(view=view_message(game, viewer, with_deck=True))
 
     async def ListGames(  # noqa: N802

@@ -23,10 +23,17 @@ from typing import Protocol
 
 import structlog
 
-import ramino
 from ramino.app.log import HostedGame
 from ramino.bots import Bot, make_bot
-from ramino.engine import Command, Discard, DrawFromStock, Game, TakeDiscard, TurnOverDiscardPile
+from ramino.engine import (
+    Command,
+    Discard,
+    DrawFromStock,
+    Game,
+    IllegalMove,
+    TakeDiscard,
+    TurnOverDiscardPile,
+)
 from ramino.store import Store, VersionConflict
 
 log = structlog.get_logger("ramino.duties")
@@ -190,22 +197,19 @@ class Duties:
 
 def timeout_move(game: Game, seat: int, fallback: Bot) -> Command:
     """The move played for a seat whose time ran out: draw (from the stock
-    when it can), then discard the costliest card of its deadwood; anything
-    else the turn requires (a swapped joker to lay) is left to the greedy bot."""
+    when it can), then discard the card the hint names (the engine's one
+    discard policy); anything else the turn requires (a swapped joker to
+    lay) is left to the greedy bot."""
     legal = game.legal_moves(seat)
     for kind in (DrawFromStock, TurnOverDiscardPile, TakeDiscard):
         if any(isinstance(m, kind) for m in legal):
             return kind()
-    discards = [m for m in legal if isinstance(m, Discard)]
-    if not discards:
+    hint = game.hint(seat, legal)
+    if hint is None or not any(isinstance(m, Discard) for m in legal):
         return fallback.choose(game, seat)
-    view = game.view(seat)
-    hand = [view.deck[c] for c in view.hand or ()]
-    variant = game.rules.variant
-    deadwood = set(ramino.min_deadwood(hand, variant).deadwood) if hand else set()
-
-    def cost(move: Discard) -> tuple[bool, int]:
-        name = view.deck[move.card]
-        return (name in deadwood, variant.card_penalty(name))
-
-    return max(discards, key=cost)
+    discard = Discard(hint.discard)
+    try:
+        game.check(seat, discard)
+    except IllegalMove:
+        return fallback.choose(game, seat)
+    return discard

@@ -24,7 +24,8 @@ from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
 from ramino.bots.search import hint_budget
 from ramino.engine import Command, Event, Game, View
-from ramino.errors import GameStateError, NotPermitted, RaminoError
+from ramino.engine.access import check_seat
+from ramino.errors import GameStateError, RaminoError
 from ramino.pool import WorkPool
 from ramino.store import DuplicateRequest, RequestRecord, VersionConflict
 
@@ -99,11 +100,7 @@ class Moves:
             # one that is legal again is caught by the store's append.
             try:
                 game = await self._t.load_locked(game_id)
-                if not 0 <= seat < len(game.players):
-                    raise NotPermitted(
-                        "this seat token claims a seat the game does not have",
-                        "NO_SUCH_SEAT",
-                    )
+                check_seat(seat, len(game.players))
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflict(game_id, expected_version, game.version)
                 if game.ended is not None:
@@ -218,10 +215,7 @@ class Moves:
         the deal or after the end)."""
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
-            if not 0 <= seat < len(game.players):
-                raise NotPermitted(
-                    "this seat token claims a seat the game does not have", "NO_SUCH_SEAT"
-                )
+            check_seat(seat, len(game.players))
             if game.engine is None or game.ended is not None:
                 return LegalMoves(game.version, (), None)
             return await self._legal(game, seat, None)

@@ -13,6 +13,7 @@ from typing import Protocol, TypeVar
 
 import ramino
 from ramino.engine import Command, Event, Knock, LayMelds, View
+from ramino.engine.hint import knock_unmatched
 
 from .log import HostedGame
 
@@ -23,7 +24,7 @@ A = TypeVar("A")
 
 @dataclass(frozen=True, slots=True)
 class Melds:
-    """Melds a seat that has opened may lay, and their value."""
+    """Melds to lay (by card code), and their meld value."""
 
     value: int
     melds: list[list[str]]
@@ -33,12 +34,13 @@ class Melds:
 class Hint:
     """The meld search on a seat's hand (cards by code and id)."""
 
-    opening: ramino.Opening | Melds | None
-    """The melds to lay: the best opening while the seat has not opened (and
-    can), the melds of the least deadwood once it has."""
+    opening: Melds | None
+    """The melds to lay (:attr:`ramino.engine.Hint.melds`): the best opening
+    while the seat has not opened (and can), the melds of the least deadwood
+    once it has."""
     deadwood: ramino.Deadwood
     discard: tuple[str, int]
-    """The deadwood card that costs the most: the discard to make."""
+    """The discard to make, by the engine's one discard policy."""
     knock: tuple[Knock, int] | None
     """Gin: the knock with the least unmatched total, and that total."""
 
@@ -87,29 +89,23 @@ def legal_moves(game: HostedGame, seat: int, view: View) -> LegalMoves:
     variant = engine.rules.variant
     deck = view.deck
     ids = list(view.hand or ())
+    legal = engine.legal_moves(seat)
     moves: list[tuple[Command, int]] = []
-    best_knock: tuple[Knock, int] | None = None
-    for m in engine.legal_moves(seat):
+    for m in legal:
         value = 0
         if isinstance(m, LayMelds):
             value = sum(ramino.validate_meld([deck[c] for c in x], variant).value for x in m.melds)
         elif isinstance(m, Knock):
-            used = {c for x in m.melds for c in x}
-            value = engine.rules.penalty([c for c in ids if c != m.discard and c not in used])
-            if best_knock is None:
-                best_knock = (m, value)  # the engine lists the knocks best first
+            value = knock_unmatched(engine.rules, ids, m)
         moves.append((m, value))
+    found = engine.hint(seat, legal)
     hint = None
-    if ids:
-        hand = [deck[c] for c in ids]
-        opened = view.seats[seat].opened or variant.knocking
-        deadwood = ramino.min_deadwood(hand, variant)
-        opening: ramino.Opening | Melds | None = None
-        if not opened:
-            opening = ramino.best_opening(hand, variant)
-        elif not variant.knocking and deadwood.melds:
-            value = sum(ramino.validate_meld(m, variant).value for m in deadwood.melds)
-            opening = Melds(value, deadwood.melds)
-        worst = max(deadwood.deadwood or hand, key=variant.card_penalty)
-        hint = Hint(opening, deadwood, (worst, ids[hand.index(worst)]), best_knock)
+    if found is not None:
+        melds = [[deck[c] for c in m] for m in found.melds]
+        hint = Hint(
+            Melds(found.melds_value, melds) if melds else None,
+            found.deadwood,
+            (deck[found.discard], found.discard),
+            None if found.knock is None else (found.knock, found.knock_unmatched),
+        )
     return LegalMoves(game.version, tuple(moves), hint)

@@ -16,7 +16,8 @@ import structlog
 from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
 from ramino.app.log import END_EVENTS, HostedGame, LogEvent, public_entry
 from ramino.app.table import GameTable
-from ramino.errors import Busy, NotPermitted
+from ramino.engine.access import check_spectator
+from ramino.errors import Busy
 
 log = structlog.get_logger("ramino.app")
 
@@ -75,11 +76,7 @@ class Watch:
         the match's or the game's end, and when this replica shuts down."""
         batched = batch is not None and viewer is None
         game = await self._t.load(game_id)
-        if viewer is None and game.header.spectators_disabled:
-            raise NotPermitted(
-                "this game has no spectators: only its seats may watch it",
-                "SPECTATING_DISABLED",
-            )
+        check_spectator(viewer, game.header.spectators_disabled)
         # Spectators and each seat are counted apart: no number of
         # spectators keeps a seat from watching its own game.
         key = (game_id, viewer)

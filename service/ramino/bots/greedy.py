@@ -28,11 +28,10 @@ from ramino.engine import (
     TurnOverDiscardPile,
     View,
 )
-from ramino.engine.rules import joker_meld, undiscardable
+from ramino.engine.hint import best_discards, discard_scores, discardable, keep_one
+from ramino.engine.rules import joker_meld
 
 __all__ = ["EasyBot", "GreedyBot"]
-
-_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}
 
 
 class GreedyBot:
@@ -117,10 +116,10 @@ class GreedyBot:
             ks = [m for m in moves if isinstance(m, Knock)]
             if ks:
                 return ks[0]
-            allowed = [m.card for m in moves if isinstance(m, Discard)]
-            keep = view.taken_card
-            if keep is not None and len(allowed) > 1:
-                allowed = [c for c in allowed if c != keep]
+            legal = {m.card for m in moves if isinstance(m, Discard)}
+            allowed = [
+                c for c in discardable(game.rules, view.hand, view.taken_card, None) if c in legal
+            ]
             return Discard(self._discard_choice(game, view, allowed))
         for m in moves:
             if isinstance(m, LayOff):
@@ -185,7 +184,7 @@ class GreedyBot:
         if dw.melds:
             melds = [list(m) for m in dw.melds]
             if not dw.deadwood and rules.must_discard:
-                melds = self._keep_one(melds, v)
+                melds = keep_one(melds, v)
             if melds:
                 cmd = LayMelds(self._ids(hand, deck, melds, first))
                 if self._legal(game, seat, cmd):
@@ -211,74 +210,26 @@ class GreedyBot:
                         return cmd_sw
         return self._choose_discard(game, view)
 
-    @staticmethod
-    def _keep_one(melds: list[list[str]], v: ramino.Variant) -> list[list[str]]:
-        """Every card melds but going out needs a discard: keep back one card
-        (an end of a long run, a card of a set of four) or a whole meld."""
-        for i, m in enumerate(melds):
-            if len(m) >= 4:
-                for rest in (m[1:], m[:-1]):
-                    try:
-                        ramino.validate_meld(rest, v)
-                    except ramino.InvalidMeld:
-                        continue
-                    return [*melds[:i], rest, *melds[i + 1 :]]
-        if len(melds) > 1:
-            values = [ramino.validate_meld(m, v).value for m in melds]
-            drop = values.index(min(values))
-            return [m for i, m in enumerate(melds) if i != drop]
-        return []
-
     def _choose_discard(self, game: Game, view: View) -> Command:
         assert view.hand is not None
-        rules = game.rules
-        allowed = [
-            c
-            for c in view.hand
-            if not undiscardable(rules, view.taken_card, c) and c != view.pending_joker
-        ]
+        allowed = discardable(game.rules, view.hand, view.taken_card, view.pending_joker)
         if not allowed:
             return self._fallback(game, view)
         return Discard(self._discard_choice(game, view, allowed))
 
     def _discard_choice(self, game: Game, view: View, allowed: list[int]) -> int:
-        """The allowed card whose discard costs least (see
-        :meth:`discard_scores`), ties broken at random."""
-        scores = self.discard_scores(game, view, allowed)
-        top = max(scores.values())
-        return self._rng.choice([c for c in allowed if scores[c] == top])
+        """The allowed card whose discard costs least by the engine's discard
+        policy (:func:`ramino.engine.hint.best_discards`), ties broken at
+        random."""
+        assert view.hand is not None
+        return self._rng.choice(best_discards(game.rules, view.hand, allowed))
 
     @staticmethod
     def discard_scores(game: Game, view: View, allowed: list[int]) -> dict[int, int]:
-        """How good a discard each allowed card is, higher better: deadwood
-        before melded cards, high penalties first, lone cards before cards
-        with partners (another suit of the rank, or the suit within two
-        ranks). A joker last while there is another choice."""
+        """How good a discard each allowed card is, higher better (the
+        engine's :func:`ramino.engine.hint.discard_scores` on the hand)."""
         assert view.hand is not None
-        deck = view.deck
-        penalties = game.rules.penalties
-        hand = [deck[c] for c in view.hand]
-        deadwood = set(ramino.min_deadwood(hand, game.rules.variant).deadwood)
-        suits_of_rank: dict[str, set[str]] = {}
-        ranks_of_suit: dict[str, list[int]] = {}
-        for name in hand:
-            if name != "JK":
-                suits_of_rank.setdefault(name[0], set()).add(name[1])
-                ranks_of_suit.setdefault(name[1], []).append(_RANK[name[0]])
-        scores: dict[int, int] = {}
-        for c in allowed:
-            name = deck[c]
-            if name == "JK":
-                score = -1000
-            elif name not in deadwood:
-                score = penalties[c] * 2 - 500
-            else:
-                rank = _RANK[name[0]]
-                partners = len(suits_of_rank[name[0]]) - 1
-                partners += sum(1 for r in ranks_of_suit[name[1]] if 0 < abs(r - rank) <= 2)
-                score = penalties[c] * 2 - 8 * partners
-            scores[c] = score
-        return scores
+        return discard_scores(game.rules, view.hand, allowed)
 
 
 class EasyBot(GreedyBot):

@@ -8,6 +8,7 @@ parameters (RULES.md sections 4 and 5).
     events = game.apply(1, DrawFromStock())  # raises IllegalMove: NOT_YOUR_TURN
     game.view(0)                             # what seat 0 may see
     game.legal_moves(0)                      # what seat 0 may do now
+    game.hint(0)                             # what seat 0 would do well to do
     text = game.record.to_json()             # the record; Game.from_record(...) replays it
 
 No clock, no I/O, no randomness but the seeded shuffle of ``ramino._core``.
@@ -57,6 +58,7 @@ from ramino.engine.events import (
     project,
 )
 from ramino.engine.game import Game
+from ramino.engine.hint import Hint
 from ramino.engine.record import FORMAT_VERSION, Record
 from ramino.engine.views import MeldView, SeatView, Standing, View
 
@@ -76,6 +78,7 @@ __all__ = [
     "DrewFromStock",
     "Event",
     "Game",
+    "Hint",
     "IllegalMove",
     "InvalidSetup",
     "JokerSwapped",

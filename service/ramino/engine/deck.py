@@ -3,10 +3,10 @@
 Seeds. A game has one secret seed (an integer ``0 <= seed < 2**256``). Round
 ``r`` (from 1) is dealt from ``ramino.shuffle(round_seed(seed, r), deck_size)``
 and the ``k``-th reshuffle of its stock (from 1) permutes the cards with
-``reshuffle_seed(seed, r, k)``, where each derived seed is the SHA-256 of a
-fixed label, the game seed (32 bytes, little-endian) and the numbers (4 bytes
-each, little-endian), read back as a little-endian integer. Both steps are
-fixed algorithms, so a record replays on any platform.
+``reshuffle_seed(seed, r, k)``. The kernel derives both beside its shuffle
+(``core_rs/ramino-core/src/shuffle.rs``: the SHA-256 of a fixed label, the
+game seed and the numbers); both steps are fixed algorithms, so a record
+replays on any platform.
 
 The deal. The deck order is dealt from its first card, one card at a time,
 clockwise from the first player (left of the dealer); the first player's extra
@@ -16,11 +16,11 @@ one); the rest is the stock, the next card on top.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ramino
+from ramino._core import derive_seed
 from ramino.engine import reasons
 from ramino.engine.errors import InvalidSetup
 
@@ -29,22 +29,16 @@ __all__ = ["SEED_LIMIT", "round_seed", "reshuffle_seed", "Deal", "deal", "stack_
 SEED_LIMIT = 2**256
 
 
-def _derive(label: bytes, seed: int, *numbers: int) -> int:
-    h = hashlib.sha256(label)
-    h.update(seed.to_bytes(32, "little"))
-    for n in numbers:
-        h.update(n.to_bytes(4, "little"))
-    return int.from_bytes(h.digest(), "little")
-
-
 def round_seed(seed: int, round_number: int) -> int:
     """The shuffle seed of round ``round_number`` (from 1) of a game."""
-    return _derive(b"ramino/round/v1", seed, round_number)
+    return derive_seed(seed, round_number)
 
 
 def reshuffle_seed(seed: int, round_number: int, rebuild: int) -> int:
-    """The seed of the ``rebuild``-th reshuffle of the stock in a round."""
-    return _derive(b"ramino/reshuffle/v1", seed, round_number, rebuild)
+    """The seed of the ``rebuild``-th (from 1) reshuffle of the stock in a round."""
+    if rebuild < 1:
+        raise ValueError(f"reshuffles are counted from 1, got {rebuild}")
+    return derive_seed(seed, round_number, rebuild)
 
 
 def _slots(players: int, size: int, extra: int) -> list[int]:

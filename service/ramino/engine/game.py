@@ -11,6 +11,7 @@ from ramino.engine.context import Override, Rules, rules_for
 from ramino.engine.deck import SEED_LIMIT
 from ramino.engine.errors import InvalidSetup, RecordError
 from ramino.engine.events import Event, project
+from ramino.engine.hint import Hint, hint
 from ramino.engine.moves import legal_moves
 from ramino.engine.record import Record, copy_overrides
 from ramino.engine.rules import Setup, decide, follow_up
@@ -162,6 +163,12 @@ class Game:
 
     def legal_moves(self, seat: int) -> list[Command]:
         return legal_moves(self._state, self._rules, seat)
+
+    def hint(self, seat: int, legal: Sequence[Command] | None = None) -> Hint | None:
+        """The hint on ``seat``'s hand (see :class:`~ramino.engine.hint.Hint`),
+        ``None`` when it holds no card; ``legal``: its :meth:`legal_moves`
+        now, when the caller has them."""
+        return hint(self._state, self._rules, seat, legal)
 
     def conservation_errors(self) -> list[str]:
         """Empty while every card is in exactly one place."""

@@ -5,7 +5,8 @@ service branch on it, so a code is never renamed or reused for another rule.
 :data:`ILLEGAL` lists the codes of :class:`~ramino.engine.errors.IllegalMove`
 (a well-formed command that the rules forbid now), :data:`MALFORMED` those of
 :class:`~ramino.engine.errors.MalformedCommand` (a command that cannot be
-meant), :data:`SETUP` and :data:`RECORD` those of game creation and records.
+meant), :data:`SETUP` and :data:`RECORD` those of game creation and records,
+:data:`ACCESS` those of the seat checks and the spectator rule.
 """
 
 from __future__ import annotations
@@ -145,4 +146,10 @@ RECORD_INCONSISTENT: Final = "RECORD_INCONSISTENT"
 
 RECORD: Final[frozenset[str]] = frozenset({RECORD_FORMAT, RECORD_VERSION, RECORD_INCONSISTENT})
 
-ALL: Final[frozenset[str]] = ILLEGAL | MALFORMED | SETUP | RECORD
+# --- access: who may act in a game or look at it (``ramino.engine.access``) ---
+NO_SUCH_SEAT: Final = "NO_SUCH_SEAT"
+SPECTATING_DISABLED: Final = "SPECTATING_DISABLED"
+
+ACCESS: Final[frozenset[str]] = frozenset({NO_SUCH_SEAT, SPECTATING_DISABLED})
+
+ALL: Final[frozenset[str]] = ILLEGAL | MALFORMED | SETUP | RECORD | ACCESS
