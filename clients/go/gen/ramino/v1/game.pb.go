@@ -3514,10 +3514,13 @@ func (*AcceptLayoutMove) Descriptor() ([]byte, []int) {
 // Hints for the caller's hand.
 type Hint struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Unset when the hand cannot open (or has opened).
+	// The melds to lay now: before opening, the best opening (unset when the
+	// hand cannot open); after opening, the melds of least deadwood that the
+	// rules accept now (unset when there are none).
 	BestOpening *Opening  `protobuf:"bytes,1,opt,name=best_opening,json=bestOpening,proto3" json:"best_opening,omitempty"`
 	MinDeadwood *Deadwood `protobuf:"bytes,2,opt,name=min_deadwood,json=minDeadwood,proto3" json:"min_deadwood,omitempty"`
-	// The deadwood card that costs the most.
+	// A card the seat may discard now, by the policy the bots and the turn
+	// timer share: deadwood before melded cards, the costliest first.
 	SuggestedDiscard *Card `protobuf:"bytes,3,opt,name=suggested_discard,json=suggestedDiscard,proto3" json:"suggested_discard,omitempty"`
 	// Gin: the knock with the least unmatched total, when the caller may knock.
 	BestKnock *KnockMove `protobuf:"bytes,4,opt,name=best_knock,json=bestKnock,proto3" json:"best_knock,omitempty"`
