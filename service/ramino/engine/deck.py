@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ramino
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.errors import InvalidSetup
 
 __all__ = ["SEED_LIMIT", "round_seed", "reshuffle_seed", "Deal", "deal", "stack_deck"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ramino
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.commands import (
     AcceptLayout,
     Command,
