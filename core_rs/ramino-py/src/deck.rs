@@ -1,0 +1,42 @@
+//! Decks: a variant's physical cards, and the seeded shuffle that deals
+//! them.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
+
+use ramino_core as core;
+
+use crate::cards::PyCard;
+use crate::errors::CoreError;
+use crate::variants::variant_or_default;
+
+/// The permutation of range(n) that `seed` (0 <= seed < 2**256) gives:
+/// ChaCha20 keyed by the seed's 32 little-endian bytes, then Fisher-Yates.
+#[pyfunction]
+fn shuffle(seed: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u32>> {
+    if !seed.is_instance_of::<PyInt>() || seed.is_instance_of::<PyBool>() {
+        return Err(CoreError::Seed(format!("a seed is an int, not {}", seed.get_type().name()?)).into());
+    }
+    if n > 1 << 20 {
+        return Err(CoreError::Seed(format!("cannot shuffle {n} items (at most 2**20)")).into());
+    }
+    let bytes = seed
+        .call_method1("to_bytes", (32, "little"))
+        .map_err(|_| CoreError::Seed("a seed is an int from 0 to 2**256 - 1".into()))?;
+    let key: [u8; 32] = bytes.extract::<Vec<u8>>()?.try_into().expect("to_bytes gave 32 bytes");
+    Ok(core::shuffle(&key, n))
+}
+
+/// The physical cards of a variant's deck, in id order.
+#[pyfunction]
+#[pyo3(signature = (variant = None))]
+fn deck_cards(variant: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyCard>> {
+    let v = variant_or_default(variant)?;
+    Ok(v.deck().cards().into_iter().map(PyCard).collect())
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(shuffle, m)?)?;
+    m.add_function(wrap_pyfunction!(deck_cards, m)?)?;
+    Ok(())
+}
