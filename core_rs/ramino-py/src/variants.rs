@@ -46,6 +46,18 @@ fn param_from_py(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
     .into())
 }
 
+/// `v` with the keyword arguments `overrides` (parameter name to value) set.
+fn with_overrides(mut v: core::Variant, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<core::Variant> {
+    if let Some(kw) = overrides {
+        for (k, value) in kw.iter() {
+            let k: String = k.extract()?;
+            let value = param_from_py(&k, &value)?;
+            v = v.with_override(&k, value).map_err(CoreError::from)?;
+        }
+    }
+    Ok(v)
+}
+
 /// The parameters of a variant: a preset with optional overrides.
 #[pyclass(name = "Variant", module = "ramino", frozen, eq)]
 #[derive(Clone, PartialEq, Eq)]
@@ -58,29 +70,14 @@ macro_rules! variant_class {
             #[new]
             #[pyo3(signature = (name = "ramino51", **overrides))]
             fn new(name: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-                let mut v = core::Variant::preset(name).map_err(CoreError::from)?;
-                if let Some(kw) = overrides {
-                    for (k, value) in kw.iter() {
-                        let k: String = k.extract()?;
-                        let value = param_from_py(&k, &value)?;
-                        v = v.with_override(&k, value).map_err(CoreError::from)?;
-                    }
-                }
-                Ok(PyVariant(v))
+                let v = core::Variant::preset(name).map_err(CoreError::from)?;
+                Ok(PyVariant(with_overrides(v, overrides)?))
             }
 
             /// This variant with some parameters replaced.
             #[pyo3(signature = (**overrides))]
             fn replace(&self, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-                let mut v = self.0.clone();
-                if let Some(kw) = overrides {
-                    for (k, value) in kw.iter() {
-                        let k: String = k.extract()?;
-                        let value = param_from_py(&k, &value)?;
-                        v = v.with_override(&k, value).map_err(CoreError::from)?;
-                    }
-                }
-                Ok(PyVariant(v))
+                Ok(PyVariant(with_overrides(self.0.clone(), overrides)?))
             }
 
             /// Every parameter by name (plus `name` and `deck_size`).
