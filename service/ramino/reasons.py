@@ -366,6 +366,7 @@ SPECTATOR_TOKEN: Final = _sdk(
 )
 EMPTY_WATCH_MESSAGE: Final = _sdk("EMPTY_WATCH_MESSAGE", "a watch message with no payload")
 
+
 def _group(*names: str) -> frozenset[str]:
     return frozenset(r.name for r in REGISTRY.values() if r.group in names)
 
