@@ -89,6 +89,15 @@ build: $(EXTENSION) $(SERVER_PROTO) $(CLIENT_PROTO) $(SDK)
 .PHONY: FORCE
 FORCE:
 
+# The SDKs' reason tables (Python, TypeScript, Go, Kotlin), generated from
+# the one registry of reasons, service/ramino/reasons.py, by
+# backend/ramino_reasons.py: committed (an SDK builds without the server),
+# and checked by `make lint` and tests/test_reasons.py. A new reason: its
+# line in the registry, then `make reasons`.
+.PHONY: reasons
+reasons: | $(EXTENSION)
+	$(PY) backend/ramino_reasons.py
+
 # The server's wheel in $(WHEEL_DIR)/, as deploy/Dockerfile builds it (and
 # tests/deploy installs it into a fresh virtualenv): ramino.v1 is generated
 # first, since it is gitignored and maturin takes it in by pyproject's include.
@@ -230,6 +239,7 @@ lint: build buf-lint
 	$(VENV)/bin/ruff format --check service tests bench backend clients/python
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
+	$(PY) backend/ramino_reasons.py --check
 	$(MAKE) --no-print-directory lint-go
 	$(stage-end)
 

@@ -407,7 +407,7 @@ func (c *Client) SeatFromToken(ctx context.Context, game, token string) (*Seat, 
 		return nil, err
 	}
 	if view.Seat == nil {
-		return nil, &Error{Code: codes.PermissionDenied, Reason: "SPECTATOR_TOKEN",
+		return nil, &Error{Code: codes.PermissionDenied, Reason: ReasonSpectatorToken,
 			Message: "the server sees this token as a spectator", Metadata: map[string]string{}}
 	}
 	return &Seat{client: c, Name: view.GetName(), Number: view.GetSeat(), Token: token, LastView: view}, nil

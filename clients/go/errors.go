@@ -80,7 +80,7 @@ func (e *Error) intMetadata(key string) (int64, bool) {
 
 // Targets for errors.Is: each matches every error of its reason (or code).
 var (
-	ErrNotYourTurn    = &Error{Reason: "NOT_YOUR_TURN"}
+	ErrNotYourTurn    = &Error{Reason: ReasonNotYourTurn}
 	ErrStaleVersion   = &Error{Code: codes.Aborted}
 	ErrNotFound       = &Error{Code: codes.NotFound}
 	ErrUnauthorized   = &Error{Code: codes.Unauthenticated}
@@ -88,8 +88,8 @@ var (
 	ErrInvalid        = &Error{Code: codes.InvalidArgument}
 	ErrMoveRejected   = &Error{Code: codes.FailedPrecondition}
 	ErrUnavailable    = &Error{Code: codes.Unavailable}
-	ErrMatchOver      = &Error{Reason: "MATCH_OVER"}
-	ErrGameNotStarted = &Error{Reason: "GAME_NOT_STARTED"}
+	ErrMatchOver      = &Error{Reason: ReasonMatchOver}
+	ErrGameNotStarted = &Error{Reason: ReasonGameNotStarted}
 )
 
 // Code is the gRPC code of err: an *Error's, a status's, or codes.Unknown
@@ -168,8 +168,16 @@ func codeName(c codes.Code) string {
 	return c.String()
 }
 
-// resumableWatchReasons end a watch stream that a resume continues.
-var resumableWatchReasons = map[string]bool{"WATCHER_TOO_SLOW": true, "WATCH_INTERRUPTED": true}
+// ReasonCode is the status code a reason comes with (reasons_gen.go, from
+// the server's registry), and whether the reason is a known one.
+func ReasonCode(reason string) (codes.Code, bool) {
+	for _, r := range reasonCodes {
+		if r.reason == reason {
+			return r.code, true
+		}
+	}
+	return codes.Unknown, false
+}
 
 // watchResumable: a watch that ended with err continues when resumed (the
 // server was unavailable or cancelled the call, or ended a stream that fell

@@ -36,3 +36,23 @@ func TestErrorsIsMatchesTargetsByReasonAndCode(t *testing.T) {
 		t.Errorf("CodeName is not the canonical name")
 	}
 }
+
+func TestReasonCodeIsTheRegistrysCode(t *testing.T) {
+	for reason, want := range map[string]codes.Code{
+		ramino.ReasonNotYourTurn:      codes.FailedPrecondition,
+		ramino.ReasonVersionMismatch:  codes.Aborted,
+		ramino.ReasonTokenInvalid:     codes.Unauthenticated,
+		ramino.ReasonWatcherTooSlow:   codes.ResourceExhausted,
+		ramino.ReasonSpectatorToken:   codes.PermissionDenied,
+		ramino.ReasonMalformedRequest: codes.InvalidArgument,
+		ramino.ReasonGameNotFound:     codes.NotFound,
+		ramino.ReasonStoreUnavailable: codes.Unavailable,
+	} {
+		if got, ok := ramino.ReasonCode(reason); !ok || got != want {
+			t.Errorf("ReasonCode(%q) = %v, %v; want %v", reason, got, ok, want)
+		}
+	}
+	if _, ok := ramino.ReasonCode("NO_SUCH_REASON"); ok {
+		t.Error("an unknown reason has no code")
+	}
+}

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import ramino
+from ramino import reasons as R
 from ramino.errors import BadRequest, excerpt
 
 MAX_HAND = ramino.MAX_HAND
@@ -89,7 +90,7 @@ def invalid(reason: str, message: str) -> BadRequest:
 
 
 def bad_parameter(name: str, why: str) -> BadRequest:
-    return invalid("BAD_PARAMETER", f"bad value for variant parameter {name}: {why}")
+    return invalid(R.BAD_PARAMETER, f"bad value for variant parameter {name}: {why}")
 
 
 def _whole(name: str, value: Any, lo: int, hi: int) -> int:
@@ -111,7 +112,7 @@ def parameter(name: str, value: Any) -> Any:
     if kind is None:
         if name in DERIVED:
             raise bad_parameter(name, "it is derived, not a parameter")
-        raise invalid("UNKNOWN_PARAMETER", f"unknown variant parameter {excerpt(name)}")
+        raise invalid(R.UNKNOWN_PARAMETER, f"unknown variant parameter {excerpt(name)}")
     if kind is bool:
         if not isinstance(value, bool):
             raise bad_parameter(name, "expected true or false")
@@ -136,7 +137,7 @@ def check_game_variant(variant: ramino.Variant) -> None:
     largest = max(variant.hand_sizes[p - 2] for p in range(2, 7))
     if largest + variant.first_player_extra_cards + 1 > MAX_HAND:
         raise invalid(
-            "HAND_TOO_LARGE",
+            R.HAND_TOO_LARGE,
             f"hand_sizes and first_player_extra_cards deal {largest} + "
             f"{variant.first_player_extra_cards} cards: with the card drawn, a hand "
             f"holds at most {MAX_HAND}",

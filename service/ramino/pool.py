@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from prometheus_client import Counter
 
+from ramino import reasons as R
 from ramino.errors import Busy
 
 T = TypeVar("T")
@@ -55,7 +56,7 @@ class WorkPool:
                 REFUSED.inc()
                 raise Busy(
                     f"the server is busy with {self.capacity} heavy calls: retry later",
-                    "SERVER_BUSY",
+                    R.SERVER_BUSY,
                 )
             self._admitted += 1
         try:

@@ -4,7 +4,7 @@ function per rule, used by every path (moves, legal moves, views, watches)."""
 from __future__ import annotations
 
 import pytest
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.access import check_seat, check_spectator
 from ramino.errors import NotPermitted
 

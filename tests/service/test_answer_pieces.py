@@ -129,7 +129,7 @@ async def test_a_reloaded_game_computes_its_legal_moves_again() -> None:
     assert game.engine is not None and game.engine.turn is not None
     seat = game.engine.turn
     first = await app.legal(game_id, seat)
-    app.forget(game_id)  # what a failed append does: the state is folded again
+    app.table.forget(game_id)  # what a failed append does: the state is folded again
     reloaded = await app.load(game_id)
     assert reloaded is not game and reloaded.legal is None
     second = await app.legal(game_id, seat)

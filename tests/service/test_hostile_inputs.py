@@ -836,20 +836,20 @@ async def test_the_game_lock_table_drops_a_lock_no_one_holds_or_waits_for(
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await h.games.GetGame(game_pb2.GetGameRequest(name=f"games/nosuch{i}"))
         assert err.value.code() == grpc.StatusCode.NOT_FOUND
-    assert len(h.app._locks) == 0
+    assert len(h.app.table.locks) == 0
     name, tokens = await open_game(h)
-    assert len(h.app._locks) == 0
+    assert len(h.app.table.locks) == 0
     game_id = name.partition("/")[2]
-    async with h.app.lock(game_id):
-        assert len(h.app._locks) == 1
+    async with h.app.table.lock(game_id):
+        assert len(h.app.table.locks) == 1
         waiting = asyncio.ensure_future(h.games.GetGame(game_pb2.GetGameRequest(name=name)))
         for _ in range(600):
-            if h.app._locks[game_id]._users == 2:
+            if h.app.table.locks[game_id]._users == 2:
                 break
             await asyncio.sleep(0.05)
-        assert h.app._locks[game_id]._users == 2 and not waiting.done()
+        assert h.app.table.locks[game_id]._users == 2 and not waiting.done()
     assert (await waiting).view.name == name
-    assert len(h.app._locks) == 0
+    assert len(h.app.table.locks) == 0
 
 
 def test_built_message_caches_keep_at_most_their_limit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -876,7 +876,7 @@ async def test_a_game_lock_admits_one_holder_first_come_first_served_through_can
     """The lock that replaced ``asyncio.Lock``: one holder at a time, waiters
     served in order, a cancelled waiter (even one cancelled as the lock was
     handed to it) skipped, and the table empty when all are done."""
-    from ramino.app.games import GameLock
+    from ramino.app.table import GameLock
 
     table: dict[str, GameLock] = {}
 

@@ -170,7 +170,7 @@ async def test_a_watch_stream_over_the_per_game_limit_is_refused_with_its_reason
         assert (await watch(stub, other).read()).HasField("snapshot")
         open_streams[0].cancel()
         for _ in range(200):
-            if s.h.app.watchers(name.split("/")[1]) < 3:
+            if s.h.app.watching.watchers(name.split("/")[1]) < 3:
                 break
             await asyncio.sleep(0.01)
         assert (await watch(stub, name).read()).HasField("snapshot")
@@ -189,8 +189,8 @@ async def test_spectators_at_the_per_game_limit_never_keep_the_seats_out() -> No
         seats = [watch(stub, name, tokens[seat]) for seat in (0, 0, 1, 1)]
         for stream, seat in zip(seats, (0, 0, 1, 1), strict=True):
             assert (await stream.read()).snapshot.seat == seat
-        assert s.h.app.watchers(game_id) == 3
-        assert [s.h.app.watchers(game_id, seat) for seat in (0, 1)] == [2, 2]
+        assert s.h.app.watching.watchers(game_id) == 3
+        assert [s.h.app.watching.watchers(game_id, seat) for seat in (0, 1)] == [2, 2]
         # A seat has a bound of its own, apart from the spectators' and the other seat's.
         err = await refused(watch(stub, name, tokens[0]))
         assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -497,7 +497,7 @@ async def test_watchers_of_different_seats_never_see_another_seats_cards() -> No
 async def handed_out(app: GameApp, version: int) -> None:
     """Waits until every feed of ``app`` has handed out the entry at ``version``."""
     for _ in range(500):
-        if all(f.position >= version for f in app._feeds.values()):
+        if all(f.position >= version for f in app.watching._feeds.values()):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"the feeds did not hand out version {version}")
@@ -667,11 +667,11 @@ async def test_a_client_that_stops_reading_is_cut_off_a_second_after_its_window_
             slow_stub = game_pb2_grpc.GameServiceStub(channel)
             slow = [watch(slow_stub, name) for _ in range(3)]
             while (
-                len(s.h.app._feeds) != 1
-                or len(next(iter(s.h.app._feeds.values())).classes.get(None, ())) < 4
+                len(s.h.app.watching._feeds) != 1
+                or len(next(iter(s.h.app.watching._feeds.values())).classes.get(None, ())) < 4
             ):
                 await asyncio.sleep(0.01)
-            feed = next(iter(s.h.app._feeds.values()))
+            feed = next(iter(s.h.app.watching._feeds.values()))
             watchers = list(feed.classes[None])
 
             def stuck() -> list[Watcher]:
@@ -721,10 +721,10 @@ async def test_a_client_that_stops_reading_is_cut_off_a_second_after_its_window_
             # that it holds no place among the game's watchers.
             game_id = name.split("/")[1]
             for _ in range(1000):
-                if s.h.app.watchers(game_id) == 1:
+                if s.h.app.watching.watchers(game_id) == 1:
                     break
                 await asyncio.sleep(0.01)
-            assert s.h.app.watchers(game_id) == 1  # the follower's
+            assert s.h.app.watching.watchers(game_id) == 1  # the follower's
             slow[2].cancel()
             # The follower kept every entry, and goes on.
             await move()

@@ -14,9 +14,9 @@ from typing import Any
 import grpc
 import pytest
 from ramino.api.errors import status_for
-from ramino.store import GameSummary
-from ramino.store import redis as redis_store
+from ramino.store import GameSummary, StoreUnavailable
 from ramino.store.redis import UNREACHABLE, RedisStore
+from ramino.store.redis import retry as redis_retry
 from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.connection import Connection
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -96,13 +96,14 @@ async def test_a_cluster_read_torn_down_under_its_write_is_retried(
 async def test_a_command_torn_down_until_the_budget_is_spent_is_unavailable(
     on_cluster: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_store, "RECONNECT_BUDGET", 0.3)
+    monkeypatch.setattr(redis_retry, "RECONNECT_BUDGET", 0.3)
     raised = failing(monkeypatch, RedisCluster, 10**6, torn_down_error)
-    with pytest.raises(RedisConnectionError) as err:
+    with pytest.raises(StoreUnavailable) as err:
         await on_cluster.version("g")
     assert len(raised) > 1  # tried again meanwhile
-    assert isinstance(err.value, UNREACHABLE)
-    assert isinstance(err.value.__cause__, AttributeError)
+    assert isinstance(err.value.__cause__, UNREACHABLE)
+    assert isinstance(err.value.__cause__, RedisConnectionError)
+    assert isinstance(err.value.__cause__.__cause__, AttributeError)
     status = status_for(err.value)
     assert status is not None and status.code == grpc.StatusCode.UNAVAILABLE
 
@@ -111,8 +112,9 @@ async def test_one_redis_answers_a_torn_down_write_as_a_connection_error(
     on_one_redis: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     failing(monkeypatch, Redis, 1, torn_down_error)
-    with pytest.raises(RedisConnectionError):
+    with pytest.raises(StoreUnavailable) as err:
         await on_one_redis.version("g")
+    assert isinstance(err.value.__cause__, RedisConnectionError)
     assert await on_one_redis.version("g") == 1
 
 

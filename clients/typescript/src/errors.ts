@@ -7,6 +7,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { RESUMABLE_WATCH_REASONS } from "./reasons.js";
 
 /** gRPC's names of the status codes, as the server's reasons default to. */
 export const CODE_NAMES: Readonly<Record<Code, string>> = {
@@ -240,11 +241,7 @@ export function errorFromRpc(error: unknown): ServiceError {
   );
 }
 
-/** Reasons that end a watch stream which a resume (`afterVersion`) continues. */
-export const RESUMABLE_WATCH_REASONS: ReadonlySet<string> = new Set([
-  "WATCHER_TOO_SLOW",
-  "WATCH_INTERRUPTED",
-]);
+export { RESUMABLE_WATCH_REASONS };
 
 /**
  * The codes after which a call is made again: UNAVAILABLE (the server

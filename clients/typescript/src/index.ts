@@ -45,6 +45,7 @@ export {
   watchResumable,
   type ErrorInfo,
 } from "./errors.js";
+export { REASON_CODES, Reasons, type Reason } from "./reasons.js";
 export { DEFAULT_RETRY, NO_RETRY, delays, type RetryPolicy } from "./retry.js";
 export {
   cardName,

@@ -7,6 +7,7 @@ import { Code } from "@connectrpc/connect";
 import type { GameEvent, GameView, WatchGameResponse } from "./gen/ramino/v1/game_pb.js";
 import { GameStatus } from "./gen/ramino/v1/game_pb.js";
 import { ServiceError, Unavailable, errorFromRpc, watchResumable } from "./errors.js";
+import { Reasons } from "./reasons.js";
 import { delays, sleep } from "./retry.js";
 import type { Client } from "./client.js";
 
@@ -27,7 +28,7 @@ export function watchItem(r: WatchGameResponse): WatchItem {
     const event = r.payload.value.events[0]!;
     return { kind: "event", version: event.version, event };
   }
-  throw new ServiceError(Code.Internal, "EMPTY_WATCH_MESSAGE", "a watch message with no payload");
+  throw new ServiceError(Code.Internal, Reasons.EMPTY_WATCH_MESSAGE, "a watch message with no payload");
 }
 
 /**

@@ -7,7 +7,9 @@ use pyo3::prelude::*;
 use ramino_core as core;
 use ramino_core::{Action, Card};
 
-use crate::{cards_arg, variant_arg, CoreError};
+use crate::cards::cards_arg;
+use crate::errors::CoreError;
+use crate::variants::variant_arg;
 
 /// Mean, playouts, wins, advantage over the first action, its standard error.
 type Evaluated = (f64, u32, u32, f64, f64);

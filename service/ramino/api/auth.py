@@ -36,6 +36,7 @@ from typing import Any
 import grpc
 import jwt
 
+from ramino import reasons as R
 from ramino.api.errors import ApiError
 
 ISSUER = "ramino"
@@ -147,11 +148,11 @@ class TokenIssuer:
             )
         except jwt.ExpiredSignatureError:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED", "the creator token has expired"
+                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_EXPIRED, "the creator token has expired"
             ) from None
         except jwt.PyJWTError:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad creator token"
+                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, "bad creator token"
             ) from None
         claims = decoded["payload"]
         game = claims.get("creator")
@@ -160,12 +161,12 @@ class TokenIssuer:
         ):
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
-                "NOT_CREATOR",
+                R.NOT_CREATOR,
                 "a seat token cannot do this: only the creator token of CreateGame can",
             )
         player = claims.get("player")
         if not isinstance(game, str) or not (player is None or isinstance(player, str)):
-            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad creator token")
+            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, "bad creator token")
         return CreatorClaim(game, player)
 
     def verify(self, token: str) -> SeatClaim:
@@ -191,27 +192,27 @@ class TokenIssuer:
             )
         except jwt.ExpiredSignatureError:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED", "the seat token has expired"
+                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_EXPIRED, "the seat token has expired"
             ) from None
         except jwt.PyJWTError as e:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", f"bad seat token: {e}"
+                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, f"bad seat token: {e}"
             ) from None
         claims = decoded["payload"]
         if decoded["header"].get("typ") not in (SEAT_TYP, *LEGACY_TYPS):
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "TOKEN_INVALID",
+                R.TOKEN_INVALID,
                 "bad seat token: a token of another kind",
             )
         game, seat, player = claims["game"], claims["seat"], claims.get("player")
         if not isinstance(game, str) or not (player is None or isinstance(player, str)):
-            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID", "bad seat token")
+            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, "bad seat token")
         # bool is an int in Python: a claim of `true` is no seat.
         if type(seat) is not int or seat < 0:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "BAD_SEAT_CLAIM",
+                R.BAD_SEAT_CLAIM,
                 "the seat token's seat is not a seat number",
             )
         return SeatClaim(game, seat, player), float(claims["exp"])
@@ -272,7 +273,7 @@ class PlayerVerifier:
         if _typ(token) in OUR_TYPS:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "PLAYER_TOKEN_INVALID",
+                R.PLAYER_TOKEN_INVALID,
                 "a Ramino seat or creator token is no player token: send the host's player token",
             )
         try:
@@ -287,20 +288,20 @@ class PlayerVerifier:
         except jwt.ExpiredSignatureError:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "PLAYER_TOKEN_EXPIRED",
+                R.PLAYER_TOKEN_EXPIRED,
                 "the player token has expired",
             ) from None
         except jwt.PyJWTError as e:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "PLAYER_TOKEN_INVALID",
+                R.PLAYER_TOKEN_INVALID,
                 f"bad player token: {str(e)[:80]}",
             ) from None
         player = claims["sub"]
         if not isinstance(player, str) or not 0 < len(player) <= MAX_PLAYER_ID:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "PLAYER_TOKEN_INVALID",
+                R.PLAYER_TOKEN_INVALID,
                 f"a player token's subject is a player id of 1 to {MAX_PLAYER_ID} characters",
             )
         if len(self._verified) >= _VERIFIED_KEPT:
@@ -333,7 +334,7 @@ def caller_scope(key: str) -> str:
     if not low <= len(key) <= high or not key.isascii() or not key.isprintable():
         raise ApiError(
             grpc.StatusCode.INVALID_ARGUMENT,
-            "BAD_CALLER_KEY",
+            R.BAD_CALLER_KEY,
             f"the {CALLER_KEY} metadata is a random secret of {low} to {high} "
             "printable ASCII characters",
         )
@@ -349,7 +350,7 @@ def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
             if scheme.lower() != "bearer" or not token:
                 raise ApiError(
                     grpc.StatusCode.UNAUTHENTICATED,
-                    "TOKEN_INVALID",
+                    R.TOKEN_INVALID,
                     'the authorization metadata must be "Bearer <seat token>"',
                 )
             return token.strip()

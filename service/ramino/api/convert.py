@@ -10,6 +10,7 @@ from google.protobuf import timestamp_pb2, unknown_fields
 
 import ramino
 from ramino import limits
+from ramino import reasons as R
 from ramino.api.errors import ApiError
 from ramino.errors import excerpt
 from ramino.v1 import game_pb2, types_pb2
@@ -101,7 +102,7 @@ def overrides(message: types_pb2.VariantParameters | None) -> dict[str, Any]:
         return {}
     if len(unknown_fields.UnknownFieldSet(message)):
         raise invalid(
-            "UNKNOWN_PARAMETER",
+            R.UNKNOWN_PARAMETER,
             "the variant parameters hold a field this server does not know",
         )
     out: dict[str, Any] = {}
@@ -145,7 +146,7 @@ def preset(name: str) -> str:
         return "ramino51"
     if name.lower() not in _PRESETS:
         raise invalid(
-            "UNKNOWN_VARIANT",
+            R.UNKNOWN_VARIANT,
             f"unknown variant {excerpt(name)} (known: {', '.join(ramino.PRESETS)})",
         )
     return name

@@ -14,16 +14,15 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from ramino.engine.errors import IllegalMove
 from ramino.errors import (
-    BadRequest,
     Busy,
     InputError,
     Interrupted,
     NotPermitted,
     RaminoError,
 )
-from ramino.store import DuplicateRequest, GameExists, GameNotFound, StoreError, VersionConflict
-from ramino.store.redis import UNREACHABLE, NotReplicated
+from ramino.store import GameExists, GameNotFound, StoreError, VersionConflict
 
 DOMAIN = "ramino.v1"
 MAX_MESSAGE = 400
@@ -31,12 +30,17 @@ MAX_MESSAGE = 400
 :func:`excerpt`, so that no error outgrows a client's metadata limit)."""
 
 
-class ApiError(Exception):
-    """An error decided by the service itself (auth, lookups, limits)."""
+class ApiError(RaminoError):
+    """An error decided by the transport itself (tokens, lookups, limits),
+    with its status code: a :class:`~ramino.errors.RaminoError` like every
+    other, its reason one of :mod:`ramino.reasons`."""
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.reason, self.message = code, reason, message
+        super().__init__(message, reason)
+        self.code, self.message = code, message
+
+    def __reduce__(self) -> tuple[type[ApiError], tuple[grpc.StatusCode, str, str]]:  # type: ignore[override]
+        return (type(self), (self.code, self.reason, self.message))
 
 
 def make_status(
@@ -53,46 +57,39 @@ def make_status(
 
 
 def status_for(exc: BaseException) -> grpc.Status | None:
-    """The status for an expected error; ``None`` for a bug."""
-    from ramino.engine.errors import IllegalMove
-
+    """The status for an expected error, by its class under
+    :class:`~ramino.errors.RaminoError`; ``None`` for a bug (a store error
+    without a status of its own, or anything else)."""
     match exc:
         case ApiError():
             return make_status(exc.code, exc.reason, exc.message)
+        case VersionConflict():
+            return make_status(
+                grpc.StatusCode.ABORTED,
+                exc.reason,
+                str(exc),
+                {"expected": str(exc.expected), "actual": str(exc.actual)},
+            )
+        case GameNotFound():
+            return make_status(grpc.StatusCode.NOT_FOUND, exc.reason, str(exc))
+        case GameExists():
+            return make_status(grpc.StatusCode.ALREADY_EXISTS, exc.reason, str(exc))
+        case Interrupted():
+            # The store's too (NotReplicated, StoreUnavailable): not
+            # acknowledged, so the client retries with its request id and
+            # gets the first answer if the write did land.
+            return make_status(grpc.StatusCode.UNAVAILABLE, exc.reason, str(exc))
+        case StoreError():
+            return None
         case IllegalMove():
             return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
-        case BadRequest() | InputError():
+        case InputError():
             return make_status(grpc.StatusCode.INVALID_ARGUMENT, exc.reason, str(exc))
         case NotPermitted():
             return make_status(grpc.StatusCode.PERMISSION_DENIED, exc.reason, str(exc))
         case Busy():
             return make_status(grpc.StatusCode.RESOURCE_EXHAUSTED, exc.reason, str(exc))
-        case Interrupted():
-            return make_status(grpc.StatusCode.UNAVAILABLE, exc.reason, str(exc))
         case RaminoError():
             return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
-        case VersionConflict():
-            return make_status(
-                grpc.StatusCode.ABORTED,
-                "VERSION_MISMATCH",
-                str(exc),
-                {"expected": str(exc.expected), "actual": str(exc.actual)},
-            )
-        case GameNotFound():
-            return make_status(grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND", str(exc))
-        case NotReplicated():
-            # Not acknowledged: the client retries with its request id and
-            # gets the first answer if the write did land.
-            return make_status(grpc.StatusCode.UNAVAILABLE, "NOT_REPLICATED", str(exc))
-        case GameExists():
-            return make_status(grpc.StatusCode.ALREADY_EXISTS, "GAME_EXISTS", str(exc))
-        case DuplicateRequest() | StoreError():
-            return None
-        case _ if isinstance(exc, UNREACHABLE):
-            return make_status(
-                grpc.StatusCode.UNAVAILABLE,
-                "STORE_UNAVAILABLE",
-                "the game store is out of reach for now; retry the request with its request id",
-            )
         case _:
             return None

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import grpc
 
 import ramino
-from ramino import logs
+from ramino import logs, reasons
 from ramino.api import convert
 from ramino.api.auth import (
     CALLER_KEY,
@@ -81,7 +81,7 @@ def request_hash(request_id: str) -> str:
 def check_request_id(request_id: str) -> None:
     if len(request_id) > MAX_REQUEST_ID:
         raise convert.invalid(
-            "BAD_REQUEST_ID", f"a request id is at most {MAX_REQUEST_ID} characters"
+            reasons.BAD_REQUEST_ID, f"a request id is at most {MAX_REQUEST_ID} characters"
         )
 
 
@@ -104,7 +104,7 @@ def game_id_of(name: str) -> str:
     prefix, _, game_id = name.partition("/")
     if prefix != "games" or not game_id or not game_id.isalnum() or len(game_id) > 64:
         raise convert.invalid(
-            "BAD_GAME_NAME", f'a game name is "games/{{game}}", not {excerpt(name)}'
+            reasons.BAD_GAME_NAME, f'a game name is "games/{{game}}", not {excerpt(name)}'
         )
     return game_id
 
@@ -506,13 +506,13 @@ MOVE_RESULTS: dict[type[Any], MoveResultCodec] = {r: MoveResultCodec(r) for r in
 
 def _card_id(value: int) -> int:
     if not 0 <= value < MAX_CARD_ID:
-        raise convert.invalid("BAD_CARD_ID", f"no card has id {value}")
+        raise convert.invalid(reasons.BAD_CARD_ID, f"no card has id {value}")
     return value
 
 
 def _index(value: int, what: str) -> int:
     if not 0 <= value < MAX_CARD_ID:
-        raise convert.invalid("BAD_MELD_INDEX", f"no {what} {value}")
+        raise convert.invalid(reasons.BAD_MELD_INDEX, f"no {what} {value}")
     return value
 
 
@@ -602,7 +602,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not token:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "PLAYER_TOKEN_MISSING",
+                reasons.PLAYER_TOKEN_MISSING,
                 f"this server knows players: send your player token in the "
                 f"{PLAYER_TOKEN_KEY} metadata",
             )
@@ -617,7 +617,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             context,
             claim.player,
             "seat",
-            "SEAT_NOT_BOUND",
+            reasons.SEAT_NOT_BOUND,
             "this seat token is bound to no player: join again",
         )
         return claim
@@ -635,7 +635,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if self._player(context) != player:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
-                "WRONG_PLAYER",
+                reasons.WRONG_PLAYER,
                 f"this {kind} token belongs to another player",
             )
 
@@ -645,13 +645,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if claim is None:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "TOKEN_MISSING",
+                reasons.TOKEN_MISSING,
                 "moves need a seat token in the authorization metadata",
             )
         if claim.game_id != game_id:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
-                "WRONG_GAME",
+                reasons.WRONG_GAME,
                 "this seat token is for another game",
             )
         logs.bind_context(seat=claim.seat)
@@ -668,7 +668,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if claim.game_id != game_id:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
-                "WRONG_GAME",
+                reasons.WRONG_GAME,
                 "this seat token is for another game",
             )
         return claim.seat
@@ -694,7 +694,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if request_id:
             raise ApiError(
                 grpc.StatusCode.INVALID_ARGUMENT,
-                "CALLER_KEY_REQUIRED",
+                reasons.CALLER_KEY_REQUIRED,
                 f"a request id on CreateGame or JoinGame needs the caller's own key in "
                 f"the {CALLER_KEY} metadata (a random secret the client keeps), so that "
                 "only the caller gets the first answer again",
@@ -740,21 +740,21 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if token is None:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "TOKEN_MISSING",
+                reasons.TOKEN_MISSING,
                 "cancelling needs the creator token in the authorization metadata",
             )
         claim = self.tokens.verify_creator(token)
         if claim.game_id != game_id:
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
-                "WRONG_GAME",
+                reasons.WRONG_GAME,
                 "this creator token is for another game",
             )
         self._beside_player(
             context,
             claim.player,
             "creator",
-            "CREATOR_NOT_BOUND",
+            reasons.CREATOR_NOT_BOUND,
             "this creator token is bound to no player (made before creator tokens were "
             "bound): it cannot cancel on a server that knows players",
         )
@@ -798,7 +798,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self, request: game_pb2.ListGamesRequest, context: Context
     ) -> game_pb2.ListGamesResponse:
         if request.page_size < 0:
-            raise convert.invalid("BAD_PAGE_SIZE", "page_size cannot be negative")
+            raise convert.invalid(reasons.BAD_PAGE_SIZE, "page_size cannot be negative")
         page = await self.app.list_games(
             request.page_size,
             request.page_token,
@@ -850,10 +850,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self, request: game_pb2.LayMeldsRequest, context: Context
     ) -> game_pb2.LayMeldsResponse:
         if not request.melds or any(not m.card_ids for m in request.melds):
-            raise convert.invalid("EMPTY_MELD", "lay at least one meld, each with its card ids")
+            raise convert.invalid(
+                reasons.EMPTY_MELD, "lay at least one meld, each with its card ids"
+            )
         if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
             raise convert.invalid(
-                "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
+                reasons.TOO_MANY_CARDS,
+                f"a hand never holds more than {ramino.MAX_HAND} cards to lay",
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
         return await self._move(request, context, LayMelds(melds), game_pb2.LayMeldsResponse)
@@ -898,10 +901,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self, request: game_pb2.KnockRequest, context: Context
     ) -> game_pb2.KnockResponse:
         if any(not m.card_ids for m in request.melds):
-            raise convert.invalid("EMPTY_MELD", "each meld of a knock has its card ids")
+            raise convert.invalid(reasons.EMPTY_MELD, "each meld of a knock has its card ids")
         if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
             raise convert.invalid(
-                "TOO_MANY_CARDS", f"a hand never holds more than {ramino.MAX_HAND} cards to lay"
+                reasons.TOO_MANY_CARDS,
+                f"a hand never holds more than {ramino.MAX_HAND} cards to lay",
             )
         melds = tuple(tuple(_card_id(c) for c in m.card_ids) for m in request.melds)
         dropped = _card_id(request.discard_card_id) if request.HasField("discard_card_id") else None
@@ -930,7 +934,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if open_streams >= self.max_streams_per_connection:
             raise ApiError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "TOO_MANY_STREAMS",
+                reasons.TOO_MANY_STREAMS,
                 f"this connection has {open_streams} open watch streams, "
                 "the most this server allows",
             )
@@ -968,7 +972,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if level is None:
                 raise ApiError(
                     grpc.StatusCode.INVALID_ARGUMENT,
-                    "BAD_HINT_LEVEL",
+                    reasons.BAD_HINT_LEVEL,
                     f"hint_level {request.hint_level} is not a bot level",
                 )
         legal = await self.app.legal(game_id, seat)

@@ -23,6 +23,7 @@ from google.rpc import error_details_pb2, status_pb2
 from prometheus_client import Counter, Histogram
 
 from ramino import logs
+from ramino import reasons as R
 from ramino.api.errors import ApiError, make_status, status_for
 
 log = structlog.get_logger("ramino.rpc")
@@ -72,7 +73,7 @@ def _status_of(exc: BaseException, method: str) -> grpc.Status:
     status = status_for(exc)
     if status is None:
         log.exception("unexpected error", rpc=method)
-        status = make_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+        status = make_status(grpc.StatusCode.INTERNAL, R.INTERNAL, "internal error")
     # The canonical log line says why, as the ErrorInfo does.
     logs.bind_context(reason=_reason(status))
     return status
@@ -153,7 +154,7 @@ def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable
         if len(raw) > limit:
             raise ApiError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "REQUEST_TOO_LARGE",
+                R.REQUEST_TOO_LARGE,
                 f"a request is at most {limit} bytes, this one {len(raw)}",
             )
         try:
@@ -161,7 +162,7 @@ def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable
         except Exception:
             raise ApiError(
                 grpc.StatusCode.INVALID_ARGUMENT,
-                "MALFORMED_REQUEST",
+                R.MALFORMED_REQUEST,
                 "the request does not decode as the method's request message",
             ) from None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ramino
 from ramino import limits
+from ramino import reasons as R
 from ramino.api import convert
 from ramino.api.interceptors import Context
 from ramino.pool import WorkPool, shared
@@ -17,14 +18,14 @@ from ramino.v1 import rules_pb2, rules_pb2_grpc
 
 def check_analyze_request(request: rules_pb2.AnalyzeHandRequest) -> None:
     """The sizes of an AnalyzeHand request, within limits a game never reaches."""
-    limits.check_cards(request.hand, limits.MAX_HAND, "HAND_TOO_LARGE", "a hand")
+    limits.check_cards(request.hand, limits.MAX_HAND, R.HAND_TOO_LARGE, "a hand")
     if len(request.table) > limits.MAX_TABLE_MELDS:
         raise limits.invalid(
-            "TABLE_TOO_LARGE",
+            R.TABLE_TOO_LARGE,
             f"a table holds at most {limits.MAX_TABLE_MELDS} melds, not {len(request.table)}",
         )
     for m in request.table:
-        limits.check_cards(m.cards, limits.MAX_MELD_CARDS, "MELD_TOO_LARGE", "a table meld")
+        limits.check_cards(m.cards, limits.MAX_MELD_CARDS, R.MELD_TOO_LARGE, "a table meld")
 
 
 def analyze_hand(
@@ -63,7 +64,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     async def ValidateMeld(  # noqa: N802 - gRPC method name
         self, request: rules_pb2.ValidateMeldRequest, context: Context
     ) -> rules_pb2.ValidateMeldResponse:
-        limits.check_cards(request.cards, limits.MAX_MELD_CARDS, "MELD_TOO_LARGE", "a meld")
+        limits.check_cards(request.cards, limits.MAX_MELD_CARDS, R.MELD_TOO_LARGE, "a meld")
         variant = convert.variant(request.variant, request.overrides)
         cards = ramino.parse_cards(list(request.cards))
         try:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import structlog
 
+from ramino import reasons as R
 from ramino.app.log import LogEvent, ends_game, public_entry
 from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
@@ -134,7 +135,7 @@ class Watcher:
             self.fail(
                 Busy(
                     f"the watch fell {behind} behind; resume with after_version={self.sent}",
-                    "WATCHER_TOO_SLOW",
+                    R.WATCHER_TOO_SLOW,
                 )
             )
             if self.on_behind is not None:
@@ -304,7 +305,7 @@ class Feed:
             self._send_batch()
             error = Interrupted(
                 f"following the game failed; resume with after_version={self.position}",
-                "WATCH_INTERRUPTED",
+                R.WATCH_INTERRUPTED,
             )
             for w in self._watchers():
                 w.fail(error)

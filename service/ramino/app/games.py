@@ -14,17 +14,17 @@ from __future__ import annotations
 import functools
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeVar
 
 from ramino.app.duties import Duties
-from ramino.app.fanout import Encode, EncodeBatch, Feed
+from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.housekeeping import Housekeeping
 from ramino.app.lobby import MAX_NAME, Lobby
 from ramino.app.log import HostedGame, SeatSpec
 from ramino.app.moves import POOLED_HAND, Moves
 from ramino.app.outcomes import AnswerCodec, LegalMoves, legal_moves
-from ramino.app.table import Clock, GameLock, GameTable, Limits
+from ramino.app.table import Clock, GameTable, Limits
 from ramino.app.watch import Watch, WatchItem
 from ramino.engine import Command, Game
 from ramino.engine.deck import SEED_LIMIT
@@ -33,7 +33,6 @@ from ramino.store import GameSummary, Page, RequestRecord, Store
 
 __all__ = [
     "GameApp",
-    "GameLock",
     "Limits",
     "WatchItem",
     "POOLED_HAND",
@@ -41,7 +40,6 @@ __all__ = [
     "legal_moves",
 ]
 
-T = TypeVar("T")
 A = TypeVar("A")
 
 
@@ -81,18 +79,6 @@ class GameApp:
     def store(self) -> Store:
         return self.table.store
 
-    @property
-    def limits(self) -> Limits:
-        return self.table.limits
-
-    @property
-    def _locks(self) -> dict[str, GameLock]:
-        return self.table.locks
-
-    @property
-    def _feeds(self) -> dict[tuple[str, Encode], Feed]:
-        return self.watching._feeds
-
     async def start(self, retention: float | None = None, archive_dir: str | None = None) -> None:
         """Starts this replica's background work: duties (bots, timers, the
         sweep) and, with ``retention`` seconds, the expiry of finished games
@@ -111,17 +97,8 @@ class GameApp:
 
     # --- the replica's games ------------------------------------------------------
 
-    def lock(self, game_id: str) -> GameLock:
-        return self.table.lock(game_id)
-
-    async def with_game(self, game_id: str, use: Callable[[HostedGame], Awaitable[T]]) -> T:
-        return await self.table.with_game(game_id, use)
-
     async def load(self, game_id: str) -> HostedGame:
         return await self.table.load(game_id)
-
-    def forget(self, game_id: str) -> None:
-        self.table.forget(game_id)
 
     def summary(self, game: HostedGame) -> GameSummary:
         return self.table.summary(game)
@@ -208,9 +185,6 @@ class GameApp:
         batch: EncodeBatch | None = None,
     ) -> AsyncIterator[WatchItem]:
         return self.watching.watch(game_id, viewer, after_version, snapshot, encode, batch)
-
-    def watchers(self, game_id: str, viewer: int | None = None) -> int:
-        return self.watching.watchers(game_id, viewer)
 
     def begin_shutdown(self) -> None:
         self.watching.begin_shutdown()

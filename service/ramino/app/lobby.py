@@ -12,6 +12,7 @@ import structlog
 
 import ramino
 from ramino import limits
+from ramino import reasons as R
 from ramino.app.log import Header, HostedGame, SeatSpec, engine_entries, entry
 from ramino.app.table import GameTable, ended_error, first_answer, game_id_for, request_id_reused
 from ramino.bots import BOT_KINDS
@@ -53,30 +54,30 @@ class Lobby:
         if not seats:
             raise BadRequest(
                 "a game needs seats",
-                "NO_SEATS",
+                R.NO_SEATS,
             )
         if all(s.bot is not None for s in seats) and not self._t.limits.allow_bot_games:
             raise BadRequest(
                 "a game needs at least one seat for a person: this server does not host "
                 "games of bots only",
-                "ALL_BOT_GAME",
+                R.ALL_BOT_GAME,
             )
         for i, s in enumerate(seats):
             if len(s.name) > MAX_NAME or s.name != s.name.strip():
                 raise BadRequest(
                     f"seat {i}: a player name is at most {MAX_NAME} characters "
                     "(empty for an open seat or a bot), without spaces around it",
-                    "BAD_PLAYER_NAME",
+                    R.BAD_PLAYER_NAME,
                 )
             if s.bot is not None and s.bot not in BOT_KINDS:
                 raise BadRequest(
                     f"unknown bot {s.bot!r}",
-                    "BAD_BOT",
+                    R.BAD_BOT,
                 )
         if not 0 <= turn_timer_seconds <= 24 * 3600:
             raise BadRequest(
                 "the turn timer is 0 (none) to 86400 seconds",
-                "BAD_TURN_TIMER",
+                R.BAD_TURN_TIMER,
             )
         seed = self._seed_source()
         # Checks the variant, the overrides and the seat count now, by dealing once.
@@ -160,7 +161,7 @@ class Lobby:
         if not name or len(name) > MAX_NAME:
             raise BadRequest(
                 f"a player name is 1 to {MAX_NAME} characters",
-                "BAD_PLAYER_NAME",
+                R.BAD_PLAYER_NAME,
             )
         attempt = 0
         while True:
@@ -191,25 +192,25 @@ class Lobby:
             if player_id is not None and player_id in game.player_ids.values():
                 raise GameStateError(
                     "this player already holds a seat of this game",
-                    "ALREADY_SEATED",
+                    R.ALREADY_SEATED,
                 )
             open_seats = game.open_seats
             if seat is None:
                 if not open_seats:
                     raise GameStateError(
                         "every seat is taken",
-                        "NO_OPEN_SEAT",
+                        R.NO_OPEN_SEAT,
                     )
                 seat = open_seats[0]
             elif not 0 <= seat < len(game.players):
                 raise BadRequest(
                     f"the game has no seat {seat}",
-                    "BAD_SEAT",
+                    R.BAD_SEAT,
                 )
             elif seat not in open_seats:
                 raise GameStateError(
                     f"seat {seat} is taken",
-                    "SEAT_TAKEN",
+                    R.SEAT_TAKEN,
                 )
             fields: dict[str, Any] = {"seat": seat, "player_name": name}
             if player_id is not None:
@@ -247,5 +248,5 @@ class Lobby:
         except ValueError as e:
             raise BadRequest(
                 str(e),
-                "BAD_PAGE_TOKEN",
+                R.BAD_PAGE_TOKEN,
             ) from None

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import structlog
 from prometheus_client import Counter
 
+from ramino import reasons as R
 from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
 from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.table import GameTable, ended_error, first_answer
@@ -27,7 +28,7 @@ from ramino.engine import Command, Event, Game, View
 from ramino.engine.access import check_seat
 from ramino.errors import GameStateError, RaminoError
 from ramino.pool import WorkPool
-from ramino.store import DuplicateRequest, RequestRecord, VersionConflict
+from ramino.store import DuplicateRequest, RequestRecord, StoreError, VersionConflict
 
 log = structlog.get_logger("ramino.app")
 
@@ -108,7 +109,7 @@ class Moves:
                 if game.engine is None:
                     raise GameStateError(
                         "the game has not started: seats are open",
-                        "GAME_NOT_STARTED",
+                        R.GAME_NOT_STARTED,
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._t.clock(), seat=seat)] if reclaimed else []
@@ -125,8 +126,10 @@ class Moves:
                     await self._append(game, events.before, events.entries, None)
                 await self._applied(game, command, events.before)
                 return answer
-            except (RaminoError, VersionConflict) as refused:
-                if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
+            except RaminoError as refused:
+                # A store's failure is no refusal: no first answer to look up.
+                lost = isinstance(refused, StoreError) and not isinstance(refused, VersionConflict)
+                if request is None or lost or refused.reason == R.REQUEST_ID_REUSED:
                     raise
                 first = await self._t.store.request(game_id, request.request_id)
                 if first is None:

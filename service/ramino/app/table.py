@@ -14,6 +14,7 @@ from typing import TypeVar
 import structlog
 from prometheus_client import Gauge
 
+from ramino import reasons as R
 from ramino.app.log import HostedGame
 from ramino.errors import BadRequest, GameStateError
 from ramino.store import GameSummary, RequestRecord, Store
@@ -123,7 +124,7 @@ def request_id_reused() -> BadRequest:
     return BadRequest(
         "this request id was already used for another request (another caller, "
         "method or request): send a new request id for a new request",
-        "REQUEST_ID_REUSED",
+        R.REQUEST_ID_REUSED,
     )
 
 
@@ -140,7 +141,7 @@ def ended_error(game: HostedGame) -> GameStateError:
     why = f" ({game.ended})" if game.ended else ""
     return GameStateError(
         f"the game has ended{why}",
-        "GAME_FINISHED",
+        R.GAME_FINISHED,
     )
 
 

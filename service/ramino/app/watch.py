@@ -13,6 +13,7 @@ from typing import Any
 
 import structlog
 
+from ramino import reasons as R
 from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
 from ramino.app.log import END_EVENTS, HostedGame, LogEvent, public_entry
 from ramino.app.table import GameTable
@@ -86,13 +87,13 @@ class Watch:
             raise Busy(
                 f"this game has {open_streams} open spectators' watch streams, "
                 "the most this server allows",
-                "TOO_MANY_WATCHERS",
+                R.TOO_MANY_WATCHERS,
             )
         if viewer is not None and open_streams >= limits.max_streams_per_seat:
             raise Busy(
                 f"seat {viewer} of this game has {open_streams} open watch streams, "
                 "the most this server allows a seat",
-                "TOO_MANY_WATCHERS",
+                R.TOO_MANY_WATCHERS,
             )
         self._watching[key] = open_streams + 1
         if batched:

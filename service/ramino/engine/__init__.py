@@ -14,7 +14,7 @@ parameters (RULES.md sections 4 and 5).
 No clock, no I/O, no randomness but the seeded shuffle of ``ramino._core``.
 """
 
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.codec import command_from_data, event_from_data, to_data
 from ramino.engine.commands import (
     COMMAND_TYPES,

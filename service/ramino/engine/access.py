@@ -4,7 +4,7 @@ view, a watch)."""
 
 from __future__ import annotations
 
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.errors import NotPermitted
 
 __all__ = ["check_seat", "check_spectator"]

@@ -13,7 +13,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.commands import COMMAND_TYPES, Command
 from ramino.engine.errors import MalformedCommand, RecordError
 from ramino.engine.events import EVENT_TYPES, Event

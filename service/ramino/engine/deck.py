@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ramino
+from ramino import reasons
 from ramino._core import derive_seed
-from ramino.engine import reasons
 from ramino.engine.errors import InvalidSetup
 
 __all__ = ["SEED_LIMIT", "round_seed", "reshuffle_seed", "Deal", "deal", "stack_deck"]

@@ -3,7 +3,7 @@
 :class:`IllegalMove` is a well-formed command that the rules refuse now (the
 service maps it to FAILED_PRECONDITION); the other classes are bad input and
 also subclass :class:`ValueError` (INVALID_ARGUMENT). Every ``reason`` is a
-constant of :mod:`ramino.engine.reasons`. A refused command never changes the
+constant of :mod:`ramino.reasons`. A refused command never changes the
 game.
 """
 
@@ -18,8 +18,8 @@ class IllegalMove(RaminoError):
     """A command the rules forbid in the current state.
 
     ``detail`` carries a finer reason from the meld kernel where there is one
-    (``GAP``, ``MIXED_SUITS``, ...) for :data:`~ramino.engine.reasons.INVALID_MELD`
-    and :data:`~ramino.engine.reasons.CANNOT_LAY_OFF`, else ``None``.
+    (``GAP``, ``MIXED_SUITS``, ...) for :data:`~ramino.reasons.INVALID_MELD`
+    and :data:`~ramino.reasons.CANNOT_LAY_OFF`, else ``None``.
     """
 
     detail: str | None

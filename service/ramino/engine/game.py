@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.commands import Command
 from ramino.engine.context import Override, Rules, rules_for
 from ramino.engine.deck import SEED_LIMIT

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.codec import event_from_data, to_data
 from ramino.engine.context import Override
 from ramino.engine.errors import RecordError

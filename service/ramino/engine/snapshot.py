@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.codec import event_from_data, to_data
 from ramino.engine.errors import RecordError
 from ramino.engine.events import RoundEnded

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 import ramino
-from ramino.engine import reasons
+from ramino import reasons
 from ramino.engine.context import Rules
 from ramino.engine.errors import RecordError
 from ramino.engine.events import (

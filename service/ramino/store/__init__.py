@@ -14,6 +14,7 @@ from ramino.store.base import (
     RequestRecord,
     Store,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "RequestRecord",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "VersionConflict",
     "open_store",
 ]

@@ -29,6 +29,9 @@ from typing import Any, Protocol
 
 import orjson
 
+from ramino import reasons
+from ramino.errors import Interrupted, RaminoError
+
 __all__ = [
     "REQUESTS_KEPT",
     "RequestRecord",
@@ -36,6 +39,7 @@ __all__ = [
     "GameSummary",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "VersionConflict",
     "DuplicateRequest",
     "GameExists",
@@ -47,14 +51,47 @@ __all__ = [
 ]
 
 
-class StoreError(Exception):
-    """Base of the store's errors."""
+def _rebuilt(
+    cls: type[StoreError], message: str, reason: str, fields: dict[str, Any]
+) -> StoreError:
+    error = cls.__new__(cls)
+    RaminoError.__init__(error, message, reason)
+    error.__dict__.update(fields)
+    return error
+
+
+class StoreError(RaminoError):
+    """Base of the store's errors, under :class:`~ramino.errors.RaminoError`:
+    each subclass has its reason; one without is a bug (INTERNAL)."""
+
+    def __init__(self, message: str, reason: str = reasons.INTERNAL) -> None:
+        super().__init__(message, reason)
+
+    def __reduce__(self) -> Any:
+        fields = {k: v for k, v in self.__dict__.items() if k != "reason"}
+        return (_rebuilt, (type(self), str(self), self.reason, fields))
 
 
 class VersionConflict(StoreError):
+    """An append at a version that is not the game's (ABORTED)."""
+
     def __init__(self, game_id: str, expected: int, actual: int) -> None:
-        super().__init__(f"game {game_id} is at version {actual}, not {expected}")
+        super().__init__(
+            f"game {game_id} is at version {actual}, not {expected}", reasons.VERSION_MISMATCH
+        )
         self.game_id, self.expected, self.actual = game_id, expected, actual
+
+
+class StoreUnavailable(StoreError, Interrupted):
+    """The store is out of reach once its own retries are spent: not
+    acknowledged (UNAVAILABLE; a retry with its request id gets the first
+    answer if the write did land)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the game store is out of reach for now; retry the request with its request id",
+            reasons.STORE_UNAVAILABLE,
+        )
 
 
 REQUESTS_KEPT = 256
@@ -119,12 +156,14 @@ class DuplicateRequest(StoreError):
 
 
 class GameExists(StoreError):
-    pass
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id, reasons.GAME_EXISTS)
+        self.game_id = game_id
 
 
 class GameNotFound(StoreError):
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game {game_id}")
+        super().__init__(f"no game {game_id}", reasons.GAME_NOT_FOUND)
         self.game_id = game_id
 
 

@@ -14,6 +14,8 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from ramino_client import reasons
+
 __all__ = [
     "ServiceError",
     "InvalidArgument",
@@ -141,7 +143,7 @@ def error_from_rpc(error: grpc.RpcError) -> ServiceError:
     return cls(code, reason or code.name, message or "", metadata, domain)
 
 
-RESUMABLE_WATCH_REASONS = frozenset({"WATCHER_TOO_SLOW", "WATCH_INTERRUPTED"})
+RESUMABLE_WATCH_REASONS = reasons.RESUMABLE_WATCH
 """Reasons that end a watch stream which a resume (``after_version``) continues."""
 
 

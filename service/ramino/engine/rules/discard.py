@@ -3,7 +3,7 @@ thrown back the same turn (RULES.md section 5)."""
 
 from __future__ import annotations
 
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.context import Rules
 from ramino.engine.events import Discarded, Event
 from ramino.engine.rules.shape import illegal, in_hand

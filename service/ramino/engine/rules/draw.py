@@ -4,7 +4,7 @@ opening), or the discard pile turned over."""
 from __future__ import annotations
 
 import ramino
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.commands import Command, DrawFromStock, TakeDiscard
 from ramino.engine.context import Rules
 from ramino.engine.events import DiscardPileTurnedOver, DrewFromStock, Event, TookDiscard

@@ -4,7 +4,7 @@ lay-offs and melds, and the score of a knocked hand."""
 from __future__ import annotations
 
 import ramino
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.commands import (
     AcceptLayout,
     Command,

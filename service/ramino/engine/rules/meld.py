@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import ramino
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.commands import LayOff, SwapJoker
 from ramino.engine.context import Rules
 from ramino.engine.events import Event, JokerSwapped, LaidOff, MeldsLaid

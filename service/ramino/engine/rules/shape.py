@@ -3,7 +3,7 @@ meld indexes, ends; and the errors every phase raises."""
 
 from __future__ import annotations
 
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.commands import (
     AcceptLayout,
     Command,

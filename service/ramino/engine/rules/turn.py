@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ramino.engine import reasons as r
+from ramino import reasons as r
 from ramino.engine.commands import (
     AcceptLayout,
     Command,

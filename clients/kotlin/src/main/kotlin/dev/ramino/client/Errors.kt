@@ -138,21 +138,3 @@ public sealed class RaminoException private constructor(p: Parts) : Exception(p.
         }
     }
 }
-
-/** Reasons the server puts in ErrorInfo, for `e.reason == Reasons.NOT_YOUR_TURN`. */
-public object Reasons {
-    public const val NOT_YOUR_TURN: String = "NOT_YOUR_TURN"
-    public const val VERSION_MISMATCH: String = "VERSION_MISMATCH"
-    public const val MATCH_OVER: String = "MATCH_OVER"
-    public const val GAME_NOT_FOUND: String = "GAME_NOT_FOUND"
-    public const val GAME_NOT_STARTED: String = "GAME_NOT_STARTED"
-    public const val TOKEN_MISSING: String = "TOKEN_MISSING"
-    public const val TOKEN_INVALID: String = "TOKEN_INVALID"
-    public const val WRONG_GAME: String = "WRONG_GAME"
-    public const val NOT_CREATOR: String = "NOT_CREATOR"
-    public const val REQUEST_ID_REUSED: String = "REQUEST_ID_REUSED"
-    public const val SPECTATOR_TOKEN: String = "SPECTATOR_TOKEN"
-
-    /** A watch that ended with one of these is opened again after its last version. */
-    internal val RESUMABLE_WATCH: Set<String> = setOf("WATCHER_TOO_SLOW", "WATCH_INTERRUPTED")
-}

@@ -1,0 +1,122 @@
+"""The store's Lua scripts: each runs whole on the node that serves its
+keys, so an append (request id, version, entries, summary, indexes) is
+atomic."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import NoScriptError
+
+# Keeps a request's record and drops the oldest past the bound; the keys and
+# arguments it names are set by the script that includes it.
+KEEP_REQUEST = """
+if request_id ~= '' then
+  redis.call('HSET', req, request_id, record)
+  local extra = redis.call('RPUSH', order, request_id) - tonumber(kept)
+  for _ = 1, extra do
+    redis.call('HDEL', req, redis.call('LPOP', order))
+  end
+end
+"""
+
+APPEND_TEXT = (
+    """
+local meta, log, req, order = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
+local expected, request_id, record, summary = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local duty_at, finished_at, game_id, kept = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local version = redis.call('HGET', meta, 'version')
+if not version then return {-2} end
+if request_id ~= '' then
+  local first = redis.call('HGET', req, request_id)
+  if first then
+    -- Written again (unchanged), so that a WAIT after this script covers the
+    -- first write too: a retry is acknowledged only once replicas have it.
+    redis.call('HSET', req, request_id, first)
+    return {-3, first}
+  end
+end
+version = tonumber(version)
+if version ~= tonumber(expected) then return {-1, version} end
+for i = 9, #ARGV do
+  version = version + 1
+  redis.call('XADD', log, version .. '-0', 'd', ARGV[i])
+end
+redis.call('HSET', meta, 'version', version, 'summary', summary)
+"""
+    + KEEP_REQUEST
+    + """
+if duty_at ~= '' then
+  redis.call('ZADD', KEYS[4], duty_at, game_id)
+else
+  redis.call('ZREM', KEYS[4], game_id)
+end
+if finished_at ~= '' then redis.call('ZADD', KEYS[5], finished_at, game_id) end
+return {version}
+"""
+)
+
+CREATE_TEXT = (
+    """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', 1, 'summary', ARGV[1])
+redis.call('XADD', KEYS[2], '1-0', 'd', ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+if ARGV[5] ~= '' then redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4]) end
+local req, order = KEYS[5], KEYS[6]
+local request_id, record, kept = ARGV[6], ARGV[7], ARGV[8]
+"""
+    + KEEP_REQUEST
+    + """
+return 1
+"""
+)
+
+LEASE_TEXT = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+# A request's record, for a retry; written again (unchanged) so that a WAIT
+# after it covers the write that made it (see APPEND_TEXT's duplicate branch).
+REQUEST_TEXT = """
+local first = redis.call('HGET', KEYS[1], ARGV[1])
+if not first then return {0} end
+redis.call('HSET', KEYS[1], ARGV[1], first)
+return {1, first}
+"""
+
+RELEASE_TEXT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    text: str
+    sha: str
+
+    @classmethod
+    def of(cls, text: str) -> Script:
+        return cls(text, hashlib.sha1(text.encode()).hexdigest())
+
+
+APPEND = Script.of(APPEND_TEXT)
+CREATE = Script.of(CREATE_TEXT)
+LEASE = Script.of(LEASE_TEXT)
+RELEASE = Script.of(RELEASE_TEXT)
+REQUEST = Script.of(REQUEST_TEXT)
+
+
+async def evalsha(client: Any, script: Script, keys: list[str], args: list[Any]) -> Any:
+    """The script's answer by its digest, sending it whole where the node
+    does not know it yet (a fresh node, a promoted replica)."""
+    try:
+        return await client.evalsha(script.sha, len(keys), *keys, *args)
+    except NoScriptError:
+        return await client.eval(script.text, len(keys), *keys, *args)
