@@ -29,16 +29,17 @@ from dataclasses import dataclass
 import structlog
 
 from ramino.app.log import LogEvent, ends_game, public_entry
+from ramino.engine import Seen
 from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, LogEvent, int | None], bytes]
-"""An entry as a viewer class sees it (version, event, viewer: a seat or
-``None`` for the spectators) -> the bytes sent (measured against a
-stream's backlog)."""
-EncodeBatch = Callable[[Sequence[tuple[int, LogEvent]], int | None], bytes]
+Encode = Callable[[int, Seen[LogEvent]], bytes]
+"""An entry as a viewer class sees it (version, and the event projected
+for the class: a seat, or ``None`` for the spectators) -> the bytes sent
+(measured against a stream's backlog)."""
+EncodeBatch = Callable[[Sequence[tuple[int, Seen[LogEvent]]]], bytes]
 """Entries in version order as a viewer class sees them -> the bytes of
 one message carrying them all."""
 
@@ -204,7 +205,7 @@ class Feed:
         """The watchers sent each entry as it comes, by viewer class."""
         self.batched: set[Watcher] = set()
         """The spectators sent batches."""
-        self._pending: list[tuple[int, LogEvent]] = []
+        self._pending: list[tuple[int, Seen[LogEvent]]] = []
         self._last_batch = -math.inf
         self._timer: asyncio.TimerHandle | None = None
         self._on_close = on_close
@@ -259,11 +260,11 @@ class Feed:
         assert self.batch is not None
         self._last_batch = asyncio.get_running_loop().time()
         version, last = pending[-1]
-        item = Delivery(version, type(last).__name__, self.batch(pending, None))
+        item = Delivery(version, type(last.value).__name__, self.batch(pending))
         for w in list(self.batched):
             w.push(item)
 
-    def _hold(self, version: int, event: LogEvent) -> None:
+    def _hold(self, version: int, event: Seen[LogEvent]) -> None:
         """Holds an entry for the next batch, sent now after a quiet interval."""
         self._pending.append((version, event))
         if self._timer is not None:
@@ -280,13 +281,13 @@ class Feed:
         try:
             async for e in entries:
                 data = json.loads(e.data)
-                spectators: LogEvent | None = None
+                spectators: Seen[LogEvent] | None = None
                 for viewer, watchers in list(self.classes.items()):
                     event = public_entry(data, viewer)
                     if viewer is None:
                         spectators = event
-                    kind = type(event).__name__
-                    item = Delivery(e.version, kind, self.encode(e.version, event, viewer))
+                    kind = type(event.value).__name__
+                    item = Delivery(e.version, kind, self.encode(e.version, event))
                     for w in list(watchers):
                         w.push(item)
                 self.position = e.version

@@ -11,19 +11,20 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
+import orjson
 import structlog
 from prometheus_client import Counter
 
 from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
-from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
+from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves, seen_game
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
 from ramino.bots.search import hint_budget
-from ramino.engine import Command, Event, Game, View
+from ramino.engine import Command, Event, Game, View, see_event, see_view
 from ramino.errors import GameStateError, NotPermitted, RaminoError
 from ramino.pool import WorkPool
 from ramino.store import DuplicateRequest, RequestRecord, VersionConflict
@@ -35,7 +36,6 @@ _MOVE_COUNTERS: dict[type, Any] = {}  # MOVES' children by command type, looked 
 POOLED_HAND = 16
 """Hands of more cards than every preset deals (15, and one drawn) are
 searched in the work pool, off the event loop."""
-A = TypeVar("A")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +64,18 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        codec: AnswerCodec[A],
-    ) -> A:
-        """Plays ``command`` for ``seat`` and answers ``codec``'s answer to
-        its :class:`MoveOutcome`; with a request id, that answer is stored
-        with the move in ``request``'s record, so that a retry of the request
-        gets it again and a reuse of its id by anyone else gets
-        REQUEST_ID_REUSED. Without ``expected_version``, a move that loses a
-        race with another replica is decided again on the new state (up to
-        a few times)."""
+    ) -> MoveOutcome | KeptAnswer:
+        """Plays ``command`` for ``seat`` and returns what the move did, as
+        the mover sees it; with a request id, the move's facts (the seat and
+        its versions, :func:`move_facts`) are stored with it in
+        ``request``'s record, so that a retry of the request gets the same
+        outcome again (:meth:`_replay`) and a reuse of its id by anyone else
+        gets REQUEST_ID_REUSED. Without ``expected_version``, a move that
+        loses a race with another replica is decided again on the new state
+        (up to a few times)."""
         for attempt in range(4):
             try:
-                return await self._move_once(
-                    game_id, seat, command, expected_version, request, codec
-                )
+                return await self._move_once(game_id, seat, command, expected_version, request)
             except VersionConflict:
                 if expected_version is not None or attempt == 3:
                     raise
@@ -90,8 +88,7 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        codec: AnswerCodec[A],
-    ) -> A:
+    ) -> MoveOutcome | KeptAnswer:
         async with self._t.lock(game_id):
             # A request id is looked up only when the move is refused: a
             # retry of a move that was applied meets a game that has moved on
@@ -115,26 +112,46 @@ class Moves:
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._t.clock(), seat=seat)] if reclaimed else []
-                events = await self._apply(game, seat, command, extra, person=True)
-                outcome = await self._outcome(game, seat, events)
-                answer = codec.answer(outcome)
+                applied = await self._apply(game, seat, command, extra, person=True)
+                outcome = await self._outcome(game, seat, applied.events)
                 if request is not None:
-                    record = dataclasses.replace(request, response=codec.dump(answer))
+                    facts = move_facts(seat, applied.before, game.version, len(applied.events))
+                    record = dataclasses.replace(request, response=facts)
                     try:
-                        await self._append(game, events.before, events.entries, record)
+                        await self._append(game, applied.before, applied.entries, record)
                     except DuplicateRequest as dup:
-                        return codec.load(first_answer(dup.record, request))
+                        return await self._replay(game_id, first_answer(dup.record, request))
                 else:
-                    await self._append(game, events.before, events.entries, None)
-                await self._applied(game, command, events.before)
-                return answer
+                    await self._append(game, applied.before, applied.entries, None)
+                await self._applied(game, command, applied.before)
+                return outcome
             except (RaminoError, VersionConflict) as refused:
                 if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
                     raise
                 first = await self._t.store.request(game_id, request.request_id)
                 if first is None:
                     raise
-                return codec.load(first_answer(first, request))
+                return await self._replay(game_id, first_answer(first, request))
+
+    async def _replay(self, game_id: str, facts: bytes) -> MoveOutcome | KeptAnswer:
+        """The outcome of the move whose facts a request record keeps (the
+        caller holds the game's lock), the same as it was first: the game
+        is folded from its log up to the move's version (this replica's
+        copy when it is still there), and the mover's events, view and legal
+        moves made again from that state. A record kept by an older server
+        holds the transport's answer itself: it is given back as kept."""
+        if not facts.startswith(b"{"):
+            return KeptAnswer(facts)
+        move = orjson.loads(facts)["move"]
+        seat, version, count = int(move["seat"]), int(move["version"]), int(move["events"])
+        game = await self._t.load_locked(game_id)
+        # (A game loaded from a snapshot holds only the events after it.)
+        if game.version != version or game.engine is None or len(game.engine.record.events) < count:
+            entries = await self._t.store.read(game_id)
+            game = HostedGame.fold([e for e in entries if e.version <= version])
+        assert game.engine is not None
+        events = game.engine.record.events
+        return await self._outcome(game, seat, events[len(events) - count :])
 
     async def _apply(
         self,
@@ -186,13 +203,18 @@ class Moves:
         if self._t.turn_duty_at(game) is not None:
             self._t.kick(game.game_id)
 
-    async def _outcome(self, game: HostedGame, seat: int, applied: Applied) -> MoveOutcome:
+    async def _outcome(self, game: HostedGame, seat: int, events: Sequence[Event]) -> MoveOutcome:
+        """What the move that made ``events`` (and left ``game`` as it is)
+        did, as ``seat``, its mover, sees it."""
         engine = game.engine
-        view = None if engine is None else engine.view(seat)
+        assert engine is not None
+        view = see_view(engine, seat)
         legal = None
-        if engine is not None and view is not None and engine.turn == seat:
-            legal = await self._legal(game, seat, view)
-        return MoveOutcome(game, seat, applied.events, view, legal)
+        if engine.turn == seat:
+            legal = await self._legal(game, seat, view.value)
+        return MoveOutcome(
+            seen_game(game, seat, view), tuple(see_event(e, seat) for e in events), legal
+        )
 
     async def _legal(self, game: HostedGame, seat: int, view: View | None) -> LegalMoves:
         """:func:`legal_moves`, computed once per state of the game and seat
@@ -329,3 +351,13 @@ class Moves:
         if game.ended != "cancelled":
             raise ended_error(game)
         return game
+
+
+def move_facts(seat: int, before: int, version: int, events: int) -> bytes:
+    """What a request record keeps of a move: its seat, the versions it was
+    decided on and it ended at, and how many engine events it made (the
+    log's last entries up to ``version``); from these and the log the
+    move's outcome is made again, the same (see :meth:`Moves._replay`)."""
+    return orjson.dumps(
+        {"move": {"seat": seat, "before": before, "version": version, "events": events}}
+    )

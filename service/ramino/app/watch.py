@@ -14,8 +14,10 @@ from typing import Any
 import structlog
 
 from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
-from ramino.app.log import END_EVENTS, HostedGame, LogEvent, public_entry
+from ramino.app.log import END_EVENTS, LogEvent, public_entry
+from ramino.app.outcomes import SeenGame, seen_game
 from ramino.app.table import GameTable
+from ramino.engine import Seen
 from ramino.errors import Busy, NotPermitted
 
 log = structlog.get_logger("ramino.app")
@@ -26,11 +28,12 @@ CATCH_UP_BATCH = 256
 
 @dataclass(frozen=True, slots=True)
 class WatchItem:
-    """One message of a watch: a snapshot (``game``) or an entry (its
-    ``type`` and ``payload``, what the watch's encoder made of it)."""
+    """One message of a watch: a snapshot (``game``, as the watch's viewer
+    sees it) or an entry (its ``type`` and ``payload``, what the watch's
+    encoder made of it)."""
 
     version: int
-    game: HostedGame | None = None
+    game: SeenGame | None = None
     type: str = ""
     payload: bytes = b""
 
@@ -120,18 +123,18 @@ class Watch:
                 watcher.sent = start
                 attached = feed.attach(watcher)
             if with_snapshot:
-                yield WatchItem(game.version, game=game)
+                yield WatchItem(game.version, game=seen_game(game, viewer))
             if self._closing.is_set():
                 return
             last = start
             if start < attached or watcher is None:
-                held: list[tuple[int, LogEvent]] = []
+                held: list[tuple[int, Seen[LogEvent]]] = []
                 entries = await self._t.store.read(game_id, start)
                 for i, e in enumerate(entries):
                     if watcher is not None and e.version > attached:
                         break
                     event = public_entry(json.loads(e.data), viewer)
-                    kind = type(event).__name__
+                    kind = type(event.value).__name__
                     ends = kind in END_EVENTS
                     if batch is not None and batched:
                         held.append((e.version, event))
@@ -140,10 +143,10 @@ class Watch:
                         )
                         if more and not ends and len(held) < CATCH_UP_BATCH:
                             continue
-                        payload = batch(held, None)
+                        payload = batch(held)
                         held = []
                     else:
-                        payload = encode(e.version, event, viewer)
+                        payload = encode(e.version, event)
                     last = e.version
                     if watcher is not None:
                         watcher.sent = last  # handed to the transport: it is sent

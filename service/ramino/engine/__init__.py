@@ -58,6 +58,7 @@ from ramino.engine.events import (
 )
 from ramino.engine.game import Game
 from ramino.engine.record import FORMAT_VERSION, Record
+from ramino.engine.seen import Seen, see_event, see_view
 from ramino.engine.views import MeldView, SeatView, Standing, View
 
 __all__ = [
@@ -109,6 +110,9 @@ __all__ = [
     "command_from_data",
     "event_from_data",
     "project",
+    "Seen",
+    "see_event",
+    "see_view",
     "reasons",
     "reshuffle_seed",
     "round_seed",
