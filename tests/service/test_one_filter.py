@@ -44,13 +44,18 @@ async def draw_twice(h: Harness, name: str, token: str) -> list[game_pb2.DrawFro
     return [first, again, folded]
 
 
+async def two_seats(h: Harness) -> tuple[str, list[str], game_pb2.GameView]:
+    """A game of two people: its name, their tokens, the spectators' view."""
+    name, tokens = await seated_game(h, "rummy", 2)
+    return name, tokens, (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+
+
 @pytest.mark.parametrize("hidden", [False, True])
 async def test_an_event_field_hidden_in_the_projection_is_hidden_on_every_path(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, hidden: bool
 ) -> None:
     h = harness
-    name, tokens = await seated_game(h, "rummy", 2)
-    view = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    name, tokens, view = await two_seats(h)
     mover = view.turn
     if hidden:
         # A new rule, in one place: nobody sees a card drawn from the stock,
@@ -97,8 +102,8 @@ async def test_a_view_field_hidden_in_the_projection_is_hidden_on_every_path(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, hidden: bool
 ) -> None:
     h = harness
-    name, tokens = await seated_game(h, "rummy", 2)
-    mover = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view.turn
+    name, tokens, view = await two_seats(h)
+    mover = view.turn
     if hidden:
         # A new rule, in one place: nobody sees the discard pile.
         import ramino.engine.seen

@@ -11,8 +11,10 @@ was sent, from which it resumes with ``after_version``, and it holds
 nothing more for the feed meanwhile.
 
 The feed knows nothing of the transport: the encoder it is given turns an
-entry as a class sees it (its version and typed event) into what the
-streams send.
+entry as a class sees it (its version and the event through the engine's
+viewer filter) into what the streams send. In one process the entries a
+move appended are handed to the feed as the move built them
+(:meth:`Feed.offer`); across replicas they come from the store.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from dataclasses import dataclass
 
 import structlog
 
-from ramino.app.log import LogEvent, ends_game, public_entry
-from ramino.engine import Seen
+from ramino.app.log import END_EVENTS, LogEvent, log_event
+from ramino.engine import Seen, see_event
 from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
@@ -276,39 +278,67 @@ class Feed:
         else:
             self._timer = loop.call_later(wait, self._send_batch)
 
+    def offer(self, before: int, events: Sequence[LogEvent]) -> None:
+        """The events of entries this replica appended after version
+        ``before``, as the move built them: in one process the feed is
+        handed them, not reading and parsing back what was just written.
+        Taken only when they follow the last entry handed out; else (the
+        subscription was first, or an entry of another writer comes
+        between) the subscription brings them."""
+        if self.closed or before != self.position:
+            return
+        try:
+            for i, event in enumerate(events):
+                if self._deliver(before + 1 + i, event):
+                    self.close()
+                    return
+        except Exception:
+            self._failed()
+            self.close()
+
+    def _failed(self) -> None:
+        """Ends every watcher with WATCH_INTERRUPTED (after what it was handed)."""
+        log.exception("watch feed failed", game=self.game_id)
+        self._send_batch()
+        error = Interrupted(
+            f"following the game failed; resume with after_version={self.position}",
+            "WATCH_INTERRUPTED",
+        )
+        for w in self._watchers():
+            w.fail(error)
+
+    def _deliver(self, version: int, event: LogEvent) -> bool:
+        """Hands one entry to each viewer class, projected for it by the
+        engine and encoded once; True when nothing can follow it."""
+        spectators: Seen[LogEvent] | None = None
+        kind = type(event).__name__
+        for viewer, watchers in list(self.classes.items()):
+            seen = see_event(event, viewer)
+            if viewer is None:
+                spectators = seen
+            item = Delivery(version, kind, self.encode(version, seen))
+            for w in list(watchers):
+                w.push(item)
+        self.position = version
+        if self.batched:
+            self._hold(version, spectators or see_event(event, None))
+        if kind in END_EVENTS:
+            self._send_batch()
+            return True
+        return False
+
     async def _run(self) -> None:
         entries = aiter(self.store.subscribe(self.game_id, self.position))
         try:
             async for e in entries:
-                data = json.loads(e.data)
-                spectators: Seen[LogEvent] | None = None
-                for viewer, watchers in list(self.classes.items()):
-                    event = public_entry(data, viewer)
-                    if viewer is None:
-                        spectators = event
-                    kind = type(event.value).__name__
-                    item = Delivery(e.version, kind, self.encode(e.version, event))
-                    for w in list(watchers):
-                        w.push(item)
-                self.position = e.version
-                if self.batched:
-                    if spectators is None:
-                        spectators = public_entry(data, None)
-                    self._hold(e.version, spectators)
-                if ends_game(data):
-                    self._send_batch()
+                if e.version <= self.position:
+                    continue  # handed over by this replica's move (:meth:`offer`)
+                if self._deliver(e.version, log_event(json.loads(e.data))):
                     break
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("watch feed failed", game=self.game_id)
-            self._send_batch()
-            error = Interrupted(
-                f"following the game failed; resume with after_version={self.position}",
-                "WATCH_INTERRUPTED",
-            )
-            for w in self._watchers():
-                w.fail(error)
+            self._failed()
         finally:
             self._shut()
             close = getattr(entries, "aclose", None)

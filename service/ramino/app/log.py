@@ -45,7 +45,6 @@ __all__ = [
     "public_entry",
     "public_header",
     "log_event",
-    "ends_game",
     "GameCreated",
     "SeatJoined",
     "SeatTimedOut",
@@ -221,12 +220,6 @@ def log_event(data: dict[str, Any]) -> LogEvent:
 def public_entry(data: dict[str, Any], viewer: int | None) -> Seen[LogEvent]:
     """The entry as ``viewer`` may see it, through the engine's filter."""
     return see_event(log_event(data), viewer)
-
-
-def ends_game(data: dict[str, Any]) -> bool:
-    """Whether nothing can follow the entry ``data``: the match ended, or the game."""
-    kind = data["kind"]
-    return bool(kind == "ended" or (kind == "engine" and data["event"]["type"] == "MatchEnded"))
 
 
 @dataclass

@@ -19,7 +19,7 @@ import orjson
 import structlog
 from prometheus_client import Counter
 
-from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
+from ramino.app.log import END_REASONS, HostedGame, LogEvent, engine_entries, entry, log_event
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves, seen_game
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
@@ -40,12 +40,13 @@ searched in the work pool, off the event loop."""
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """A decided move: the version it was decided on, its entries, and the
-    engine's events among them."""
+    """A decided move: the version it was decided on, its entries, the
+    engine's events among them, and the event of every entry."""
 
     before: int
     entries: list[str]
     events: tuple[Event, ...]
+    logged: tuple[LogEvent, ...]
 
 
 class Moves:
@@ -75,10 +76,16 @@ class Moves:
         (up to a few times)."""
         for attempt in range(4):
             try:
-                return await self._move_once(game_id, seat, command, expected_version, request)
+                outcome, applied = await self._move_once(
+                    game_id, seat, command, expected_version, request
+                )
             except VersionConflict:
                 if expected_version is not None or attempt == 3:
                     raise
+                continue
+            if applied is not None:
+                self._t.written(game_id, applied.before, applied.logged)
+            return outcome
         raise AssertionError("unreachable")
 
     async def _move_once(
@@ -88,7 +95,9 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-    ) -> MoveOutcome | KeptAnswer:
+    ) -> tuple[MoveOutcome | KeptAnswer, Applied | None]:
+        """The move's answer, and what it appended (None when it answers a
+        retry: nothing new), for the watch feeds once the lock is let go."""
         async with self._t.lock(game_id):
             # A request id is looked up only when the move is refused: a
             # retry of a move that was applied meets a game that has moved on
@@ -120,18 +129,19 @@ class Moves:
                     try:
                         await self._append(game, applied.before, applied.entries, record)
                     except DuplicateRequest as dup:
-                        return await self._replay(game_id, first_answer(dup.record, request))
+                        first = first_answer(dup.record, request)
+                        return await self._replay(game_id, first), None
                 else:
                     await self._append(game, applied.before, applied.entries, None)
-                await self._applied(game, command, applied.before)
-                return outcome
+                await self._applied(game, command, applied)
+                return outcome, applied
             except (RaminoError, VersionConflict) as refused:
                 if request is None or getattr(refused, "reason", "") == "REQUEST_ID_REUSED":
                     raise
-                first = await self._t.store.request(game_id, request.request_id)
-                if first is None:
+                kept = await self._t.store.request(game_id, request.request_id)
+                if kept is None:
                     raise
-                return await self._replay(game_id, first_answer(first, request))
+                return await self._replay(game_id, first_answer(kept, request)), None
 
     async def _replay(self, game_id: str, facts: bytes) -> MoveOutcome | KeptAnswer:
         """The outcome of the move whose facts a request record keeps (the
@@ -169,13 +179,14 @@ class Moves:
         events = game.engine.apply(seat, command)
         now = self._t.clock()
         entries = [*extra, *engine_entries(events, now)]
-        for e in extra:
-            game.note(json.loads(e))
+        noted = [json.loads(e) for e in extra]
+        for data in noted:
+            game.note(data)
         game.wrote(before + len(entries), entries)
         game.last_at = now
         if person:
             game.person_at = now
-        return Applied(before, entries, tuple(events))
+        return Applied(before, entries, tuple(events), (*(log_event(d) for d in noted), *events))
 
     async def _append(
         self, game: HostedGame, before: int, entries: list[str], record: RequestRecord | None
@@ -188,8 +199,10 @@ class Moves:
             self._t.forget(game.game_id)
             raise
 
-    async def _applied(self, game: HostedGame, command: Command, before: int) -> None:
-        """What follows an appended move: metrics, snapshot, cache, duties."""
+    async def _applied(self, game: HostedGame, command: Command, applied: Applied) -> None:
+        """What follows an appended move: metrics, snapshot, cache, duties
+        (the watch feeds are told after the game's lock)."""
+        before = applied.before
         counter = _MOVE_COUNTERS.get(type(command))
         if counter is None:
             counter = _MOVE_COUNTERS[type(command)] = MOVES.labels(type(command).__name__)
@@ -307,8 +320,9 @@ class Moves:
                 await self._append(game, applied.before, applied.entries, None)
             except VersionConflict:
                 return False
-            await self._applied(game, command, applied.before)
-            return True
+            await self._applied(game, command, applied)
+        self._t.written(game_id, applied.before, applied.logged)
+        return True
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
         """Ends ``game_id`` for ``reason`` (:data:`END_REASONS`), at ``version``

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,9 @@ class Watch:
     def __init__(self, table: GameTable) -> None:
         self._t = table
         self._feeds: dict[tuple[str, Encode], Feed] = {}
+        self._game_feeds: dict[str, list[Feed]] = {}
+        """The same feeds, by game."""
+        table.on_written = self._written
         self._watching: dict[tuple[str, int | None], int] = {}
         """Open streams by game and viewer (a seat, or None: the spectators)."""
         self._batching = 0
@@ -189,6 +192,7 @@ class Watch:
                 lambda f: self._drop_feed(key, f),
                 interval=self.spectator_interval,
             )
+            self._game_feeds.setdefault(game_id, []).append(feed)
         return feed
 
     @staticmethod
@@ -220,6 +224,16 @@ class Watch:
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
         if self._feeds.get(key) is feed:
             del self._feeds[key]
+        feeds = self._game_feeds.get(key[0], [])
+        if feed in feeds:
+            feeds.remove(feed)
+            if not feeds:
+                del self._game_feeds[key[0]]
+
+    def _written(self, game_id: str, before: int, events: Sequence[LogEvent]) -> None:
+        """Hands the entries this replica appended to the game's feeds."""
+        for feed in list(self._game_feeds.get(game_id, ())):
+            feed.offer(before, events)
 
     def watchers(self, game_id: str, viewer: int | None = None) -> int:
         """Open watch streams of ``game_id`` in this replica: the
