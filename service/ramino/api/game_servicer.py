@@ -67,8 +67,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         tokens.refuse_shared_secret(players)
         self.app = app
         self.tokens = tokens
-        self.players = players
         self.claims = Claims(tokens, players)
+        """The caller's tokens checked (``claims.players``: the verifier, if any)."""
         self.messages = Messages()
         """The encoders of answers, with the pieces they keep built."""
         self.max_streams_per_connection = max_streams_per_connection
