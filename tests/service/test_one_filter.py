@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from ramino.engine import DrewFromStock, Event
+from ramino.engine import DrewFromStock, Event, Seen, see_event
 from ramino.v1 import game_pb2
 
 from .conftest import Harness, auth, seated_game
@@ -126,3 +126,9 @@ async def test_a_view_field_hidden_in_the_projection_is_hidden_on_every_path(
     assert len(views) == 8
     for view in views:
         assert (len(view.discard_pile) == 0) == hidden, view
+
+
+def test_only_the_filter_makes_a_seen_value() -> None:
+    with pytest.raises(TypeError):
+        Seen(DrewFromStock(0, 11), 1, object())
+    assert see_event(DrewFromStock(0, 11), 1) == see_event(DrewFromStock(0, None), 1)
