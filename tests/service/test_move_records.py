@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 
 import orjson
+import pytest
 from ramino.api.messages import Messages
 from ramino.app import GameApp, SeatSpec
 from ramino.engine import DrawFromStock
@@ -38,11 +39,16 @@ async def answer(app: GameApp, game_id: str, seat: int) -> bytes:
     return Messages().move_response(outcome, ANSWER).SerializeToString()
 
 
+@pytest.mark.parametrize("snapshot_every", [200, 1])
 async def test_the_record_keeps_the_moves_facts_and_a_restart_answers_the_same(
-    tmp_path: Path,
+    tmp_path: Path, snapshot_every: int
 ) -> None:
+    """(Every entry snapshotted: the restarted replica's game comes from a
+    snapshot at the move's version, which holds none of its events.)"""
     url = f"sqlite:{tmp_path / 'games.db'}"
-    app = GameApp(open_store(url), seed_source=lambda: SEED, run_duties=False)
+    app = GameApp(
+        open_store(url), seed_source=lambda: SEED, run_duties=False, snapshot_every=snapshot_every
+    )
     game_id, seat = await seated(app)
     first = await answer(app, game_id, seat)
     assert await answer(app, game_id, seat) == first
@@ -52,7 +58,12 @@ async def test_the_record_keeps_the_moves_facts_and_a_restart_answers_the_same(
     version = (await app.load(game_id)).version
     assert facts == {"seat": seat, "before": version - 1, "version": version, "events": 1}
     await app.close()
-    restarted = GameApp(open_store(url), seed_source=lambda: SEED, run_duties=False)
+    restarted = GameApp(
+        open_store(url), seed_source=lambda: SEED, run_duties=False, snapshot_every=snapshot_every
+    )
+    loaded = await restarted.load(game_id)
+    assert loaded.engine is not None
+    assert (len(loaded.engine.record.events) == 0) == (snapshot_every == 1)
     assert await answer(restarted, game_id, seat) == first
     await restarted.close()
 
