@@ -6,9 +6,11 @@ again from the store), a seat's and a spectator's watch, GetGame."""
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
+import ramino.engine.seen as the_filter
 from ramino.engine import DrewFromStock, Event, Seen, see_event
 from ramino.v1 import game_pb2
 
@@ -44,25 +46,39 @@ async def draw_twice(h: Harness, name: str, token: str) -> list[game_pb2.DrawFro
     return [first, again, folded]
 
 
-async def two_seats(h: Harness) -> tuple[str, list[str], game_pb2.GameView]:
-    """A game of two people: its name, their tokens, the spectators' view."""
-    name, tokens = await seated_game(h, "rummy", 2)
-    return name, tokens, (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+@dataclass
+class Seated:
+    """A game of two people: the harness, its name, their tokens, the seat
+    to move and the version."""
+
+    h: Harness
+    name: str
+    tokens: list[str]
+    mover: int
+    version: int
 
 
-@pytest.mark.parametrize("hidden", [False, True])
+@pytest.fixture
+async def game(harness: Harness) -> Seated:
+    name, tokens = await seated_game(harness, "rummy", 2)
+    view = (await harness.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    return Seated(harness, name, tokens, view.turn, view.version)
+
+
+@pytest.fixture(params=[False, True], ids=["as-is", "hidden"])
+def hidden(request: pytest.FixtureRequest) -> bool:
+    """Whether the test adds its hidden field to the filter."""
+    return bool(request.param)
+
+
 async def test_an_event_field_hidden_in_the_projection_is_hidden_on_every_path(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch, hidden: bool
+    game: Seated, monkeypatch: pytest.MonkeyPatch, hidden: bool
 ) -> None:
-    h = harness
-    name, tokens, view = await two_seats(h)
-    mover = view.turn
+    h, name, tokens, mover = game.h, game.name, game.tokens, game.mover
     if hidden:
         # A new rule, in one place: nobody sees a card drawn from the stock,
         # its drawer neither.
-        import ramino.engine.seen
-
-        project = ramino.engine.seen.project
+        project = the_filter.project
 
         def hiding(event: Event, viewer: int | None) -> Event:
             seen = project(event, viewer)
@@ -70,8 +86,8 @@ async def test_an_event_field_hidden_in_the_projection_is_hidden_on_every_path(
                 return dataclasses.replace(seen, card=None)
             return seen
 
-        monkeypatch.setattr(ramino.engine.seen, "project", hiding)
-    after = view.version
+        monkeypatch.setattr(the_filter, "project", hiding)
+    after = game.version
     watches = [
         h.stub.WatchGame(
             game_pb2.WatchGameRequest(name=name, after_version=after), metadata=auth(tokens[mover])
@@ -97,23 +113,18 @@ async def test_an_event_field_hidden_in_the_projection_is_hidden_on_every_path(
         stream.cancel()
 
 
-@pytest.mark.parametrize("hidden", [False, True])
 async def test_a_view_field_hidden_in_the_projection_is_hidden_on_every_path(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch, hidden: bool
+    game: Seated, monkeypatch: pytest.MonkeyPatch, hidden: bool
 ) -> None:
-    h = harness
-    name, tokens, view = await two_seats(h)
-    mover = view.turn
     if hidden:
         # A new rule, in one place: nobody sees the discard pile.
-        import ramino.engine.seen
-
-        build_view = ramino.engine.seen.build_view
+        build_view = the_filter.build_view
         monkeypatch.setattr(
-            ramino.engine.seen,
+            the_filter,
             "build_view",
             lambda *a: dataclasses.replace(build_view(*a), discard_pile=()),
         )
+    h, name, tokens, mover = game.h, game.name, game.tokens, game.mover
     views = [(await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view]
     for token in tokens:
         got = await h.stub.GetGame(game_pb2.GetGameRequest(name=name), metadata=auth(token))
