@@ -2,7 +2,8 @@
 moves and the hint are computed once per state of a game and seat (a move's
 answer and a GetLegalMoves after it share one computation, which must equal
 a fresh one, and every move makes a new one), and a view's cards, melds and
-rounds are joined from their encoded pieces."""
+rounds, and the legal moves, are joined from their encoded pieces, equal to
+messages built one by one."""
 
 from __future__ import annotations
 
@@ -10,16 +11,9 @@ from typing import Any
 
 import ramino
 from ramino.api import convert
-from ramino.api.game_servicer import (
-    MOVE_RESULTS,
-    card_message,
-    game_variant,
-    hint_meld,
-    legal_messages,
-    view_message,
-)
+from ramino.api.messages import Messages, legal_move
 from ramino.app import GameApp, HostedGame, SeatSpec
-from ramino.app.outcomes import LegalMoves, MoveOutcome, legal_moves
+from ramino.app.outcomes import LegalMoves, MoveOutcome, legal_moves, seen_game
 from ramino.engine import Command, Discard, DrawFromStock, LayMelds, TakeDiscard
 from ramino.store.memory import MemoryStore
 from ramino.v1 import game_pb2
@@ -27,28 +21,15 @@ from ramino.v1 import game_pb2
 SEED = 20261130
 
 
-class Outcomes:
-    """An answer codec that answers the outcome itself."""
-
-    def answer(self, outcome: MoveOutcome) -> MoveOutcome:
-        return outcome
-
-    def dump(self, answer: MoveOutcome) -> bytes:
-        return b""
-
-    def load(self, data: bytes) -> MoveOutcome:
-        raise AssertionError("no request id is sent here")
+MESSAGES = Messages()
 
 
-def encoded(game: HostedGame, legal: LegalMoves) -> tuple[int, list[bytes], bytes]:
+def encoded(game: HostedGame, legal: LegalMoves) -> bytes:
     """What the transport sends of ``legal`` (pieces of the core have no
     equality of their own)."""
-    moves, hint = legal_messages(game_variant(game), legal)
-    return (
-        legal.version,
-        [m.SerializeToString(deterministic=True) for m in moves],
-        b"" if hint is None else hint.SerializeToString(deterministic=True),
-    )
+    response = game_pb2.GetLegalMovesResponse(version=legal.version)
+    MESSAGES.legal(game.public_header(), legal, response, response.hint)
+    return response.SerializeToString(deterministic=True)
 
 
 def fresh(game: HostedGame, seat: int) -> LegalMoves:
@@ -94,7 +75,7 @@ async def test_cached_legal_moves_equal_a_fresh_computation_and_every_move_renew
         other = await app.legal(game_id, 1 - seat)  # the other seat: its own entry
         assert encoded(game, other) == encoded(game, fresh(game, 1 - seat))
 
-        outcome: Any = await app.move(game_id, seat, pick(legal), None, None, Outcomes())
+        outcome: Any = await app.move(game_id, seat, pick(legal), None, None)
         assert isinstance(outcome, MoveOutcome)
         after = await app.load(game_id)
         assert after.version > legal.version
@@ -107,12 +88,11 @@ async def test_cached_legal_moves_equal_a_fresh_computation_and_every_move_renew
             assert await app.legal(game_id, seat) is outcome.legal
             # The answer's moves, joined from their kept encodings, and its
             # hint, built in place, are those of the messages built one by one.
-            result = MOVE_RESULTS[game_pb2.DrawFromStockResponse].answer(outcome).result
-            moves, hint = legal_messages(game_variant(after), outcome.legal)
-            assert list(result.legal_moves) == moves
-            assert hint is not None and result.hint == hint
+            result = MESSAGES.move_response(outcome, game_pb2.DrawFromStockResponse).result
+            assert list(result.legal_moves) == [legal_move(*m) for m in outcome.legal.moves]
             assert outcome.legal.hint is not None
-            assert result.hint == hint_one_by_one(game_variant(after), outcome.legal.hint)
+            info = MESSAGES.game_variant(after.public_header())
+            assert result.hint == hint_one_by_one(info, outcome.legal.hint)
             openings += outcome.legal.hint.opening is not None
         else:
             renewed = await app.legal(game_id, seat)
@@ -143,13 +123,13 @@ def hint_one_by_one(info: Any, hint: Any) -> game_pb2.Hint:
     if hint.opening is not None:
         expected.best_opening.value = hint.opening.value
         for m in hint.opening.melds:
-            expected.best_opening.melds.append(hint_meld(info, tuple(m)))
+            expected.best_opening.melds.append(MESSAGES.hint_meld(info, tuple(m)))
     expected.min_deadwood.value = hint.deadwood.value
     for m in hint.deadwood.melds:
-        expected.min_deadwood.melds.append(hint_meld(info, tuple(m)))
+        expected.min_deadwood.melds.append(MESSAGES.hint_meld(info, tuple(m)))
     for c in hint.deadwood.deadwood:
-        expected.min_deadwood.deadwood.append(card_message(c, None))
-    expected.suggested_discard.CopyFrom(card_message(*hint.discard))
+        expected.min_deadwood.deadwood.append(convert.card(c, None))
+    expected.suggested_discard.CopyFrom(convert.card(*hint.discard))
     return expected
 
 
@@ -157,18 +137,18 @@ def pieces_one_by_one(game: HostedGame, viewer: int) -> game_pb2.GameView:
     """The repeated fields of ``viewer``'s GameView built message by message."""
     assert game.engine is not None
     view = game.engine.view(viewer)
-    info = game_variant(game)
+    info = MESSAGES.game_variant(game.public_header())
     deck = view.deck
     expected = game_pb2.GameView()
     for r in view.results:
         scores = expected.rounds.add(round=r.round, scores=list(r.scores), ending=r.ending)
         if r.winner is not None:
             scores.winner = r.winner
-    expected.hand.extend(card_message(deck[c], c) for c in view.hand or ())
+    expected.hand.extend(convert.card(deck[c], c) for c in view.hand or ())
     for m in view.melds:
         meld = convert.meld(ramino.validate_meld([deck[c] for c in m.cards], info.variant), m.cards)
         expected.table.add(index=m.index, owner=m.owner, meld=meld)
-    expected.discard_pile.extend(card_message(deck[c], c) for c in view.discard_pile)
+    expected.discard_pile.extend(convert.card(deck[c], c) for c in view.discard_pile)
     return expected
 
 
@@ -182,12 +162,12 @@ async def test_view_pieces_joined_from_their_encodings_equal_those_built_one_by_
             break
         assert game.engine is not None and game.engine.turn is not None
         for viewer in (0, 1):
-            msg = view_message(game, viewer)
+            msg = MESSAGES.view(seen_game(game, viewer))
             expected = pieces_one_by_one(game, viewer)
             for field in ("rounds", "hand", "table", "discard_pile"):
                 assert list(getattr(msg, field)) == list(getattr(expected, field)), field
             for field in seen:
                 seen[field] = max(seen[field], len(getattr(msg, field)))
         seat = game.engine.turn
-        await app.move(game_id, seat, pick(await app.legal(game_id, seat)), None, None, Outcomes())
+        await app.move(game_id, seat, pick(await app.legal(game_id, seat)), None, None)
     assert seen["rounds"] >= 1 and seen["table"] >= 2 and seen["discard_pile"] >= 5, seen

@@ -45,6 +45,7 @@ from ramino.engine import (
     RoundStarted,
     StockReshuffled,
     TookDiscard,
+    see_event,
 )
 from ramino.v1 import game_pb2, rules_pb2, rules_pb2_grpc, types_pb2
 
@@ -85,7 +86,7 @@ def test_every_event_type_has_a_sample_and_its_own_field_of_the_oneof() -> None:
     assert sorted(ONEOF_FIELDS) == sorted(snake(t.__name__) for t in types)
     for sample in SAMPLES:
         for viewer in (None, 0, 1):
-            msg = event_message(9, sample, viewer)
+            msg = event_message(9, see_event(sample, viewer))
             assert msg.version == 9
             assert msg.WhichOneof("event") == snake(type(sample).__name__)
             seat = getattr(sample, "seat", None)
@@ -98,23 +99,26 @@ def test_an_event_type_left_unmapped_fails() -> None:
         seat: int
 
     with pytest.raises(AssertionError):
-        event_message(1, Unmapped(0), None)  # type: ignore[arg-type]
+        event_message(1, see_event(Unmapped(0), None))  # type: ignore[arg-type]
 
 
 def test_what_a_viewer_may_not_see_is_absent_from_its_copy() -> None:
     dealt = RoundStarted(1, 1, 0, ((1, 2, 3), (4, 5, 6)), (3, 3), 7, 40, (8, 9, 10))
-    assert list(event_message(2, dealt, 0).round_started.hand) == [1, 2, 3]
-    assert list(event_message(2, dealt, 1).round_started.hand) == [4, 5, 6]
-    assert not event_message(2, dealt, None).round_started.hand
+    assert list(event_message(2, see_event(dealt, 0)).round_started.hand) == [1, 2, 3]
+    assert list(event_message(2, see_event(dealt, 1)).round_started.hand) == [4, 5, 6]
+    assert not event_message(2, see_event(dealt, None)).round_started.hand
     for viewer in (0, 1, None):
         # The stock's order is in no message at all.
         assert (
-            "stock" not in event_message(2, dealt, viewer).round_started.DESCRIPTOR.fields_by_name
+            "stock"
+            not in event_message(
+                2, see_event(dealt, viewer)
+            ).round_started.DESCRIPTOR.fields_by_name
         )
     drew = DrewFromStock(0, 11)
-    assert event_message(3, drew, 0).drew_from_stock.card_id == 11
+    assert event_message(3, see_event(drew, 0)).drew_from_stock.card_id == 11
     for viewer in (1, None):
-        other = event_message(3, drew, viewer)
+        other = event_message(3, see_event(drew, viewer))
         assert other.HasField("drew_from_stock")
         assert not other.drew_from_stock.HasField("card_id")
 

@@ -11,8 +11,6 @@ from ramino.app.outcomes import LegalMoves
 from ramino.engine import Command, Discard, DrawFromStock, LayMelds
 from ramino.store.memory import MemoryStore
 
-from .test_answer_pieces import Outcomes
-
 SEED = 20261130
 
 
@@ -70,12 +68,12 @@ async def test_after_opening_the_hint_names_the_melds_in_the_hand_and_they_can_b
             assert hint.opening.value > 0
             lay = LayMelds(ids_of(hint.opening.melds, list(view.hand or ()), view.deck))
             before = hosted.version
-            await app.move(game.game_id, seat, lay, None, None, Outcomes())
+            await app.move(game.game_id, seat, lay, None, None)
             after = await app.load(game.game_id)
             assert after.version > before  # the engine took them as they are
             checked += 1
             if checked >= 3:
                 break
             continue
-        await app.move(game.game_id, seat, keep_melds(legal, opened), None, None, Outcomes())
+        await app.move(game.game_id, seat, keep_melds(legal, opened), None, None)
     assert checked >= 1

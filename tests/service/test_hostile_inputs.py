@@ -32,6 +32,7 @@ from ramino.api import game_servicer, rules_servicer
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, transport_limit
+from ramino.api.messages import GameVariant, Messages
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, games
 from ramino.logs import configure
@@ -808,8 +809,11 @@ async def test_the_variant_cache_keeps_at_most_its_bound(
     least recently used goes, and a game whose variant went is served as
     before (its variant is built again)."""
     h = hostile
-    monkeypatch.setattr(game_servicer, "MAX_VARIANTS", 4, raising=False)
-    game_servicer._VARIANTS.clear()
+    servicer = h.server.games
+    assert isinstance(servicer, game_servicer.GameServicer)
+    messages = servicer.messages
+    monkeypatch.setattr(messages, "max_variants", 4)
+    messages.variants.clear()
     names = []
     for i in range(12):
         created = await h.games.CreateGame(
@@ -821,11 +825,11 @@ async def test_the_variant_cache_keeps_at_most_its_bound(
         )
         names.append(created.game.name)
         await h.games.GetGame(game_pb2.GetGameRequest(name=created.game.name))
-        assert len(game_servicer._VARIANTS) <= 4
-    assert len(game_servicer._VARIANTS) == 4
+        assert len(messages.variants) <= 4
+    assert len(messages.variants) == 4
     first = await h.games.GetGame(game_pb2.GetGameRequest(name=names[0]))
     assert first.view.variant.parameters.joker_penalty == 0
-    assert len(game_servicer._VARIANTS) == 4
+    assert len(messages.variants) == 4
 
 
 async def test_the_game_lock_table_drops_a_lock_no_one_holds_or_waits_for(
@@ -852,22 +856,20 @@ async def test_the_game_lock_table_drops_a_lock_no_one_holds_or_waits_for(
     assert len(h.app.table.locks) == 0
 
 
-def test_built_message_caches_keep_at_most_their_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_built_message_caches_keep_at_most_their_limit() -> None:
     """The messages kept built for reuse are keyed in part by what clients
     choose (the melds they lay, the overrides of their games): past its
     limit a cache starts again, so it never holds more than the limit."""
-    monkeypatch.setattr(game_servicer, "MAX_PIECES", 10)
-    game_servicer._CARDS.clear()
+    messages = Messages(max_pieces=10)
     for n in range(95):
-        assert game_servicer.card_message("AS", n).id == n
-        assert len(game_servicer._CARDS) <= 10
+        assert messages.card("AS", n).id == n
+        assert len(messages.cards) <= 10
     named = types_pb2.Variant(name="rummy")
-    variant = game_servicer.GameVariant("rummy:[]", ramino.Variant("rummy"), named, named)
-    game_servicer._MELDS.clear()
+    variant = GameVariant("rummy:[]", ramino.Variant("rummy"), named, named)
     for rank in "23456789TJQ":
         codes = (f"{rank}S", f"{rank}H", f"{rank}D")
-        assert len(game_servicer.hint_meld(variant, codes).cards) == 3
-        assert len(game_servicer._MELDS) <= 10
+        assert len(messages.hint_meld(variant, codes).cards) == 3
+        assert len(messages.melds) <= 10
 
 
 async def test_a_game_lock_admits_one_holder_first_come_first_served_through_cancellations() -> (

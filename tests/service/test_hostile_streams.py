@@ -27,8 +27,7 @@ from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
 from ramino.app.fanout import Backlog, Delivery, Watcher
 from ramino.app.log import LogEvent
-from ramino.app.outcomes import MoveOutcome
-from ramino.engine import Discard, DrawFromStock, event_from_data
+from ramino.engine import Discard, DrawFromStock, Seen, event_from_data
 from ramino.errors import Busy
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
@@ -38,22 +37,6 @@ from tests.support.redis_server import RedisServer
 
 from .conftest import SECRET, SEED, Harness, auth, play_one, reason_of
 from .test_leaks import Secrets, card_ids
-
-
-class NoAnswer:
-    """An answer codec that answers nothing (the test reads the watch only)."""
-
-    def answer(self, outcome: MoveOutcome) -> None:
-        return None
-
-    def dump(self, answer: None) -> bytes:
-        return b""
-
-    def load(self, data: bytes) -> None:
-        return None
-
-
-no_answer = NoAnswer()
 
 
 class Clock:
@@ -402,11 +385,9 @@ async def test_the_fan_out_encodes_each_entry_once_per_viewer_class() -> None:
         stub = s.h.stub
         calls: Counter[int] = Counter()
 
-        def counting(
-            version: int, event: LogEvent, viewer: int | None
-        ) -> game_pb2.WatchGameResponse:
+        def counting(version: int, event: Seen[LogEvent]) -> bytes:
             calls[version] += 1
-            return watch_event(version, event, viewer)
+            return watch_event(version, event)
 
         s.servicer.encode_event = counting
         name, tokens, _ = await two_people(stub)
@@ -511,7 +492,7 @@ async def draw_or_discard(app: GameApp, game_id: str) -> None:
     move = next(
         m for m in loaded.engine.legal_moves(seat) if isinstance(m, DrawFromStock | Discard)
     )
-    await app.move(game_id, seat, move, None, None, no_answer)
+    await app.move(game_id, seat, move, None, None)
 
 
 async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> None:
@@ -521,8 +502,8 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
         for seat, who in enumerate(("ann", "bo")):
             await app.join(game.game_id, seat, who)
 
-        def encode(version: int, event: LogEvent, viewer: int | None) -> bytes:
-            return type(event).__name__.encode()
+        def encode(version: int, event: Seen[LogEvent]) -> bytes:
+            return type(event.value).__name__.encode()
 
         slow = app.watch(game.game_id, None, None, False, encode)
         start = (await anext(slow)).version
@@ -614,7 +595,7 @@ async def test_too_slow_names_the_last_version_the_stream_took_so_a_resume_repea
         for seat, who in enumerate(("ann", "bo")):
             await app.join(game.game_id, seat, who)
 
-        def encode(version: int, event: LogEvent, viewer: int | None) -> bytes:
+        def encode(version: int, event: Seen[LogEvent]) -> bytes:
             return str(version).encode()
 
         stream = app.watch(game.game_id, None, None, False, encode)

@@ -14,6 +14,7 @@ import pytest
 from ramino.api.events import watch_events
 from ramino.app import Limits
 from ramino.app.log import LogEvent
+from ramino.engine import Seen
 from ramino.errors import Busy
 from ramino.v1 import game_pb2
 
@@ -49,9 +50,9 @@ async def test_a_spectator_that_takes_batches_gets_every_event_in_order_in_few_m
         stub = s.h.stub
         made: Counter[int] = Counter()
 
-        def counting(entries: Sequence[tuple[int, LogEvent]], viewer: int | None) -> bytes:
+        def counting(entries: Sequence[tuple[int, Seen[LogEvent]]]) -> bytes:
             made[len(entries)] += 1
-            return watch_events(entries, viewer)
+            return watch_events(entries)
 
         s.servicer.encode_events = counting
         name, tokens, creator = await two_people(stub)

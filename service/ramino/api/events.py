@@ -1,11 +1,12 @@
 """The one mapper from a game's events to ``ramino.v1.GameEvent`` messages.
 
 Each event type of the log (the engine's and the service's own) has one
-message of the ``GameEvent.event`` oneof. The mapper builds the message for
-one viewer (a seat, or ``None`` for a spectator) from the event itself, so
-that what the viewer may not see is absent by construction: a seat's dealt
-hand only in that seat's copy, a card drawn from the stock only in the
-drawer's, the stock's order in nobody's. The ``match`` is exhaustive over
+message of the ``GameEvent.event`` oneof. The mapper takes only an event
+that the engine's viewer filter made for one viewer (a ``Seen`` event, see
+:mod:`ramino.engine.seen`) and maps what is there: what the viewer may not
+see was taken out by the filter (a seat's dealt hand but in that seat's
+copy, a card drawn from the stock but in the drawer's, the stock's order in
+everyone's), so it is absent by construction. The ``match`` is exhaustive over
 :data:`ramino.app.log.LogEvent`: an event type left unmapped fails mypy
 (``assert_never``) and ``tests/service/test_events.py``.
 """
@@ -38,6 +39,7 @@ from ramino.engine import (
     Resigned,
     RoundEnded,
     RoundStarted,
+    Seen,
     StockReshuffled,
     TookDiscard,
 )
@@ -54,10 +56,11 @@ def _melds(melds: tuple[tuple[int, ...], ...]) -> list[game_pb2.MeldCardIds]:
 
 
 def event_message(
-    version: int, event: LogEvent, viewer: int | None, into: game_pb2.GameEvent | None = None
+    version: int, seen: Seen[LogEvent], into: game_pb2.GameEvent | None = None
 ) -> game_pb2.GameEvent:
-    """``event``, at ``version``, as ``viewer`` may see it (``into``: an
-    empty GameEvent to fill, say one added to a move's answer)."""
+    """``seen``, an event as its viewer may see it, at ``version`` (``into``:
+    an empty GameEvent to fill, say one added to a move's answer)."""
+    event, viewer = seen.value, seen.viewer
     if into is None:
         msg = game_pb2.GameEvent(version=version)
     else:
@@ -97,7 +100,7 @@ def event_message(
             started.dealer = event.dealer
             started.first_player = event.first_player
             if viewer is not None and 0 <= viewer < len(event.hands):
-                started.hand.extend(event.hands[viewer] or ())
+                started.hand.extend(event.hands[viewer] or ())  # the others' are hidden
             started.hand_sizes.extend(event.hand_sizes)
             if event.upcard is not None:
                 started.upcard = event.upcard
@@ -106,7 +109,7 @@ def event_message(
             msg.seat = event.seat
             drew = msg.drew_from_stock
             drew.SetInParent()
-            if event.seat == viewer and event.card is not None:
+            if event.card is not None:
                 drew.card_id = event.card
         case TookDiscard():
             msg.seat = event.seat
@@ -171,21 +174,21 @@ def event_message(
     return msg
 
 
-def watch_event(version: int, event: LogEvent, viewer: int | None) -> bytes:
+def watch_event(version: int, event: Seen[LogEvent]) -> bytes:
     """The WatchGameResponse of one event, serialized: what WatchGame
     sends, made once per viewer class (see :mod:`ramino.app.fanout`) and
     sent as is to every watcher of the class."""
     response = game_pb2.WatchGameResponse(version=version)
-    event_message(version, event, viewer, into=response.event)
+    event_message(version, event, into=response.event)
     return response.SerializeToString()
 
 
-def watch_events(entries: Sequence[tuple[int, LogEvent]], viewer: int | None) -> bytes:
-    """The WatchGameResponse of several events (``events``), serialized:
+def watch_events(entries: Sequence[tuple[int, Seen[LogEvent]]]) -> bytes:
+    """The WatchGameResponse of several events (``entries``), serialized:
     what a spectator's stream that takes batches is sent, made once for all
     of them."""
     response = game_pb2.WatchGameResponse(version=entries[-1][0])
     batch = response.events.events
     for version, event in entries:
-        event_message(version, event, viewer, into=batch.add())
+        event_message(version, event, into=batch.add())
     return response.SerializeToString()

@@ -11,8 +11,10 @@ was sent, from which it resumes with ``after_version``, and it holds
 nothing more for the feed meanwhile.
 
 The feed knows nothing of the transport: the encoder it is given turns an
-entry as a class sees it (its version and typed event) into what the
-streams send.
+entry as a class sees it (its version and the event through the engine's
+viewer filter) into what the streams send. In one process the entries a
+move appended are handed to the feed as the move built them
+(:meth:`Feed.offer`); across replicas they come from the store.
 """
 
 from __future__ import annotations
@@ -29,17 +31,18 @@ from dataclasses import dataclass
 import structlog
 
 from ramino import reasons as R
-from ramino.app.log import LogEvent, ends_game, public_entry
+from ramino.app.log import END_EVENTS, LogEvent, log_event
+from ramino.engine import Seen, see_event
 from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, LogEvent, int | None], bytes]
-"""An entry as a viewer class sees it (version, event, viewer: a seat or
-``None`` for the spectators) -> the bytes sent (measured against a
-stream's backlog)."""
-EncodeBatch = Callable[[Sequence[tuple[int, LogEvent]], int | None], bytes]
+Encode = Callable[[int, Seen[LogEvent]], bytes]
+"""An entry as a viewer class sees it (version, and the event projected
+for the class: a seat, or ``None`` for the spectators) -> the bytes sent
+(measured against a stream's backlog)."""
+EncodeBatch = Callable[[Sequence[tuple[int, Seen[LogEvent]]]], bytes]
 """Entries in version order as a viewer class sees them -> the bytes of
 one message carrying them all."""
 
@@ -205,7 +208,7 @@ class Feed:
         """The watchers sent each entry as it comes, by viewer class."""
         self.batched: set[Watcher] = set()
         """The spectators sent batches."""
-        self._pending: list[tuple[int, LogEvent]] = []
+        self._pending: list[tuple[int, Seen[LogEvent]]] = []
         self._last_batch = -math.inf
         self._timer: asyncio.TimerHandle | None = None
         self._on_close = on_close
@@ -260,11 +263,11 @@ class Feed:
         assert self.batch is not None
         self._last_batch = asyncio.get_running_loop().time()
         version, last = pending[-1]
-        item = Delivery(version, type(last).__name__, self.batch(pending, None))
+        item = Delivery(version, type(last.value).__name__, self.batch(pending))
         for w in list(self.batched):
             w.push(item)
 
-    def _hold(self, version: int, event: LogEvent) -> None:
+    def _hold(self, version: int, event: Seen[LogEvent]) -> None:
         """Holds an entry for the next batch, sent now after a quiet interval."""
         self._pending.append((version, event))
         if self._timer is not None:
@@ -276,39 +279,67 @@ class Feed:
         else:
             self._timer = loop.call_later(wait, self._send_batch)
 
+    def offer(self, before: int, events: Sequence[LogEvent]) -> None:
+        """The events of entries this replica appended after version
+        ``before``, as the move built them: in one process the feed is
+        handed them, not reading and parsing back what was just written.
+        Taken only when they follow the last entry handed out; else (the
+        subscription was first, or an entry of another writer comes
+        between) the subscription brings them."""
+        if self.closed or before != self.position:
+            return
+        try:
+            for i, event in enumerate(events):
+                if self._deliver(before + 1 + i, event):
+                    self.close()
+                    return
+        except Exception:
+            self._failed()
+            self.close()
+
+    def _failed(self) -> None:
+        """Ends every watcher with WATCH_INTERRUPTED (after what it was handed)."""
+        log.exception("watch feed failed", game=self.game_id)
+        self._send_batch()
+        error = Interrupted(
+            f"following the game failed; resume with after_version={self.position}",
+            R.WATCH_INTERRUPTED,
+        )
+        for w in self._watchers():
+            w.fail(error)
+
+    def _deliver(self, version: int, event: LogEvent) -> bool:
+        """Hands one entry to each viewer class, projected for it by the
+        engine and encoded once; True when nothing can follow it."""
+        spectators: Seen[LogEvent] | None = None
+        kind = type(event).__name__
+        for viewer, watchers in list(self.classes.items()):
+            seen = see_event(event, viewer)
+            if viewer is None:
+                spectators = seen
+            item = Delivery(version, kind, self.encode(version, seen))
+            for w in list(watchers):
+                w.push(item)
+        self.position = version
+        if self.batched:
+            self._hold(version, spectators or see_event(event, None))
+        if kind in END_EVENTS:
+            self._send_batch()
+            return True
+        return False
+
     async def _run(self) -> None:
         entries = aiter(self.store.subscribe(self.game_id, self.position))
         try:
             async for e in entries:
-                data = json.loads(e.data)
-                spectators: LogEvent | None = None
-                for viewer, watchers in list(self.classes.items()):
-                    event = public_entry(data, viewer)
-                    if viewer is None:
-                        spectators = event
-                    kind = type(event).__name__
-                    item = Delivery(e.version, kind, self.encode(e.version, event, viewer))
-                    for w in list(watchers):
-                        w.push(item)
-                self.position = e.version
-                if self.batched:
-                    if spectators is None:
-                        spectators = public_entry(data, None)
-                    self._hold(e.version, spectators)
-                if ends_game(data):
-                    self._send_batch()
+                if e.version <= self.position:
+                    continue  # handed over by this replica's move (:meth:`offer`)
+                if self._deliver(e.version, log_event(json.loads(e.data))):
                     break
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("watch feed failed", game=self.game_id)
-            self._send_batch()
-            error = Interrupted(
-                f"following the game failed; resume with after_version={self.position}",
-                R.WATCH_INTERRUPTED,
-            )
-            for w in self._watchers():
-                w.fail(error)
+            self._failed()
         finally:
             self._shut()
             close = getattr(entries, "aclose", None)

@@ -15,7 +15,7 @@ import functools
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from ramino.app.duties import Duties
 from ramino.app.fanout import Encode, EncodeBatch
@@ -23,7 +23,7 @@ from ramino.app.housekeeping import Housekeeping
 from ramino.app.lobby import MAX_NAME, Lobby
 from ramino.app.log import HostedGame, SeatSpec
 from ramino.app.moves import POOLED_HAND, Moves
-from ramino.app.outcomes import AnswerCodec, LegalMoves, legal_moves
+from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.table import Clock, GameTable, Limits
 from ramino.app.watch import Watch, WatchItem
 from ramino.engine import Command, Game
@@ -39,8 +39,6 @@ __all__ = [
     "MAX_NAME",
     "legal_moves",
 ]
-
-A = TypeVar("A")
 
 
 class GameApp:
@@ -146,9 +144,8 @@ class GameApp:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        codec: AnswerCodec[A],
-    ) -> A:
-        return await self.moves.move(game_id, seat, command, expected_version, request, codec)
+    ) -> MoveOutcome | KeptAnswer:
+        return await self.moves.move(game_id, seat, command, expected_version, request)
 
     async def legal(self, game_id: str, seat: int) -> LegalMoves:
         return await self.moves.legal(game_id, seat)

@@ -33,7 +33,7 @@ from typing import Any, TypeAlias
 
 import orjson
 
-from ramino.engine import Event, Game, Record, event_from_data, project, to_data
+from ramino.engine import Event, Game, Record, Seen, event_from_data, see_event, to_data
 from ramino.store import Entry
 
 __all__ = [
@@ -43,7 +43,8 @@ __all__ = [
     "seed_hash",
     "entry",
     "public_entry",
-    "ends_game",
+    "public_header",
+    "log_event",
     "GameCreated",
     "SeatJoined",
     "SeatTimedOut",
@@ -183,24 +184,28 @@ def entry(kind: str, at: float, **fields: Any) -> str:
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def public_entry(data: dict[str, Any], viewer: int | None) -> LogEvent:
-    """The entry as ``viewer`` may see it: the header without its seed, an
-    engine event projected by the engine."""
+def public_header(h: Header) -> GameCreated:
+    """The header as everyone may see it: no seed, no stacked deck."""
+    return GameCreated(
+        variant=h.variant,
+        overrides=h.overrides,
+        seats=h.seats,
+        seed_hash=h.seed_hash,
+        turn_timer_seconds=h.turn_timer_seconds,
+        created_at=h.created_at,
+        spectators_disabled=h.spectators_disabled,
+        fixed_deal=h.fixed_deal,
+    )
+
+
+def log_event(data: dict[str, Any]) -> LogEvent:
+    """The event of one entry, unprojected (an engine event as its record
+    holds it, the header without its seed)."""
     kind = data["kind"]
     if kind == "created":
-        h = Header.from_data(data["header"])
-        return GameCreated(
-            variant=h.variant,
-            overrides=h.overrides,
-            seats=h.seats,
-            seed_hash=h.seed_hash,
-            turn_timer_seconds=h.turn_timer_seconds,
-            created_at=h.created_at,
-            spectators_disabled=h.spectators_disabled,
-            fixed_deal=h.fixed_deal,
-        )
+        return public_header(Header.from_data(data["header"]))
     if kind == "engine":
-        return project(event_from_data(data["event"]), viewer)
+        return event_from_data(data["event"])
     if kind == "joined":
         return SeatJoined(data["seat"], data["player_name"])
     if kind == "timed_out":
@@ -212,10 +217,9 @@ def public_entry(data: dict[str, Any], viewer: int | None) -> LogEvent:
     raise ValueError(f"unknown log entry kind {kind!r}")
 
 
-def ends_game(data: dict[str, Any]) -> bool:
-    """Whether nothing can follow the entry ``data``: the match ended, or the game."""
-    kind = data["kind"]
-    return bool(kind == "ended" or (kind == "engine" and data["event"]["type"] == "MatchEnded"))
+def public_entry(data: dict[str, Any], viewer: int | None) -> Seen[LogEvent]:
+    """The entry as ``viewer`` may see it, through the engine's filter."""
+    return see_event(log_event(data), viewer)
 
 
 @dataclass
@@ -254,9 +258,17 @@ class HostedGame:
     replica that finds another text there in a shared store holds a write the
     store lost (a Redis failover) and folds the game again."""
 
+    _public: GameCreated | None = field(default=None, compare=False, repr=False)
+
     @property
     def game_id(self) -> str:
         return self.header.game_id
+
+    def public_header(self) -> GameCreated:
+        """:func:`public_header` of this game's header, made once."""
+        if self._public is None:
+            self._public = public_header(self.header)
+        return self._public
 
     @property
     def open_seats(self) -> list[int]:

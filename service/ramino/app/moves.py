@@ -11,20 +11,21 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
+import orjson
 import structlog
 from prometheus_client import Counter
 
 from ramino import reasons as R
-from ramino.app.log import END_REASONS, HostedGame, engine_entries, entry
-from ramino.app.outcomes import AnswerCodec, LegalMoves, MoveOutcome, legal_moves
+from ramino.app.log import END_REASONS, HostedGame, LogEvent, engine_entries, entry, log_event
+from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves, seen_game
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
 from ramino.bots.search import hint_budget
-from ramino.engine import Command, Event, Game, View
+from ramino.engine import Command, Event, Game, View, see_event, see_view
 from ramino.engine.access import check_seat
 from ramino.errors import GameStateError, RaminoError
 from ramino.pool import WorkPool
@@ -37,17 +38,17 @@ _MOVE_COUNTERS: dict[type, Any] = {}  # MOVES' children by command type, looked 
 POOLED_HAND = 16
 """Hands of more cards than every preset deals (15, and one drawn) are
 searched in the work pool, off the event loop."""
-A = TypeVar("A")
 
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """A decided move: the version it was decided on, its entries, and the
-    engine's events among them."""
+    """A decided move: the version it was decided on, its entries, the
+    engine's events among them, and the event of every entry."""
 
     before: int
     entries: list[str]
     events: tuple[Event, ...]
+    logged: tuple[LogEvent, ...]
 
 
 class Moves:
@@ -66,23 +67,27 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        codec: AnswerCodec[A],
-    ) -> A:
-        """Plays ``command`` for ``seat`` and answers ``codec``'s answer to
-        its :class:`MoveOutcome`; with a request id, that answer is stored
-        with the move in ``request``'s record, so that a retry of the request
-        gets it again and a reuse of its id by anyone else gets
-        REQUEST_ID_REUSED. Without ``expected_version``, a move that loses a
-        race with another replica is decided again on the new state (up to
-        a few times)."""
+    ) -> MoveOutcome | KeptAnswer:
+        """Plays ``command`` for ``seat`` and returns what the move did, as
+        the mover sees it; with a request id, the move's facts (the seat and
+        its versions, :func:`move_facts`) are stored with it in
+        ``request``'s record, so that a retry of the request gets the same
+        outcome again (:meth:`_replay`) and a reuse of its id by anyone else
+        gets REQUEST_ID_REUSED. Without ``expected_version``, a move that
+        loses a race with another replica is decided again on the new state
+        (up to a few times)."""
         for attempt in range(4):
             try:
-                return await self._move_once(
-                    game_id, seat, command, expected_version, request, codec
+                outcome, applied = await self._move_once(
+                    game_id, seat, command, expected_version, request
                 )
             except VersionConflict:
                 if expected_version is not None or attempt == 3:
                     raise
+                continue
+            if applied is not None:
+                self._t.written(game_id, applied.before, applied.logged)
+            return outcome
         raise AssertionError("unreachable")
 
     async def _move_once(
@@ -92,8 +97,9 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
-        codec: AnswerCodec[A],
-    ) -> A:
+    ) -> tuple[MoveOutcome | KeptAnswer, Applied | None]:
+        """The move's answer, and what it appended (None when it answers a
+        retry: nothing new), for the watch feeds once the lock is let go."""
         async with self._t.lock(game_id):
             # A request id is looked up only when the move is refused: a
             # retry of a move that was applied meets a game that has moved on
@@ -113,28 +119,49 @@ class Moves:
                     )
                 reclaimed = seat in game.timed_out
                 extra = [entry("reclaimed", self._t.clock(), seat=seat)] if reclaimed else []
-                events = await self._apply(game, seat, command, extra, person=True)
-                outcome = await self._outcome(game, seat, events)
-                answer = codec.answer(outcome)
+                applied = await self._apply(game, seat, command, extra, person=True)
+                outcome = await self._outcome(game, seat, applied.events)
                 if request is not None:
-                    record = dataclasses.replace(request, response=codec.dump(answer))
+                    facts = move_facts(seat, applied.before, game.version, len(applied.events))
+                    record = dataclasses.replace(request, response=facts)
                     try:
-                        await self._append(game, events.before, events.entries, record)
+                        await self._append(game, applied.before, applied.entries, record)
                     except DuplicateRequest as dup:
-                        return codec.load(first_answer(dup.record, request))
+                        first = first_answer(dup.record, request)
+                        return await self._replay(game_id, first), None
                 else:
-                    await self._append(game, events.before, events.entries, None)
-                await self._applied(game, command, events.before)
-                return answer
+                    await self._append(game, applied.before, applied.entries, None)
+                await self._applied(game, command, applied)
+                return outcome, applied
             except RaminoError as refused:
                 # A store's failure is no refusal: no first answer to look up.
                 lost = isinstance(refused, StoreError) and not isinstance(refused, VersionConflict)
                 if request is None or lost or refused.reason == R.REQUEST_ID_REUSED:
                     raise
-                first = await self._t.store.request(game_id, request.request_id)
-                if first is None:
+                kept = await self._t.store.request(game_id, request.request_id)
+                if kept is None:
                     raise
-                return codec.load(first_answer(first, request))
+                return await self._replay(game_id, first_answer(kept, request)), None
+
+    async def _replay(self, game_id: str, facts: bytes) -> MoveOutcome | KeptAnswer:
+        """The outcome of the move whose facts a request record keeps (the
+        caller holds the game's lock), the same as it was first: the game
+        is folded from its log up to the move's version (this replica's
+        copy when it is still there), and the mover's events, view and legal
+        moves made again from that state. A record kept by an older server
+        holds the transport's answer itself: it is given back as kept."""
+        if not facts.startswith(b"{"):
+            return KeptAnswer(facts)
+        move = orjson.loads(facts)["move"]
+        seat, version, count = int(move["seat"]), int(move["version"]), int(move["events"])
+        game = await self._t.load_locked(game_id)
+        # (A game loaded from a snapshot holds only the events after it.)
+        if game.version != version or game.engine is None or len(game.engine.record.events) < count:
+            entries = await self._t.store.read(game_id)
+            game = HostedGame.fold([e for e in entries if e.version <= version])
+        assert game.engine is not None
+        events = game.engine.record.events
+        return await self._outcome(game, seat, events[len(events) - count :])
 
     async def _apply(
         self,
@@ -152,13 +179,14 @@ class Moves:
         events = game.engine.apply(seat, command)
         now = self._t.clock()
         entries = [*extra, *engine_entries(events, now)]
-        for e in extra:
-            game.note(json.loads(e))
+        noted = [json.loads(e) for e in extra]
+        for data in noted:
+            game.note(data)
         game.wrote(before + len(entries), entries)
         game.last_at = now
         if person:
             game.person_at = now
-        return Applied(before, entries, tuple(events))
+        return Applied(before, entries, tuple(events), (*(log_event(d) for d in noted), *events))
 
     async def _append(
         self, game: HostedGame, before: int, entries: list[str], record: RequestRecord | None
@@ -171,8 +199,10 @@ class Moves:
             self._t.forget(game.game_id)
             raise
 
-    async def _applied(self, game: HostedGame, command: Command, before: int) -> None:
-        """What follows an appended move: metrics, snapshot, cache, duties."""
+    async def _applied(self, game: HostedGame, command: Command, applied: Applied) -> None:
+        """What follows an appended move: metrics, snapshot, cache, duties
+        (the watch feeds are told after the game's lock)."""
+        before = applied.before
         counter = _MOVE_COUNTERS.get(type(command))
         if counter is None:
             counter = _MOVE_COUNTERS[type(command)] = MOVES.labels(type(command).__name__)
@@ -186,13 +216,18 @@ class Moves:
         if self._t.turn_duty_at(game) is not None:
             self._t.kick(game.game_id)
 
-    async def _outcome(self, game: HostedGame, seat: int, applied: Applied) -> MoveOutcome:
+    async def _outcome(self, game: HostedGame, seat: int, events: Sequence[Event]) -> MoveOutcome:
+        """What the move that made ``events`` (and left ``game`` as it is)
+        did, as ``seat``, its mover, sees it."""
         engine = game.engine
-        view = None if engine is None else engine.view(seat)
+        assert engine is not None
+        view = see_view(engine, seat)
         legal = None
-        if engine is not None and view is not None and engine.turn == seat:
-            legal = await self._legal(game, seat, view)
-        return MoveOutcome(game, seat, applied.events, view, legal)
+        if engine.turn == seat:
+            legal = await self._legal(game, seat, view.value)
+        return MoveOutcome(
+            seen_game(game, seat, view), tuple(see_event(e, seat) for e in events), legal
+        )
 
     async def _legal(self, game: HostedGame, seat: int, view: View | None) -> LegalMoves:
         """:func:`legal_moves`, computed once per state of the game and seat
@@ -282,8 +317,9 @@ class Moves:
                 await self._append(game, applied.before, applied.entries, None)
             except VersionConflict:
                 return False
-            await self._applied(game, command, applied.before)
-            return True
+            await self._applied(game, command, applied)
+        self._t.written(game_id, applied.before, applied.logged)
+        return True
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
         """Ends ``game_id`` for ``reason`` (:data:`END_REASONS`), at ``version``
@@ -326,3 +362,13 @@ class Moves:
         if game.ended != "cancelled":
             raise ended_error(game)
         return game
+
+
+def move_facts(seat: int, before: int, version: int, events: int) -> bytes:
+    """What a request record keeps of a move: its seat, the versions it was
+    decided on and it ended at, and how many engine events it made (the
+    log's last entries up to ``version``); from these and the log the
+    move's outcome is made again, the same (see :meth:`Moves._replay`)."""
+    return orjson.dumps(
+        {"move": {"seat": seat, "before": before, "version": version, "events": events}}
+    )

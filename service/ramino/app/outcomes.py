@@ -1,25 +1,32 @@
 """What a move or a question about a game answers, in the game's own terms.
 
-The application layer returns these; the transport (``ramino.api``) encodes
-them. A move's answer is also what a retry of its request id gets again:
-the application keeps it through the :class:`AnswerCodec` it is given,
-encoded once, with the move's entries.
+The application layer returns these values and the transport
+(``ramino.api``) encodes them after the game's lock, once. Everything here
+that a viewer sees has passed the engine's viewer filter
+(:mod:`ramino.engine.seen`): the events and the view of a move are
+``Seen`` values, projected for the mover as for anyone else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
 
 import ramino
-from ramino.engine import Command, Event, Knock, LayMelds, View
+from ramino.engine import Command, Event, Knock, LayMelds, Seen, View, see_view
 from ramino.engine.hint import knock_unmatched
 
-from .log import HostedGame
+from .log import GameCreated, HostedGame
 
-__all__ = ["Hint", "Melds", "LegalMoves", "MoveOutcome", "AnswerCodec", "legal_moves"]
-
-A = TypeVar("A")
+__all__ = [
+    "Hint",
+    "Melds",
+    "LegalMoves",
+    "SeenGame",
+    "MoveOutcome",
+    "KeptAnswer",
+    "seen_game",
+    "legal_moves",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,28 +64,67 @@ class LegalMoves:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveOutcome:
-    """What one move did, for the seat that made it."""
+class SeenGame:
+    """A hosted game at one version as one viewer may see it: the engine's
+    view for the viewer and the service's public facts, taken at once (so
+    that what is encoded later, after the game's lock, is that version)."""
 
-    game: HostedGame
-    """The game after the move."""
-    seat: int
-    events: tuple[Event, ...]
-    """The engine's events of the move (the mover sees them projected)."""
-    view: View | None
-    """The mover's view after the move."""
+    game_id: str
+    header: GameCreated
+    """The game's header without its secret seed."""
+    viewer: int | None
+    version: int
+    status: str
+    players: tuple[str | None, ...]
+    timed_out: frozenset[int]
+    last_at: float
+    ended: str | None
+    view: Seen[View] | None
+    """None before the deal."""
+    seed: int | None
+    """The secret seed, revealed once the match is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """What one move did, as the seat that made it sees it."""
+
+    game: SeenGame
+    """The game after the move, for the mover."""
+    events: tuple[Seen[Event], ...]
+    """The engine's events of the move, projected for the mover; the last
+    is at ``game.version``."""
     legal: LegalMoves | None
     """While the turn is still the mover's: its next moves and the hint."""
 
 
-class AnswerCodec(Protocol[A]):
-    """How the transport answers a move, and keeps that answer for a retry."""
+@dataclass(frozen=True, slots=True)
+class KeptAnswer:
+    """The answer to a request id as a server before this one kept it: the
+    transport's own bytes, given back as they were kept."""
 
-    def answer(self, outcome: MoveOutcome) -> A: ...
+    data: bytes
 
-    def dump(self, answer: A) -> bytes: ...
 
-    def load(self, data: bytes) -> A: ...
+def seen_game(game: HostedGame, viewer: int | None, view: Seen[View] | None = None) -> SeenGame:
+    """``game`` now as ``viewer`` (a seat, or None for a spectator) may see
+    it (``view``: the viewer's, when the caller has it)."""
+    engine = game.engine
+    if engine is not None and view is None:
+        view = see_view(engine, viewer)
+    return SeenGame(
+        game.game_id,
+        game.public_header(),
+        viewer,
+        game.version,
+        game.status,
+        tuple(game.players),
+        frozenset(game.timed_out),
+        game.last_at,
+        game.ended,
+        view,
+        game.header.seed if engine is not None and engine.finished else None,
+    )
 
 
 def legal_moves(game: HostedGame, seat: int, view: View) -> LegalMoves:

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import hashlib
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -15,7 +15,7 @@ import structlog
 from prometheus_client import Gauge
 
 from ramino import reasons as R
-from ramino.app.log import HostedGame
+from ramino.app.log import HostedGame, LogEvent
 from ramino.errors import BadRequest, GameStateError
 from ramino.store import GameSummary, RequestRecord, Store
 
@@ -159,11 +159,18 @@ class GameTable:
         self.locks: dict[str, GameLock] = {}
         self.on_due: Callable[[str], None] | None = None
         """Told of a game whose bot, timer or abandon time may be due (the duties)."""
+        self.on_written: Callable[[str, int, Sequence[LogEvent]], None] | None = None
+        """Told of the entries this replica appended to a game: the version
+        before them and their events as built (the watch feeds)."""
         ACTIVE.set_function(lambda: sum(1 for g in self.cache.values() if g.status == "playing"))
 
     def kick(self, game_id: str) -> None:
         if self.on_due is not None:
             self.on_due(game_id)
+
+    def written(self, game_id: str, before: int, events: Sequence[LogEvent]) -> None:
+        if self.on_written is not None:
+            self.on_written(game_id, before, events)
 
     def lock(self, game_id: str) -> GameLock:
         """The game's lock, for ``async with``."""

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,10 @@ import structlog
 
 from ramino import reasons as R
 from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
-from ramino.app.log import END_EVENTS, HostedGame, LogEvent, public_entry
+from ramino.app.log import END_EVENTS, LogEvent, public_entry
+from ramino.app.outcomes import SeenGame, seen_game
 from ramino.app.table import GameTable
+from ramino.engine import Seen
 from ramino.engine.access import check_spectator
 from ramino.errors import Busy
 
@@ -28,11 +30,12 @@ CATCH_UP_BATCH = 256
 
 @dataclass(frozen=True, slots=True)
 class WatchItem:
-    """One message of a watch: a snapshot (``game``) or an entry (its
-    ``type`` and ``payload``, what the watch's encoder made of it)."""
+    """One message of a watch: a snapshot (``game``, as the watch's viewer
+    sees it) or an entry (its ``type`` and ``payload``, what the watch's
+    encoder made of it)."""
 
     version: int
-    game: HostedGame | None = None
+    game: SeenGame | None = None
     type: str = ""
     payload: bytes = b""
 
@@ -43,6 +46,9 @@ class Watch:
     def __init__(self, table: GameTable) -> None:
         self._t = table
         self._feeds: dict[tuple[str, Encode], Feed] = {}
+        self._game_feeds: dict[str, list[Feed]] = {}
+        """The same feeds, by game."""
+        table.on_written = self._written
         self._watching: dict[tuple[str, int | None], int] = {}
         """Open streams by game and viewer (a seat, or None: the spectators)."""
         self._batching = 0
@@ -118,18 +124,18 @@ class Watch:
                 watcher.sent = start
                 attached = feed.attach(watcher)
             if with_snapshot:
-                yield WatchItem(game.version, game=game)
+                yield WatchItem(game.version, game=seen_game(game, viewer))
             if self._closing.is_set():
                 return
             last = start
             if start < attached or watcher is None:
-                held: list[tuple[int, LogEvent]] = []
+                held: list[tuple[int, Seen[LogEvent]]] = []
                 entries = await self._t.store.read(game_id, start)
                 for i, e in enumerate(entries):
                     if watcher is not None and e.version > attached:
                         break
                     event = public_entry(json.loads(e.data), viewer)
-                    kind = type(event).__name__
+                    kind = type(event.value).__name__
                     ends = kind in END_EVENTS
                     if batch is not None and batched:
                         held.append((e.version, event))
@@ -138,10 +144,10 @@ class Watch:
                         )
                         if more and not ends and len(held) < CATCH_UP_BATCH:
                             continue
-                        payload = batch(held, None)
+                        payload = batch(held)
                         held = []
                     else:
-                        payload = encode(e.version, event, viewer)
+                        payload = encode(e.version, event)
                     last = e.version
                     if watcher is not None:
                         watcher.sent = last  # handed to the transport: it is sent
@@ -184,6 +190,7 @@ class Watch:
                 lambda f: self._drop_feed(key, f),
                 interval=self.spectator_interval,
             )
+            self._game_feeds.setdefault(game_id, []).append(feed)
         return feed
 
     @staticmethod
@@ -215,6 +222,16 @@ class Watch:
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
         if self._feeds.get(key) is feed:
             del self._feeds[key]
+        feeds = self._game_feeds.get(key[0], [])
+        if feed in feeds:
+            feeds.remove(feed)
+            if not feeds:
+                del self._game_feeds[key[0]]
+
+    def _written(self, game_id: str, before: int, events: Sequence[LogEvent]) -> None:
+        """Hands the entries this replica appended to the game's feeds."""
+        for feed in list(self._game_feeds.get(game_id, ())):
+            feed.offer(before, events)
 
     def watchers(self, game_id: str, viewer: int | None = None) -> int:
         """Open watch streams of ``game_id`` in this replica: the

@@ -60,6 +60,7 @@ from ramino.engine.events import (
 from ramino.engine.game import Game
 from ramino.engine.hint import Hint
 from ramino.engine.record import FORMAT_VERSION, Record
+from ramino.engine.seen import Seen, see_event, see_view
 from ramino.engine.views import MeldView, SeatView, Standing, View
 
 __all__ = [
@@ -112,6 +113,9 @@ __all__ = [
     "command_from_data",
     "event_from_data",
     "project",
+    "Seen",
+    "see_event",
+    "see_view",
     "reasons",
     "reshuffle_seed",
     "round_seed",
