@@ -46,10 +46,12 @@ class Lobby:
         request: RequestRecord | None = None,
         decks: Sequence[Sequence[int]] = (),
         spectators_disabled: bool = False,
+        rated: bool = False,
     ) -> HostedGame:
         """A new game; ``request`` is the record of its request id, if any
         (a retry of it gets the same game). ``decks`` stacks the first
-        deals: for tests only, the API never sets it."""
+        deals: for tests only, the API never sets it. ``rated``: its end
+        changes its players' ratings (``ramino.app.ratings``)."""
         if not seats:
             raise BadRequest(
                 "a game needs seats",
@@ -105,6 +107,7 @@ class Lobby:
             tuple(tuple(d) for d in decks),
             spectators_disabled,
             self._fixed_deal,
+            rated,
         )
         game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
         game.tail = entry("created", now, header=header.to_data())

@@ -91,6 +91,9 @@ class Header:
     fixed_deal: bool = False
     """Created by a server in test mode (``--test-seed``): its seed was known
     in advance, so it is not a fair game."""
+    rated: bool = False
+    """The game changes its players' ratings when its match ends
+    (``ramino.app.ratings``)."""
 
     @property
     def seed_hash(self) -> str:
@@ -112,6 +115,8 @@ class Header:
             data["spectators_disabled"] = True
         if self.fixed_deal:
             data["fixed_deal"] = True
+        if self.rated:
+            data["rated"] = True
         return data
 
     @classmethod
@@ -127,6 +132,7 @@ class Header:
             decks=tuple(tuple(x) for x in d.get("decks", ())),
             spectators_disabled=bool(d.get("spectators_disabled", False)),
             fixed_deal=bool(d.get("fixed_deal", False)),
+            rated=bool(d.get("rated", False)),
         )
 
 

@@ -158,6 +158,8 @@ class GameTable:
         self.locks: dict[str, GameLock] = {}
         self.on_due: Callable[[str], None] | None = None
         """Told of a game whose bot, timer or abandon time may be due (the duties)."""
+        self.on_finished: Callable[[HostedGame], Awaitable[object]] | None = None
+        """Told of a game whose match a move of this replica ended (the ratings)."""
         ACTIVE.set_function(lambda: sum(1 for g in self.cache.values() if g.status == "playing"))
 
     def kick(self, game_id: str) -> None:
