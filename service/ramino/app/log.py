@@ -73,6 +73,9 @@ class SeatSpec:
     name: str
     bot: str | None
     """``random`` or ``greedy`` for a bot seat, ``None`` for a person."""
+    player_id: str | None = None
+    """The verified player the seat is bound to from the game's creation (a
+    quick-play match: ``ramino.app.matchmaker``); never shown to watchers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +102,23 @@ class Header:
     def seed_hash(self) -> str:
         return seed_hash(self.seed)
 
+    def initial_players(self) -> list[str | None]:
+        """Who sits in each seat at creation: bots and bound players (an open
+        seat ``None``)."""
+        return [s.name if s.bot or s.player_id else None for s in self.seats]
+
+    def bound_players(self) -> dict[int, str]:
+        return {i: s.player_id for i, s in enumerate(self.seats) if s.player_id}
+
     def to_data(self) -> dict[str, Any]:
         data = {
             "game_id": self.game_id,
             "variant": self.variant,
             "overrides": self.overrides,
-            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "seats": [
+                {"name": s.name, "bot": s.bot, **({"player": s.player_id} if s.player_id else {})}
+                for s in self.seats
+            ],
             "seed": str(self.seed),
             "seed_hash": self.seed_hash,
             "turn_timer_seconds": self.turn_timer_seconds,
@@ -125,7 +139,7 @@ class Header:
             game_id=d["game_id"],
             variant=d["variant"],
             overrides=dict(d["overrides"]),
-            seats=tuple(SeatSpec(s["name"], s["bot"]) for s in d["seats"]),
+            seats=tuple(SeatSpec(s["name"], s["bot"], s.get("player")) for s in d["seats"]),
             seed=int(d["seed"]),
             turn_timer_seconds=int(d["turn_timer_seconds"]),
             created_at=float(d["created_at"]),
@@ -198,7 +212,7 @@ def public_entry(data: dict[str, Any], viewer: int | None) -> LogEvent:
         return GameCreated(
             variant=h.variant,
             overrides=h.overrides,
-            seats=h.seats,
+            seats=tuple(SeatSpec(s.name, s.bot) for s in h.seats),
             seed_hash=h.seed_hash,
             turn_timer_seconds=h.turn_timer_seconds,
             created_at=h.created_at,
@@ -282,9 +296,10 @@ class HostedGame:
         header = Header.from_data(first["header"])
         game = cls(
             header=header,
-            players=[s.name if s.bot else None for s in header.seats],
+            players=header.initial_players(),
             version=entries[0].version,
             last_at=first["at"],
+            player_ids=header.bound_players(),
         )
         events: list[Event] = []
         for e in entries[1:]:

@@ -109,6 +109,11 @@ class Ticket:
     rating: float
     """The player's leaderboard score when the ticket was submitted."""
     created_at: float
+    variant: str = ""
+    """The queue's games: its variant, overrides and whether rated (every
+    ticket carries them, so any replica can create its match's game)."""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    rated: bool = False
     state: str = WAITING
     match_id: str = ""
     game_id: str = ""
