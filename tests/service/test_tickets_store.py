@@ -187,3 +187,12 @@ async def test_beside_each_game_store(tmp_path: Path) -> None:
     assert len(await again.waiting(Q)) == 1
     await again.close()
     await games.close()
+
+
+async def test_streams_following_a_ticket_are_noted(tickets: TicketStore) -> None:
+    a = ticket("ann")
+    await tickets.submit(a, 5)
+    assert await tickets.touched(a.ticket_id) == 0.0
+    await tickets.touch(a.ticket_id, 7.5)
+    assert await tickets.touched(a.ticket_id) == 7.5
+    assert await tickets.touched("nonsense") == 0.0

@@ -209,6 +209,14 @@ class TicketStore(Protocol):
         """How many waiting or matching tickets the player holds."""
         ...
 
+    async def touch(self, ticket_id: str, now: float) -> None:
+        """Notes that a stream follows the ticket now (any replica's)."""
+        ...
+
+    async def touched(self, ticket_id: str) -> float:
+        """When a stream last followed the ticket (0: never)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -230,6 +238,7 @@ class MemoryTickets:
     def __init__(self) -> None:
         self._queues: dict[str, _Queue] = {}
         self._tickets: dict[str, Ticket] = {}
+        self._touched: dict[str, float] = {}
 
     def _prune(self, now: float) -> None:
         old = [
@@ -239,6 +248,7 @@ class MemoryTickets:
         ]
         for tid in old:
             del self._tickets[tid]
+            self._touched.pop(tid, None)
 
     async def submit(self, ticket: Ticket, limit: int) -> None:
         if ticket.ticket_id in self._tickets:
@@ -303,6 +313,13 @@ class MemoryTickets:
             1 for t in self._tickets.values() if t.player_id == player_id and t.state in ACTIVE
         )
 
+    async def touch(self, ticket_id: str, now: float) -> None:
+        if ticket_id in self._tickets:
+            self._touched[ticket_id] = now
+
+    async def touched(self, ticket_id: str) -> float:
+        return self._touched.get(ticket_id, 0.0)
+
     async def close(self) -> None:
         pass
 
@@ -320,6 +337,10 @@ CREATE TABLE IF NOT EXISTS tickets (
 CREATE INDEX IF NOT EXISTS tickets_waiting ON tickets (queue, state, created_at, ticket_id);
 CREATE INDEX IF NOT EXISTS tickets_by_player ON tickets (player_id, state);
 CREATE INDEX IF NOT EXISTS tickets_ended ON tickets (ended_at) WHERE ended_at > 0;
+CREATE TABLE IF NOT EXISTS ticket_streams (
+    ticket_id TEXT PRIMARY KEY,
+    at REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
     queue TEXT NOT NULL,
@@ -369,6 +390,11 @@ class SqliteTickets:
                 raise TicketExists(ticket.ticket_id)
             if self._active(ticket.player_id) >= limit:
                 raise TooManyTickets(limit)
+            db.execute(
+                "DELETE FROM ticket_streams WHERE ticket_id IN (SELECT ticket_id FROM tickets "
+                "WHERE ended_at > 0 AND ended_at < ?)",
+                (ticket.created_at - ENDED_KEPT,),
+            )
             db.execute(
                 "DELETE FROM tickets WHERE ended_at > 0 AND ended_at < ?",
                 (ticket.created_at - ENDED_KEPT,),
@@ -465,6 +491,15 @@ class SqliteTickets:
 
     async def active(self, player_id: str) -> int:
         return self._active(player_id)
+
+    async def touch(self, ticket_id: str, now: float) -> None:
+        self._db.execute("INSERT OR REPLACE INTO ticket_streams VALUES (?, ?)", (ticket_id, now))
+
+    async def touched(self, ticket_id: str) -> float:
+        row = self._db.execute(
+            "SELECT at FROM ticket_streams WHERE ticket_id = ?", (ticket_id,)
+        ).fetchone()
+        return 0.0 if row is None else float(row[0])
 
     async def close(self) -> None:
         self._db.close()

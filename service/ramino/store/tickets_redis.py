@@ -7,7 +7,8 @@ whole, on one Redis as on a cluster:
   time (oldest first; equal times by id);
 - ``...:matches``: a hash, match id -> the match's JSON, while forming;
 - ``...:ended``: a sorted set of ended tickets by when they ended, pruned
-  after ``ENDED_KEPT`` seconds.
+  after ``ENDED_KEPT`` seconds;
+- ``...:streams``: a hash, ticket id -> when a stream last followed it.
 
 A player's bound spans queues, so it lives in the player's own slot
 (``{PREFIXtp:PLAYER}``: a hash, ticket id -> its queue): a submission first
@@ -64,13 +65,15 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
 return 1
 """)
 
-# KEYS: tickets, waiting, ended. ARGV: ticket id, its JSON, its time, prune before.
+# KEYS: tickets, waiting, ended, streams. ARGV: ticket id, its JSON, its
+# time, prune before.
 SUBMIT = _Lua("""
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 local old = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[4], 'LIMIT', 0, 100)
 for _, id in ipairs(old) do
   redis.call('HDEL', KEYS[1], id)
+  redis.call('HDEL', KEYS[4], id)
   redis.call('ZREM', KEYS[3], id)
 end
 return 1
@@ -138,7 +141,12 @@ class RedisTickets:
         await self._redis.sadd(f"{self._prefix}tq:queues", q)
         added = await SUBMIT(
             self._redis,
-            [self._key(q, "tickets"), self._key(q, "waiting"), self._key(q, "ended")],
+            [
+                self._key(q, "tickets"),
+                self._key(q, "waiting"),
+                self._key(q, "ended"),
+                self._key(q, "streams"),
+            ],
             [
                 ticket.ticket_id,
                 ticket.to_json(),
@@ -244,6 +252,18 @@ class RedisTickets:
             t = await self.ticket(_text(tid))
             count += t is not None and t.state in ACTIVE
         return count
+
+    async def touch(self, ticket_id: str, now: float) -> None:
+        queue = queue_of(ticket_id)
+        if queue is not None:
+            await self._redis.hset(self._key(queue, "streams"), ticket_id, repr(now))
+
+    async def touched(self, ticket_id: str) -> float:
+        queue = queue_of(ticket_id)
+        if queue is None:
+            return 0.0
+        found = await self._redis.hget(self._key(queue, "streams"), ticket_id)
+        return 0.0 if found is None else float(_text(found))
 
     async def close(self) -> None:
         pass
