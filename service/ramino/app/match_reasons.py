@@ -20,6 +20,14 @@ PLAYER_REQUIRED: Final = "PLAYER_REQUIRED"
 """Quick play needs a verified player (the host's player token)."""
 BAD_PAGE: Final = "BAD_PAGE"
 """A leaderboard or history read with a bad page size or page token."""
+BAD_TICKET_NAME: Final = "BAD_TICKET_NAME"
+"""Not a ``tickets/{ticket}`` name."""
+BAD_GAME_NAME: Final = "BAD_GAME_NAME"
+"""Not a ``games/{game}`` name."""
+TOO_MANY_TICKET_STREAMS: Final = "TOO_MANY_TICKET_STREAMS"
+"""The player holds the most ticket streams a replica allows at once."""
+GAME_NOT_FINISHED: Final = "GAME_NOT_FINISHED"
+"""A game's whole record is given once it has finished."""
 
 ALL: Final = (
     BAD_SEAT_COUNTS,
@@ -30,4 +38,8 @@ ALL: Final = (
     TICKET_NOT_FOUND,
     PLAYER_REQUIRED,
     BAD_PAGE,
+    BAD_TICKET_NAME,
+    BAD_GAME_NAME,
+    TOO_MANY_TICKET_STREAMS,
+    GAME_NOT_FINISHED,
 )

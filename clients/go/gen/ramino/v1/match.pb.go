@@ -1236,7 +1236,7 @@ type GetGameRecordResponse struct {
 	Seed string `protobuf:"bytes,4,opt,name=seed,proto3" json:"seed,omitempty"`
 	// SHA-256 (hex) of `seed`, as published when the game was created.
 	SeedHash string `protobuf:"bytes,5,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
-	// Every event from version 1, nothing hidden.
+	// Every event from version 1, as spectators saw it.
 	Events        []*GameEvent `protobuf:"bytes,6,rep,name=events,proto3" json:"events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -57,8 +57,10 @@ type MatchServiceClient interface {
 	ListLeaderboard(ctx context.Context, in *ListLeaderboardRequest, opts ...grpc.CallOption) (*ListLeaderboardResponse, error)
 	// The caller's most recent finished games, newest first.
 	ListPlayerGames(ctx context.Context, in *ListPlayerGamesRequest, opts ...grpc.CallOption) (*ListPlayerGamesResponse, error)
-	// A finished game's whole record: every event with nothing hidden, and
-	// the seed, whose SHA-256 is the seed hash published at its creation.
+	// A finished game's whole record: every event as spectators saw it, and
+	// the seed, whose SHA-256 is the seed hash published at its creation and
+	// from which every deal, draw and reshuffle follows (the deterministic
+	// shuffle), so that any client can replay the game and check it.
 	GetGameRecord(ctx context.Context, in *GetGameRecordRequest, opts ...grpc.CallOption) (*GetGameRecordResponse, error)
 }
 
@@ -187,8 +189,10 @@ type MatchServiceServer interface {
 	ListLeaderboard(context.Context, *ListLeaderboardRequest) (*ListLeaderboardResponse, error)
 	// The caller's most recent finished games, newest first.
 	ListPlayerGames(context.Context, *ListPlayerGamesRequest) (*ListPlayerGamesResponse, error)
-	// A finished game's whole record: every event with nothing hidden, and
-	// the seed, whose SHA-256 is the seed hash published at its creation.
+	// A finished game's whole record: every event as spectators saw it, and
+	// the seed, whose SHA-256 is the seed hash published at its creation and
+	// from which every deal, draw and reshuffle follows (the deterministic
+	// shuffle), so that any client can replay the game and check it.
 	GetGameRecord(context.Context, *GetGameRecordRequest) (*GetGameRecordResponse, error)
 	mustEmbedUnimplementedMatchServiceServer()
 }
