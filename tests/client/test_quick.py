@@ -79,3 +79,37 @@ def test_a_ticket_cancelled_and_another_players_ticket(served: ProcessServer) ->
                 mallory.quick.cancel(first.ticket)
         assert ann.quick.cancel(first.ticket).state == CANCELLED
         assert [u.state for u in updates][-1] == CANCELLED
+
+
+def test_ramino_play_quick_takes_the_seat_it_finds(served: ProcessServer) -> None:
+    import argparse
+    import io
+    import threading
+
+    from ramino_client import play
+    from rich.console import Console
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    args = parser.parse_args(
+        ["--server", served.address, "--quick", "--seats", "2-2", "--variant", "rummy"]
+    )
+    args.player_token = token("cid")
+    out = io.StringIO()
+    found: list[object] = []
+
+    def bob() -> None:
+        with Client(served.address, player_token=token("dan")) as client:
+            found.append(client.quick.play("rummy", "Dan", min_seats=2, max_seats=2))
+
+    other = threading.Thread(target=bob)
+    other.start()
+    with Client(served.address, player_token=args.player_token) as client:
+        seat = play._quick_seat(client, args, "Cid", Console(file=out))
+        assert seat.last_view.seat == seat.seat
+    other.join(timeout=30)
+    assert found and "Searching for a rummy table of 2 to 2" in out.getvalue()
+    assert "you are seat" in out.getvalue()
+    args.player_token = None
+    with Client(served.address) as anonymous, pytest.raises(SystemExit, match="player token"):
+        play._quick_seat(anonymous, args, "Cid", Console(file=out))
