@@ -426,6 +426,7 @@ class SqliteRatings:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # as the game store: WAL keeps it safe
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
 
