@@ -8,25 +8,13 @@ import uuid
 
 import pytest
 from ramino.app import GameApp, SeatSpec
-from ramino.app.outcomes import MoveOutcome
 from ramino.app.ratings import finished_game, new_rating
 from ramino.engine import Resign
 from ramino.store import open_store
 from ramino.store.redis import RedisStore
 
+from tests.service.test_hostile_streams import NoAnswer
 from tests.support.redis_server import RedisServer
-
-
-class NoAnswer:
-    def answer(self, outcome: MoveOutcome) -> None:
-        return None
-
-    def dump(self, answer: None) -> bytes:
-        return b""
-
-    def load(self, data: bytes) -> None:
-        return None
-
 
 PEOPLE = ("ann", "bob", "cid")
 

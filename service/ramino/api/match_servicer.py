@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -107,37 +107,38 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.SubmitTicketRequest, context: Context
     ) -> AsyncIterator[match_pb2.SubmitTicketResponse]:
         player = self._player(context)
-        self._open_stream(player)
-        try:
-            overrides = convert.overrides(
-                request.overrides if request.HasField("overrides") else None
-            )
-            low = request.min_seats or 2
-            high = request.max_seats or low
-            ticket = await self.matchmaker.submit(
-                player,
-                request.player_name,
-                QueueSpec(request.variant, overrides, request.rated),
-                low,
-                high,
-                dict(request.properties),
-            )
-            async for update in self._follow(player, ticket):
-                yield match_pb2.SubmitTicketResponse(update=update)
-        finally:
-            self._close_stream(player)
+        async for update in self._stream(player, lambda: self._submit(player, request)):
+            yield match_pb2.SubmitTicketResponse(update=update)
+
+    async def _submit(self, player: str, request: match_pb2.SubmitTicketRequest) -> Ticket:
+        overrides = convert.overrides(request.overrides if request.HasField("overrides") else None)
+        low = request.min_seats or 2
+        return await self.matchmaker.submit(
+            player,
+            request.player_name,
+            QueueSpec(request.variant, overrides, request.rated),
+            low,
+            request.max_seats or low,
+            dict(request.properties),
+        )
 
     async def WatchTicket(
         self, request: match_pb2.WatchTicketRequest, context: Context
     ) -> AsyncIterator[match_pb2.WatchTicketResponse]:
         player = self._player(context)
+        ticket_id = _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
+        async for update in self._stream(player, lambda: self.matchmaker.ticket(player, ticket_id)):
+            yield match_pb2.WatchTicketResponse(update=update)
+
+    async def _stream(
+        self, player: str, first: Callable[[], Awaitable[Ticket]]
+    ) -> AsyncIterator[match_pb2.TicketUpdate]:
+        """The updates of the ticket ``first`` gives, in one of the player's
+        stream slots."""
         self._open_stream(player)
         try:
-            ticket = await self.matchmaker.ticket(
-                player, _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
-            )
-            async for update in self._follow(player, ticket):
-                yield match_pb2.WatchTicketResponse(update=update)
+            async for update in self._follow(player, await first()):
+                yield update
         finally:
             self._close_stream(player)
 

@@ -26,7 +26,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import orjson
 
@@ -48,6 +48,8 @@ __all__ = [
     "decode_board_token",
     "encode_board_token",
 ]
+
+T = TypeVar("T")
 
 HISTORY_KEPT = 100
 """A player's most recent games kept per variant (older ones are dropped)."""
@@ -416,19 +418,26 @@ CREATE TABLE IF NOT EXISTS histories (
 """
 
 
+def connect_beside(path: str | Path, schema: str) -> sqlite3.Connection:
+    """A connection of its own to the sqlite store's file (WAL, as the game
+    store's), with ``schema`` created."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")  # as the game store: WAL keeps it safe
+    db.execute("PRAGMA busy_timeout=5000")
+    db.executescript(schema)
+    return db
+
+
 class SqliteRatings:
     """Ratings in the sqlite store's file, on a connection of their own; a
     game is recorded in one ``BEGIN IMMEDIATE`` transaction, so even two
     processes on one file record it once."""
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # as the game store: WAL keeps it safe
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
+        self._db = connect_beside(path, SCHEMA)
 
     async def record(self, game: FinishedGame, rate: RateFn) -> bool:
         db = self._db
@@ -550,17 +559,28 @@ class SqliteRatings:
         self._db.close()
 
 
-def ratings_beside(store: object) -> RatingStore:
-    """The rating store that lives beside a game store: in the same memory,
-    the same sqlite file (``:memory:`` databases are private to their
-    connection, so beside one of those, in memory), or the same Redis."""
+def beside(
+    store: object,
+    memory: Callable[[], T],
+    sqlite: Callable[[str], T],
+    redis: Callable[[Any, str], T],
+) -> T:
+    """What lives beside a game store: in the same sqlite file (``:memory:``
+    databases are private to their connection, so beside one of those, in
+    memory), the same Redis (its client and prefix), or in memory."""
     from ramino.store.redis import RedisStore
     from ramino.store.sqlite import SqliteStore
 
     if isinstance(store, SqliteStore) and store.path != ":memory:":
-        return SqliteRatings(store.path)
+        return sqlite(store.path)
     if isinstance(store, RedisStore):
-        from ramino.store.ratings_redis import RedisRatings
+        return redis(store.client, store.layout.prefix)
+    return memory()
 
-        return RedisRatings(store.client, store.layout.prefix)
-    return MemoryRatings()
+
+def ratings_beside(store: object) -> RatingStore:
+    """The rating store beside a game store (:func:`beside`)."""
+    from ramino.store.ratings_redis import RedisRatings
+
+    memory: Callable[[], RatingStore] = MemoryRatings
+    return beside(store, memory, SqliteRatings, RedisRatings)

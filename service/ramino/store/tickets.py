@@ -25,12 +25,14 @@ ticket's queue from its id alone (on Redis, the hash slot of its keys).
 from __future__ import annotations
 
 import secrets
-import sqlite3
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import orjson
+
+from ramino.store.ratings import beside, connect_beside
 
 __all__ = [
     "ACTIVE",
@@ -355,13 +357,7 @@ class SqliteTickets:
     each change is one ``BEGIN IMMEDIATE`` transaction."""
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # as the game store: WAL keeps it safe
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
+        self._db = connect_beside(path, SCHEMA)
 
     def _write(self, ticket: Ticket) -> None:
         self._db.execute(
@@ -507,15 +503,8 @@ class SqliteTickets:
 
 
 def tickets_beside(store: object) -> TicketStore:
-    """The ticket store beside a game store (as
-    :func:`~ramino.store.ratings.ratings_beside`)."""
-    from ramino.store.redis import RedisStore
-    from ramino.store.sqlite import SqliteStore
+    """The ticket store beside a game store (:func:`~ramino.store.ratings.beside`)."""
+    from ramino.store.tickets_redis import RedisTickets
 
-    if isinstance(store, SqliteStore) and store.path != ":memory:":
-        return SqliteTickets(store.path)
-    if isinstance(store, RedisStore):
-        from ramino.store.tickets_redis import RedisTickets
-
-        return RedisTickets(store.client, store.layout.prefix)
-    return MemoryTickets()
+    memory: Callable[[], TicketStore] = MemoryTickets
+    return beside(store, memory, SqliteTickets, RedisTickets)

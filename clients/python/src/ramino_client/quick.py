@@ -207,6 +207,26 @@ def submit_request(
     return request
 
 
+def _cancel(ticket: str) -> match_pb2.CancelTicketRequest:
+    return match_pb2.CancelTicketRequest(ticket=_ticket_name(ticket))
+
+
+def _watch(ticket: str) -> match_pb2.WatchTicketRequest:
+    return match_pb2.WatchTicketRequest(ticket=_ticket_name(ticket))
+
+
+def _board(
+    variant: str, page_size: int, page_token: str, around_me: bool
+) -> match_pb2.ListLeaderboardRequest:
+    return match_pb2.ListLeaderboardRequest(
+        variant=variant, page_size=page_size, page_token=page_token, around_caller=around_me
+    )
+
+
+def _record(game: str) -> match_pb2.GetGameRecordRequest:
+    return match_pb2.GetGameRecordRequest(name=_wire.game_name(game))
+
+
 class Quick:
     """Quick play for the blocking :class:`~ramino_client.Client`."""
 
@@ -246,11 +266,10 @@ class Quick:
 
     def watch(self, ticket: str) -> Iterator[TicketUpdate]:
         """A ticket's updates again (after a reconnect)."""
-        return self._stream(WATCH_TICKET, match_pb2.WatchTicketRequest(ticket=_ticket_name(ticket)))
+        return self._stream(WATCH_TICKET, _watch(ticket))
 
     def cancel(self, ticket: str) -> TicketUpdate:
-        request = match_pb2.CancelTicketRequest(ticket=_ticket_name(ticket))
-        return _update(self._client.call(CANCEL_TICKET, request).update)
+        return _update(self._client.call(CANCEL_TICKET, _cancel(ticket)).update)
 
     def play(self, variant: str, player_name: str, **options: Any) -> Seat:
         """Submits a ticket and waits for its game: the caller's seat in it.
@@ -270,9 +289,7 @@ class Quick:
     def leaderboard(
         self, variant: str, page_size: int = 20, page_token: str = "", around_me: bool = False
     ) -> LeaderboardPage:
-        request = match_pb2.ListLeaderboardRequest(
-            variant=variant, page_size=page_size, page_token=page_token, around_caller=around_me
-        )
+        request = _board(variant, page_size, page_token, around_me)
         return _page(self._client.call(LIST_LEADERBOARD, request))
 
     def games(self, variant: str = "", page_size: int = 20) -> tuple[PlayerGame, ...]:
@@ -282,8 +299,7 @@ class Quick:
 
     def record(self, game: str) -> match_pb2.GetGameRecordResponse:
         """A finished game's whole record (events and the revealed seed)."""
-        request = match_pb2.GetGameRecordRequest(name=_wire.game_name(game))
-        return self._client.call(GET_GAME_RECORD, request)
+        return self._client.call(GET_GAME_RECORD, _record(game))
 
 
 class AsyncQuick:
@@ -323,11 +339,10 @@ class AsyncQuick:
         return self._stream(SUBMIT_TICKET, request)
 
     def watch(self, ticket: str) -> AsyncIterator[TicketUpdate]:
-        return self._stream(WATCH_TICKET, match_pb2.WatchTicketRequest(ticket=_ticket_name(ticket)))
+        return self._stream(WATCH_TICKET, _watch(ticket))
 
     async def cancel(self, ticket: str) -> TicketUpdate:
-        request = match_pb2.CancelTicketRequest(ticket=_ticket_name(ticket))
-        return _update((await self._client.call(CANCEL_TICKET, request)).update)
+        return _update((await self._client.call(CANCEL_TICKET, _cancel(ticket))).update)
 
     async def play(self, variant: str, player_name: str, **options: Any) -> AsyncSeat:
         async for update in self.submit(variant, player_name, **options):
@@ -344,9 +359,7 @@ class AsyncQuick:
     async def leaderboard(
         self, variant: str, page_size: int = 20, page_token: str = "", around_me: bool = False
     ) -> LeaderboardPage:
-        request = match_pb2.ListLeaderboardRequest(
-            variant=variant, page_size=page_size, page_token=page_token, around_caller=around_me
-        )
+        request = _board(variant, page_size, page_token, around_me)
         return _page(await self._client.call(LIST_LEADERBOARD, request))
 
     async def games(self, variant: str = "", page_size: int = 20) -> tuple[PlayerGame, ...]:
@@ -354,5 +367,4 @@ class AsyncQuick:
         return _games(await self._client.call(LIST_PLAYER_GAMES, request))
 
     async def record(self, game: str) -> match_pb2.GetGameRecordResponse:
-        request = match_pb2.GetGameRecordRequest(name=_wire.game_name(game))
-        return await self._client.call(GET_GAME_RECORD, request)
+        return await self._client.call(GET_GAME_RECORD, _record(game))
