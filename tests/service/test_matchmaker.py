@@ -160,6 +160,19 @@ async def test_bots_fill_a_game_after_the_wait(one: tuple[Replica, Clock]) -> No
     assert game.player_ids == {0: "ann"}
 
 
+async def test_a_queue_without_bots_waits_for_people(one: tuple[Replica, Clock]) -> None:
+    r, clock = one
+    people = QueueSpec("rummy", {}, rated=True, bots=False)
+    assert people.key != RUMMY.key  # its tickets meet only each other
+    mine = await r.matchmaker.submit("ann", "Ann", people, 2, 3)
+    clock.now += 5 * (CONFIG.bots_after or 0)  # long past the bots' wait
+    assert await r.matchmaker.run_once() == []
+    assert (await r.matchmaker.ticket("ann", mine.ticket_id)).state == WAITING
+    await r.matchmaker.submit("bob", "Bob", people, 2, 3)
+    (match,) = await r.matchmaker.run_once()
+    assert all(s.bot is None for s in match.seats)
+
+
 async def test_waiting_too_long_expires_a_ticket(one: tuple[Replica, Clock]) -> None:
     r, clock = one
     config = replace(CONFIG, bots_after=None)

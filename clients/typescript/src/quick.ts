@@ -32,6 +32,8 @@ export interface TicketOptions {
   /** Up to 8, such as region or language. */
   properties?: Record<string, string>;
   overrides?: Overrides;
+  /** Whether bots may fill the table after the server's wait (default true). */
+  bots?: boolean;
   /** Ends the ticket's stream (the ticket is cancelled after the server's grace). */
   signal?: AbortSignal;
 }
@@ -70,6 +72,7 @@ export class Quick {
       maxSeats: options.maxSeats ?? 0,
       rated: options.rated ?? true,
       properties: options.properties ?? {},
+      withoutBots: options.bots === false,
       ...(options.overrides ? { overrides: create(VariantParametersSchema, options.overrides) } : {}),
     };
     yield* this.follow(this.service.submitTicket(request, this.options(options.signal)));

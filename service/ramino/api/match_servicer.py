@@ -116,7 +116,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return await self.matchmaker.submit(
             player,
             request.player_name,
-            QueueSpec(request.variant, overrides, request.rated),
+            QueueSpec(request.variant, overrides, request.rated, not request.without_bots),
             low,
             request.max_seats or low,
             dict(request.properties),

@@ -113,10 +113,15 @@ class QueueSpec:
     variant: str
     overrides: dict[str, Any]
     rated: bool
+    bots: bool = True
+    """Whether bots may fill its games' seats after the wait."""
 
     @property
     def key(self) -> str:
-        text = json.dumps([self.variant, self.overrides, self.rated], sort_keys=True)
+        parts: list[Any] = [self.variant, self.overrides, self.rated]
+        if not self.bots:
+            parts.append("without bots")
+        text = json.dumps(parts, sort_keys=True)
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         name = "".join(c for c in self.variant.lower() if c.isalnum())[:24]
         return f"{name}-{digest}" if name else digest
@@ -164,7 +169,7 @@ def form(
         bots = 0
         if len(group) == high or (len(group) >= low and waited >= config.settle):
             pass
-        elif config.bots_after is not None and waited >= config.bots_after:
+        elif anchor.bots and config.bots_after is not None and waited >= config.bots_after:
             bots = max(0, low - len(group))
         else:
             continue
@@ -244,6 +249,7 @@ class Matchmaker:
             spec.variant,
             dict(spec.overrides),
             spec.rated,
+            spec.bots,
         )
         try:
             await self.tickets.submit(ticket, self.config.max_tickets_per_player)

@@ -116,6 +116,8 @@ class Ticket:
     ticket carries them, so any replica can create its match's game)."""
     overrides: dict[str, Any] = field(default_factory=dict)
     rated: bool = False
+    bots: bool = True
+    """Bots may fill its game after the matchmaker's wait."""
     state: str = WAITING
     match_id: str = ""
     game_id: str = ""

@@ -193,6 +193,7 @@ def submit_request(
     rated: bool,
     properties: Mapping[str, str] | None,
     overrides: Mapping[str, Any] | None,
+    bots: bool = True,
 ) -> match_pb2.SubmitTicketRequest:
     request = match_pb2.SubmitTicketRequest(
         variant=variant,
@@ -201,6 +202,7 @@ def submit_request(
         max_seats=max_seats,
         rated=rated,
         properties=dict(properties or {}),
+        without_bots=not bots,
     )
     if overrides:
         request.overrides.CopyFrom(_convert.parameters_message(overrides))
@@ -257,10 +259,12 @@ class Quick:
         rated: bool = True,
         properties: Mapping[str, str] | None = None,
         overrides: Mapping[str, Any] | None = None,
+        bots: bool = True,
     ) -> Iterator[TicketUpdate]:
-        """A new ticket's updates, until it is matched or ends."""
+        """A new ticket's updates, until it is matched or ends (``bots``:
+        whether bots may fill the table after the server's wait)."""
         request = submit_request(
-            variant, player_name, min_seats, max_seats, rated, properties, overrides
+            variant, player_name, min_seats, max_seats, rated, properties, overrides, bots
         )
         return self._stream(SUBMIT_TICKET, request)
 
@@ -332,9 +336,10 @@ class AsyncQuick:
         rated: bool = True,
         properties: Mapping[str, str] | None = None,
         overrides: Mapping[str, Any] | None = None,
+        bots: bool = True,
     ) -> AsyncIterator[TicketUpdate]:
         request = submit_request(
-            variant, player_name, min_seats, max_seats, rated, properties, overrides
+            variant, player_name, min_seats, max_seats, rated, properties, overrides, bots
         )
         return self._stream(SUBMIT_TICKET, request)
 

@@ -203,7 +203,10 @@ type SubmitTicketRequest struct {
 	// Whether the game changes the players' ratings.
 	Rated bool `protobuf:"varint,6,opt,name=rated,proto3" json:"rated,omitempty"`
 	// The name to sit under.
-	PlayerName    string `protobuf:"bytes,7,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	PlayerName string `protobuf:"bytes,7,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// Only people at the table: no bot fills a seat after the server's wait
+	// (such tickets meet only tickets that ask the same).
+	WithoutBots   bool `protobuf:"varint,8,opt,name=without_bots,json=withoutBots,proto3" json:"without_bots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -285,6 +288,13 @@ func (x *SubmitTicketRequest) GetPlayerName() string {
 		return x.PlayerName
 	}
 	return ""
+}
+
+func (x *SubmitTicketRequest) GetWithoutBots() bool {
+	if x != nil {
+		return x.WithoutBots
+	}
+	return false
 }
 
 // One message of SubmitTicket's stream.
@@ -1328,7 +1338,7 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"seat_token\x18\x06 \x01(\tR\tseatToken\x12;\n" +
 	"\vsubmit_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"submitTime\"\xeb\x02\n" +
+	"submitTime\"\x8e\x03\n" +
 	"\x13SubmitTicketRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12\x1b\n" +
@@ -1339,7 +1349,8 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"properties\x12\x14\n" +
 	"\x05rated\x18\x06 \x01(\bR\x05rated\x12\x1f\n" +
 	"\vplayer_name\x18\a \x01(\tR\n" +
-	"playerName\x1a=\n" +
+	"playerName\x12!\n" +
+	"\fwithout_bots\x18\b \x01(\bR\vwithoutBots\x1a=\n" +
 	"\x0fPropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"G\n" +
