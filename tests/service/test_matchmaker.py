@@ -20,6 +20,7 @@ import pytest
 from ramino.app import GameApp
 from ramino.app import match_reasons as reasons
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig, QueueSpec, form, window
+from ramino.engine import Resign
 from ramino.errors import BadRequest, NotFound
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
@@ -35,6 +36,7 @@ from ramino.store.tickets import (
     tickets_beside,
 )
 
+from tests.service.test_hostile_streams import NoAnswer
 from tests.support.redis_server import RedisServer
 
 RUMMY = QueueSpec("rummy", {}, rated=True)
@@ -301,6 +303,28 @@ async def test_a_game_created_but_not_marked_is_found_again(one: tuple[Replica, 
     assert game.version >= 2 and game.open_seats == [] and game.engine is not None
     page = await r.app.store.list_games(100)
     assert [g.game_id for g in page.games] == [got.game_id]  # one game, not two
+
+
+async def test_a_rated_game_left_unrecorded_is_recorded_by_a_later_pass(
+    one: tuple[Replica, Clock],
+) -> None:
+    # The replica of the game's last move died before recording its ratings.
+    r, clock = one
+    a = await r.matchmaker.submit("ann", "Ann", RUMMY, 2, 2)
+    await r.matchmaker.submit("bob", "Bob", RUMMY, 2, 2)
+    await r.matchmaker.run_once()
+    game_id = (await r.matchmaker.ticket("ann", a.ticket_id)).game_id
+    r.app.table.on_finished = None
+    await r.app.move(game_id, 1, Resign(), None, None, NoAnswer())
+    assert await r.app.ratings.store.recorded(game_id) is None
+    await r.matchmaker.run_once()  # looked at too soon: not yet
+    assert await r.app.ratings.store.recorded(game_id) is None
+    clock.now += r.matchmaker.config.look_every + 1
+    await r.matchmaker.run_once()
+    recorded = await r.app.ratings.store.recorded(game_id)
+    assert recorded is not None and recorded.rated
+    assert (await r.app.ratings.rating("rummy", "ann")).games == 1
+    assert await r.matchmaker.tickets.in_play(RUMMY.key, 1e12, 10) == []
 
 
 # --- replicas over one Redis -------------------------------------------------

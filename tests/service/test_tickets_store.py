@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,23 @@ async def test_streams_following_a_ticket_are_noted(tickets: TicketStore) -> Non
     await tickets.touch(a.ticket_id, 7.5)
     assert await tickets.touched(a.ticket_id) == 7.5
     assert await tickets.touched("nonsense") == 0.0
+
+
+async def test_rated_games_in_play_are_kept_until_done_with(tickets: TicketStore) -> None:
+    a, b, c, d = ticket("ann"), ticket("bob"), ticket("cid"), ticket("dan")
+    for t in (a, b, c, d):
+        await tickets.submit(t, 5)
+    rated, unrated = match("m1", a, b), replace(match("m2", c, d), rated=False)
+    for m, game in ((rated, "g-rated"), (unrated, "g-unrated")):
+        assert await tickets.claim(m)
+        assert await tickets.complete(m, game, 10.0)
+    assert await tickets.in_play(Q, 10.0, 10) == []  # looked at 10.0, not before
+    assert await tickets.in_play(Q, 10.5, 10) == ["g-rated"]
+    assert await tickets.queues() == [Q]  # a queue with a game to look at has work
+    await tickets.looked_at(Q, "g-rated", 20.0)
+    assert await tickets.in_play(Q, 15.0, 10) == []
+    assert await tickets.in_play(Q, 25.0, 10) == ["g-rated"]
+    await tickets.looked_at(Q, "g-rated", None)
+    assert await tickets.in_play(Q, 1e9, 10) == []
+    await tickets.looked_at(Q, "g-rated", 30.0)  # done with: not brought back
+    assert await tickets.in_play(Q, 1e9, 10) == []

@@ -47,13 +47,13 @@ import ramino
 from ramino import limits as limits_module
 from ramino.app import match_reasons as reasons
 from ramino.app.lobby import MAX_NAME, Lobby
-from ramino.app.log import HostedGame, SeatSpec
+from ramino.app.log import HostedGame, SeatSpec, ends_game
 from ramino.app.ratings import Ratings
 from ramino.app.table import game_id_for
 from ramino.bots import BOT_KINDS
 from ramino.engine import Game
 from ramino.errors import BadRequest, NotFound
-from ramino.store import GameExists, RequestRecord, Store, VersionConflict
+from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
 from ramino.store.tickets import (
     CANCELLED,
     EXPIRED,
@@ -98,6 +98,10 @@ class MatchmakerConfig:
     loses (``docs/ratings.md``)."""
     tick: float = 0.5
     lease_ttl: float = 10.0
+    look_every: float = 30.0
+    """Seconds between two looks at a rated game in play (to record its
+    ratings if its last move's replica died before it did)."""
+    looks_per_pass: int = 20
 
     def __post_init__(self) -> None:
         if self.bot not in BOT_KINDS:
@@ -337,6 +341,7 @@ class Matchmaker:
             await self.finish(match)
             done.append(match)
         now = self._clock()
+        await self._look_at_games(queue, now)
         waiting = []
         for t in await self.tickets.waiting(queue):
             if now - t.created_at >= self.config.ticket_ttl:
@@ -367,6 +372,26 @@ class Matchmaker:
             now,
             self.config.turn_timer_seconds,
         )
+
+    async def _look_at_games(self, queue: str, now: float) -> None:
+        """Records the ratings of the queue's rated games that finished and
+        were not recorded (their last move's replica died first), a few a
+        pass; the rest are looked at again ``look_every`` seconds later."""
+        for game_id in await self.tickets.in_play(
+            queue, now - self.config.look_every, self.config.looks_per_pass
+        ):
+            try:
+                version = await self._games.version(game_id)
+                last = await self._games.read(game_id, version - 1) if version else []
+            except GameNotFound:
+                last = []
+            if not last:  # gone (expired)
+                await self.tickets.looked_at(queue, game_id, None)
+            elif ends_game(json.loads(last[-1].data)):
+                await self._ratings.game_finished(HostedGame.fold(await self._games.read(game_id)))
+                await self.tickets.looked_at(queue, game_id, None)
+            else:
+                await self.tickets.looked_at(queue, game_id, now)
 
     async def finish(self, match: Match) -> HostedGame:
         """Creates the match's game (or finds it), deals it, then marks its

@@ -200,7 +200,21 @@ class TicketStore(Protocol):
 
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         """Marks the match's tickets matched to ``game_id``, each with its
-        seat; False when it was completed before (nothing changes)."""
+        seat, and, for a rated match, keeps the game among the queue's
+        *rated games in play* (see :meth:`in_play`); False when it was
+        completed before (nothing changes)."""
+        ...
+
+    async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
+        """The queue's rated games in play last looked at before ``before``,
+        longest unseen first: the matchmaker records the ratings of those
+        that finished (a replica that died between a game's last move and
+        its ratings left them unrecorded) and looks at the others again later."""
+        ...
+
+    async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
+        """The game was looked at ``now`` (still in play), or is done with
+        (``None``: its ratings are recorded, or it is gone)."""
         ...
 
     async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
@@ -233,6 +247,7 @@ def matched(ticket: Ticket, match: Match, game_id: str, now: float) -> Ticket:
 class _Queue:
     tickets: dict[str, Ticket] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
+    in_play: dict[str, float] = field(default_factory=dict)
 
 
 class MemoryTickets:
@@ -272,7 +287,9 @@ class MemoryTickets:
         return sorted(found, key=lambda t: (t.created_at, t.ticket_id))
 
     async def queues(self) -> list[str]:
-        return sorted(name for name, q in self._queues.items() if q.tickets or q.matches)
+        return sorted(
+            name for name, q in self._queues.items() if q.tickets or q.matches or q.in_play
+        )
 
     def _set(self, ticket: Ticket) -> None:
         self._tickets[ticket.ticket_id] = ticket
@@ -302,7 +319,23 @@ class MemoryTickets:
             return False
         for tid in match.ticket_ids:
             self._set(matched(self._tickets[tid], match, game_id, now))
+        if match.rated:
+            q.in_play[game_id] = now
         return True
+
+    async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
+        q = self._queues.get(queue)
+        games = [] if q is None else [(at, g) for g, at in q.in_play.items() if at < before]
+        return [g for _, g in sorted(games)[:limit]]
+
+    async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
+        q = self._queues.get(queue)
+        if q is None or game_id not in q.in_play:
+            return
+        if now is None:
+            del q.in_play[game_id]
+        else:
+            q.in_play[game_id] = now
 
     async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
         t = self._tickets.get(ticket_id)
@@ -345,6 +378,12 @@ CREATE TABLE IF NOT EXISTS ticket_streams (
     ticket_id TEXT PRIMARY KEY,
     at REAL NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rated_in_play (
+    game_id TEXT PRIMARY KEY,
+    queue TEXT NOT NULL,
+    at REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rated_in_play_by_time ON rated_in_play (queue, at);
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
     queue TEXT NOT NULL,
@@ -417,7 +456,8 @@ class SqliteTickets:
 
     async def queues(self) -> list[str]:
         rows = self._db.execute(
-            "SELECT queue FROM tickets WHERE state = ? UNION SELECT queue FROM matches",
+            "SELECT queue FROM tickets WHERE state = ? UNION SELECT queue FROM matches "
+            "UNION SELECT queue FROM rated_in_play",
             (WAITING,),
         ).fetchall()
         return sorted(str(r[0]) for r in rows)
@@ -461,11 +501,30 @@ class SqliteTickets:
                 t = self._get(tid)
                 assert t is not None
                 self._write(matched(t, match, game_id, now))
+            if match.rated:
+                db.execute(
+                    "INSERT OR REPLACE INTO rated_in_play VALUES (?, ?, ?)",
+                    (game_id, match.queue, now),
+                )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
         return True
+
+    async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT game_id FROM rated_in_play WHERE queue = ? AND at < ? "
+            "ORDER BY at, game_id LIMIT ?",
+            (queue, before, limit),
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
+        if now is None:
+            self._db.execute("DELETE FROM rated_in_play WHERE game_id = ?", (game_id,))
+        else:
+            self._db.execute("UPDATE rated_in_play SET at = ? WHERE game_id = ?", (now, game_id))
 
     async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
         db = self._db

@@ -8,7 +8,9 @@ whole, on one Redis as on a cluster:
 - ``...:matches``: a hash, match id -> the match's JSON, while forming;
 - ``...:ended``: a sorted set of ended tickets by when they ended, pruned
   after ``ENDED_KEPT`` seconds;
-- ``...:streams``: a hash, ticket id -> when a stream last followed it.
+- ``...:streams``: a hash, ticket id -> when a stream last followed it;
+- ``...:in_play``: a sorted set of the rated games in play, by when the
+  matchmaker last looked at them.
 
 A player's bound spans queues, so it lives in the player's own slot
 (``{PREFIXtp:PLAYER}``: a hash, ticket id -> its queue): a submission first
@@ -93,14 +95,16 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return 1
 """)
 
-# KEYS: tickets, matches, ended. ARGV: match id, the time, then pairs of
-# ticket id and its JSON once matched.
+# KEYS: tickets, matches, ended, rated games in play. ARGV: match id, the
+# time, 0, the game id if rated ('' if not), then pairs of ticket id and its
+# JSON once matched.
 COMPLETE = _Lua("""
 if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
-for i = 3, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[i])
 end
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4]) end
 return 1
 """)
 
@@ -190,8 +194,10 @@ class RedisTickets:
         names = sorted(_text(n) for n in await self._redis.smembers(f"{self._prefix}tq:queues"))
         busy = []
         for q in names:
-            if await self._redis.zcard(self._key(q, "waiting")) or await self._redis.hlen(
-                self._key(q, "matches")
+            if (
+                await self._redis.zcard(self._key(q, "waiting"))
+                or await self._redis.hlen(self._key(q, "matches"))
+                or await self._redis.zcard(self._key(q, "in_play"))
             ):
                 busy.append(q)
             else:
@@ -220,18 +226,36 @@ class RedisTickets:
 
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         q = match.queue
-        args: list[Any] = [match.match_id, repr(now)]
+        args: list[Any] = [match.match_id, repr(now), 0, game_id if match.rated else ""]
         tickets: list[Ticket] = []
         for tid in match.ticket_ids:
             t = await self.ticket(tid)
             assert t is not None, tid
             tickets.append(t)
             args += [tid, matched(t, match, game_id, now).to_json()]
-        keys = [self._key(q, "tickets"), self._key(q, "matches"), self._key(q, "ended")]
+        keys = [
+            self._key(q, "tickets"),
+            self._key(q, "matches"),
+            self._key(q, "ended"),
+            self._key(q, "in_play"),
+        ]
         done = bool(int(await COMPLETE(self._redis, keys, args)))
         for t in tickets:
             await self._redis.hdel(self._places(t.player_id), t.ticket_id)
         return done
+
+    async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
+        found = await self._redis.zrange(
+            self._key(queue, "in_play"), "-inf", f"({before!r}", byscore=True, offset=0, num=limit
+        )
+        return [_text(g) for g in found]
+
+    async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
+        key = self._key(queue, "in_play")
+        if now is None:
+            await self._redis.zrem(key, game_id)
+        else:
+            await self._redis.zadd(key, {game_id: now}, xx=True)
 
     async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
         t = await self.ticket(ticket_id)
