@@ -203,6 +203,9 @@ class Matchmaker:
         self.config = config or MatchmakerConfig()
         self.owner = owner or f"matchmaker-{secrets.token_hex(6)}"
         self._task: asyncio.Task[None] | None = None
+        self._dealt_ok: set[tuple[str, int, int]] = set()
+        """Queues and seat counts whose trial deals passed (a submission
+        deals once per seat count only the first time)."""
         self._wake = asyncio.Event()
 
     # --- tickets -------------------------------------------------------------
@@ -268,6 +271,9 @@ class Matchmaker:
                 f"seat counts {min_seats} to {max_seats}: from 2 to 6, the least first",
                 reasons.BAD_SEAT_COUNTS,
             )
+        key = (spec.key, min_seats, max_seats)
+        if key in self._dealt_ok:
+            return
         limits_module.check_game_variant(ramino.Variant(spec.variant, **spec.overrides))
         for seats in range(min_seats, max_seats + 1):
             try:
@@ -283,6 +289,9 @@ class Matchmaker:
                 raise BadRequest(
                     f"{spec.variant} cannot deal {seats} seats: {bad}", reasons.BAD_SEAT_COUNTS
                 ) from None
+        if len(self._dealt_ok) >= 1024:
+            self._dealt_ok.clear()
+        self._dealt_ok.add(key)
 
     async def ticket(self, player_id: str, ticket_id: str) -> Ticket:
         """The player's own ticket; another's is unknown to them."""
