@@ -230,9 +230,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--store", default="", help="store of the board (default: a sqlite file)")
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--only", choices=("simulation", "board"), default=None)
     args = parser.parse_args()
-    pools = [int(p) for p in args.pools.split(",")]
-    print("1. players with hidden skills through the matchmaker (rummy, 2 to 4 seats)")
+    pools = [int(p) for p in args.pools.split(",")] if args.only != "board" else []
+    if pools:
+        print("1. players with hidden skills through the matchmaker (rummy, 2 to 4 seats)")
     for i, pool in enumerate(pools):
         games = args.games if i == len(pools) - 1 else max(200, args.games * pool // pools[-1] // 2)
         r = asyncio.run(simulate(pool, games, args.noise, args.game_seconds, args.seed))
@@ -241,6 +243,8 @@ def main() -> None:
             f"  p95 {r['wait_p95']:5.1f} s  games formed {r['games_per_s']:7.0f}/s"
             f"  rating updates {r['updates_per_s']:7.0f}/s  spearman {r['spearman']:.3f}"
         )
+    if args.only == "simulation":
+        return
     print(f"2. leaderboard reads at {args.board_players:,} rated players")
     with tempfile.TemporaryDirectory() as tmp:
         url = args.store or f"sqlite:{Path(tmp) / 'board.db'}"

@@ -58,6 +58,8 @@ BOARD_PAGE_MAX = 100
 _SCORE_SPAN = 10**9
 """Scores are kept to a thousandth of a point, clamped to +-1,000,000 points."""
 MAX_BOARD_TOKEN = 400
+BUCKET_DIGITS = 7
+"""A member's first 7 digits: its score to the whole point (sqlite's rank buckets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +405,16 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (variant, player_id)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS ratings_board ON ratings (variant, member);
+-- How many players of a variant's board stand in each whole point of score
+-- (a member's first BUCKET_DIGITS characters): a rank is the sum of the
+-- buckets above a player's and a count inside its own, not a count of the
+-- whole board.
+CREATE TABLE IF NOT EXISTS board_buckets (
+    variant TEXT NOT NULL,
+    bucket TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    PRIMARY KEY (variant, bucket)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS recorded_games (
     game_id TEXT PRIMARY KEY,
     game TEXT NOT NULL
@@ -455,14 +467,14 @@ class SqliteRatings:
                     current[player] = found
             new, history = apply_game(game, current, rate)
             for player, rating in new.items():
+                old = current.get(player)
+                if old is not None:
+                    self._count(game.variant, board_member(old, player), -1)
+                member = board_member(rating, player)
+                self._count(game.variant, member, +1)
                 db.execute(
                     "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)",
-                    (
-                        game.variant,
-                        player,
-                        orjson.dumps(rating.to_list()).decode(),
-                        board_member(rating, player),
-                    ),
+                    (game.variant, player, orjson.dumps(rating.to_list()).decode(), member),
                 )
             for h in history:
                 db.execute(
@@ -498,16 +510,31 @@ class SqliteRatings:
     async def rating(self, variant: str, player_id: str) -> Rating | None:
         return await self._rating(variant, player_id)
 
+    def _count(self, variant: str, member: str, change: int) -> None:
+        self._db.execute(
+            "INSERT INTO board_buckets VALUES (?, ?, ?) "
+            "ON CONFLICT (variant, bucket) DO UPDATE SET players = players + excluded.players",
+            (variant, member[:BUCKET_DIGITS], change),
+        )
+
+    def _place(self, variant: str, member: str) -> int:
+        """The rank of ``member`` on the board (1 + the members before it)."""
+        bucket = member[:BUCKET_DIGITS]
+        (above,) = self._db.execute(
+            "SELECT COALESCE(SUM(players), 0) FROM board_buckets WHERE variant = ? AND bucket < ?",
+            (variant, bucket),
+        ).fetchone()
+        (inside,) = self._db.execute(
+            "SELECT COUNT(*) FROM ratings WHERE variant = ? AND member >= ? AND member < ?",
+            (variant, bucket, member),
+        ).fetchone()
+        return int(above) + int(inside) + 1
+
     async def rank(self, variant: str, player_id: str) -> int | None:
         row = self._db.execute(
             "SELECT member FROM ratings WHERE variant = ? AND player_id = ?", (variant, player_id)
         ).fetchone()
-        if row is None:
-            return None
-        (above,) = self._db.execute(
-            "SELECT COUNT(*) FROM ratings WHERE variant = ? AND member < ?", (variant, row[0])
-        ).fetchone()
-        return int(above) + 1
+        return None if row is None else self._place(variant, row[0])
 
     def _page(self, variant: str, rows: list[Any], first_rank: int, page_size: int) -> BoardPage:
         entries = [
@@ -525,13 +552,7 @@ class SqliteRatings:
             "ORDER BY member LIMIT ?",
             (variant, after, page_size + 1),
         ).fetchall()
-        first = 1
-        if rows and after:
-            (above,) = self._db.execute(
-                "SELECT COUNT(*) FROM ratings WHERE variant = ? AND member < ?",
-                (variant, rows[0][2]),
-            ).fetchone()
-            first = int(above) + 1
+        first = self._place(variant, rows[0][2]) if rows and after else 1
         return self._page(variant, rows, first, page_size)
 
     async def around(self, variant: str, player_id: str, page_size: int) -> BoardPage:
@@ -540,12 +561,19 @@ class SqliteRatings:
         if rank is None:
             return BoardPage([], "")
         start = max(0, rank - 1 - page_size // 2)
-        rows = self._db.execute(
-            "SELECT player_id, rating, member FROM ratings WHERE variant = ? "
-            "ORDER BY member LIMIT ? OFFSET ?",
-            (variant, page_size + 1, start),
+        member = board_member(await self._rating(variant, player_id) or Rating(0, 0), player_id)
+        # Walked from the player's place both ways by the index (no OFFSET).
+        above = self._db.execute(
+            "SELECT player_id, rating, member FROM ratings WHERE variant = ? AND member < ? "
+            "ORDER BY member DESC LIMIT ?",
+            (variant, member, rank - 1 - start),
         ).fetchall()
-        return self._page(variant, rows, start + 1, page_size)
+        rows = self._db.execute(
+            "SELECT player_id, rating, member FROM ratings WHERE variant = ? AND member >= ? "
+            "ORDER BY member LIMIT ?",
+            (variant, member, page_size + 1 - len(above)),
+        ).fetchall()
+        return self._page(variant, [*reversed(above), *rows], start + 1, page_size)
 
     async def history(self, player_id: str, limit: int, variant: str = "") -> list[HistoryEntry]:
         rows = self._db.execute(
