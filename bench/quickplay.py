@@ -12,7 +12,8 @@ only, nothing asserted.
    the games formed per second of the matchmaker's own time (one replica),
    the rating updates per second, and, for the largest pool, the Spearman
    correlation of rating (mu - 3 sigma) with hidden skill (target >= 0.9).
-2. Leaderboard reads at ``--board-players`` rated players: a real server
+2. Leaderboard reads at ``--board-players`` rated players (their ratings
+   spread as after many games: mu around 25, sigma 1 to 4): a real server
    (``create_server`` with the MatchService over ``--store``), ``--readers``
    clients reading the top, pages around random players and ranks, while
    one client sends health Checks one after another: p50/p99 of each.
@@ -45,7 +46,7 @@ from ramino.app import GameApp
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig, QueueSpec
 from ramino.app.ratings import rate_placings
 from ramino.store import open_store
-from ramino.store.ratings import FinishedGame, RatedSeat, RatingStore, ratings_beside
+from ramino.store.ratings import FinishedGame, RatedSeat, Rating, RatingStore, ratings_beside
 from ramino.store.tickets import MATCHED, MemoryTickets
 from ramino.v1 import match_pb2, match_pb2_grpc
 
@@ -140,6 +141,17 @@ async def simulate(
     }
 
 
+def spread(
+    current: dict[str, Rating], placings: dict[str, int], rng: random.Random
+) -> dict[str, Rating]:
+    """Ratings as a board of players after many games has them (mu around
+    25, sigma from 1 to 4), not the two scores of everyone's first game."""
+    return {
+        p: Rating(rng.gauss(25.0, 6.0), rng.uniform(1.0, 4.0), rng.randrange(1, 200), p)
+        for p in placings
+    }
+
+
 async def fill_board(store: RatingStore, players: int, seed: int) -> None:
     rng = random.Random(seed)
     ids = [f"p{i:06d}" for i in range(players)]
@@ -148,8 +160,7 @@ async def fill_board(store: RatingStore, players: int, seed: int) -> None:
         a, b = ids[n], ids[n + 1]
         seats = (RatedSeat(0, a, a, 0, 1), RatedSeat(1, b, b, 0, 2))
         game = FinishedGame(f"fill-{n}", "rummy", 1.0, True, seats)
-        placings = {a: (1, a), b: (2, b)}
-        await store.record(game, functools.partial(rate_placings, placings=placings))
+        await store.record(game, functools.partial(spread, placings={a: 1, b: 2}, rng=rng))
 
 
 def player_token(player: str) -> tuple[tuple[str, str], ...]:
