@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 import grpc
 from google.protobuf.message import Message
@@ -33,6 +33,7 @@ __all__ = [
     "PlayerGameSeat",
     "Quick",
     "Rating",
+    "TicketOptions",
     "TicketUpdate",
     "SEARCHING",
     "WIDENED",
@@ -185,25 +186,35 @@ def _ticket_name(ticket: str) -> str:
     return ticket if ticket.startswith("tickets/") else f"tickets/{ticket}"
 
 
+class TicketOptions(TypedDict, total=False):
+    """What a ticket asks for besides its variant and name."""
+
+    min_seats: int
+    """2 to 6 (default 2)."""
+    max_seats: int
+    """Default: min_seats."""
+    rated: bool
+    """Default true."""
+    properties: Mapping[str, str]
+    """Up to 8, such as region or language."""
+    overrides: Mapping[str, Any]
+    bots: bool
+    """Whether bots may fill the table after the server's wait (default true)."""
+
+
 def submit_request(
-    variant: str,
-    player_name: str,
-    min_seats: int,
-    max_seats: int,
-    rated: bool,
-    properties: Mapping[str, str] | None,
-    overrides: Mapping[str, Any] | None,
-    bots: bool = True,
+    variant: str, player_name: str, **options: Unpack[TicketOptions]
 ) -> match_pb2.SubmitTicketRequest:
     request = match_pb2.SubmitTicketRequest(
         variant=variant,
         player_name=player_name,
-        min_seats=min_seats,
-        max_seats=max_seats,
-        rated=rated,
-        properties=dict(properties or {}),
-        without_bots=not bots,
+        min_seats=options.get("min_seats", 2),
+        max_seats=options.get("max_seats", 0),
+        rated=options.get("rated", True),
+        properties=dict(options.get("properties") or {}),
+        without_bots=not options.get("bots", True),
     )
+    overrides = options.get("overrides")
     if overrides:
         request.overrides.CopyFrom(_convert.parameters_message(overrides))
     return request
@@ -250,23 +261,10 @@ class Quick:
             call.cancel()
 
     def submit(
-        self,
-        variant: str,
-        player_name: str,
-        *,
-        min_seats: int = 2,
-        max_seats: int = 0,
-        rated: bool = True,
-        properties: Mapping[str, str] | None = None,
-        overrides: Mapping[str, Any] | None = None,
-        bots: bool = True,
+        self, variant: str, player_name: str, **options: Unpack[TicketOptions]
     ) -> Iterator[TicketUpdate]:
-        """A new ticket's updates, until it is matched or ends (``bots``:
-        whether bots may fill the table after the server's wait)."""
-        request = submit_request(
-            variant, player_name, min_seats, max_seats, rated, properties, overrides, bots
-        )
-        return self._stream(SUBMIT_TICKET, request)
+        """A new ticket's updates, until it is matched or ends."""
+        return self._stream(SUBMIT_TICKET, submit_request(variant, player_name, **options))
 
     def watch(self, ticket: str) -> Iterator[TicketUpdate]:
         """A ticket's updates again (after a reconnect)."""
@@ -275,7 +273,7 @@ class Quick:
     def cancel(self, ticket: str) -> TicketUpdate:
         return _update(self._client.call(CANCEL_TICKET, _cancel(ticket)).update)
 
-    def play(self, variant: str, player_name: str, **options: Any) -> Seat:
+    def play(self, variant: str, player_name: str, **options: Unpack[TicketOptions]) -> Seat:
         """Submits a ticket and waits for its game: the caller's seat in it.
         Raises ``TimeoutError`` when the ticket expires or is cancelled."""
         for update in self.submit(variant, player_name, **options):
@@ -327,21 +325,9 @@ class AsyncQuick:
             call.cancel()
 
     def submit(
-        self,
-        variant: str,
-        player_name: str,
-        *,
-        min_seats: int = 2,
-        max_seats: int = 0,
-        rated: bool = True,
-        properties: Mapping[str, str] | None = None,
-        overrides: Mapping[str, Any] | None = None,
-        bots: bool = True,
+        self, variant: str, player_name: str, **options: Unpack[TicketOptions]
     ) -> AsyncIterator[TicketUpdate]:
-        request = submit_request(
-            variant, player_name, min_seats, max_seats, rated, properties, overrides, bots
-        )
-        return self._stream(SUBMIT_TICKET, request)
+        return self._stream(SUBMIT_TICKET, submit_request(variant, player_name, **options))
 
     def watch(self, ticket: str) -> AsyncIterator[TicketUpdate]:
         return self._stream(WATCH_TICKET, _watch(ticket))
@@ -349,7 +335,9 @@ class AsyncQuick:
     async def cancel(self, ticket: str) -> TicketUpdate:
         return _update((await self._client.call(CANCEL_TICKET, _cancel(ticket))).update)
 
-    async def play(self, variant: str, player_name: str, **options: Any) -> AsyncSeat:
+    async def play(
+        self, variant: str, player_name: str, **options: Unpack[TicketOptions]
+    ) -> AsyncSeat:
         async for update in self.submit(variant, player_name, **options):
             if update.state == MATCHED:
                 return await self._client.seat(update.game, update.seat_token)
