@@ -103,6 +103,18 @@ def test_seat_counts_must_overlap() -> None:
     assert [[x.player_id for x in g] for g, _ in groups] == [["a", "c"]]
 
 
+def test_a_ticket_joins_only_where_the_table_stays_within_its_count() -> None:
+    # Two 2-4 tickets, then one that plays heads-up only: it must not make a third.
+    waiting = [t("a", 0.0, 2, 4), t("b", 1.0, 2, 4), t("c", 2.0, 2, 2), t("d", 3.0, 2, 4)]
+    # a, b and d make no full table of four yet; c's table of two is full at
+    # once with the oldest ticket that fits it, seated in order of arrival.
+    assert [([x.player_id for x in g], b) for g, b in form(waiting, 2.5, CONFIG)] == [
+        (["a", "c"], 0)
+    ]
+    for g, b in form(waiting, 100.0, replace(CONFIG, bots_after=None)):
+        assert all(x.min_seats <= len(g) + b <= x.max_seats for x in g)
+
+
 def test_properties_must_agree_where_both_set_them() -> None:
     waiting = [t("a", 0.0, region="eu"), t("b", 1.0, region="us"), t("c", 2.0)]
     groups = form(waiting, 100.0, replace(CONFIG, bots_after=None))

@@ -165,7 +165,10 @@ def form(
             if t.ticket_id in used or t is anchor:
                 continue
             lo, hi = max(low, t.min_seats), min(high, t.max_seats)
-            if lo > hi or lo > high or not all(_compatible(t, g, now, config) for g in group):
+            # A seat count all accept, with room for one more.
+            if lo > hi or len(group) + 1 > hi:
+                continue
+            if not all(_compatible(t, g, now, config) for g in group):
                 continue
             group.append(t)
             low, high = lo, hi
@@ -178,7 +181,8 @@ def form(
         else:
             continue
         used.update(t.ticket_id for t in group)
-        groups.append((group, bots))
+        # Seats in order of arrival (an older ticket may join a later anchor).
+        groups.append((sorted(group, key=lambda t: (t.created_at, t.ticket_id)), bots))
     return groups
 
 
