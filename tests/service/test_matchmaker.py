@@ -36,7 +36,6 @@ from ramino.store.tickets import (
     tickets_beside,
 )
 
-from tests.service.test_hostile_streams import NoAnswer
 from tests.support.redis_server import RedisServer
 
 RUMMY = QueueSpec("rummy", {}, rated=True)
@@ -327,7 +326,7 @@ async def test_a_rated_game_left_unrecorded_is_recorded_by_a_later_pass(
     await r.matchmaker.run_once()
     game_id = (await r.matchmaker.ticket("ann", a.ticket_id)).game_id
     r.app.table.on_finished = None
-    await r.app.move(game_id, 1, Resign(), None, None, NoAnswer())
+    await r.app.move(game_id, 1, Resign(), None, None)
     assert await r.app.ratings.store.recorded(game_id) is None
     await r.matchmaker.run_once()  # looked at too soon: not yet
     assert await r.app.ratings.store.recorded(game_id) is None

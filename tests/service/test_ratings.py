@@ -13,7 +13,6 @@ from ramino.engine import Resign
 from ramino.store import open_store
 from ramino.store.redis import RedisStore
 
-from tests.service.test_hostile_streams import NoAnswer
 from tests.support.redis_server import RedisServer
 
 PEOPLE = ("ann", "bob", "cid")
@@ -30,7 +29,7 @@ async def seated(
 
 
 async def resign(app: GameApp, game_id: str, seat: int) -> None:
-    await app.move(game_id, seat, Resign(), None, None, NoAnswer())
+    await app.move(game_id, seat, Resign(), None, None)
 
 
 async def test_resigning_players_lose_and_tie_last() -> None:
