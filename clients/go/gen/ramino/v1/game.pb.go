@@ -2943,8 +2943,8 @@ type PlayGameResponse struct {
 	//	*PlayGameResponse_Event
 	//	*PlayGameResponse_Answer
 	Payload isPlayGameResponse_Payload `protobuf_oneof:"payload"`
-	// What the seat may do after this message, set when it changed (with an
-	// answer: always, as MoveResult.options).
+	// What the seat may do after this message, set when it changed (the turn
+	// came to the seat or left it); an answer's are its result's `options`.
 	Options       *SeatOptions `protobuf:"bytes,5,opt,name=options,proto3" json:"options,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -1,0 +1,406 @@
+"""PlayGame, a seat's session (issue 21): real servers on loopback sockets,
+raw generated stubs. A session's messages come in version order, each
+version once (its own moves' events in their answers, the others' as
+events), its options pushed whenever the turn comes to it; refusals are
+answers and the stream stays open; a resume misses and repeats nothing; a
+session move and a unary move of the same seat interleave."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2
+from ramino.api.auth import TokenIssuer
+from ramino.api.game_servicer import GameServicer
+from ramino.api.server import create_server
+from ramino.app import GameApp, Limits
+from ramino.store import Store, open_store
+from ramino.v1 import game_pb2, game_pb2_grpc
+
+from .conftest import SECRET, SEED, auth
+
+MOVE_FIELDS = {
+    "draw_from_stock": game_pb2.DrawFromStockRequest,
+    "take_discard": game_pb2.TakeDiscardRequest,
+    "discard": game_pb2.DiscardRequest,
+    "lay_melds": game_pb2.LayMeldsRequest,
+    "lay_off": game_pb2.LayOffRequest,
+}
+
+
+@dataclass
+class Served:
+    app: GameApp
+    servicer: GameServicer
+    stub: game_pb2_grpc.GameServiceStub
+    address: str
+
+
+@asynccontextmanager
+async def serving(
+    store: Store | None = None, limits: Limits | None = None, per_connection: int = 100
+) -> AsyncIterator[Served]:
+    app = GameApp(store or open_store("memory"), seed_source=lambda: SEED, limits=limits)
+    servicer = GameServicer(app, TokenIssuer(SECRET), max_streams_per_connection=per_connection)
+    await app.start()
+    running = await create_server("127.0.0.1:0", servicer)
+    address = f"127.0.0.1:{running.port}"
+    try:
+        async with grpc.aio.insecure_channel(address) as channel:
+            yield Served(app, servicer, game_pb2_grpc.GameServiceStub(channel), address)
+    finally:
+        await running.stop(0)
+
+
+async def two_people(stub: game_pb2_grpc.GameServiceStub) -> tuple[str, list[str]]:
+    created = await stub.CreateGame(
+        game_pb2.CreateGameRequest(
+            variant="rummy",
+            seats=[game_pb2.SeatConfig(player_name="ann"), game_pb2.SeatConfig(player_name="bo")],
+        )
+    )
+    name = created.game.name
+    tokens = []
+    for seat, who in enumerate(("ann", "bo")):
+        joined = await stub.JoinGame(
+            game_pb2.JoinGameRequest(name=name, seat=seat, player_name=who)
+        )
+        tokens.append(joined.seat_token)
+    return name, tokens
+
+
+def reason_in(status: Any) -> str:
+    info = error_details_pb2.ErrorInfo()
+    assert status.details and status.details[0].Unpack(info)
+    return str(info.reason)
+
+
+def move_request(options: game_pb2.SeatOptions, request_id: str) -> game_pb2.PlayGameRequest:
+    """The move a plain player makes from its pushed options: melds when it
+    can, a draw, else the hinted discard."""
+    kinds = {m.WhichOneof("move"): m for m in options.moves}
+    v = options.version
+    if "lay_melds" in kinds:
+        melds = kinds["lay_melds"].lay_melds.melds
+        return game_pb2.PlayGameRequest(
+            lay_melds=game_pb2.LayMeldsRequest(
+                request_id=request_id, expected_version=v, melds=melds
+            )
+        )
+    if "draw_from_stock" in kinds:
+        return game_pb2.PlayGameRequest(
+            draw_from_stock=game_pb2.DrawFromStockRequest(request_id=request_id, expected_version=v)
+        )
+    card = options.hint.suggested_discard.id
+    return game_pb2.PlayGameRequest(
+        discard=game_pb2.DiscardRequest(request_id=request_id, expected_version=v, card_id=card)
+    )
+
+
+@dataclass
+class Seen:
+    """What one session was sent."""
+
+    messages: list[game_pb2.PlayGameResponse] = field(default_factory=list)
+
+    def versions(self) -> list[int]:
+        """Every version the session told of, in the order sent: each
+        event's, and each event of each answer."""
+        out = []
+        for m in self.messages:
+            kind = m.WhichOneof("payload")
+            if kind == "event":
+                out.append(m.event.version)
+            elif kind == "answer" and m.answer.HasField("result"):
+                out.extend(e.version for e in m.answer.result.events)
+        return out
+
+
+def session(stub: game_pb2_grpc.GameServiceStub, token: str) -> Any:
+    return stub.PlayGame(metadata=auth(token))
+
+
+async def start(call: Any, name: str, after: int | None = None) -> None:
+    begin = game_pb2.PlayGameStart(name=name)
+    if after is not None:
+        begin.after_version = after
+    await call.write(game_pb2.PlayGameRequest(start=begin))
+
+
+async def play_seat(
+    stub: game_pb2_grpc.GameServiceStub,
+    name: str,
+    token: str,
+    moves: int,
+    seen: Seen,
+    prefix: str,
+) -> None:
+    """Plays ``moves`` moves of a seat from what its session pushes."""
+    call = session(stub, token)
+    await start(call, name)
+    made = 0
+    while made < moves:
+        message = await call.read()
+        assert message is not grpc.aio.EOF
+        seen.messages.append(message)
+        if message.WhichOneof("payload") == "answer":
+            assert message.answer.HasField("result"), message.answer.error
+            options = message.answer.result.options
+        elif message.HasField("options"):
+            options = message.options
+        else:
+            continue
+        if options.moves:
+            made += 1
+            await call.write(move_request(options, f"{prefix}-{made}"))
+    await call.done_writing()
+    while (message := await call.read()) is not grpc.aio.EOF:
+        seen.messages.append(message)
+
+
+async def test_two_sessions_play_from_pushed_options_each_version_told_once_in_order() -> None:
+    async with serving() as s:
+        name, tokens = await two_people(s.stub)
+        seen = [Seen(), Seen()]
+        await asyncio.gather(
+            *(play_seat(s.stub, name, tokens[i], 12, seen[i], f"s{i}") for i in (0, 1))
+        )
+        final = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view.version
+        for one in seen:
+            first = one.messages[0]
+            assert first.WhichOneof("payload") == "snapshot"
+            told = one.versions()
+            assert told == sorted(set(told)), "each version once, in order"
+            assert told[0] == first.snapshot.version + 1
+            # Every version after the snapshot up to the last message's.
+            assert told == list(range(told[0], told[-1] + 1))
+            assert told[-1] <= final
+            # Every event says whose turn it is after it.
+            events = [m.event for m in one.messages if m.WhichOneof("payload") == "event"]
+            assert events and all(e.HasField("turn") for e in events)
+
+
+async def read_until(call: Any, what: str) -> list[game_pb2.PlayGameResponse]:
+    """The session's messages up to the first whose payload is ``what``
+    (or, for "options", the first that carries options)."""
+    out = []
+    while True:
+        message = await call.read()
+        assert message is not grpc.aio.EOF, out
+        out.append(message)
+        if what == "options" and message.HasField("options"):
+            return out
+        if message.WhichOneof("payload") == what:
+            return out
+
+
+async def options_of(call: Any) -> game_pb2.SeatOptions:
+    """The next options pushed or answered on ``call``, with moves."""
+    while True:
+        message = await call.read()
+        assert message is not grpc.aio.EOF
+        if message.WhichOneof("payload") == "answer" and message.answer.HasField("result"):
+            if message.answer.result.options.moves:
+                return message.answer.result.options
+        elif message.HasField("options") and message.options.moves:
+            return message.options
+
+
+async def opened(s: Served) -> tuple[str, list[str], int, Any, game_pb2.SeatOptions]:
+    """A game of two people and a session of the seat to play, at its options."""
+    name, tokens = await two_people(s.stub)
+    view = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+    call = session(s.stub, tokens[view.turn])
+    await start(call, name)
+    return name, tokens, view.turn, call, await options_of(call)
+
+
+def draw(request_id: str = "", expected: int | None = None) -> game_pb2.PlayGameRequest:
+    move = game_pb2.DrawFromStockRequest(request_id=request_id)
+    if expected is not None:
+        move.expected_version = expected
+    return game_pb2.PlayGameRequest(draw_from_stock=move)
+
+
+async def answer(call: Any) -> game_pb2.MoveAnswer:
+    return (await read_until(call, "answer"))[-1].answer
+
+
+async def test_a_refused_move_is_an_answer_with_its_status_and_the_session_goes_on() -> None:
+    async with serving() as s:
+        name, tokens, seat, call, options = await opened(s)
+        await call.write(draw("stale", options.version - 1))
+        refused = await answer(call)
+        assert refused.request_id == "stale" and refused.HasField("error")
+        assert refused.error.code == grpc.StatusCode.ABORTED.value[0]
+        assert reason_in(refused.error) == "VERSION_MISMATCH"
+        # A field no command carries: refused the same way, the game unchanged.
+        await call.write(
+            game_pb2.PlayGameRequest(discard=game_pb2.DiscardRequest(request_id="bad", card_id=-1))
+        )
+        bad = await answer(call)
+        assert bad.request_id == "bad" and reason_in(bad.error) == "BAD_CARD_ID"
+        # Another game's name in a move.
+        await call.write(
+            game_pb2.PlayGameRequest(
+                draw_from_stock=game_pb2.DrawFromStockRequest(name="games/other", request_id="o")
+            )
+        )
+        assert reason_in((await answer(call)).error) == "SESSION_GAME"
+        await call.write(draw("good", options.version))
+        good = await answer(call)
+        assert good.HasField("result") and good.result.view.version == options.version + 1
+        assert good.result.options.moves  # still its turn: discard
+        await call.done_writing()
+
+
+async def test_a_request_id_replayed_on_the_session_gets_the_first_answer_and_moves_once() -> None:
+    async with serving() as s:
+        name, tokens, seat, call, options = await opened(s)
+        await call.write(draw("d-1", options.version))
+        await call.write(draw("d-1", options.version))
+        first, again = await answer(call), await answer(call)
+        assert first.HasField("result") and first == again
+        view = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+        assert view.version == options.version + 1
+        # The same id over the unary call: the same first answer.
+        unary = await s.stub.DrawFromStock(
+            game_pb2.DrawFromStockRequest(
+                name=name, request_id="d-1", expected_version=options.version
+            ),
+            metadata=auth(tokens[seat]),
+        )
+        assert unary.result == first.result
+        # The id reused for another move is refused, the stream open.
+        await call.write(
+            game_pb2.PlayGameRequest(
+                discard=game_pb2.DiscardRequest(
+                    request_id="d-1", card_id=first.result.view.hand[0].id
+                )
+            )
+        )
+        assert reason_in((await answer(call)).error) == "REQUEST_ID_REUSED"
+        await call.write(draw("d-2"))
+        assert (await answer(call)).HasField("error")  # drawing twice: illegal
+        await call.done_writing()
+
+
+async def test_a_unary_move_of_the_same_seat_comes_as_an_event_between_session_answers() -> None:
+    async with serving() as s:
+        name, tokens, seat, call, options = await opened(s)
+        await call.write(draw("d", options.version))
+        drew = await answer(call)
+        card = drew.result.options.hint.suggested_discard.id
+        discarded = await s.stub.Discard(
+            game_pb2.DiscardRequest(name=name, card_id=card), metadata=auth(tokens[seat])
+        )
+        at = discarded.result.view.version
+        messages = await read_until(call, "event")
+        event = messages[-1]
+        assert event.event.version == at and event.event.HasField("discarded")
+        assert event.event.turn == 1 - seat
+        # The turn left the seat: its options say so, with no moves.
+        assert event.HasField("options") and not event.options.moves
+        await call.done_writing()
+        assert await call.read() is grpc.aio.EOF
+
+
+async def test_a_session_reopened_after_a_version_misses_and_repeats_nothing() -> None:
+    async with serving() as s:
+        name, tokens, seat, call, options = await opened(s)
+        other = 1 - seat
+        await call.write(draw("d", options.version))
+        drew = await answer(call)
+        card = drew.result.options.hint.suggested_discard.id
+        await call.write(
+            game_pb2.PlayGameRequest(discard=game_pb2.DiscardRequest(request_id="x", card_id=card))
+        )
+        last = (await answer(call)).result.view.version
+        call.cancel()  # dropped
+        # The other seat plays meanwhile (unary).
+        view = None
+        for _ in range(2):
+            legal = await s.stub.GetLegalMoves(
+                game_pb2.GetLegalMovesRequest(name=name), metadata=auth(tokens[other])
+            )
+            kinds = {m.WhichOneof("move") for m in legal.moves}
+            if "draw_from_stock" in kinds:
+                r = await s.stub.DrawFromStock(
+                    game_pb2.DrawFromStockRequest(name=name), metadata=auth(tokens[other])
+                )
+            else:
+                r = await s.stub.Discard(
+                    game_pb2.DiscardRequest(
+                        name=name, card_id=legal.options.hint.suggested_discard.id
+                    ),
+                    metadata=auth(tokens[other]),
+                )
+            view = r.result.view
+        assert view is not None
+        again = session(s.stub, tokens[seat])
+        await start(again, name, after=last)
+        told = []
+        while True:
+            message = await again.read()
+            assert message.WhichOneof("payload") != "snapshot"
+            if message.WhichOneof("payload") == "event":
+                told.append(message.event.version)
+            if message.HasField("options") and message.options.moves:
+                break
+        assert told == list(range(last + 1, view.version + 1))
+        assert message.options.version == view.version
+        await again.done_writing()
+
+
+async def test_the_seats_watch_carries_the_same_pushed_options() -> None:
+    async with serving() as s:
+        name, tokens = await two_people(s.stub)
+        view = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+        mover, other = view.turn, 1 - view.turn
+        watch = s.stub.WatchGame(game_pb2.WatchGameRequest(name=name), metadata=auth(tokens[other]))
+        snapshot = await watch.read()
+        assert snapshot.HasField("snapshot") and not snapshot.options.moves
+        md = auth(tokens[mover])
+        drew = await s.stub.DrawFromStock(game_pb2.DrawFromStockRequest(name=name), metadata=md)
+        assert drew.result.options.moves and drew.result.options == game_pb2.SeatOptions(
+            version=drew.result.view.version,
+            turn=mover,
+            moves=drew.result.legal_moves,
+            hint=drew.result.hint,
+        )
+        card = drew.result.options.hint.suggested_discard.id
+        await s.stub.Discard(game_pb2.DiscardRequest(name=name, card_id=card), metadata=md)
+        while True:
+            message = await watch.read()
+            if message.HasField("options"):
+                break
+        assert message.event.HasField("discarded") and message.event.turn == other
+        legal = await s.stub.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name), metadata=auth(tokens[other])
+        )
+        assert message.options == legal.options and legal.options.moves
+        watch.cancel()
+
+
+async def test_a_stopping_server_drains_its_sessions() -> None:
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED)
+    servicer = GameServicer(app, TokenIssuer(SECRET))
+    await app.start()
+    running = await create_server("127.0.0.1:0", servicer)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        name, tokens = await two_people(stub)
+        call = session(stub, tokens[0])
+        await start(call, name)
+        assert (await call.read()).HasField("snapshot")
+        stopping = asyncio.create_task(running.stop(5))
+        # The session ends (no error) well before the grace runs out.
+        while (await call.read()) is not grpc.aio.EOF:
+            pass
+        assert await call.code() == grpc.StatusCode.OK
+        await stopping
