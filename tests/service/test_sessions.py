@@ -8,29 +8,25 @@ session move and a unary move of the same seat interleave."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from google.rpc import error_details_pb2
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
 from ramino.app import GameApp, Limits
 from ramino.store import Store, open_store
+from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
 
-from .conftest import SECRET, SEED, auth
-
-MOVE_FIELDS = {
-    "draw_from_stock": game_pb2.DrawFromStockRequest,
-    "take_discard": game_pb2.TakeDiscardRequest,
-    "discard": game_pb2.DiscardRequest,
-    "lay_melds": game_pb2.LayMeldsRequest,
-    "lay_off": game_pb2.LayOffRequest,
-}
+from .conftest import SECRET, SEED, auth, reason_of
 
 
 @dataclass
@@ -404,3 +400,161 @@ async def test_a_stopping_server_drains_its_sessions() -> None:
             pass
         assert await call.code() == grpc.StatusCode.OK
         await stopping
+
+
+# --- every store, and two replicas sharing Redis ------------------------------------------
+
+
+@asynccontextmanager
+async def replicas(
+    request: pytest.FixtureRequest, kind: str, tmp_path: Path
+) -> AsyncIterator[list[Served]]:
+    """One server on memory or sqlite; two sharing one Redis or Redis Cluster."""
+    if kind in ("memory", "sqlite"):
+        url = "memory" if kind == "memory" else f"sqlite:{tmp_path / 'games.db'}"
+        async with serving(open_store(url)) as one:
+            yield [one]
+        return
+    prefix = f"test-{uuid.uuid4().hex}:"
+    fixture = "redis_cluster" if kind == "redis-cluster" else "redis_server"
+    url = request.getfixturevalue(fixture).url
+    async with serving(RedisStore(url, prefix=prefix)) as a:
+        async with serving(RedisStore(url, prefix=prefix)) as b:
+            yield [a, b]
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis", "redis-cluster"])
+async def test_sessions_play_on_every_store_the_seats_on_two_replicas_sharing_redis(
+    request: pytest.FixtureRequest, kind: str, tmp_path: Path
+) -> None:
+    async with replicas(request, kind, tmp_path) as served:
+        name, tokens = await two_people(served[0].stub)
+        seen = [Seen(), Seen()]
+        await asyncio.gather(
+            *(
+                play_seat(served[i % len(served)].stub, name, tokens[i], 10, seen[i], f"{kind}{i}")
+                for i in (0, 1)
+            )
+        )
+        for one in seen:
+            told = one.versions()
+            start = one.messages[0].snapshot.version
+            assert told == list(range(start + 1, told[-1] + 1))
+            answers = [m for m in one.messages if m.WhichOneof("payload") == "answer"]
+            assert len(answers) == 10 and all(a.answer.HasField("result") for a in answers)
+
+
+# --- hostile clients ------------------------------------------------------------------------
+
+
+async def refusal(call: Any) -> grpc.aio.AioRpcError:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        while (await call.read()) is not grpc.aio.EOF:
+            pass
+    return caught.value
+
+
+async def test_a_session_opened_with_another_games_token_is_refused() -> None:
+    async with serving() as s:
+        name, _ = await two_people(s.stub)
+        _, others = await two_people(s.stub)
+        call = session(s.stub, others[0])
+        await start(call, name)
+        error = await refusal(call)
+        assert error.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert reason_of(error) == "WRONG_GAME"
+
+
+async def test_a_session_must_open_with_its_start_and_start_once() -> None:
+    async with serving() as s:
+        name, tokens = await two_people(s.stub)
+        call = session(s.stub, tokens[0])
+        await call.write(draw("d"))
+        assert reason_of(await refusal(call)) == "SESSION_START"
+        again = session(s.stub, tokens[0])
+        await start(again, name)
+        await start(again, name)
+        assert reason_of(await refusal(again)) == "SESSION_START"
+
+
+async def test_an_oversize_message_ends_the_session_and_changes_nothing() -> None:
+    async with serving() as s:
+        name, tokens, seat, call, options = await opened(s)
+        huge = game_pb2.LayMeldsRequest(
+            request_id="big",
+            melds=[game_pb2.MeldCardIds(card_ids=list(range(500))) for _ in range(20)],
+        )
+        await call.write(game_pb2.PlayGameRequest(lay_melds=huge))
+        error = await refusal(call)
+        assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert reason_of(error) == "REQUEST_TOO_LARGE"
+        view = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+        assert view.version == options.version
+
+
+async def test_a_flood_of_sessions_meets_the_connection_and_seat_limits() -> None:
+    async with serving(limits=Limits(max_streams_per_seat=2), per_connection=3) as s:
+        name, tokens = await two_people(s.stub)
+        held = []
+        for _ in range(2):
+            call = session(s.stub, tokens[0])
+            await start(call, name)
+            assert (await call.read()).HasField("snapshot")
+            held.append(call)
+        over_seat = session(s.stub, tokens[0])
+        await start(over_seat, name)
+        assert reason_of(await refusal(over_seat)) == "TOO_MANY_WATCHERS"
+        # A watch of the other seat takes the connection's third place.
+        watch = s.stub.WatchGame(game_pb2.WatchGameRequest(name=name), metadata=auth(tokens[1]))
+        assert (await watch.read()).HasField("snapshot")
+        over_connection = session(s.stub, tokens[1])
+        await start(over_connection, name)
+        assert reason_of(await refusal(over_connection)) == "TOO_MANY_STREAMS"
+        for call in (*held, watch):
+            call.cancel()
+
+
+SMALL_WINDOW = [
+    ("grpc.use_local_subchannel_pool", 1),
+    ("grpc.http2.bdp_probe", 0),
+    ("grpc.http2.lookahead_bytes", 1024),
+]
+
+
+async def test_a_session_that_never_reads_is_ended_and_holds_no_place() -> None:
+    async with serving(limits=Limits(watch_queue=4, watch_lag=0.05)) as s:
+        name, tokens = await two_people(s.stub)
+        game_id = name.split("/")[1]
+        async with grpc.aio.insecure_channel(s.address, options=SMALL_WINDOW) as channel:
+            stuck = session(game_pb2_grpc.GameServiceStub(channel), tokens[1])
+            await start(stuck, name)
+            while s.app.watching.watchers(game_id, 1) == 0:
+                await asyncio.sleep(0.01)
+            moves = 0
+            while s.app.watching.watchers(game_id, 1) == 1:
+                assert moves < 600
+                await unary_move(s, name, tokens)
+                moves += 1
+                await asyncio.sleep(0)
+            assert s.app.watching.watchers(game_id, 1) == 0
+            stuck.cancel()
+
+
+async def unary_move(s: Served, name: str, tokens: list[str]) -> None:
+    """One unary move of the seat whose turn it is: a draw, else the hinted discard."""
+    for token in tokens:
+        legal = await s.stub.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name), metadata=auth(token)
+        )
+        if not legal.moves:
+            continue
+        if any(m.HasField("draw_from_stock") for m in legal.moves):
+            await s.stub.DrawFromStock(
+                game_pb2.DrawFromStockRequest(name=name), metadata=auth(token)
+            )
+        else:
+            card = legal.options.hint.suggested_discard.id
+            await s.stub.Discard(
+                game_pb2.DiscardRequest(name=name, card_id=card), metadata=auth(token)
+            )
+        return
