@@ -373,12 +373,11 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
 
 
 SESSION_FIELDS = {
-    rpc: field.name
-    for field in game_pb2.PlayGameRequest.DESCRIPTOR.oneofs_by_name["message"].fields
-    if field.message_type.name.endswith("Request")
-    for rpc in (field.message_type.name.removesuffix("Request"),)
+    f.name.title().replace("_", ""): f.name
+    for f in game_pb2.PlayGameRequest.DESCRIPTOR.oneofs_by_name["message"].fields
+    if f.name != "start"
 }
-"""The PlayGameRequest field of each move RPC."""
+"""The PlayGameRequest field of each move RPC (``DrawFromStock``: ``draw_from_stock``)."""
 
 
 async def play_seat_session(

@@ -1,0 +1,480 @@
+"""A seat's session (``PlayGame``): moves out, and in, in version order,
+each move's answer, every event the seat may see, and the seat's options
+pushed whenever they change, so that a client never asks.
+
+:meth:`AsyncSeat.session <ramino_client.AsyncSeat.session>` and
+:meth:`Seat.session <ramino_client.Seat.session>` open one; a dropped session
+is reopened after the last version received (missing and repeating nothing)
+and the moves not yet answered are sent again with their request ids (each
+applied once). Against a server without ``PlayGame`` the session falls back
+to the unary moves and the seat's watch, asking for the legal moves after
+each event. :func:`play_seat` and :func:`play_seat_async` play a seat to the
+end from what the session pushes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import grpc
+import grpc.aio
+from google.rpc import error_details_pb2, status_pb2
+
+from ramino_client import _convert, _wire
+from ramino_client import events as ev
+from ramino_client import models as m
+from ramino_client import moves as mv
+from ramino_client.errors import _BY_CODE, ServiceError, error_from_rpc, watch_resumable
+from ramino_client.v1 import game_pb2
+
+if TYPE_CHECKING:
+    from ramino_client.aio import AsyncSeat
+    from ramino_client.sync import Seat
+
+__all__ = ["Update", "AsyncSession", "Session", "play_seat", "play_seat_async", "Choose"]
+
+PLAY_GAME = "/ramino.v1.GameService/PlayGame"
+def _move_fields() -> dict[str, str]:
+    """The PlayGameRequest field of each move request, by its message's name."""
+    fields = {}
+    for field in game_pb2.PlayGameRequest.DESCRIPTOR.oneofs_by_name["message"].fields:
+        if field.name != "start" and field.message_type is not None:
+            fields[field.message_type.full_name] = field.name
+    return fields
+
+
+_FIELDS = _move_fields()
+
+Choose = Callable[[mv.LegalMoves, "m.GameView | None"], mv.Move]
+"""A seat's policy: the move to make from its options (and its last view)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """One message of a session: an event of someone else's move (or of this
+    seat's unary call), a snapshot, the answer to one of this session's
+    moves (``result``, or ``error`` when it was refused: the session goes
+    on), and ``options``, what the seat may do now, when they changed."""
+
+    version: int
+    event: ev.Event | None = None
+    snapshot: m.GameView | None = None
+    request_id: str = ""
+    result: mv.MoveResult | None = None
+    error: ServiceError | None = None
+    options: mv.LegalMoves | None = None
+
+    @property
+    def ends_match(self) -> bool:
+        if self.event is not None:
+            return ev.ends_match(self.event)
+        return self.result is not None and self.result.view.status == m.GameStatus.FINISHED
+
+
+def _status_error(status: status_pb2.Status) -> ServiceError:
+    code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
+    reason, domain, metadata = code.name, "", {}
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            reason, domain, metadata = info.reason, info.domain, dict(info.metadata)
+            break
+    return _BY_CODE.get(code, ServiceError)(code, reason, status.message, metadata, domain)
+
+
+def options(o: game_pb2.SeatOptions) -> mv.LegalMoves:
+    return _convert.options(o)
+
+
+def update_of(r: game_pb2.PlayGameResponse) -> Update:
+    """The Update of one server message."""
+    pushed = options(r.options) if r.HasField("options") else None
+    kind = r.WhichOneof("payload")
+    if kind == "snapshot":
+        return Update(r.version, snapshot=_convert.view(r.snapshot), options=pushed)
+    if kind == "event":
+        return Update(r.version, event=_convert.event(r.event), options=pushed)
+    if kind == "answer":
+        a = r.answer
+        if a.HasField("error"):
+            return Update(r.version, request_id=a.request_id, error=_status_error(a.error))
+        result = _convert.move_result(a.result)
+        return Update(
+            r.version,
+            request_id=a.request_id,
+            result=result,
+            options=options(a.result.options) if a.result.HasField("options") else None,
+        )
+    return Update(r.version, options=pushed)
+
+
+def move_message(
+    move: mv.Move, request_id: str, expected_version: int | None
+) -> game_pb2.PlayGameRequest:
+    """A move as a session's message: its unary request (the session's game
+    implied)."""
+    _, request = _wire.move_call(move, "", request_id, expected_version)
+    message = game_pb2.PlayGameRequest()
+    getattr(message, _FIELDS[request.DESCRIPTOR.full_name]).CopyFrom(request)
+    return message
+
+
+def _start(name: str, after_version: int | None) -> game_pb2.PlayGameRequest:
+    start = game_pb2.PlayGameStart(name=name)
+    if after_version is not None:
+        start.after_version = after_version
+    return game_pb2.PlayGameRequest(start=start)
+
+
+def _unimplemented(error: grpc.RpcError) -> bool:
+    code = getattr(error, "code", None)
+    return callable(code) and code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+class _Resume:
+    """Where a session stands, kept across reconnections: the last version
+    received, and the moves sent and not yet answered."""
+
+    def __init__(self, after_version: int | None) -> None:
+        self.last_version = after_version
+        self.unanswered: dict[str, game_pb2.PlayGameRequest] = {}
+        self.ended = False
+
+    def take(self, update: Update) -> bool:
+        """Whether ``update`` is new (not one received before a reconnect)."""
+        if update.request_id:
+            if self.unanswered.pop(update.request_id, None) is None:
+                return False
+        elif update.event is not None:
+            if self.last_version is not None and update.version <= self.last_version:
+                return False
+        if update.result is not None or update.event is not None or update.snapshot is not None:
+            self.last_version = max(self.last_version or 0, update.version)
+        self.ended = self.ended or update.ends_match
+        return True
+
+
+class AsyncSession(AsyncIterator[Update]):
+    """A seat's session for asyncio: ``await send(move)``, ``async for update``."""
+
+    def __init__(self, seat: AsyncSeat, after_version: int | None = None) -> None:
+        self.seat = seat
+        self._resume = _Resume(after_version)
+        self._call: Any = None
+        self.fallback = False
+        """The server has no PlayGame: unary moves and the seat's watch."""
+        self._answers: deque[Update] = deque()
+        self._watch: Any = None
+
+    @property
+    def last_version(self) -> int | None:
+        return self._resume.last_version
+
+    async def __aenter__(self) -> AsyncSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._call is not None:
+            self._call.cancel()
+        if self._watch is not None:
+            await self._watch.aclose()
+
+    async def _open(self) -> Any:
+        if self._call is None:
+            client = self.seat.client
+            method = client._channel.stream_stream(
+                PLAY_GAME,
+                request_serializer=game_pb2.PlayGameRequest.SerializeToString,
+                response_deserializer=game_pb2.PlayGameResponse.FromString,
+            )
+            self._call = method(metadata=_wire.auth(self.seat.token) + client._identity)
+            await self._call.write(_start(self.seat.name, self._resume.last_version))
+            for pending in list(self._resume.unanswered.values()):
+                await self._call.write(pending)
+        return self._call
+
+    async def send(
+        self,
+        move: mv.Move,
+        *,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> str:
+        """Sends ``move``; its answer comes as an :class:`Update` with its
+        request id (returned)."""
+        request_id = request_id or _wire.new_request_id()
+        if self.fallback:
+            try:
+                result = await self.seat.play(
+                    move, expected_version=expected_version, request_id=request_id
+                )
+            except ServiceError as error:
+                self._answers.append(Update(0, request_id=request_id, error=error))
+            else:
+                self._answers.append(
+                    Update(
+                        result.version,
+                        request_id=request_id,
+                        result=result,
+                        options=result.legal_moves,
+                    )
+                )
+            return request_id
+        message = move_message(move, request_id, expected_version)
+        self._resume.unanswered[request_id] = message
+        call = await self._open()
+        await call.write(message)
+        return request_id
+
+    async def __anext__(self) -> Update:
+        delays = self.seat.client.retry.delays()
+        while True:
+            if self.fallback:
+                return await self._next_fallback()
+            if self._resume.ended and not self._resume.unanswered:
+                raise StopAsyncIteration
+            call = await self._open()
+            try:
+                response = await call.read()
+            except grpc.RpcError as error:
+                self._call = None
+                if _unimplemented(error):
+                    self.fallback = True
+                    continue
+                if not watch_resumable(error):
+                    raise error_from_rpc(error) from error
+                delay = next(delays, None)
+                if delay is None:
+                    raise _wire.stream_lost(error) from error
+                await asyncio.sleep(delay)
+                continue
+            if response is grpc.aio.EOF:
+                self._call = None
+                if self._resume.ended:
+                    raise StopAsyncIteration
+                continue  # the server drained: reopen after the last version
+            update = update_of(response)
+            if self._resume.take(update):
+                return update
+
+    async def _next_fallback(self) -> Update:
+        if self._answers:
+            update = self._answers.popleft()
+            self._resume.take(update)
+            return update
+        if self._resume.ended:
+            raise StopAsyncIteration
+        if self._watch is None:
+            self._watch = self.seat.watch(self._resume.last_version)
+        item = await anext(self._watch)
+        if isinstance(item, ev.Snapshot):
+            update = Update(item.version, snapshot=item.view)
+        else:
+            update = Update(item.version, event=item)
+        if not self._resume.take(update):
+            return await self._next_fallback()
+        if not update.ends_match:
+            update = Update(
+                update.version, update.event, update.snapshot, options=await self.seat.legal_moves()
+            )
+        return update
+
+
+class Session(Iterator[Update]):
+    """A seat's session for the blocking client: ``send(move)``, ``for update in``."""
+
+    def __init__(self, seat: Seat, after_version: int | None = None) -> None:
+        self.seat = seat
+        self._resume = _Resume(after_version)
+        self._outbox: queue.Queue[game_pb2.PlayGameRequest | None] | None = None
+        self._responses: Any = None
+        self._lock = threading.Lock()
+        self.fallback = False
+        self._answers: deque[Update] = deque()
+        self._watch: Any = None
+
+    @property
+    def last_version(self) -> int | None:
+        return self._resume.last_version
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._outbox is not None:
+                self._outbox.put(None)
+            if self._responses is not None:
+                self._responses.cancel()
+            self._outbox = self._responses = None
+        if self._watch is not None:
+            self._watch.cancel()
+
+    def _open(self) -> Any:
+        with self._lock:
+            if self._responses is None:
+                outbox: queue.Queue[game_pb2.PlayGameRequest | None] = queue.Queue()
+                outbox.put(_start(self.seat.name, self._resume.last_version))
+                for pending in list(self._resume.unanswered.values()):
+                    outbox.put(pending)
+                client = self.seat.client
+                method = client._channel.stream_stream(
+                    PLAY_GAME,
+                    request_serializer=game_pb2.PlayGameRequest.SerializeToString,
+                    response_deserializer=game_pb2.PlayGameResponse.FromString,
+                )
+                self._outbox = outbox
+                self._responses = method(
+                    iter(outbox.get, None),
+                    metadata=_wire.auth(self.seat.token) + client._identity,
+                )
+            return self._responses
+
+    def send(
+        self,
+        move: mv.Move,
+        *,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> str:
+        """Sends ``move``; its answer comes as an :class:`Update` with its
+        request id (returned)."""
+        request_id = request_id or _wire.new_request_id()
+        if self.fallback:
+            try:
+                result = self.seat.play(
+                    move, expected_version=expected_version, request_id=request_id
+                )
+            except ServiceError as error:
+                self._answers.append(Update(0, request_id=request_id, error=error))
+            else:
+                self._answers.append(
+                    Update(
+                        result.version,
+                        request_id=request_id,
+                        result=result,
+                        options=result.legal_moves,
+                    )
+                )
+            return request_id
+        message = move_message(move, request_id, expected_version)
+        self._resume.unanswered[request_id] = message
+        self._open()
+        with self._lock:
+            if self._outbox is not None:
+                self._outbox.put(message)
+        return request_id
+
+    def __next__(self) -> Update:
+        delays = self.seat.client.retry.delays()
+        while True:
+            if self.fallback:
+                return self._next_fallback()
+            if self._resume.ended and not self._resume.unanswered:
+                raise StopIteration
+            responses = self._open()
+            try:
+                response = next(responses)
+            except StopIteration:
+                self._drop()
+                if self._resume.ended:
+                    raise
+                continue
+            except grpc.RpcError as error:
+                self._drop()
+                if _unimplemented(error):
+                    self.fallback = True
+                    continue
+                if not watch_resumable(error):
+                    raise error_from_rpc(error) from error
+                delay = next(delays, None)
+                if delay is None:
+                    raise _wire.stream_lost(error) from error
+                threading.Event().wait(delay)
+                continue
+            update = update_of(response)
+            if self._resume.take(update):
+                return update
+
+    def _drop(self) -> None:
+        with self._lock:
+            if self._outbox is not None:
+                self._outbox.put(None)
+            self._outbox = self._responses = None
+
+    def _next_fallback(self) -> Update:
+        if self._answers:
+            update = self._answers.popleft()
+            self._resume.take(update)
+            return update
+        if self._resume.ended:
+            raise StopIteration
+        if self._watch is None:
+            self._watch = self.seat.watch(self._resume.last_version)
+        item = next(self._watch)
+        if isinstance(item, ev.Snapshot):
+            update = Update(item.version, snapshot=item.view)
+        else:
+            update = Update(item.version, event=item)
+        if not self._resume.take(update):
+            return self._next_fallback()
+        if not update.ends_match:
+            update = Update(
+                update.version, update.event, update.snapshot, options=self.seat.legal_moves()
+            )
+        return update
+
+
+def _policy(
+    update: Update, view: m.GameView | None
+) -> tuple[mv.LegalMoves | None, m.GameView | None]:
+    """The options an update leaves the seat with (None: none new), and its view."""
+    if update.error is not None:
+        raise update.error
+    if update.snapshot is not None:
+        view = update.snapshot
+    if update.result is not None:
+        view = update.result.view
+        return update.result.legal_moves, view
+    return update.options, view
+
+
+def play_seat(seat: Seat, choose: Choose) -> m.GameView | None:
+    """Plays ``seat`` to the end of its match from what its session pushes
+    (``choose``: the move to make from the seat's options); the seat's last
+    view."""
+    view = seat.last_view
+    with seat.session() as session:
+        for update in session:
+            legal, view = _policy(update, view)
+            if update.ends_match:
+                break
+            if legal is not None and legal.moves:
+                session.send(choose(legal, view), expected_version=legal.version)
+    return view
+
+
+async def play_seat_async(seat: AsyncSeat, choose: Choose) -> m.GameView | None:
+    """:func:`play_seat` for asyncio."""
+    view = seat.last_view
+    async with seat.session() as session:
+        async for update in session:
+            legal, view = _policy(update, view)
+            if update.ends_match:
+                break
+            if legal is not None and legal.moves:
+                await session.send(choose(legal, view), expected_version=legal.version)
+    return view
