@@ -204,7 +204,12 @@ class Session:
                     self._taken.set()
                     if value.game is not None:
                         self.last = value.version
-                        yield SessionItem(value.version, game=value.game)
+                        options = await self._moves.options_at(
+                            self.game_id, self.seat, value.version
+                        )
+                        if options is not None:
+                            self._told = bool(options.moves)
+                        yield SessionItem(value.version, game=value.game, options=options)
                     elif value.version > self.last:
                         events.append(value)
                         if len(events) > self._limits.watch_queue:

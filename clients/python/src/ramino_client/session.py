@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["Update", "AsyncSession", "Session", "play_seat", "play_seat_async", "Choose"]
 
 PLAY_GAME = "/ramino.v1.GameService/PlayGame"
+
+
 def _move_fields() -> dict[str, str]:
     """The PlayGameRequest field of each move request, by its message's name."""
     fields = {}
