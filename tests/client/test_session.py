@@ -99,7 +99,6 @@ def older_handlers(servicer: GameServicer) -> grpc.GenericRpcHandler:
         if method.name == "PlayGame":
             continue
         request = getattr(game_pb2, method.input_type.name)
-        response = getattr(game_pb2, method.output_type.name)
         make = (
             grpc.unary_stream_rpc_method_handler
             if method.server_streaming
