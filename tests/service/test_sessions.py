@@ -8,7 +8,9 @@ session move and a unary move of the same seat interleave."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import uuid
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc
 
 from .conftest import SECRET, SEED, auth, reason_of
+from .test_hostile_streams import two_people as joined_pair
 
 
 @dataclass
@@ -54,19 +57,8 @@ async def serving(
 
 
 async def two_people(stub: game_pb2_grpc.GameServiceStub) -> tuple[str, list[str]]:
-    created = await stub.CreateGame(
-        game_pb2.CreateGameRequest(
-            variant="rummy",
-            seats=[game_pb2.SeatConfig(player_name="ann"), game_pb2.SeatConfig(player_name="bo")],
-        )
-    )
-    name = created.game.name
-    tokens = []
-    for seat, who in enumerate(("ann", "bo")):
-        joined = await stub.JoinGame(
-            game_pb2.JoinGameRequest(name=name, seat=seat, player_name=who)
-        )
-        tokens.append(joined.seat_token)
+    """A rummy game of two joined people: its name and seat tokens."""
+    name, tokens, _ = await joined_pair(stub)
     return name, tokens
 
 
@@ -421,6 +413,14 @@ async def replicas(
     async with serving(RedisStore(url, prefix=prefix)) as a:
         async with serving(RedisStore(url, prefix=prefix)) as b:
             yield [a, b]
+    if kind == "redis-cluster":
+        # A feed's blocking XREAD cancelled on a Redis Cluster leaves its
+        # socket to the garbage collector (redis-py's cluster client; seen
+        # here, not fixed here): collected now, so that its ResourceWarning
+        # does not land in whichever test runs next.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            gc.collect()
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite", "redis", "redis-cluster"])

@@ -15,6 +15,7 @@ end from what the session pushes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import queue
 import threading
 from collections import deque
@@ -163,6 +164,39 @@ class _Resume:
         return True
 
 
+class _Local:
+    """The fallback's side of a session (no PlayGame): the answers of the
+    unary moves sent, and the seat's watch items, as updates in order."""
+
+    def __init__(self, resume: _Resume) -> None:
+        self.resume = resume
+        self.answers: deque[Update] = deque()
+
+    def answered(
+        self, request_id: str, result: mv.MoveResult | None, error: ServiceError | None = None
+    ) -> None:
+        version = 0 if result is None else result.version
+        legal = None if result is None else result.legal_moves
+        self.answers.append(
+            Update(version, request_id=request_id, result=result, error=error, options=legal)
+        )
+
+    def next_answer(self) -> Update | None:
+        if not self.answers:
+            return None
+        update = self.answers.popleft()
+        self.resume.take(update)
+        return update
+
+    def watched(self, item: ev.WatchItem) -> Update | None:
+        """The update of a watch item, None when an answer brought it already."""
+        if isinstance(item, ev.Snapshot):
+            update = Update(item.version, snapshot=item.view)
+        else:
+            update = Update(item.version, event=item)
+        return update if self.resume.take(update) else None
+
+
 class AsyncSession(AsyncIterator[Update]):
     """A seat's session for asyncio: ``await send(move)``, ``async for update``."""
 
@@ -172,7 +206,7 @@ class AsyncSession(AsyncIterator[Update]):
         self._call: Any = None
         self.fallback = False
         """The server has no PlayGame: unary moves and the seat's watch."""
-        self._answers: deque[Update] = deque()
+        self._local = _Local(self._resume)
         self._watch: Any = None
 
     @property
@@ -217,20 +251,13 @@ class AsyncSession(AsyncIterator[Update]):
         request_id = request_id or _wire.new_request_id()
         if self.fallback:
             try:
-                result = await self.seat.play(
+                played = await self.seat.play(
                     move, expected_version=expected_version, request_id=request_id
                 )
             except ServiceError as error:
-                self._answers.append(Update(0, request_id=request_id, error=error))
+                self._local.answered(request_id, None, error)
             else:
-                self._answers.append(
-                    Update(
-                        result.version,
-                        request_id=request_id,
-                        result=result,
-                        options=result.legal_moves,
-                    )
-                )
+                self._local.answered(request_id, played)
             return request_id
         message = move_message(move, request_id, expected_version)
         self._resume.unanswered[request_id] = message
@@ -270,26 +297,18 @@ class AsyncSession(AsyncIterator[Update]):
                 return update
 
     async def _next_fallback(self) -> Update:
-        if self._answers:
-            update = self._answers.popleft()
-            self._resume.take(update)
-            return update
+        answer = self._local.next_answer()
+        if answer is not None:
+            return answer
         if self._resume.ended:
             raise StopAsyncIteration
         if self._watch is None:
             self._watch = self.seat.watch(self._resume.last_version)
-        item = await anext(self._watch)
-        if isinstance(item, ev.Snapshot):
-            update = Update(item.version, snapshot=item.view)
-        else:
-            update = Update(item.version, event=item)
-        if not self._resume.take(update):
-            return await self._next_fallback()
-        if not update.ends_match:
-            update = Update(
-                update.version, update.event, update.snapshot, options=await self.seat.legal_moves()
-            )
-        return update
+        while (update := self._local.watched(await anext(self._watch))) is None:
+            pass
+        if update.ends_match:
+            return update
+        return dataclasses.replace(update, options=await self.seat.legal_moves())
 
 
 class Session(Iterator[Update]):
@@ -302,7 +321,7 @@ class Session(Iterator[Update]):
         self._responses: Any = None
         self._lock = threading.Lock()
         self.fallback = False
-        self._answers: deque[Update] = deque()
+        self._local = _Local(self._resume)
         self._watch: Any = None
 
     @property
@@ -357,20 +376,13 @@ class Session(Iterator[Update]):
         request_id = request_id or _wire.new_request_id()
         if self.fallback:
             try:
-                result = self.seat.play(
+                played = self.seat.play(
                     move, expected_version=expected_version, request_id=request_id
                 )
             except ServiceError as error:
-                self._answers.append(Update(0, request_id=request_id, error=error))
+                self._local.answered(request_id, None, error)
             else:
-                self._answers.append(
-                    Update(
-                        result.version,
-                        request_id=request_id,
-                        result=result,
-                        options=result.legal_moves,
-                    )
-                )
+                self._local.answered(request_id, played)
             return request_id
         message = move_message(move, request_id, expected_version)
         self._resume.unanswered[request_id] = message
@@ -418,26 +430,18 @@ class Session(Iterator[Update]):
             self._outbox = self._responses = None
 
     def _next_fallback(self) -> Update:
-        if self._answers:
-            update = self._answers.popleft()
-            self._resume.take(update)
-            return update
+        answer = self._local.next_answer()
+        if answer is not None:
+            return answer
         if self._resume.ended:
             raise StopIteration
         if self._watch is None:
             self._watch = self.seat.watch(self._resume.last_version)
-        item = next(self._watch)
-        if isinstance(item, ev.Snapshot):
-            update = Update(item.version, snapshot=item.view)
-        else:
-            update = Update(item.version, event=item)
-        if not self._resume.take(update):
-            return self._next_fallback()
-        if not update.ends_match:
-            update = Update(
-                update.version, update.event, update.snapshot, options=self.seat.legal_moves()
-            )
-        return update
+        while (update := self._local.watched(next(self._watch))) is None:
+            pass
+        if update.ends_match:
+            return update
+        return dataclasses.replace(update, options=self.seat.legal_moves())
 
 
 def _policy(
