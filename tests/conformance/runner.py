@@ -117,8 +117,13 @@ def normalize(value: Any, game_labels: dict[str, str]) -> Any:
     return value
 
 
+KIND_BESIDE = ("version", "seat", "turn", "options")
+"""The members beside an object's kind: a GameEvent's version, seat and
+turn after it, a watch message's version and the seat's options."""
+
+
 def kind_of(value: dict[str, Any], path: str) -> Any:
-    keys = [k for k in value if k not in ("version", "seat")]
+    keys = [k for k in value if k not in KIND_BESIDE]
     if len(keys) != 1:
         raise Mismatch(f"{path}: @kind of an object with members {sorted(keys)}")
     if keys[0] == "event" and isinstance(value["event"], dict):

@@ -138,7 +138,9 @@ function isObject(v: Json): v is JsonObject {
 }
 
 function kindOf(value: JsonObject, path: string): Json {
-  const keys = Object.keys(value).filter((k) => k !== "version" && k !== "seat");
+  // Beside the kind: a GameEvent's version, seat and turn after it, a watch
+  // message's version and the seat's options.
+  const keys = Object.keys(value).filter((k) => !["version", "seat", "turn", "options"].includes(k));
   if (keys.length !== 1) throw new Mismatch(`${path}: @kind of an object with members ${JSON.stringify(keys.sort())}`);
   const only = keys[0] as string;
   const inner = value[only] ?? null;

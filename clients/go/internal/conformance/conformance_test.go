@@ -205,7 +205,9 @@ func normalize(v any, labels map[string]string) any {
 func kindOf(v map[string]any, path string) (any, error) {
 	var keys []string
 	for k := range v {
-		if k != "version" && k != "seat" {
+		// Beside the kind: a GameEvent's version, seat and turn after it,
+		// a watch message's version and the seat's options.
+		if k != "version" && k != "seat" && k != "turn" && k != "options" {
 			keys = append(keys, k)
 		}
 	}
