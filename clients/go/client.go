@@ -136,6 +136,7 @@ type Client struct {
 	conn  *grpc.ClientConn
 	game  raminov1.GameServiceClient
 	rules raminov1.RulesServiceClient
+	match raminov1.MatchServiceClient
 	cfg   config
 }
 
@@ -179,6 +180,7 @@ func NewClient(target string, opts ...Option) (*Client, error) {
 	c.conn = conn
 	c.game = raminov1.NewGameServiceClient(conn)
 	c.rules = raminov1.NewRulesServiceClient(conn)
+	c.match = raminov1.NewMatchServiceClient(conn)
 	return c, nil
 }
 

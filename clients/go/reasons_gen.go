@@ -408,6 +408,36 @@ const (
 	// ReasonStoreUnavailable is UNAVAILABLE: the game store is out of reach: retry with the request id.
 	ReasonStoreUnavailable = "STORE_UNAVAILABLE"
 
+	// ReasonBadSeatCounts is INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal.
+	ReasonBadSeatCounts = "BAD_SEAT_COUNTS"
+
+	// ReasonBadTicketProperties is INVALID_ARGUMENT: too many ticket properties, or one too long or not printable.
+	ReasonBadTicketProperties = "BAD_TICKET_PROPERTIES"
+
+	// ReasonBadBoundSeat is INVALID_ARGUMENT: a seat bound to a player at creation is a person's, with a name.
+	ReasonBadBoundSeat = "BAD_BOUND_SEAT"
+
+	// ReasonTooManyTickets is INVALID_ARGUMENT: the player holds the most tickets the server allows at once.
+	ReasonTooManyTickets = "TOO_MANY_TICKETS"
+
+	// ReasonTicketNotFound is NOT_FOUND: no such ticket, or another player's (not told apart).
+	ReasonTicketNotFound = "TICKET_NOT_FOUND"
+
+	// ReasonPlayerRequired is INVALID_ARGUMENT: quick play needs a verified player (the host's player token).
+	ReasonPlayerRequired = "PLAYER_REQUIRED"
+
+	// ReasonBadPage is INVALID_ARGUMENT: a leaderboard or history read with a bad page size or token.
+	ReasonBadPage = "BAD_PAGE"
+
+	// ReasonBadTicketName is INVALID_ARGUMENT: a ticket name that is not "tickets/{ticket}".
+	ReasonBadTicketName = "BAD_TICKET_NAME"
+
+	// ReasonTooManyTicketStreams is RESOURCE_EXHAUSTED: the player holds the most ticket streams a replica allows at once.
+	ReasonTooManyTicketStreams = "TOO_MANY_TICKET_STREAMS"
+
+	// ReasonGameNotFinished is FAILED_PRECONDITION: a game's whole record is given once it has finished.
+	ReasonGameNotFinished = "GAME_NOT_FINISHED"
+
 	// ReasonInternal is INTERNAL: an error the server did not expect (logged once): a bug.
 	ReasonInternal = "INTERNAL"
 
@@ -558,6 +588,16 @@ var reasonCodes = []reasonCode{
 	{ReasonWatchInterrupted, codes.Unavailable},
 	{ReasonNotReplicated, codes.Unavailable},
 	{ReasonStoreUnavailable, codes.Unavailable},
+	{ReasonBadSeatCounts, codes.InvalidArgument},
+	{ReasonBadTicketProperties, codes.InvalidArgument},
+	{ReasonBadBoundSeat, codes.InvalidArgument},
+	{ReasonTooManyTickets, codes.InvalidArgument},
+	{ReasonTicketNotFound, codes.NotFound},
+	{ReasonPlayerRequired, codes.InvalidArgument},
+	{ReasonBadPage, codes.InvalidArgument},
+	{ReasonBadTicketName, codes.InvalidArgument},
+	{ReasonTooManyTicketStreams, codes.ResourceExhausted},
+	{ReasonGameNotFinished, codes.FailedPrecondition},
 	{ReasonInternal, codes.Internal},
 	{ReasonSpectatorToken, codes.PermissionDenied},
 	{ReasonEmptyWatchMessage, codes.Internal},

@@ -30,6 +30,7 @@ __all__ = [
     "InvalidSeed",
     "BadRequest",
     "NotPermitted",
+    "NotFound",
     "GameStateError",
     "Busy",
     "Interrupted",
@@ -86,6 +87,11 @@ class BadRequest(InputError):
 class NotPermitted(RaminoError):
     """The caller may not do this (another seat's or game's token, no
     spectators)."""
+
+
+class NotFound(RaminoError):
+    """No such thing, or none the caller may know of (another player's
+    ticket is answered as unknown)."""
 
 
 class GameStateError(RaminoError):

@@ -89,6 +89,7 @@ _service = _registrar("service", Code.INVALID_ARGUMENT)
 _auth = _registrar("auth", Code.UNAUTHENTICATED)
 _limit = _registrar("limit", Code.RESOURCE_EXHAUSTED)
 _store = _registrar("store", Code.UNAVAILABLE)
+_match = _registrar("match", Code.INVALID_ARGUMENT)
 _sdk = _registrar("sdk", Code.INTERNAL)
 
 # --- illegal moves: the command is well formed, the rules refuse it now ---
@@ -356,6 +357,38 @@ NOT_REPLICATED: Final = _store(
 )
 STORE_UNAVAILABLE: Final = _store(
     "STORE_UNAVAILABLE", "the game store is out of reach: retry with the request id"
+)
+
+# --- quick play: tickets, the matchmaker, ratings and records ---
+BAD_SEAT_COUNTS: Final = _match(
+    "BAD_SEAT_COUNTS", "the acceptable seat counts are not a range the variant can deal"
+)
+BAD_TICKET_PROPERTIES: Final = _match(
+    "BAD_TICKET_PROPERTIES", "too many ticket properties, or one too long or not printable"
+)
+BAD_BOUND_SEAT: Final = _match(
+    "BAD_BOUND_SEAT", "a seat bound to a player at creation is a person's, with a name"
+)
+TOO_MANY_TICKETS: Final = _match(
+    "TOO_MANY_TICKETS", "the player holds the most tickets the server allows at once"
+)
+TICKET_NOT_FOUND: Final = _match(
+    "TICKET_NOT_FOUND", "no such ticket, or another player's (not told apart)", Code.NOT_FOUND
+)
+PLAYER_REQUIRED: Final = _match(
+    "PLAYER_REQUIRED", "quick play needs a verified player (the host's player token)"
+)
+BAD_PAGE: Final = _match("BAD_PAGE", "a leaderboard or history read with a bad page size or token")
+BAD_TICKET_NAME: Final = _match("BAD_TICKET_NAME", 'a ticket name that is not "tickets/{ticket}"')
+TOO_MANY_TICKET_STREAMS: Final = _match(
+    "TOO_MANY_TICKET_STREAMS",
+    "the player holds the most ticket streams a replica allows at once",
+    Code.RESOURCE_EXHAUSTED,
+)
+GAME_NOT_FINISHED: Final = _match(
+    "GAME_NOT_FINISHED",
+    "a game's whole record is given once it has finished",
+    Code.FAILED_PRECONDITION,
 )
 
 # --- the unexpected ---

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,10 +19,12 @@ from ramino.api.auth import (
     refuse_shared_secret,
 )
 from ramino.api.game_servicer import GameServicer
+from ramino.api.match_servicer import MatchServicer
 from ramino.api.server import ServerConfig, serve
 from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
+from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.bots.search import set_level_times
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
@@ -29,6 +32,7 @@ from ramino.logs import configure
 from ramino.logs import flush as flush_logs
 from ramino.pool import WorkPool
 from ramino.store import open_store
+from ramino.store.tickets import tickets_beside
 from ramino.workers import supervise, workers_refused
 
 
@@ -211,6 +215,15 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "know players: verify the host's RS256/ES256 player tokens with this PEM "
         "public key file",
     ),
+    (
+        "--quick-bots-after",
+        float,
+        30.0,
+        "quick play (on servers that know players): seconds a ticket waits before "
+        "bots fill its game up to its smallest seat count; 0 for never",
+    ),
+    ("--quick-ticket-ttl", float, 300.0, "quick play: seconds a ticket waits at most"),
+    ("--quick-max-tickets", int, 3, "quick play: tickets a player may hold at once"),
     ("--player-token-issuer", str, None, "the iss a player token must carry"),
     ("--player-token-audience", str, None, "the aud a player token must carry"),
     (
@@ -429,9 +442,28 @@ def run_server(
             players,
             max_streams_per_connection=args.max_streams_per_connection,
         )
+        matches, matchmaker = None, None
+        if players is not None:
+            matchmaker = Matchmaker(
+                tickets_beside(app.store),
+                app.store,
+                app.lobby,
+                app.ratings,
+                time.time,
+                MatchmakerConfig(
+                    max_tickets_per_player=args.quick_max_tickets,
+                    ticket_ttl=args.quick_ticket_ttl,
+                    bots_after=args.quick_bots_after or None,
+                ),
+            )
+            matchmaker.start()
+            matches = MatchServicer(app, matchmaker, servicer.tokens, players)
         try:
-            await serve(config, servicer, pool)
+            await serve(config, servicer, pool, matches)
         finally:
+            if matchmaker is not None:
+                await matchmaker.stop()
+                await matchmaker.tickets.close()
             pool.shutdown()
 
     try:

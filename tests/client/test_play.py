@@ -162,7 +162,10 @@ def test_a_gin_match_typed_at_the_prompt() -> None:
         server.close()
 
 
-GIN_SEED = 4
+# A deal on which the person, following the hint, passes the first upcard and
+# knocks before the greedy bot does (seed 4 did until the hint took the shared
+# discard policy).
+GIN_SEED = 1
 
 
 def play_a_gin_match(server: ThreadServer) -> None:

@@ -156,3 +156,26 @@ def test_hint_discard_is_the_greedy_bots_policy(variant: str) -> None:
             checked += 1
         g.apply(seat, cmd)
     assert checked > 10
+
+
+@pytest.mark.parametrize("variant", ["ramino51", "rami51", "rummy", "gin"])
+def test_hint_of_a_seat_off_its_turn_ignores_the_card_the_seat_on_turn_took(variant: str) -> None:
+    """Every seat's hint at every position of greedy games: the card taken
+    this turn (and a swapped joker waiting) belong to the seat on turn, so
+    another seat's hint is made from its own hand alone, and never names a
+    card it does not hold (a seat's client asks for its hint while the
+    other plays)."""
+    for i in range(25):
+        seed = 7001 + i
+        game = Game.new(variant, ["a", "b"], seed=seed, overrides={"max_rounds": 1})
+        bots = [make_bot("greedy", seed + k) for k in range(2)]
+        while not game.finished:
+            for s in range(2):
+                h = game.hint(s, game.legal_moves(s))
+                held = set(game.state.seats[s].hand)
+                if h is not None:
+                    assert {c for m in h.melds for c in m} <= held
+                    assert h.discard in held
+            seat = game.state.turn
+            assert seat is not None
+            game.apply(seat, bots[seat].choose(game, seat))

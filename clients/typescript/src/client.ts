@@ -28,6 +28,7 @@ import {
 import { RETRYABLE_CODES, errorFromRpc } from "./errors.js";
 import { newCallerKey, newRequestId } from "./ids.js";
 import { DEFAULT_RETRY, delays, sleep, type RetryPolicy } from "./retry.js";
+import { Quick } from "./quick.js";
 import { Watch, type WatchOptions } from "./watch.js";
 
 /** Metadata that scopes this client's request ids on CreateGame and JoinGame. */
@@ -150,6 +151,8 @@ export class Client {
   /** The generated RulesService client. */
   readonly rulesService: ConnectClient<typeof RulesService>;
   readonly rules: Rules;
+  /** Quick play: tickets, ratings, leaderboards, histories (needs `playerToken`). */
+  readonly quick: Quick;
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly callerKey: string;
@@ -165,6 +168,7 @@ export class Client {
     this.playerToken = options.playerToken;
     this.onClose = options.onClose;
     this.rules = new Rules(this);
+    this.quick = new Quick(this, options.transport);
   }
 
   /** Releases the connections (Node); the client is not used after. */

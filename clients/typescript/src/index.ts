@@ -66,3 +66,5 @@ export { Code, ConnectError } from "@connectrpc/connect";
 export * from "./gen/ramino/v1/types_pb.js";
 export * from "./gen/ramino/v1/game_pb.js";
 export * from "./gen/ramino/v1/rules_pb.js";
+export * from "./gen/ramino/v1/match_pb.js";
+export { Quick, TicketEnded, ticketName, type TicketOptions } from "./quick.js";

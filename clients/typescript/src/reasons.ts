@@ -270,6 +270,26 @@ export const Reasons = {
   NOT_REPLICATED: "NOT_REPLICATED",
   /** UNAVAILABLE: the game store is out of reach: retry with the request id. */
   STORE_UNAVAILABLE: "STORE_UNAVAILABLE",
+  /** INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal. */
+  BAD_SEAT_COUNTS: "BAD_SEAT_COUNTS",
+  /** INVALID_ARGUMENT: too many ticket properties, or one too long or not printable. */
+  BAD_TICKET_PROPERTIES: "BAD_TICKET_PROPERTIES",
+  /** INVALID_ARGUMENT: a seat bound to a player at creation is a person's, with a name. */
+  BAD_BOUND_SEAT: "BAD_BOUND_SEAT",
+  /** INVALID_ARGUMENT: the player holds the most tickets the server allows at once. */
+  TOO_MANY_TICKETS: "TOO_MANY_TICKETS",
+  /** NOT_FOUND: no such ticket, or another player's (not told apart). */
+  TICKET_NOT_FOUND: "TICKET_NOT_FOUND",
+  /** INVALID_ARGUMENT: quick play needs a verified player (the host's player token). */
+  PLAYER_REQUIRED: "PLAYER_REQUIRED",
+  /** INVALID_ARGUMENT: a leaderboard or history read with a bad page size or token. */
+  BAD_PAGE: "BAD_PAGE",
+  /** INVALID_ARGUMENT: a ticket name that is not "tickets/{ticket}". */
+  BAD_TICKET_NAME: "BAD_TICKET_NAME",
+  /** RESOURCE_EXHAUSTED: the player holds the most ticket streams a replica allows at once. */
+  TOO_MANY_TICKET_STREAMS: "TOO_MANY_TICKET_STREAMS",
+  /** FAILED_PRECONDITION: a game's whole record is given once it has finished. */
+  GAME_NOT_FINISHED: "GAME_NOT_FINISHED",
   /** INTERNAL: an error the server did not expect (logged once): a bug. */
   INTERNAL: "INTERNAL",
   /** PERMISSION_DENIED: a seat's call made with a spectator's token. */
@@ -417,6 +437,16 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   WATCH_INTERRUPTED: "UNAVAILABLE",
   NOT_REPLICATED: "UNAVAILABLE",
   STORE_UNAVAILABLE: "UNAVAILABLE",
+  BAD_SEAT_COUNTS: "INVALID_ARGUMENT",
+  BAD_TICKET_PROPERTIES: "INVALID_ARGUMENT",
+  BAD_BOUND_SEAT: "INVALID_ARGUMENT",
+  TOO_MANY_TICKETS: "INVALID_ARGUMENT",
+  TICKET_NOT_FOUND: "NOT_FOUND",
+  PLAYER_REQUIRED: "INVALID_ARGUMENT",
+  BAD_PAGE: "INVALID_ARGUMENT",
+  BAD_TICKET_NAME: "INVALID_ARGUMENT",
+  TOO_MANY_TICKET_STREAMS: "RESOURCE_EXHAUSTED",
+  GAME_NOT_FINISHED: "FAILED_PRECONDITION",
   INTERNAL: "INTERNAL",
   SPECTATOR_TOKEN: "PERMISSION_DENIED",
   EMPTY_WATCH_MESSAGE: "INTERNAL",

@@ -43,7 +43,9 @@ async function until(what, check, ms = 60_000) {
 }
 
 export class Servers {
-  constructor() {
+  /** `extra`: more `ramino serve` arguments (a player verifier, say). */
+  constructor(extra = []) {
+    this.extra = extra;
     this.dir = mkdtempSync(join(tmpdir(), "ramino-web-"));
     this.log = openSync(join(this.dir, "processes.log"), "a");
     this.secret = "browser-test-seat-token-secret-of-32-bytes-or-more";
@@ -91,6 +93,7 @@ export class Servers {
         "--store", `sqlite:${join(this.dir, "ramino.db")}`,
         "--bot-delay", "0.05",
         "--grace", "1",
+        ...this.extra,
       ],
       { stdio: ["ignore", this.log, this.log], env: { ...process.env, RAMINO_TOKEN_SECRET: this.secret } },
     );

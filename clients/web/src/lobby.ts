@@ -1,5 +1,5 @@
-/** The lobby: a new game (variant described, seats, bots), and the open games. */
-import { BotLevel, GameStatus, type Game, type Variant } from "@ramino/client/web";
+/** The lobby: a new game (variant described, seats, bots), quick play, and the open games. */
+import { BotLevel, GameStatus, TicketState, type Game, type Variant } from "@ramino/client/web";
 import { explain, saveSeat, savedSeat, type Page } from "./table.ts";
 import { escape, LEVELS } from "./text.ts";
 import { t } from "./words.ts";
@@ -19,8 +19,11 @@ export class Lobby {
 
   constructor(private readonly page: Page) {}
 
+  private searching: AbortController | undefined;
+
   close(): void {
     if (this.timer !== undefined) window.clearInterval(this.timer);
+    this.searching?.abort();
   }
 
   async open(): Promise<void> {
@@ -35,7 +38,10 @@ export class Lobby {
         <label>${escape(t("lobby.seats"))} <select name="seats" id="seat-count"></select></label>
         <span id="others" class="row"></span>
         <button class="primary" type="submit">${escape(t("lobby.create"))}</button>
+        <button type="button" id="quick"${this.page.quick ? "" : ` disabled title="${escape(t("lobby.quickHelp"))}"`}>${escape(t("lobby.quick"))}</button>
+        <button type="button" id="quick-cancel" hidden>${escape(t("lobby.quickCancel"))}</button>
       </form>
+      <p id="quick-status" class="muted" role="status"></p>
       <p id="variant-about" class="muted"></p>
       <p id="lobby-error" class="error" role="alert"></p>
     </section>
@@ -87,6 +93,9 @@ ${LEVELS.map(([value]) => `        <option value="${value}">${escape(t(`lobby.${
       ev.preventDefault();
       void this.createAndSit(new FormData(form), error);
     });
+    document.getElementById("quick")?.addEventListener("click", () => {
+      if (form.reportValidity()) void this.quickPlay(new FormData(form), error);
+    });
     await this.refresh();
     this.timer = window.setInterval(() => void this.refresh(), 3000);
   }
@@ -108,6 +117,47 @@ ${LEVELS.map(([value]) => `        <option value="${value}">${escape(t(`lobby.${
       location.hash = `#/play/${gameId(created.name)}`;
     } catch (e) {
       error.textContent = explain(e);
+    }
+  }
+
+  /** Quick play: a ticket for this variant and up to the seats chosen, until a table is found. */
+  private async quickPlay(data: FormData, error: HTMLElement): Promise<void> {
+    const status = document.getElementById("quick-status") as HTMLElement;
+    const cancel = document.getElementById("quick-cancel") as HTMLButtonElement;
+    const name = String(data.get("name") ?? "").trim();
+    localStorage.setItem("ramino:name", name);
+    const stop = new AbortController();
+    this.searching = stop;
+    cancel.hidden = false;
+    cancel.onclick = () => stop.abort();
+    error.textContent = "";
+    try {
+      const tickets = this.page.client.quick.submit({
+        variant: String(data.get("variant")),
+        playerName: name,
+        minSeats: 2,
+        maxSeats: Number(data.get("seats") ?? 2),
+        signal: stop.signal,
+      });
+      for await (const update of tickets) {
+        if (update.state === TicketState.MATCHED) {
+          const id = gameId(update.game);
+          saveSeat(id, { seat: update.seat, token: update.seatToken });
+          location.hash = `#/play/${id}`;
+          return;
+        }
+        if (update.state === TicketState.EXPIRED || update.state === TicketState.CANCELLED) {
+          status.textContent = t("lobby.quickEnded", { state: TicketState[update.state].toLowerCase() });
+          return;
+        }
+        status.textContent = t("lobby.searching", { w: update.ratingWindow });
+      }
+    } catch (e) {
+      if (!stop.signal.aborted) error.textContent = explain(e);
+      else status.textContent = "";
+    } finally {
+      cancel.hidden = true;
+      this.searching = undefined;
     }
   }
 

@@ -12,12 +12,18 @@ import { Lobby } from "./lobby.ts";
 import { Table, type Page } from "./table.ts";
 import { browserLang, lang, setLang, t, type Lang } from "./words.ts";
 
-const api = new URLSearchParams(location.search).get("api") ?? location.origin;
+const params = new URLSearchParams(location.search);
+const api = params.get("api") ?? location.origin;
+// The host's player token, for quick play (`?player=TOKEN`, then kept).
+const given = params.get("player");
+if (given) localStorage.setItem("ramino:player-token", given);
+const playerToken = localStorage.getItem("ramino:player-token") ?? undefined;
 const connection = document.getElementById("connection") as HTMLElement;
 const langButton = document.getElementById("lang") as HTMLButtonElement;
 const page: Page = {
   api,
-  client: connect(api),
+  client: connect(api, playerToken ? { playerToken } : {}),
+  quick: playerToken !== undefined,
   app: document.getElementById("app") as HTMLElement,
   setConnection(text: string, down = false): void {
     connection.textContent = text;

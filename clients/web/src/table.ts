@@ -37,6 +37,8 @@ export interface Page {
   client: Client;
   api: string;
   app: HTMLElement;
+  /** The page knows the host's player token (`?player=`): quick play works. */
+  quick: boolean;
   setConnection(text: string, down?: boolean): void;
 }
 

@@ -19,6 +19,7 @@ from ramino.errors import (
     Busy,
     InputError,
     Interrupted,
+    NotFound,
     NotPermitted,
     RaminoError,
 )
@@ -87,6 +88,8 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             return make_status(grpc.StatusCode.INVALID_ARGUMENT, exc.reason, str(exc))
         case NotPermitted():
             return make_status(grpc.StatusCode.PERMISSION_DENIED, exc.reason, str(exc))
+        case NotFound():
+            return make_status(grpc.StatusCode.NOT_FOUND, exc.reason, str(exc))
         case Busy():
             return make_status(grpc.StatusCode.RESOURCE_EXHAUSTED, exc.reason, str(exc))
         case RaminoError():

@@ -23,13 +23,14 @@ from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceIntercepto
 from ramino.api.rules_servicer import RulesServicer
 from ramino.api.tls import CertificateFiles, ServerTls, server_credentials
 from ramino.pool import WorkPool
-from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
+from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc, rules_pb2, rules_pb2_grpc
 
 log = structlog.get_logger("ramino.server")
 
 SERVICES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name,
+    match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
 )
 
 
@@ -111,6 +112,7 @@ async def create_server(
     health_address: str | None = None,
     max_connections: int | None = None,
     max_connections_per_address: int | None = None,
+    matches: match_pb2_grpc.MatchServiceServicer | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
@@ -124,7 +126,8 @@ async def create_server(
     nothing else, for probes that cannot speak TLS. At most
     ``max_connections`` connections are accepted at once, at most
     ``max_connections_per_address`` from one client address (see
-    :mod:`ramino.api.connections`); ``None``: no limit."""
+    :mod:`ramino.api.connections`); ``None``: no limit. ``matches``: the
+    MatchService (quick play), on servers that know players."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         # Answers (a snapshot, a watch's batch of events) are not bounded by
@@ -141,6 +144,8 @@ async def create_server(
     rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(pool), server)
     if games is not None:
         game_pb2_grpc.add_GameServiceServicer_to_server(games, server)
+    if matches is not None:
+        match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -186,6 +191,7 @@ async def serve(
     config: ServerConfig,
     games: game_pb2_grpc.GameServiceServicer | None,
     pool: WorkPool | None = None,
+    matches: match_pb2_grpc.MatchServiceServicer | None = None,
 ) -> None:
     """Runs until SIGTERM or SIGINT, then drains for ``grace_seconds``."""
     file_limit = raise_file_limit()
@@ -207,6 +213,7 @@ async def serve(
         else f"{config.host}:{config.health_port}",
         max_connections=max_connections,
         max_connections_per_address=config.max_connections_per_address,
+        matches=matches,
     )
     log.info(
         "serving",

@@ -24,6 +24,7 @@ from ramino.app.lobby import MAX_NAME, Lobby
 from ramino.app.log import HostedGame, SeatSpec
 from ramino.app.moves import POOLED_HAND, Moves
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
+from ramino.app.ratings import Ratings
 from ramino.app.session import Session
 from ramino.app.table import Clock, GameTable, Limits
 from ramino.app.watch import Watch, WatchItem
@@ -31,6 +32,7 @@ from ramino.engine import Command, Game
 from ramino.engine.deck import SEED_LIMIT
 from ramino.pool import WorkPool
 from ramino.store import GameSummary, Page, RequestRecord, Store
+from ramino.store.ratings import RatingStore, ratings_beside
 
 __all__ = [
     "GameApp",
@@ -56,11 +58,14 @@ class GameApp:
         limits: Limits | None = None,
         pool: WorkPool | None = None,
         test_seed: int | None = None,
+        ratings: RatingStore | None = None,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game;
         ``pool``: where searches of a hand of more than ``POOLED_HAND`` cards
         run (without one, on the event loop); ``test_seed``: test mode, every
-        game is dealt from this seed and marked ``fixed_deal``."""
+        game is dealt from this seed and marked ``fixed_deal``; ``ratings``:
+        where finished games' ratings and histories go (by default beside
+        ``store``: :func:`~ramino.store.ratings.ratings_beside`)."""
         self.table = GameTable(store, clock, limits or Limits(), snapshot_every)
         if test_seed is not None:
             if not 0 <= test_seed < SEED_LIMIT:
@@ -70,6 +75,8 @@ class GameApp:
         self.moves = Moves(self.table, pool)
         self.watching = Watch(self.table)
         self.housekeeping = Housekeeping(self.table)
+        self.ratings = Ratings(ratings or ratings_beside(store), clock)
+        self.table.on_finished = self.ratings.game_finished
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         if self.duties is not None:
             self.table.on_due = self.duties.kick
@@ -92,6 +99,7 @@ class GameApp:
         if self.duties is not None:
             await self.duties.stop()
         await self.housekeeping.stop()
+        await self.ratings.store.close()
         await self.store.close()
 
     # --- the replica's games ------------------------------------------------------

@@ -47,10 +47,12 @@ class Lobby:
         request: RequestRecord | None = None,
         decks: Sequence[Sequence[int]] = (),
         spectators_disabled: bool = False,
+        rated: bool = False,
     ) -> HostedGame:
         """A new game; ``request`` is the record of its request id, if any
         (a retry of it gets the same game). ``decks`` stacks the first
-        deals: for tests only, the API never sets it."""
+        deals: for tests only, the API never sets it. ``rated``: its end
+        changes its players' ratings (``ramino.app.ratings``)."""
         if not seats:
             raise BadRequest(
                 "a game needs seats",
@@ -68,6 +70,11 @@ class Lobby:
                     f"seat {i}: a player name is at most {MAX_NAME} characters "
                     "(empty for an open seat or a bot), without spaces around it",
                     R.BAD_PLAYER_NAME,
+                )
+            if s.player_id is not None and (s.bot is not None or not s.name):
+                raise BadRequest(
+                    f"seat {i}: a seat bound to a player is a person's, with a name",
+                    R.BAD_BOUND_SEAT,
                 )
             if s.bot is not None and s.bot not in BOT_KINDS:
                 raise BadRequest(
@@ -92,7 +99,7 @@ class Lobby:
         game_id = game_id_for(request) if request is not None else secrets.token_hex(8)
         now = self._t.clock()
         named = tuple(
-            SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot)
+            SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot, s.player_id)
             for i, s in enumerate(seats)
         )
         header = Header(
@@ -106,8 +113,11 @@ class Lobby:
             tuple(tuple(d) for d in decks),
             spectators_disabled,
             self._fixed_deal,
+            rated,
         )
-        game = HostedGame(header, [s.name if s.bot else None for s in named], 1, now)
+        game = HostedGame(
+            header, header.initial_players(), 1, now, player_ids=header.bound_players()
+        )
         game.tail = entry("created", now, header=header.to_data())
         try:
             await self._t.store.create(self._t.summary(game), game.tail, request)
@@ -127,6 +137,16 @@ class Lobby:
         self._t.remember(game)
         log.info("game created", game=game_id, variant=variant, seats=len(named))
         return game
+
+    async def deal_if_full(self, game_id: str) -> HostedGame:
+        """Deals a game whose seats are all taken but that was never dealt (its
+        creator died between the creation and the deal, which are two writes)."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            if game.engine is None and game.ended is None and not game.open_seats:
+                await self._start(game, [])
+                self._t.remember(game)
+            return game
 
     async def _start(
         self, game: HostedGame, before: list[str], request: RequestRecord | None = None

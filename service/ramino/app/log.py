@@ -74,6 +74,9 @@ class SeatSpec:
     name: str
     bot: str | None
     """``random`` or ``greedy`` for a bot seat, ``None`` for a person."""
+    player_id: str | None = None
+    """The verified player the seat is bound to from the game's creation (a
+    quick-play match: ``ramino.app.matchmaker``); never shown to watchers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,17 +95,31 @@ class Header:
     fixed_deal: bool = False
     """Created by a server in test mode (``--test-seed``): its seed was known
     in advance, so it is not a fair game."""
+    rated: bool = False
+    """The game changes its players' ratings when its match ends
+    (``ramino.app.ratings``)."""
 
     @property
     def seed_hash(self) -> str:
         return seed_hash(self.seed)
+
+    def initial_players(self) -> list[str | None]:
+        """Who sits in each seat at creation: bots and bound players (an open
+        seat ``None``)."""
+        return [s.name if s.bot or s.player_id else None for s in self.seats]
+
+    def bound_players(self) -> dict[int, str]:
+        return {i: s.player_id for i, s in enumerate(self.seats) if s.player_id}
 
     def to_data(self) -> dict[str, Any]:
         data = {
             "game_id": self.game_id,
             "variant": self.variant,
             "overrides": self.overrides,
-            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "seats": [
+                {"name": s.name, "bot": s.bot, **({"player": s.player_id} if s.player_id else {})}
+                for s in self.seats
+            ],
             "seed": str(self.seed),
             "seed_hash": self.seed_hash,
             "turn_timer_seconds": self.turn_timer_seconds,
@@ -113,6 +130,8 @@ class Header:
             data["spectators_disabled"] = True
         if self.fixed_deal:
             data["fixed_deal"] = True
+        if self.rated:
+            data["rated"] = True
         return data
 
     @classmethod
@@ -121,13 +140,14 @@ class Header:
             game_id=d["game_id"],
             variant=d["variant"],
             overrides=dict(d["overrides"]),
-            seats=tuple(SeatSpec(s["name"], s["bot"]) for s in d["seats"]),
+            seats=tuple(SeatSpec(s["name"], s["bot"], s.get("player")) for s in d["seats"]),
             seed=int(d["seed"]),
             turn_timer_seconds=int(d["turn_timer_seconds"]),
             created_at=float(d["created_at"]),
             decks=tuple(tuple(x) for x in d.get("decks", ())),
             spectators_disabled=bool(d.get("spectators_disabled", False)),
             fixed_deal=bool(d.get("fixed_deal", False)),
+            rated=bool(d.get("rated", False)),
         )
 
 
@@ -185,11 +205,12 @@ def entry(kind: str, at: float, **fields: Any) -> str:
 
 
 def public_header(h: Header) -> GameCreated:
-    """The header as everyone may see it: no seed, no stacked deck."""
+    """The header as everyone may see it: no seed, no stacked deck, no
+    seat's player id."""
     return GameCreated(
         variant=h.variant,
         overrides=h.overrides,
-        seats=h.seats,
+        seats=tuple(SeatSpec(s.name, s.bot) for s in h.seats),
         seed_hash=h.seed_hash,
         turn_timer_seconds=h.turn_timer_seconds,
         created_at=h.created_at,
@@ -288,9 +309,10 @@ class HostedGame:
         header = Header.from_data(first["header"])
         game = cls(
             header=header,
-            players=[s.name if s.bot else None for s in header.seats],
+            players=header.initial_players(),
             version=entries[0].version,
             last_at=first["at"],
+            player_ids=header.bound_players(),
         )
         events: list[Event] = []
         for e in entries[1:]:

@@ -243,6 +243,8 @@ class Moves:
         ):
             await self._t.store.save_snapshot(game.game_id, game.version, game.snapshot())
         self._t.remember(game)
+        if self._t.on_finished is not None and game.status == "finished":
+            await self._t.on_finished(game)
         if self._t.turn_duty_at(game) is not None:
             self._t.kick(game.game_id)
 

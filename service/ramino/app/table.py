@@ -164,6 +164,8 @@ class GameTable:
         ) = None
         """Told of the entries this replica appended to a game: the version
         before them and their events as built (the watch feeds)."""
+        self.on_finished: Callable[[HostedGame], Awaitable[object]] | None = None
+        """Told of a game whose match a move of this replica ended (the ratings)."""
         ACTIVE.set_function(lambda: sum(1 for g in self.cache.values() if g.status == "playing"))
 
     def kick(self, game_id: str) -> None:

@@ -71,6 +71,11 @@ def hint(
     hand = list(s.hand)
     if not hand:
         return None
+    # The card taken this turn and a swapped joker waiting for its meld are
+    # the turn's: another seat's hint takes no account of them.
+    mine = state.turn == seat
+    taken = state.taken if mine else None
+    pending = state.pending_joker if mine else None
     names = rules.names
     v = rules.variant
     hand_names = [names[c] for c in hand]
@@ -81,14 +86,14 @@ def hint(
     if v.knocking:
         pass  # melds are laid by knocking: the knock below carries them
     elif not s.opened:
-        include = names[state.taken] if state.must_open and state.taken is not None else None
+        include = names[taken] if state.must_open and taken is not None else None
         found = ramino.best_opening(hand_names, v, include=include)
         if found is not None:
-            melds = _ids(hand, names, found.melds, (state.taken,))
+            melds = _ids(hand, names, found.melds, (taken,))
             value = found.value
             opening = rules.needs_opening
     else:
-        melds = _opened_melds(state, rules, seat, deadwood)
+        melds = _opened_melds(state, rules, seat, deadwood, taken, pending)
         value = sum(ramino.validate_meld([names[c] for c in m], v).value for m in melds)
     in_melds = {c for m in melds for c in m}
     if legal is None:
@@ -107,7 +112,7 @@ def hint(
             unmatched = knock_unmatched(rules, hand, knock)
     # The discard comes after the melds: a card of theirs only when nothing
     # else may go.
-    allowed = discardable(rules, hand, state.taken, state.pending_joker) or hand
+    allowed = discardable(rules, hand, taken, pending) or hand
     best = best_discards(
         rules, hand, [c for c in allowed if c not in in_melds] or allowed, deadwood
     )[0]
@@ -126,7 +131,12 @@ def _ids(
 
 
 def _opened_melds(
-    state: State, rules: Rules, seat: int, deadwood: ramino.Deadwood
+    state: State,
+    rules: Rules,
+    seat: int,
+    deadwood: ramino.Deadwood,
+    taken: int | None,
+    pending: int | None,
 ) -> tuple[tuple[int, ...], ...]:
     """The melds an opened seat should lay: the swapped joker's new meld
     while one waits, else the melds of the least deadwood, one card kept back
@@ -134,9 +144,9 @@ def _opened_melds(
     (all of them, else each alone) that the rules take now."""
     names = rules.names
     hand = list(state.seats[seat].hand)
-    first = (state.taken, state.pending_joker)
-    if state.pending_joker is not None:
-        found = joker_meld(rules, state.taken, hand)
+    first = (taken, pending)
+    if pending is not None:
+        found = joker_meld(rules, taken, hand)
         if found is not None:
             rest, jm = found
             return _ids(rest, names, jm, first)

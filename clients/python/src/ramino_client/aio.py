@@ -20,6 +20,7 @@ from ramino_client._seat import SeatBase
 from ramino_client.errors import error_from_rpc, watch_resumable
 from ramino_client.events import WatchItem
 from ramino_client.models import BotLevel
+from ramino_client.quick import AsyncQuick
 from ramino_client.session import AsyncSession
 from ramino_client.v1 import game_pb2, rules_pb2
 
@@ -71,6 +72,8 @@ class AsyncClient:
         self.caller_key = caller_key or _wire.new_caller_key()
         self._identity = _wire.identity(self.caller_key, player_token)
         self.rules = AsyncRules(self)
+        self.quick = AsyncQuick(self)
+        """Quick play: tickets, ratings, leaderboards, histories (needs ``player_token``)."""
 
     async def close(self) -> None:
         await self._channel.close()

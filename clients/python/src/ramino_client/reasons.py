@@ -272,6 +272,26 @@ NOT_REPLICATED: Final = "NOT_REPLICATED"
 """UNAVAILABLE: a write not yet on the replicas asked for: retry with the request id."""
 STORE_UNAVAILABLE: Final = "STORE_UNAVAILABLE"
 """UNAVAILABLE: the game store is out of reach: retry with the request id."""
+BAD_SEAT_COUNTS: Final = "BAD_SEAT_COUNTS"
+"""INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal."""
+BAD_TICKET_PROPERTIES: Final = "BAD_TICKET_PROPERTIES"
+"""INVALID_ARGUMENT: too many ticket properties, or one too long or not printable."""
+BAD_BOUND_SEAT: Final = "BAD_BOUND_SEAT"
+"""INVALID_ARGUMENT: a seat bound to a player at creation is a person's, with a name."""
+TOO_MANY_TICKETS: Final = "TOO_MANY_TICKETS"
+"""INVALID_ARGUMENT: the player holds the most tickets the server allows at once."""
+TICKET_NOT_FOUND: Final = "TICKET_NOT_FOUND"
+"""NOT_FOUND: no such ticket, or another player's (not told apart)."""
+PLAYER_REQUIRED: Final = "PLAYER_REQUIRED"
+"""INVALID_ARGUMENT: quick play needs a verified player (the host's player token)."""
+BAD_PAGE: Final = "BAD_PAGE"
+"""INVALID_ARGUMENT: a leaderboard or history read with a bad page size or token."""
+BAD_TICKET_NAME: Final = "BAD_TICKET_NAME"
+"""INVALID_ARGUMENT: a ticket name that is not "tickets/{ticket}"."""
+TOO_MANY_TICKET_STREAMS: Final = "TOO_MANY_TICKET_STREAMS"
+"""RESOURCE_EXHAUSTED: the player holds the most ticket streams a replica allows at once."""
+GAME_NOT_FINISHED: Final = "GAME_NOT_FINISHED"
+"""FAILED_PRECONDITION: a game's whole record is given once it has finished."""
 INTERNAL: Final = "INTERNAL"
 """INTERNAL: an error the server did not expect (logged once): a bug."""
 SPECTATOR_TOKEN: Final = "SPECTATOR_TOKEN"
@@ -414,6 +434,16 @@ CODES: Final[dict[str, str]] = {
     WATCH_INTERRUPTED: "UNAVAILABLE",
     NOT_REPLICATED: "UNAVAILABLE",
     STORE_UNAVAILABLE: "UNAVAILABLE",
+    BAD_SEAT_COUNTS: "INVALID_ARGUMENT",
+    BAD_TICKET_PROPERTIES: "INVALID_ARGUMENT",
+    BAD_BOUND_SEAT: "INVALID_ARGUMENT",
+    TOO_MANY_TICKETS: "INVALID_ARGUMENT",
+    TICKET_NOT_FOUND: "NOT_FOUND",
+    PLAYER_REQUIRED: "INVALID_ARGUMENT",
+    BAD_PAGE: "INVALID_ARGUMENT",
+    BAD_TICKET_NAME: "INVALID_ARGUMENT",
+    TOO_MANY_TICKET_STREAMS: "RESOURCE_EXHAUSTED",
+    GAME_NOT_FINISHED: "FAILED_PRECONDITION",
     INTERNAL: "INTERNAL",
     SPECTATOR_TOKEN: "PERMISSION_DENIED",
     EMPTY_WATCH_MESSAGE: "INTERNAL",

@@ -19,6 +19,7 @@ from ramino_client._seat import SeatBase
 from ramino_client.errors import error_from_rpc, watch_resumable
 from ramino_client.events import WatchItem
 from ramino_client.models import BotLevel
+from ramino_client.quick import Quick
 from ramino_client.session import Session
 from ramino_client.v1 import game_pb2, rules_pb2
 
@@ -80,6 +81,8 @@ class Client:
         self.caller_key = caller_key or _wire.new_caller_key()
         self._identity = _wire.identity(self.caller_key, player_token)
         self.rules = Rules(self)
+        self.quick = Quick(self)
+        """Quick play: tickets, ratings, leaderboards, histories (needs ``player_token``)."""
 
     def close(self) -> None:
         self._channel.close()

@@ -78,6 +78,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--turn-timer", type=int, default=0, help="seconds per turn before a bot plays it"
     )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="quick play: wait for a game with other players of your level (needs a "
+        "player token: --player-token or RAMINO_PLAYER_TOKEN)",
+    )
+    p.add_argument(
+        "--seats",
+        default="2-4",
+        metavar="MIN-MAX",
+        help="with --quick: the table sizes you accept (default 2-4)",
+    )
+    p.add_argument("--unrated", action="store_true", help="with --quick: a game that rates no one")
+    p.add_argument(
+        "--player-token",
+        default=_env("PLAYER_TOKEN", "") or None,
+        help="your player token of the host (a server that knows players) [RAMINO_PLAYER_TOKEN]",
+    )
     p.set_defaults(func=run)
 
 
@@ -104,7 +122,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
         levels = bots(args.bots)
     except Refused as e:
         raise SystemExit(f"ramino-play: {e}") from None
-    with Client(args.server) as client:
+    with Client(args.server, player_token=args.player_token) as client:
         try:
             seat = _take_seat(client, args, levels, console)
         except ServiceError as e:
@@ -134,6 +152,8 @@ def _take_seat(
         return client.seat(args.game, args.token)
     if args.game:
         return client.join(args.game, name, args.seat)
+    if args.quick:
+        return _quick_seat(client, args, name, console)
     if not levels:
         raise SystemExit("ramino-play: name at least one bot with --bots")
     game = client.create_game(
@@ -148,3 +168,36 @@ def _take_seat(
         + f" on {escape(args.server)}."
     )
     return client.join(game.name, name)
+
+
+def _seat_range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        return int(low), int(high or low)
+    except ValueError:
+        raise SystemExit(f"ramino-play: --seats is MIN-MAX, e.g. 2-4, not {text!r}") from None
+
+
+def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Console) -> Seat:
+    """A seat found by quick play, telling the wait as it goes."""
+    if not args.player_token:
+        raise SystemExit("ramino-play: --quick needs your player token (--player-token)")
+    low, high = _seat_range(args.seats)
+    for update in client.quick.submit(
+        args.variant,
+        name,
+        min_seats=low,
+        max_seats=high,
+        rated=not args.unrated,
+        overrides=overrides(args.set),
+    ):
+        if update.state == "matched":
+            console.print(f"Found [bold]{update.game}[/bold]: you are seat {update.seat}.")
+            return client.seat(update.game, update.seat_token)
+        if update.final:
+            raise SystemExit(f"ramino-play: the search ended: {update.state}")
+        console.print(
+            f"Searching for a {args.variant} table of {low} to {high} "
+            f"(players within {update.rating_window:g} points)..."
+        )
+    raise SystemExit("ramino-play: the search ended")

@@ -405,6 +405,36 @@ public object Reasons {
     /** UNAVAILABLE: the game store is out of reach: retry with the request id. */
     public const val STORE_UNAVAILABLE: String = "STORE_UNAVAILABLE"
 
+    /** INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal. */
+    public const val BAD_SEAT_COUNTS: String = "BAD_SEAT_COUNTS"
+
+    /** INVALID_ARGUMENT: too many ticket properties, or one too long or not printable. */
+    public const val BAD_TICKET_PROPERTIES: String = "BAD_TICKET_PROPERTIES"
+
+    /** INVALID_ARGUMENT: a seat bound to a player at creation is a person's, with a name. */
+    public const val BAD_BOUND_SEAT: String = "BAD_BOUND_SEAT"
+
+    /** INVALID_ARGUMENT: the player holds the most tickets the server allows at once. */
+    public const val TOO_MANY_TICKETS: String = "TOO_MANY_TICKETS"
+
+    /** NOT_FOUND: no such ticket, or another player's (not told apart). */
+    public const val TICKET_NOT_FOUND: String = "TICKET_NOT_FOUND"
+
+    /** INVALID_ARGUMENT: quick play needs a verified player (the host's player token). */
+    public const val PLAYER_REQUIRED: String = "PLAYER_REQUIRED"
+
+    /** INVALID_ARGUMENT: a leaderboard or history read with a bad page size or token. */
+    public const val BAD_PAGE: String = "BAD_PAGE"
+
+    /** INVALID_ARGUMENT: a ticket name that is not "tickets/{ticket}". */
+    public const val BAD_TICKET_NAME: String = "BAD_TICKET_NAME"
+
+    /** RESOURCE_EXHAUSTED: the player holds the most ticket streams a replica allows at once. */
+    public const val TOO_MANY_TICKET_STREAMS: String = "TOO_MANY_TICKET_STREAMS"
+
+    /** FAILED_PRECONDITION: a game's whole record is given once it has finished. */
+    public const val GAME_NOT_FINISHED: String = "GAME_NOT_FINISHED"
+
     /** INTERNAL: an error the server did not expect (logged once): a bug. */
     public const val INTERNAL: String = "INTERNAL"
 
@@ -550,6 +580,16 @@ public object Reasons {
         WATCH_INTERRUPTED to "UNAVAILABLE",
         NOT_REPLICATED to "UNAVAILABLE",
         STORE_UNAVAILABLE to "UNAVAILABLE",
+        BAD_SEAT_COUNTS to "INVALID_ARGUMENT",
+        BAD_TICKET_PROPERTIES to "INVALID_ARGUMENT",
+        BAD_BOUND_SEAT to "INVALID_ARGUMENT",
+        TOO_MANY_TICKETS to "INVALID_ARGUMENT",
+        TICKET_NOT_FOUND to "NOT_FOUND",
+        PLAYER_REQUIRED to "INVALID_ARGUMENT",
+        BAD_PAGE to "INVALID_ARGUMENT",
+        BAD_TICKET_NAME to "INVALID_ARGUMENT",
+        TOO_MANY_TICKET_STREAMS to "RESOURCE_EXHAUSTED",
+        GAME_NOT_FINISHED to "FAILED_PRECONDITION",
         INTERNAL to "INTERNAL",
         SPECTATOR_TOKEN to "PERMISSION_DENIED",
         EMPTY_WATCH_MESSAGE to "INTERNAL",

@@ -1,0 +1,100 @@
+package ramino_test
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	ramino "github.com/ramino/ramino/clients/go"
+	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
+	"github.com/ramino/ramino/clients/go/internal/testserver"
+)
+
+const playerSecret = "go-sdk-tests-player-token-secret-32b!"
+
+// playerToken is an HS256 JWT of the host's for player.
+func playerToken(player string) string {
+	enc := base64.RawURLEncoding
+	now := time.Now().Unix()
+	head := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+	body := enc.EncodeToString([]byte(fmt.Sprintf(`{"sub":%q,"iat":%d,"exp":%d}`, player, now, now+600)))
+	mac := hmac.New(sha256.New, []byte(playerSecret))
+	mac.Write([]byte(head + "." + body))
+	return head + "." + body + "." + enc.EncodeToString(mac.Sum(nil))
+}
+
+func TestQuickPlayMatchesTwoPlayersAndRatesThem(t *testing.T) {
+	ctx := testCtx(t)
+	secret := filepath.Join(t.TempDir(), "player-secret")
+	if err := os.WriteFile(secret, []byte(playerSecret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := testserver.Start(t, testserver.Options{Args: []string{"--player-token-secret-file", secret}})
+	seats := map[string]*ramino.Seat{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, who := range []string{"ann", "bob"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := ramino.NewClient(s.Address(), ramino.WithPlayerToken(playerToken(who)))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var states []raminov1.TicketState
+			seat, err := c.QuickPlay(ctx, &raminov1.SubmitTicketRequest{
+				Variant: "rummy", MinSeats: 2, MaxSeats: 2, Rated: true, PlayerName: who,
+			}, func(u *raminov1.TicketUpdate) { states = append(states, u.GetState()) })
+			if err != nil {
+				t.Error(who, err)
+				return
+			}
+			if states[0] != raminov1.TicketState_TICKET_STATE_SEARCHING {
+				t.Errorf("%s: first update %v", who, states[0])
+			}
+			mu.Lock()
+			seats[who] = seat
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	ann, bob := seats["ann"], seats["bob"]
+	if ann.Name != bob.Name || ann.Number == bob.Number {
+		t.Fatalf("ann %s/%d, bob %s/%d", ann.Name, ann.Number, bob.Name, bob.Number)
+	}
+	bobClient := dial(t, s, ramino.WithPlayerToken(playerToken("bob")))
+	if _, err := bobClient.SeatOf(bob.Name, bob.Number, bob.Token).Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rating, rank, err := bobClient.Rating(ctx, "rummy")
+	if err != nil || rank != 2 || rating.GetGames() != 1 {
+		t.Fatalf("bob's rating %v rank %d: %v", rating, rank, err)
+	}
+	board, err := bobClient.Leaderboard(ctx, "rummy", 10, "", false)
+	if err != nil || len(board.GetEntries()) != 2 || board.GetEntries()[0].GetPlayer() != "ann" {
+		t.Fatalf("board %v: %v", board, err)
+	}
+	games, err := bobClient.PlayerGames(ctx, "", 5)
+	if err != nil || len(games) != 1 || !games[0].GetRated() {
+		t.Fatalf("games %v: %v", games, err)
+	}
+	record, err := bobClient.GameRecord(ctx, bob.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(record.GetSeed()))
+	if hex.EncodeToString(sum[:]) != record.GetSeedHash() {
+		t.Fatalf("seed %s does not hash to %s", record.GetSeed(), record.GetSeedHash())
+	}
+}

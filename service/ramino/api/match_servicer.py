@@ -1,0 +1,329 @@
+"""MatchService: quick-play tickets, ratings, leaderboards, histories and
+game records (``proto/ramino/v1/match.proto``).
+
+Thin, as the game servicer is: it decodes, finds the caller's player from
+the host's player token (a server without a player verifier has no
+MatchService), calls the matchmaker or the ratings, and encodes. A ticket's
+stream polls the ticket store every ``poll`` seconds (the matching may be
+another replica's), notes there that it follows the ticket, and when it goes
+away while the ticket waits, cancels the ticket after ``grace`` seconds
+unless a stream on any replica followed it meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+import ramino
+from ramino import reasons
+from ramino.api import convert
+from ramino.api.auth import PLAYER_TOKEN_KEY, PlayerVerifier, TokenIssuer, metadata_value
+from ramino.api.errors import ApiError
+from ramino.api.events import event_message
+from ramino.app.games import GameApp
+from ramino.app.log import public_entry
+from ramino.app.matchmaker import Matchmaker, QueueSpec, window
+from ramino.app.ratings import new_rating
+from ramino.errors import BadRequest, Busy, GameStateError
+from ramino.store.ratings import HistoryEntry, Rating
+from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, WAITING, Ticket
+from ramino.v1 import match_pb2, match_pb2_grpc
+
+if TYPE_CHECKING:
+    Context = grpc.aio.ServicerContext[Any, Any]
+else:
+    Context = grpc.aio.ServicerContext
+
+__all__ = ["MatchServicer", "STREAMS_PER_PLAYER", "GRACE"]
+
+STREAMS_PER_PLAYER = 4
+"""Ticket streams one player may hold open on one replica at once."""
+GRACE = 10.0
+"""Seconds a waiting ticket outlives its stream, for a reconnect."""
+POLL = 0.5
+FINAL: dict[str, Any] = {
+    MATCHED: match_pb2.TICKET_STATE_MATCHED,
+    EXPIRED: match_pb2.TICKET_STATE_EXPIRED,
+    CANCELLED: match_pb2.TICKET_STATE_CANCELLED,
+}
+
+
+def _rating(r: Rating | None) -> match_pb2.Rating | None:
+    if r is None:
+        return None
+    return match_pb2.Rating(mu=r.mu, sigma=r.sigma, score=r.score, games=r.games)
+
+
+def _name(prefix: str, name: str, reason: str) -> str:
+    """The id in a resource name ``prefix/{id}``: INVALID_ARGUMENT otherwise."""
+    head, sep, rest = name.partition("/")
+    if head != prefix or not sep or not rest or "/" in rest or len(rest) > 128:
+        raise BadRequest(f"expected a name {prefix}/{{id}}, not {name[:40]!r}", reason)
+    return rest
+
+
+class MatchServicer(match_pb2_grpc.MatchServiceServicer):
+    def __init__(
+        self,
+        app: GameApp,
+        matchmaker: Matchmaker,
+        tokens: TokenIssuer,
+        players: PlayerVerifier,
+        grace: float = GRACE,
+        poll: float = POLL,
+        streams_per_player: int = STREAMS_PER_PLAYER,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.app = app
+        self.matchmaker = matchmaker
+        self.tokens = tokens
+        self.players = players
+        self.grace, self.poll = grace, poll
+        self.streams_per_player = streams_per_player
+        self._clock = clock
+        self._streams: dict[str, int] = {}
+        self._graces: set[asyncio.Task[None]] = set()
+
+    def _player(self, context: Context) -> str:
+        token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
+        if not token:
+            raise ApiError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                reasons.PLAYER_TOKEN_MISSING,
+                f"quick play needs your player token in the {PLAYER_TOKEN_KEY} metadata",
+            )
+        return self.players.verify(token.removeprefix("Bearer ").strip())
+
+    # --- tickets -----------------------------------------------------------------
+
+    async def SubmitTicket(
+        self, request: match_pb2.SubmitTicketRequest, context: Context
+    ) -> AsyncIterator[match_pb2.SubmitTicketResponse]:
+        player = self._player(context)
+        async for update in self._stream(player, lambda: self._submit(player, request)):
+            yield match_pb2.SubmitTicketResponse(update=update)
+
+    async def _submit(self, player: str, request: match_pb2.SubmitTicketRequest) -> Ticket:
+        overrides = convert.overrides(request.overrides if request.HasField("overrides") else None)
+        low = request.min_seats or 2
+        return await self.matchmaker.submit(
+            player,
+            request.player_name,
+            QueueSpec(request.variant, overrides, request.rated, not request.without_bots),
+            low,
+            request.max_seats or low,
+            dict(request.properties),
+        )
+
+    async def WatchTicket(
+        self, request: match_pb2.WatchTicketRequest, context: Context
+    ) -> AsyncIterator[match_pb2.WatchTicketResponse]:
+        player = self._player(context)
+        ticket_id = _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
+        async for update in self._stream(player, lambda: self.matchmaker.ticket(player, ticket_id)):
+            yield match_pb2.WatchTicketResponse(update=update)
+
+    async def _stream(
+        self, player: str, first: Callable[[], Awaitable[Ticket]]
+    ) -> AsyncIterator[match_pb2.TicketUpdate]:
+        """The updates of the ticket ``first`` gives, in one of the player's
+        stream slots."""
+        self._open_stream(player)
+        try:
+            async for update in self._follow(player, await first()):
+                yield update
+        finally:
+            self._close_stream(player)
+
+    async def CancelTicket(
+        self, request: match_pb2.CancelTicketRequest, context: Context
+    ) -> match_pb2.CancelTicketResponse:
+        player = self._player(context)
+        ticket = await self.matchmaker.cancel(
+            player, _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
+        )
+        return match_pb2.CancelTicketResponse(update=self._update(ticket, player, None))
+
+    def _open_stream(self, player: str) -> None:
+        if self._streams.get(player, 0) >= self.streams_per_player:
+            raise Busy(
+                f"at most {self.streams_per_player} ticket streams at once",
+                reasons.TOO_MANY_TICKET_STREAMS,
+            )
+        self._streams[player] = self._streams.get(player, 0) + 1
+
+    def _close_stream(self, player: str) -> None:
+        left = self._streams.get(player, 1) - 1
+        if left:
+            self._streams[player] = left
+        else:
+            self._streams.pop(player, None)
+
+    def _update(self, ticket: Ticket, player: str, state: int | None) -> match_pb2.TicketUpdate:
+        now = self._clock()
+        msg = match_pb2.TicketUpdate(
+            ticket=f"tickets/{ticket.ticket_id}",
+            state=FINAL.get(ticket.state, state or match_pb2.TICKET_STATE_SEARCHING),
+            rating_window=window(now - ticket.created_at, self.matchmaker.config),
+            submit_time=convert.timestamp(ticket.created_at),
+        )
+        if ticket.state == MATCHED:
+            msg.game = f"games/{ticket.game_id}"
+            msg.seat = ticket.seat
+            msg.seat_token = self.tokens.issue(ticket.game_id, ticket.seat, player=player)
+        return msg
+
+    async def _follow(self, player: str, ticket: Ticket) -> AsyncIterator[match_pb2.TicketUpdate]:
+        """The ticket's updates until it is matched or ended; a stream that
+        goes away first leaves the ticket to :meth:`_grace`."""
+        shown: float | None = None
+        finished = False
+        try:
+            while True:
+                if ticket.state in FINAL:
+                    finished = True
+                    yield self._update(ticket, player, None)
+                    return
+                now = self._clock()
+                await self.matchmaker.tickets.touch(ticket.ticket_id, now)
+                wide = window(now - ticket.created_at, self.matchmaker.config)
+                if shown is None or wide > shown:
+                    state = (
+                        match_pb2.TICKET_STATE_SEARCHING
+                        if shown is None
+                        else match_pb2.TICKET_STATE_WIDENED
+                    )
+                    shown = wide
+                    yield self._update(ticket, player, state)
+                await asyncio.sleep(self.poll)
+                ticket = await self.matchmaker.ticket(player, ticket.ticket_id)
+        finally:
+            if not finished:
+                task = asyncio.get_running_loop().create_task(
+                    self._grace(player, ticket.ticket_id, self._clock())
+                )
+                self._graces.add(task)
+                task.add_done_callback(self._graces.discard)
+
+    async def _grace(self, player: str, ticket_id: str, left_at: float) -> None:
+        await asyncio.sleep(self.grace)
+        with contextlib.suppress(Exception):  # the ticket expires anyway
+            ticket = await self.matchmaker.tickets.ticket(ticket_id)
+            if ticket is None or ticket.state != WAITING:
+                return
+            if await self.matchmaker.tickets.touched(ticket_id) > left_at:
+                return  # a stream took it up again (on this replica or another)
+            await self.matchmaker.cancel(player, ticket_id)
+
+    async def close(self) -> None:
+        for task in list(self._graces):
+            task.cancel()
+
+    # --- ratings, leaderboards, histories ------------------------------------------
+
+    @staticmethod
+    def _variant(name: str) -> str:
+        ramino.Variant(name)  # an unknown variant is INVALID_ARGUMENT, named
+        return name
+
+    async def GetRating(
+        self, request: match_pb2.GetRatingRequest, context: Context
+    ) -> match_pb2.GetRatingResponse:
+        player = self._player(context)
+        variant = self._variant(request.variant)
+        rating = await self.app.ratings.rating(variant, player)
+        rank = await self.app.ratings.rank(variant, player)
+        return match_pb2.GetRatingResponse(rating=_rating(rating), rank=rank or 0)
+
+    async def ListLeaderboard(
+        self, request: match_pb2.ListLeaderboardRequest, context: Context
+    ) -> match_pb2.ListLeaderboardResponse:
+        player = self._player(context)
+        variant = self._variant(request.variant)
+        try:
+            if request.around_caller and not request.page_token:
+                page = await self.app.ratings.around(variant, player, request.page_size)
+            else:
+                page = await self.app.ratings.top(variant, request.page_size, request.page_token)
+        except ValueError as bad:
+            raise BadRequest(str(bad), reasons.BAD_PAGE) from None
+        rank = await self.app.ratings.rank(variant, player)
+        return match_pb2.ListLeaderboardResponse(
+            entries=[
+                match_pb2.LeaderboardEntry(
+                    rank=e.rank,
+                    player=e.player_id,
+                    player_name=e.rating.name,
+                    rating=_rating(e.rating),
+                )
+                for e in page.entries
+            ],
+            next_page_token=page.next_page_token,
+            caller_rank=rank or 0,
+        )
+
+    async def ListPlayerGames(
+        self, request: match_pb2.ListPlayerGamesRequest, context: Context
+    ) -> match_pb2.ListPlayerGamesResponse:
+        player = self._player(context)
+        variant = self._variant(request.variant) if request.variant else ""
+        try:
+            found = await self.app.ratings.history(player, request.page_size, variant)
+        except ValueError as bad:
+            raise BadRequest(str(bad), reasons.BAD_PAGE) from None
+        return match_pb2.ListPlayerGamesResponse(games=[_player_game(h) for h in found])
+
+    async def GetGameRecord(
+        self, request: match_pb2.GetGameRecordRequest, context: Context
+    ) -> match_pb2.GetGameRecordResponse:
+        self._player(context)
+        game_id = _name("games", request.name, reasons.BAD_GAME_NAME)
+        game = await self.app.load(game_id)
+        if game.status != "finished":
+            raise GameStateError(
+                "a game's record is given once it has finished", reasons.GAME_NOT_FINISHED
+            )
+        h = game.header
+        msg = match_pb2.GetGameRecordResponse(
+            name=f"games/{game_id}",
+            variant=h.variant,
+            parameters=convert.parameters_message(
+                ramino.Variant(h.variant, **h.overrides).to_dict()
+            ),
+            seed=str(h.seed),
+            seed_hash=h.seed_hash,
+        )
+        for entry in await self.app.store.read(game_id):
+            event = public_entry(json.loads(entry.data), None)
+            event_message(entry.version, event, msg.events.add())
+        return msg
+
+
+def _player_game(h: HistoryEntry) -> match_pb2.PlayerGame:
+    g = h.game
+    return match_pb2.PlayerGame(
+        game=f"games/{g.game_id}",
+        variant=g.variant,
+        finish_time=convert.timestamp(g.finished_at),
+        seats=[
+            match_pb2.PlayerGameSeat(
+                seat=s.seat,
+                player_name=s.name,
+                player=s.player_id,
+                score=s.score,
+                rank=s.rank,
+                lost=s.lost,
+            )
+            for s in g.seats
+        ],
+        rated=h.after is not None,
+        rating_before=_rating(h.before or (new_rating() if h.after is not None else None)),
+        rating_after=_rating(h.after),
+    )

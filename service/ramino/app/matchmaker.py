@@ -1,0 +1,438 @@
+"""Quick play: players' tickets matched into games, on any number of replicas.
+
+Each replica runs :meth:`Matchmaker.run_once` every ``tick`` seconds. For
+each queue with work, it takes the queue's lease (the game store's duty
+lease, named ``queue-QUEUE``), then:
+
+1. finishes the queue's forming matches (claimed, their game not yet known
+   to be created: left by a replica that died, or whose lease ran out);
+2. expires the waiting tickets older than ``ticket_ttl``;
+3. forms matches from the waiting tickets, oldest first (:func:`form`),
+   claims each one's tickets atomically in the ticket store (all or none: a
+   ticket another replica took meanwhile fails the claim, and the match is
+   formed again on the next pass), and finishes it.
+
+Finishing a match creates its game with every seat bound to its player at
+creation (one write: no seat of it is ever open), under a game id derived
+from the match id (a second creation of the same match finds the game), deals
+it if it was not dealt, and only then marks the tickets matched. A replica
+killed at any point leaves either waiting tickets, or a forming match that
+the next replica taking the queue finishes: no ticket is lost, none is in
+two games, and no game is half seated. The lease keeps two replicas from
+doing the same work at once; the claim keeps them correct when a lease runs
+out under a slow replica.
+
+Rating windows (``docs/matchmaking.md``): a ticket accepts a mate whose
+rating differs from its own by at most ``window(wait)`` points, where
+``window(wait) = min(window_max, window_base + window_step * floor(wait /
+window_interval))``; two tickets may meet when the wider of their two windows
+allows it, so the longest waiter is never held back by a newcomer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import math
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+import ramino
+from ramino import limits as limits_module
+from ramino import reasons
+from ramino.app.lobby import MAX_NAME, Lobby
+from ramino.app.log import END_EVENTS, HostedGame, SeatSpec, log_event
+from ramino.app.ratings import Ratings
+from ramino.app.table import game_id_for
+from ramino.bots import BOT_KINDS
+from ramino.engine import Game
+from ramino.errors import BadRequest, NotFound
+from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
+from ramino.store.tickets import (
+    CANCELLED,
+    EXPIRED,
+    Match,
+    MatchSeat,
+    Ticket,
+    TicketStore,
+    TooManyTickets,
+    new_ticket_id,
+)
+
+__all__ = ["MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
+
+log = structlog.get_logger("ramino.matchmaker")
+
+MAX_PROPERTIES = 8
+MAX_PROPERTY_TEXT = 32
+MATCH_SCOPE = "matchmaker"
+"""The scope of the request record a match's game is created with."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchmakerConfig:
+    """The matchmaker's knobs (``ramino serve`` flags in a later step)."""
+
+    max_tickets_per_player: int = 3
+    ticket_ttl: float = 300.0
+    """Seconds a ticket waits at most, then it expires."""
+    window_base: float = 3.0
+    window_step: float = 3.0
+    window_interval: float = 10.0
+    window_max: float = 60.0
+    settle: float = 5.0
+    """Seconds the oldest ticket of a group that could start (its smallest
+    count reached, its largest not) waits for more before it starts."""
+    bots_after: float | None = 30.0
+    """Seconds after which the oldest ticket's game is filled with bots up to
+    its smallest seat count; ``None``: never."""
+    bot: str = "greedy"
+    turn_timer_seconds: int = 60
+    """The games' turn timer: a player who walks away is played for, and
+    loses (``docs/ratings.md``)."""
+    tick: float = 0.5
+    lease_ttl: float = 10.0
+    look_every: float = 30.0
+    """Seconds between two looks at a rated game in play (to record its
+    ratings if its last move's replica died before it did)."""
+    looks_per_pass: int = 20
+
+    def __post_init__(self) -> None:
+        if self.bot not in BOT_KINDS:
+            raise ValueError(f"unknown bot {self.bot!r}: one of {', '.join(sorted(BOT_KINDS))}")
+        if self.max_tickets_per_player < 1:
+            raise ValueError("max_tickets_per_player must be at least 1")
+
+
+@dataclass(frozen=True, slots=True)
+class QueueSpec:
+    """What the games of a queue are: tickets of one queue meet."""
+
+    variant: str
+    overrides: dict[str, Any]
+    rated: bool
+    bots: bool = True
+    """Whether bots may fill its games' seats after the wait."""
+
+    @property
+    def key(self) -> str:
+        parts: list[Any] = [self.variant, self.overrides, self.rated]
+        if not self.bots:
+            parts.append("without bots")
+        text = json.dumps(parts, sort_keys=True)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        name = "".join(c for c in self.variant.lower() if c.isalnum())[:24]
+        return f"{name}-{digest}" if name else digest
+
+
+def window(wait: float, config: MatchmakerConfig) -> float:
+    """The rating difference a ticket accepts after ``wait`` seconds."""
+    steps = math.floor(max(0.0, wait) / config.window_interval)
+    return min(config.window_max, config.window_base + config.window_step * steps)
+
+
+def _compatible(a: Ticket, b: Ticket, now: float, config: MatchmakerConfig) -> bool:
+    if a.player_id == b.player_id:
+        return False
+    for key, value in a.properties.items():
+        if key in b.properties and b.properties[key] != value:
+            return False
+    wider = max(window(now - a.created_at, config), window(now - b.created_at, config))
+    return abs(a.rating - b.rating) <= wider
+
+
+def form(
+    waiting: Sequence[Ticket], now: float, config: MatchmakerConfig
+) -> list[tuple[list[Ticket], int]]:
+    """Groups of waiting tickets (oldest first) to match now, each with the
+    bots that fill it: each ticket is an anchor in its turn and takes the
+    oldest compatible tickets that keep a seat count all accept."""
+    used: set[str] = set()
+    groups: list[tuple[list[Ticket], int]] = []
+    for anchor in waiting:
+        if anchor.ticket_id in used:
+            continue
+        group, low, high = [anchor], anchor.min_seats, anchor.max_seats
+        for t in waiting:
+            if len(group) == high:
+                break
+            if t.ticket_id in used or t is anchor:
+                continue
+            lo, hi = max(low, t.min_seats), min(high, t.max_seats)
+            # A seat count all accept, with room for one more.
+            if lo > hi or len(group) + 1 > hi:
+                continue
+            if not all(_compatible(t, g, now, config) for g in group):
+                continue
+            group.append(t)
+            low, high = lo, hi
+        waited = now - anchor.created_at
+        bots = 0
+        if len(group) == high or (len(group) >= low and waited >= config.settle):
+            pass
+        elif anchor.bots and config.bots_after is not None and waited >= config.bots_after:
+            bots = max(0, low - len(group))
+        else:
+            continue
+        used.update(t.ticket_id for t in group)
+        # Seats in order of arrival (an older ticket may join a later anchor).
+        groups.append((sorted(group, key=lambda t: (t.created_at, t.ticket_id)), bots))
+    return groups
+
+
+class Matchmaker:
+    """Tickets, their matching and their games, for one replica."""
+
+    def __init__(
+        self,
+        tickets: TicketStore,
+        games: Store,
+        lobby: Lobby,
+        ratings: Ratings,
+        clock: Callable[[], float],
+        config: MatchmakerConfig | None = None,
+        owner: str | None = None,
+    ) -> None:
+        self.tickets = tickets
+        self._games = games
+        self._lobby = lobby
+        self._ratings = ratings
+        self._clock = clock
+        self.config = config or MatchmakerConfig()
+        self.owner = owner or f"matchmaker-{secrets.token_hex(6)}"
+        self._task: asyncio.Task[None] | None = None
+        self._dealt_ok: set[tuple[str, int, int]] = set()
+        """Queues and seat counts whose trial deals passed (a submission
+        deals once per seat count only the first time)."""
+        self._wake = asyncio.Event()
+
+    # --- tickets -------------------------------------------------------------
+
+    async def submit(
+        self,
+        player_id: str,
+        name: str,
+        spec: QueueSpec,
+        min_seats: int,
+        max_seats: int,
+        properties: dict[str, str] | None = None,
+    ) -> Ticket:
+        """A new waiting ticket for ``player_id`` (checked first: nothing is
+        written for a bad one)."""
+        if not player_id:
+            raise BadRequest("quick play needs a verified player", reasons.PLAYER_REQUIRED)
+        name = name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise BadRequest(
+                f"a player name is 1 to {MAX_NAME} characters", reasons.BAD_PLAYER_NAME
+            )
+        props = dict(properties or {})
+        if len(props) > MAX_PROPERTIES or not all(
+            0 < len(k) <= MAX_PROPERTY_TEXT
+            and len(v) <= MAX_PROPERTY_TEXT
+            and k.isprintable()
+            and v.isprintable()
+            for k, v in props.items()
+        ):
+            raise BadRequest(
+                f"at most {MAX_PROPERTIES} properties, each key 1 to {MAX_PROPERTY_TEXT} "
+                f"printable characters and each value at most {MAX_PROPERTY_TEXT}",
+                reasons.BAD_TICKET_PROPERTIES,
+            )
+        self._check_seats(spec, min_seats, max_seats)
+        rating = await self._ratings.rating(spec.variant, player_id)
+        ticket = Ticket(
+            new_ticket_id(spec.key),
+            player_id,
+            name,
+            spec.key,
+            min_seats,
+            max_seats,
+            props,
+            rating.score,
+            self._clock(),
+            spec.variant,
+            dict(spec.overrides),
+            spec.rated,
+            spec.bots,
+        )
+        try:
+            await self.tickets.submit(ticket, self.config.max_tickets_per_player)
+        except TooManyTickets as too_many:
+            raise BadRequest(str(too_many), reasons.TOO_MANY_TICKETS) from None
+        self._wake.set()
+        return ticket
+
+    def _check_seats(self, spec: QueueSpec, min_seats: int, max_seats: int) -> None:
+        if not 2 <= min_seats <= max_seats <= 6:
+            raise BadRequest(
+                f"seat counts {min_seats} to {max_seats}: from 2 to 6, the least first",
+                reasons.BAD_SEAT_COUNTS,
+            )
+        key = (spec.key, min_seats, max_seats)
+        if key in self._dealt_ok:
+            return
+        limits_module.check_game_variant(ramino.Variant(spec.variant, **spec.overrides))
+        for seats in range(min_seats, max_seats + 1):
+            try:
+                Game.new(
+                    spec.variant,
+                    [f"seat {i}" for i in range(seats)],
+                    seed=0,
+                    overrides=spec.overrides,
+                )
+            except ramino.VariantError:
+                raise
+            except ValueError as bad:
+                raise BadRequest(
+                    f"{spec.variant} cannot deal {seats} seats: {bad}", reasons.BAD_SEAT_COUNTS
+                ) from None
+        if len(self._dealt_ok) >= 1024:
+            self._dealt_ok.clear()
+        self._dealt_ok.add(key)
+
+    async def ticket(self, player_id: str, ticket_id: str) -> Ticket:
+        """The player's own ticket; another's is unknown to them."""
+        found = await self.tickets.ticket(ticket_id)
+        if found is None or found.player_id != player_id:
+            raise NotFound("no such ticket of yours", reasons.TICKET_NOT_FOUND)
+        return found
+
+    async def cancel(self, player_id: str, ticket_id: str) -> Ticket:
+        """Cancels the player's waiting ticket; a ticket already matched or
+        ended is answered as it is."""
+        await self.ticket(player_id, ticket_id)
+        ended = await self.tickets.end(ticket_id, CANCELLED, self._clock())
+        assert ended is not None
+        return ended
+
+    # --- matching -------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="matchmaker")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except Exception:  # a store out of reach: the next tick tries again
+                log.exception("matchmaking pass failed")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.config.tick)
+
+    async def run_once(self) -> list[Match]:
+        """One pass over every queue with work; the matches it finished."""
+        done: list[Match] = []
+        for queue in await self.tickets.queues():
+            lease = f"queue-{queue}"
+            if not await self._games.acquire_lease(lease, self.owner, self.config.lease_ttl):
+                continue
+            try:
+                done += await self._pass(queue)
+            finally:
+                await self._games.release_lease(lease, self.owner)
+        return done
+
+    async def _pass(self, queue: str) -> list[Match]:
+        done = []
+        for match in await self.tickets.forming(queue):
+            await self.finish(match)
+            done.append(match)
+        now = self._clock()
+        await self._look_at_games(queue, now)
+        waiting = []
+        for t in await self.tickets.waiting(queue):
+            if now - t.created_at >= self.config.ticket_ttl:
+                await self.tickets.end(t.ticket_id, EXPIRED, now)
+            else:
+                waiting.append(t)
+        for group, bots in form(waiting, now, self.config):
+            match = self._match(group, bots, now)
+            if await self.tickets.claim(match):
+                await self.finish(match)
+                done.append(match)
+        return done
+
+    def _match(self, group: list[Ticket], bots: int, now: float) -> Match:
+        first = group[0]
+        seats = tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in group)
+        seats += tuple(
+            MatchSeat("", "", f"{self.config.bot} bot {len(group) + i + 1}", self.config.bot)
+            for i in range(bots)
+        )
+        return Match(
+            secrets.token_hex(12),
+            first.queue,
+            first.variant,
+            dict(first.overrides),
+            first.rated,
+            seats,
+            now,
+            self.config.turn_timer_seconds,
+        )
+
+    async def _look_at_games(self, queue: str, now: float) -> None:
+        """Records the ratings of the queue's rated games that finished and
+        were not recorded (their last move's replica died first), a few a
+        pass; the rest are looked at again ``look_every`` seconds later."""
+        for game_id in await self.tickets.in_play(
+            queue, now - self.config.look_every, self.config.looks_per_pass
+        ):
+            try:
+                version = await self._games.version(game_id)
+                last = await self._games.read(game_id, version - 1) if version else []
+            except GameNotFound:
+                last = []
+            if not last:  # gone (expired)
+                await self.tickets.looked_at(queue, game_id, None)
+            elif type(log_event(json.loads(last[-1].data))).__name__ in END_EVENTS:
+                await self._ratings.game_finished(HostedGame.fold(await self._games.read(game_id)))
+                await self.tickets.looked_at(queue, game_id, None)
+            else:
+                await self.tickets.looked_at(queue, game_id, now)
+
+    async def finish(self, match: Match) -> HostedGame:
+        """Creates the match's game (or finds it), deals it, then marks its
+        tickets matched: safe to run again, on any replica."""
+        record = RequestRecord(match.match_id, MATCH_SCOPE, "QuickPlay", match.match_id)
+        game_id = game_id_for(record)
+        seats = [SeatSpec(s.name, s.bot, s.player_id or None) for s in match.seats]
+        try:
+            game = await self._lobby.create(
+                match.variant,
+                match.overrides,
+                seats,
+                match.turn_timer_seconds,
+                request=record,
+                rated=match.rated,
+            )
+        except GameExists:
+            game = await self._lobby.deal_if_full(game_id)
+        else:
+            if game.engine is None:
+                game = await self._dealt(game_id)
+        await self.tickets.complete(match, game_id, self._clock())
+        log.info("match made", game=game_id, queue=match.queue, seats=len(seats))
+        return game
+
+    async def _dealt(self, game_id: str) -> HostedGame:
+        while True:
+            try:
+                return await self._lobby.deal_if_full(game_id)
+            except VersionConflict:
+                continue

@@ -1,0 +1,293 @@
+"""Tickets on Redis or a Redis Cluster. Every key of a queue shares one hash
+slot (``{PREFIXtq:QUEUE}``), so one Lua script claims a match's tickets
+whole, on one Redis as on a cluster:
+
+- ``...:tickets``: a hash, ticket id -> the ticket's JSON;
+- ``...:waiting``: a sorted set of the waiting tickets' ids by submission
+  time (oldest first; equal times by id);
+- ``...:matches``: a hash, match id -> the match's JSON, while forming;
+- ``...:ended``: a sorted set of ended tickets by when they ended, pruned
+  after ``ENDED_KEPT`` seconds;
+- ``...:streams``: a hash, ticket id -> when a stream last followed it;
+- ``...:in_play``: a sorted set of the rated games in play, by when the
+  matchmaker last looked at them.
+
+A player's bound spans queues, so it lives in the player's own slot
+(``{PREFIXtp:PLAYER}``: a hash, ticket id -> its queue): a submission first
+reserves a place there (a script refusing past the bound), then adds the
+ticket to its queue; a ticket that ends gives its place back. A place whose
+ticket is not active (the replica died between the two steps, or before
+giving it back) is dropped the next time the bound is reached.
+``PREFIXtq:queues`` (a set) names the queues to look into.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from typing import Any
+
+from redis.exceptions import NoScriptError
+
+from ramino.store.tickets import (
+    ACTIVE,
+    ENDED_KEPT,
+    MATCHING,
+    WAITING,
+    Match,
+    Ticket,
+    TicketExists,
+    TooManyTickets,
+    matched,
+    queue_of,
+)
+
+__all__ = ["RedisTickets"]
+
+RESERVE_GRACE = 30.0
+"""Seconds a player's place stays reserved before its ticket must exist."""
+
+
+class _Lua:
+    def __init__(self, text: str) -> None:
+        self.text, self.sha = text, hashlib.sha1(text.encode()).hexdigest()
+
+    async def __call__(self, client: Any, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await client.evalsha(self.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            return await client.eval(self.text, len(keys), *keys, *args)
+
+
+# KEYS: the player's places. ARGV: ticket id, its queue and submission time, the bound.
+RESERVE = _Lua("""
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+return 1
+""")
+
+# KEYS: tickets, waiting, ended, streams. ARGV: ticket id, its JSON, its
+# time, prune before.
+SUBMIT = _Lua("""
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+local old = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[4], 'LIMIT', 0, 100)
+for _, id in ipairs(old) do
+  redis.call('HDEL', KEYS[1], id)
+  redis.call('HDEL', KEYS[4], id)
+  redis.call('ZREM', KEYS[3], id)
+end
+return 1
+""")
+
+# KEYS: tickets, waiting, matches. ARGV: match id, its JSON, then pairs of
+# ticket id and its JSON once claimed.
+CLAIM = _Lua("""
+for i = 3, #ARGV, 2 do
+  if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then return 0 end
+end
+for i = 3, #ARGV, 2 do
+  redis.call('ZREM', KEYS[2], ARGV[i])
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+""")
+
+# KEYS: tickets, matches, ended, rated games in play. ARGV: match id, the
+# time, 0, the game id if rated ('' if not), then pairs of ticket id and its
+# JSON once matched.
+COMPLETE = _Lua("""
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+for i = 5, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[i])
+end
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4]) end
+return 1
+""")
+
+# KEYS: tickets, waiting, ended. ARGV: ticket id, its JSON once ended, the time.
+END = _Lua("""
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+return 1
+""")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisTickets:
+    """Tickets beside a Redis store's games, on its client and prefix."""
+
+    def __init__(self, client: Any, prefix: str) -> None:
+        self._redis = client
+        self._prefix = prefix
+
+    def _key(self, queue: str, part: str) -> str:
+        return f"{{{self._prefix}tq:{queue}}}:{part}"
+
+    def _places(self, player_id: str) -> str:
+        return f"{{{self._prefix}tp:{player_id}}}"
+
+    async def submit(self, ticket: Ticket, limit: int) -> None:
+        places = self._places(ticket.player_id)
+        place = [ticket.ticket_id, ticket.queue, repr(ticket.created_at), limit]
+        if not int(await RESERVE(self._redis, [places], place)):
+            await self._drop_stale_places(ticket.player_id, ticket.created_at)
+            if not int(await RESERVE(self._redis, [places], place)):
+                raise TooManyTickets(limit)
+        q = ticket.queue
+        await self._redis.sadd(f"{self._prefix}tq:queues", q)
+        added = await SUBMIT(
+            self._redis,
+            [
+                self._key(q, "tickets"),
+                self._key(q, "waiting"),
+                self._key(q, "ended"),
+                self._key(q, "streams"),
+            ],
+            [
+                ticket.ticket_id,
+                ticket.to_json(),
+                repr(ticket.created_at),
+                ticket.created_at - ENDED_KEPT,
+            ],
+        )
+        if not int(added):
+            raise TicketExists(ticket.ticket_id)
+
+    async def _drop_stale_places(self, player_id: str, now: float) -> None:
+        places = self._places(player_id)
+        held = await self._redis.hgetall(places)
+        for tid, value in held.items():
+            ticket_id = _text(tid)
+            reserved_at = float(_text(value).split(" ", 1)[1])
+            t = await self.ticket(ticket_id)
+            if (t is None and reserved_at < now - RESERVE_GRACE) or (
+                t is not None and t.state not in ACTIVE
+            ):
+                await self._redis.hdel(places, ticket_id)
+
+    async def ticket(self, ticket_id: str) -> Ticket | None:
+        queue = queue_of(ticket_id)
+        if queue is None:
+            return None
+        found = await self._redis.hget(self._key(queue, "tickets"), ticket_id)
+        return None if found is None else Ticket.from_json(found)
+
+    async def waiting(self, queue: str) -> list[Ticket]:
+        ids = await self._redis.zrange(self._key(queue, "waiting"), 0, -1)
+        if not ids:
+            return []
+        found = await self._redis.hmget(self._key(queue, "tickets"), ids)
+        tickets = [Ticket.from_json(f) for f in found if f is not None]
+        return sorted(
+            (t for t in tickets if t.state == WAITING), key=lambda t: (t.created_at, t.ticket_id)
+        )
+
+    async def queues(self) -> list[str]:
+        names = sorted(_text(n) for n in await self._redis.smembers(f"{self._prefix}tq:queues"))
+        busy = []
+        for q in names:
+            if (
+                await self._redis.zcard(self._key(q, "waiting"))
+                or await self._redis.hlen(self._key(q, "matches"))
+                or await self._redis.zcard(self._key(q, "in_play"))
+            ):
+                busy.append(q)
+            else:
+                # Dropped, then looked at again: a ticket submitted meanwhile
+                # (added before its SADD) brings the queue back.
+                await self._redis.srem(f"{self._prefix}tq:queues", q)
+                if await self._redis.zcard(self._key(q, "waiting")):
+                    await self._redis.sadd(f"{self._prefix}tq:queues", q)
+                    busy.append(q)
+        return busy
+
+    async def claim(self, match: Match) -> bool:
+        q = match.queue
+        args: list[Any] = [match.match_id, match.to_json()]
+        for tid in match.ticket_ids:
+            t = await self.ticket(tid)
+            if t is None or t.state != WAITING or t.queue != q:
+                return False
+            args += [tid, replace(t, state=MATCHING, match_id=match.match_id).to_json()]
+        keys = [self._key(q, "tickets"), self._key(q, "waiting"), self._key(q, "matches")]
+        return bool(int(await CLAIM(self._redis, keys, args)))
+
+    async def forming(self, queue: str) -> list[Match]:
+        found = await self._redis.hvals(self._key(queue, "matches"))
+        return sorted((Match.from_json(f) for f in found), key=lambda m: (m.created_at, m.match_id))
+
+    async def complete(self, match: Match, game_id: str, now: float) -> bool:
+        q = match.queue
+        args: list[Any] = [match.match_id, repr(now), 0, game_id if match.rated else ""]
+        tickets: list[Ticket] = []
+        for tid in match.ticket_ids:
+            t = await self.ticket(tid)
+            assert t is not None, tid
+            tickets.append(t)
+            args += [tid, matched(t, match, game_id, now).to_json()]
+        keys = [
+            self._key(q, "tickets"),
+            self._key(q, "matches"),
+            self._key(q, "ended"),
+            self._key(q, "in_play"),
+        ]
+        done = bool(int(await COMPLETE(self._redis, keys, args)))
+        for t in tickets:
+            await self._redis.hdel(self._places(t.player_id), t.ticket_id)
+        return done
+
+    async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
+        found = await self._redis.zrange(
+            self._key(queue, "in_play"), "-inf", f"({before!r}", byscore=True, offset=0, num=limit
+        )
+        return [_text(g) for g in found]
+
+    async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
+        key = self._key(queue, "in_play")
+        if now is None:
+            await self._redis.zrem(key, game_id)
+        else:
+            await self._redis.zadd(key, {game_id: now}, xx=True)
+
+    async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
+        t = await self.ticket(ticket_id)
+        if t is None or t.state != WAITING:
+            return t
+        ended = replace(t, state=state, ended_at=now)
+        q = t.queue
+        keys = [self._key(q, "tickets"), self._key(q, "waiting"), self._key(q, "ended")]
+        if int(await END(self._redis, keys, [ticket_id, ended.to_json(), repr(now)])):
+            await self._redis.hdel(self._places(t.player_id), ticket_id)
+            return ended
+        return await self.ticket(ticket_id)
+
+    async def active(self, player_id: str) -> int:
+        held = await self._redis.hkeys(self._places(player_id))
+        count = 0
+        for tid in held:
+            t = await self.ticket(_text(tid))
+            count += t is not None and t.state in ACTIVE
+        return count
+
+    async def touch(self, ticket_id: str, now: float) -> None:
+        queue = queue_of(ticket_id)
+        if queue is not None:
+            await self._redis.hset(self._key(queue, "streams"), ticket_id, repr(now))
+
+    async def touched(self, ticket_id: str) -> float:
+        queue = queue_of(ticket_id)
+        if queue is None:
+            return 0.0
+        found = await self._redis.hget(self._key(queue, "streams"), ticket_id)
+        return 0.0 if found is None else float(_text(found))
+
+    async def close(self) -> None:
+        pass

@@ -1,0 +1,115 @@
+"""The Python SDK's quick play against ``ramino serve`` (a process that knows
+players): two players' tickets meet, each gets its own seat; the loser's and
+the winner's ratings, the leaderboard, the history and the game's record."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import jwt
+import pytest
+from ramino_client import AsyncClient, Client, NotFound
+from ramino_client.quick import CANCELLED, MATCHED, SEARCHING
+
+from tests.client.conftest import PATIENT, ProcessServer
+
+PLAYER_SECRET = b"sdk-tests-player-token-secret-32-bytes!!"
+
+
+def token(player: str) -> str:
+    now = int(time.time())
+    return jwt.encode({"sub": player, "iat": now, "exp": now + 600}, PLAYER_SECRET, "HS256")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[ProcessServer]:
+    secret = tmp_path / "player-secret"
+    secret.write_bytes(PLAYER_SECRET)
+    server = ProcessServer(
+        "memory", tmp_path / "serve.log", extra=["--player-token-secret-file", str(secret)]
+    )
+    server.start()
+    with Client(server.address, player_token=token("probe"), retry=PATIENT) as probe:
+        probe.quick.rating("rummy")  # up once it answers
+    yield server
+    server.stop()
+
+
+async def test_two_players_meet_and_are_rated(served: ProcessServer) -> None:
+    async def play(player: str) -> tuple[list[str], object]:
+        async with AsyncClient(served.address, player_token=token(player)) as client:
+            states = []
+            seat = None
+            async for update in client.quick.submit("rummy", player.title(), min_seats=2):
+                states.append(update.state)
+                if update.state == MATCHED:
+                    seat = await client.seat(update.game, update.seat_token)
+            assert seat is not None
+            return states, (seat.name, seat.seat, seat.token)
+
+    (ann_states, ann), (bob_states, bob) = await asyncio.gather(play("ann"), play("bob"))
+    assert ann_states[0] == SEARCHING and ann_states[-1] == MATCHED
+    assert bob_states[-1] == MATCHED
+    assert ann[0] == bob[0] and {ann[1], bob[1]} == {0, 1}  # type: ignore[index]
+    with Client(served.address, player_token=token("bob")) as client:
+        seat = client.seat(bob[0], bob[2])  # type: ignore[index]
+        seat.resign()
+        rating, rank = client.quick.rating("rummy")
+        assert rank == 2 and rating.games == 1 and rating.mu < 25
+        page = client.quick.leaderboard("rummy", page_size=10)
+        assert [e.player for e in page.entries] == ["ann", "bob"] and page.caller_rank == 2
+        (game,) = client.quick.games()
+        assert game.game == bob[0] and game.rated  # type: ignore[index]
+        assert game.rating_before is not None and game.rating_after is not None
+        record = client.quick.record(game.game)
+        assert hashlib.sha256(record.seed.encode()).hexdigest() == record.seed_hash
+
+
+def test_a_ticket_cancelled_and_another_players_ticket(served: ProcessServer) -> None:
+    with Client(served.address, player_token=token("ann")) as ann:
+        updates = ann.quick.submit("rummy", "Ann", min_seats=3, max_seats=3)
+        first = next(updates)
+        assert first.state == SEARCHING
+        with Client(served.address, player_token=token("mallory")) as mallory:
+            with pytest.raises(NotFound):
+                mallory.quick.cancel(first.ticket)
+        assert ann.quick.cancel(first.ticket).state == CANCELLED
+        assert [u.state for u in updates][-1] == CANCELLED
+
+
+def test_ramino_play_quick_takes_the_seat_it_finds(served: ProcessServer) -> None:
+    import argparse
+    import io
+    import threading
+
+    from ramino_client import play
+    from rich.console import Console
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    args = parser.parse_args(
+        ["--server", served.address, "--quick", "--seats", "2-2", "--variant", "rummy"]
+    )
+    args.player_token = token("cid")
+    out = io.StringIO()
+    found: list[object] = []
+
+    def bob() -> None:
+        with Client(served.address, player_token=token("dan")) as client:
+            found.append(client.quick.play("rummy", "Dan", min_seats=2, max_seats=2))
+
+    other = threading.Thread(target=bob)
+    other.start()
+    with Client(served.address, player_token=args.player_token) as client:
+        seat = play._quick_seat(client, args, "Cid", Console(file=out))
+        assert seat.last_view.seat == seat.seat
+    other.join(timeout=30)
+    assert found and "Searching for a rummy table of 2 to 2" in out.getvalue()
+    assert "you are seat" in out.getvalue()
+    args.player_token = None
+    with Client(served.address) as anonymous, pytest.raises(SystemExit, match="player token"):
+        play._quick_seat(anonymous, args, "Cid", Console(file=out))

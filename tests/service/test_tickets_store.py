@@ -1,0 +1,219 @@
+"""The ticket store's contract, run against every store: a claim takes all of
+a match's tickets or none, a ticket is in at most one match, a player's
+tickets are bounded, waiting tickets come oldest first."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from ramino.store.memory import MemoryStore
+from ramino.store.sqlite import SqliteStore
+from ramino.store.tickets import (
+    CANCELLED,
+    ENDED_KEPT,
+    EXPIRED,
+    MATCHED,
+    MATCHING,
+    WAITING,
+    Match,
+    MatchSeat,
+    MemoryTickets,
+    SqliteTickets,
+    Ticket,
+    TicketExists,
+    TicketStore,
+    TooManyTickets,
+    new_ticket_id,
+    queue_of,
+    tickets_beside,
+)
+from ramino.store.tickets_redis import RedisTickets
+
+from tests.service.test_stores import redis_store
+
+STORES = ["memory", "sqlite", "redis", "redis-cluster"]
+Q = "rummy-0123456789abcdef"
+
+
+@pytest.fixture(params=STORES)
+async def tickets(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[TicketStore]:
+    store: TicketStore
+    games = None
+    if request.param == "memory":
+        store = MemoryTickets()
+    elif request.param == "sqlite":
+        store = SqliteTickets(tmp_path / "games.db")
+    else:
+        games = redis_store(request, request.param)
+        store = tickets_beside(games)
+        assert isinstance(store, RedisTickets)
+    yield store
+    await store.close()
+    if games is not None:
+        await games.close()
+
+
+def ticket(player: str, at: float = 1.0, queue: str = Q) -> Ticket:
+    return Ticket(new_ticket_id(queue), player, f"name-{player}", queue, 2, 4, {}, 0.0, at)
+
+
+def match(match_id: str, *tickets: Ticket, bots: int = 0) -> Match:
+    seats = tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in tickets)
+    seats += tuple(MatchSeat("", "", f"bot {i}", "greedy") for i in range(bots))
+    return Match(match_id, tickets[0].queue, "rummy", {}, True, seats, 5.0)
+
+
+async def test_ticket_ids_name_their_queue() -> None:
+    tid = new_ticket_id(Q)
+    assert queue_of(tid) == Q
+    for bad in ["", "x", "Q.abc", f"{Q}.", f"{Q}.{'z' * 25}", "a{b}.0123456789abcdef01234567"]:
+        assert queue_of(bad) is None
+
+
+async def test_waiting_tickets_come_oldest_first(tickets: TicketStore) -> None:
+    late, early, mid = ticket("ann", 3.0), ticket("bob", 1.0), ticket("cid", 2.0)
+    for t in (late, early, mid):
+        await tickets.submit(t, 5)
+    assert [t.player_id for t in await tickets.waiting(Q)] == ["bob", "cid", "ann"]
+    assert await tickets.queues() == [Q]
+    assert await tickets.ticket(early.ticket_id) == early
+    assert await tickets.ticket(new_ticket_id(Q)) is None
+    assert await tickets.ticket("not a ticket id") is None
+    with pytest.raises(TicketExists):
+        await tickets.submit(early, 5)
+
+
+async def test_a_claim_takes_every_ticket_or_none(tickets: TicketStore) -> None:
+    a, b, c = ticket("ann"), ticket("bob"), ticket("cid")
+    for t in (a, b, c):
+        await tickets.submit(t, 5)
+    assert await tickets.claim(match("m1", a, b))
+    assert not await tickets.claim(match("m2", b, c))  # b is taken: c stays waiting
+    assert [t.player_id for t in await tickets.waiting(Q)] == ["cid"]
+    got = await tickets.ticket(a.ticket_id)
+    assert got is not None and got.state == MATCHING and got.match_id == "m1"
+    assert [m.match_id for m in await tickets.forming(Q)] == ["m1"]
+    m1 = (await tickets.forming(Q))[0]
+    assert m1 == match("m1", a, b)
+    assert await tickets.complete(m1, "game-1", 9.0)
+    assert not await tickets.complete(m1, "game-2", 9.5)  # once
+    done = await tickets.ticket(b.ticket_id)
+    assert done is not None and (done.state, done.game_id, done.seat) == (MATCHED, "game-1", 1)
+    assert await tickets.forming(Q) == []
+
+
+async def test_racing_claims_give_each_ticket_one_match(tickets: TicketStore) -> None:
+    pool = [ticket(f"p{i}", float(i)) for i in range(12)]
+    for t in pool:
+        await tickets.submit(t, 5)
+    # Every pair of neighbours, claimed at once: each ticket in at most one.
+    claims = [match(f"m{i}", pool[i], pool[i + 1]) for i in range(11)]
+    won = await asyncio.gather(*(tickets.claim(m) for m in claims))
+    taken = [tid for m, w in zip(claims, won, strict=True) if w for tid in m.ticket_ids]
+    assert len(taken) == len(set(taken)) and sum(won) >= 4
+    formed = {m.match_id for m in await tickets.forming(Q)}
+    assert formed == {m.match_id for m, w in zip(claims, won, strict=True) if w}
+
+
+async def test_a_player_holds_a_bounded_number_of_tickets(tickets: TicketStore) -> None:
+    held = [ticket("ann", float(i), queue=f"q{i % 2}") for i in range(3)]
+    for t in held:
+        await tickets.submit(t, 3)
+    with pytest.raises(TooManyTickets, match="at most 3"):
+        await tickets.submit(ticket("ann", 9.0), 3)
+    assert await tickets.active("ann") == 3
+    await tickets.submit(ticket("bob", 9.0), 3)  # another player's bound
+    ended = await tickets.end(held[0].ticket_id, CANCELLED, 10.0)
+    assert ended is not None and ended.state == CANCELLED
+    assert await tickets.active("ann") == 2
+    await tickets.submit(ticket("ann", 11.0), 3)
+    # Matched tickets give their places back too.
+    other = held[2]
+    mate = ticket("cid", 1.0, queue=other.queue)
+    await tickets.submit(mate, 3)
+    m = match("m", other, mate)
+    assert await tickets.claim(m)
+    assert await tickets.active("ann") == 3
+    await tickets.complete(m, "g", 12.0)
+    assert await tickets.active("ann") == 2
+
+
+async def test_only_a_waiting_ticket_ends(tickets: TicketStore) -> None:
+    a, b, c = ticket("ann"), ticket("bob"), ticket("cid")
+    for t in (a, b, c):
+        await tickets.submit(t, 5)
+    assert await tickets.claim(match("m", a, b))
+    still = await tickets.end(a.ticket_id, CANCELLED, 2.0)  # claimed: not cancelled
+    assert still is not None and still.state == MATCHING
+    gone = await tickets.end(c.ticket_id, EXPIRED, 2.0)
+    assert gone is not None and (gone.state, gone.ended_at) == (EXPIRED, 2.0)
+    again = await tickets.end(c.ticket_id, CANCELLED, 3.0)
+    assert again is not None and again.state == EXPIRED
+    assert await tickets.end(new_ticket_id(Q), CANCELLED, 3.0) is None
+    assert await tickets.waiting(Q) == []
+
+
+async def test_ended_tickets_are_dropped_after_a_while(tickets: TicketStore) -> None:
+    old = ticket("ann", 1.0)
+    await tickets.submit(old, 5)
+    await tickets.end(old.ticket_id, CANCELLED, 2.0)
+    assert await tickets.ticket(old.ticket_id) is not None
+    await tickets.submit(ticket("bob", 3.0 + ENDED_KEPT), 5)
+    assert await tickets.ticket(old.ticket_id) is None
+
+
+async def test_queues_with_nothing_left_are_not_listed(tickets: TicketStore) -> None:
+    a = ticket("ann")
+    await tickets.submit(a, 5)
+    await tickets.end(a.ticket_id, CANCELLED, 2.0)
+    assert await tickets.queues() == []
+    b = ticket("bob")
+    await tickets.submit(b, 5)
+    assert await tickets.queues() == [Q]
+    assert (await tickets.waiting(Q))[0].state == WAITING
+
+
+async def test_beside_each_game_store(tmp_path: Path) -> None:
+    assert isinstance(tickets_beside(MemoryStore()), MemoryTickets)
+    games = SqliteStore(tmp_path / "g.db")
+    beside = tickets_beside(games)
+    assert isinstance(beside, SqliteTickets)
+    await beside.submit(ticket("ann"), 2)
+    await beside.close()
+    again = tickets_beside(games)
+    assert len(await again.waiting(Q)) == 1
+    await again.close()
+    await games.close()
+
+
+async def test_streams_following_a_ticket_are_noted(tickets: TicketStore) -> None:
+    a = ticket("ann")
+    await tickets.submit(a, 5)
+    assert await tickets.touched(a.ticket_id) == 0.0
+    await tickets.touch(a.ticket_id, 7.5)
+    assert await tickets.touched(a.ticket_id) == 7.5
+    assert await tickets.touched("nonsense") == 0.0
+
+
+async def test_rated_games_in_play_are_kept_until_done_with(tickets: TicketStore) -> None:
+    a, b, c, d = ticket("ann"), ticket("bob"), ticket("cid"), ticket("dan")
+    for t in (a, b, c, d):
+        await tickets.submit(t, 5)
+    rated, unrated = match("m1", a, b), replace(match("m2", c, d), rated=False)
+    for m, game in ((rated, "g-rated"), (unrated, "g-unrated")):
+        assert await tickets.claim(m)
+        assert await tickets.complete(m, game, 10.0)
+    assert await tickets.in_play(Q, 10.0, 10) == []  # looked at 10.0, not before
+    assert await tickets.in_play(Q, 10.5, 10) == ["g-rated"]
+    assert await tickets.queues() == [Q]  # a queue with a game to look at has work
+    await tickets.looked_at(Q, "g-rated", 20.0)
+    assert await tickets.in_play(Q, 15.0, 10) == []
+    assert await tickets.in_play(Q, 25.0, 10) == ["g-rated"]
+    await tickets.looked_at(Q, "g-rated", None)
+    assert await tickets.in_play(Q, 1e9, 10) == []
+    await tickets.looked_at(Q, "g-rated", 30.0)  # done with: not brought back
+    assert await tickets.in_play(Q, 1e9, 10) == []
