@@ -171,8 +171,12 @@ internal fun normalize(v: JsonElement, labels: Map<String, String>): JsonElement
     else -> v
 }
 
+/** The members beside an object's kind: a GameEvent's version, seat and turn
+ * after it, a watch message's version and the seat's options. */
+private val KIND_BESIDE = setOf("version", "seat", "turn", "options")
+
 private fun kindOf(o: JsonObject, path: String): JsonElement {
-    val keys = o.keySet().filter { it != "version" && it != "seat" }.sorted()
+    val keys = o.keySet().filter { it !in KIND_BESIDE }.sorted()
     if (keys.size != 1) throw Mismatch("$path: @kind of an object with members $keys")
     val inner = o.get(keys[0])
     if (keys[0] == "event" && inner.isJsonObject) return kindOf(inner.asJsonObject, path)
