@@ -8,9 +8,7 @@ session move and a unary move of the same seat interleave."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import uuid
-import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -413,14 +411,6 @@ async def replicas(
     async with serving(RedisStore(url, prefix=prefix)) as a:
         async with serving(RedisStore(url, prefix=prefix)) as b:
             yield [a, b]
-    if kind == "redis-cluster":
-        # A feed's blocking XREAD cancelled on a Redis Cluster leaves its
-        # socket to the garbage collector (redis-py's cluster client; seen
-        # here, not fixed here): collected now, so that its ResourceWarning
-        # does not land in whichever test runs next.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ResourceWarning)
-            gc.collect()
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite", "redis", "redis-cluster"])

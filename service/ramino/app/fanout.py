@@ -237,6 +237,11 @@ class Feed:
         if not self.classes and not self.batched:
             self.close()
 
+    @property
+    def task(self) -> asyncio.Task[None]:
+        """The task following the game: done once the feed is closed."""
+        return self._task
+
     def close(self) -> asyncio.Task[None]:
         """Stops following the game; every watcher ends after its queue.
         Returns the feed's task, done once its subscription is closed."""

@@ -59,11 +59,16 @@ class Watch:
         """What a stream's backlog is timed by."""
         self._stopping: list[asyncio.Task[None]] = []
         """The feeds' tasks stopped by :meth:`begin_shutdown`, awaited by :meth:`stopped`."""
+        self._dropped: set[asyncio.Task[None]] = set()
+        """The tasks of feeds closed since (by their last watcher, or at the
+        game's end) that are still winding down, awaited by :meth:`stopped`
+        too: none outlives the server's loop."""
         self._closing = asyncio.Event()
 
     async def stopped(self) -> None:
-        """Waits for the feeds stopped by :meth:`begin_shutdown`."""
-        for task in self._stopping:
+        """Waits for the feeds stopped by :meth:`begin_shutdown`, and for
+        those closed before that are still winding down."""
+        for task in [*self._stopping, *self._dropped]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
@@ -229,6 +234,9 @@ class Watch:
         return max(limits.spectator_interval, self._batching / limits.spectator_messages)
 
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
+        if not feed.task.done():
+            self._dropped.add(feed.task)
+            feed.task.add_done_callback(self._dropped.discard)
         if self._feeds.get(key) is feed:
             del self._feeds[key]
         feeds = self._game_feeds.get(key[0], [])

@@ -41,6 +41,7 @@ from ramino.store.redis.retry import (
     TOPOLOGY,
     PatientCluster,
     TranslatingRedis,
+    cancelled,
     client_retry,
     patiently,
     reachable,
@@ -349,6 +350,8 @@ class RedisStore:
                 found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
                 delay = 0.05
             except (*RETRYABLE, *TOPOLOGY, ResponseError) as failed:
+                if cancelled():
+                    raise asyncio.CancelledError from failed
                 # A primary that turns replica unblocks its readers (UNBLOCKED).
                 if isinstance(failed, ResponseError) and not isinstance(failed, TOPOLOGY):
                     if not str(failed).startswith("UNBLOCKED"):
