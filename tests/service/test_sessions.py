@@ -373,6 +373,43 @@ async def test_the_seats_watch_carries_the_same_pushed_options() -> None:
         watch.cancel()
 
 
+async def test_the_seats_watch_takes_back_its_moves_when_the_turn_leaves_after_the_seat_outran_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seat's moves outrun its watch: the options of its draw are past
+    (the game has moved on) when the watch comes to them. Its discard still
+    comes with empty options, so that the moves pushed with the snapshot
+    are taken back (the watch held on to them before)."""
+    async with serving() as s:
+        name, tokens = await two_people(s.stub)
+        view = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view
+        mover = view.turn
+        md = auth(tokens[mover])
+        watch = s.stub.WatchGame(game_pb2.WatchGameRequest(name=name), metadata=md)
+        snapshot = await watch.read()
+        assert snapshot.HasField("snapshot") and snapshot.options.moves
+        # The watch waits before each of its next options until both moves are made.
+        gate = asyncio.Event()
+        options_at = s.app.options_at
+
+        async def late(game_id: str, seat: int, version: int) -> Any:
+            await gate.wait()
+            return await options_at(game_id, seat, version)
+
+        monkeypatch.setattr(s.app, "options_at", late)
+        drew = await s.stub.DrawFromStock(game_pb2.DrawFromStockRequest(name=name), metadata=md)
+        card = drew.result.options.hint.suggested_discard.id
+        await s.stub.Discard(game_pb2.DiscardRequest(name=name, card_id=card), metadata=md)
+        gate.set()
+        draw = await watch.read()
+        assert draw.event.HasField("drew_from_stock") and not draw.HasField("options")
+        discard = await watch.read()
+        assert discard.event.HasField("discarded") and discard.event.turn == 1 - mover
+        assert discard.HasField("options"), "the moves pushed before were never taken back"
+        assert discard.options == game_pb2.SeatOptions(version=discard.version, turn=1 - mover)
+        watch.cancel()
+
+
 async def test_a_stopping_server_drains_its_sessions() -> None:
     app = GameApp(open_store("memory"), seed_source=lambda: SEED)
     servicer = GameServicer(app, TokenIssuer(SECRET))

@@ -313,7 +313,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 if viewer is not None and header is not None:
                     if item.turn == viewer or item.game is not None:
                         legal = await self.app.options_at(game_id, viewer, item.version)
-                        told = legal is not None and bool(legal.moves)
+                        # None: the game has moved past this item (the seat
+                        # moved meanwhile); moves told before still stand
+                        # to be taken back when the turn leaves.
+                        if legal is not None:
+                            told = bool(legal.moves)
                     elif told and item.payload:
                         legal = LegalMoves(item.version, (), None, item.turn)
                         told = False
