@@ -208,6 +208,9 @@ class AsyncSession(AsyncIterator[Update]):
         """The server has no PlayGame: unary moves and the seat's watch."""
         self._local = _Local(self._resume)
         self._watch: Any = None
+        self.reconnects = 0
+        """Times the session's stream was lost (or drained) and opened
+        again after the last version received."""
 
     @property
     def last_version(self) -> int | None:
@@ -285,16 +288,30 @@ class AsyncSession(AsyncIterator[Update]):
                 delay = next(delays, None)
                 if delay is None:
                     raise _wire.stream_lost(error) from error
+                self.reconnects += 1
                 await asyncio.sleep(delay)
                 continue
             if response is grpc.aio.EOF:
                 self._call = None
                 if self._resume.ended:
                     raise StopAsyncIteration
+                self.reconnects += 1
                 continue  # the server drained: reopen after the last version
             update = update_of(response)
             if self._resume.take(update):
                 return update
+
+    async def play(self, choose: Choose) -> m.GameView | None:
+        """Plays the seat to the end of its match from the options pushed
+        (``choose``: the move to make from them); the seat's last view."""
+        view = self.seat.last_view
+        async for update in self:
+            legal, view = _policy(update, view)
+            if update.ends_match:
+                break
+            if legal is not None and legal.moves:
+                await self.send(choose(legal, view), expected_version=legal.version)
+        return view
 
     async def _next_fallback(self) -> Update:
         answer = self._local.next_answer()
@@ -323,6 +340,9 @@ class Session(Iterator[Update]):
         self.fallback = False
         self._local = _Local(self._resume)
         self._watch: Any = None
+        self.reconnects = 0
+        """Times the session's stream was lost (or drained) and opened
+        again after the last version received."""
 
     @property
     def last_version(self) -> int | None:
@@ -406,6 +426,7 @@ class Session(Iterator[Update]):
                 self._drop()
                 if self._resume.ended:
                     raise
+                self.reconnects += 1
                 continue
             except grpc.RpcError as error:
                 self._drop()
@@ -417,6 +438,7 @@ class Session(Iterator[Update]):
                 delay = next(delays, None)
                 if delay is None:
                     raise _wire.stream_lost(error) from error
+                self.reconnects += 1
                 threading.Event().wait(delay)
                 continue
             update = update_of(response)
@@ -428,6 +450,18 @@ class Session(Iterator[Update]):
             if self._outbox is not None:
                 self._outbox.put(None)
             self._outbox = self._responses = None
+
+    def play(self, choose: Choose) -> m.GameView | None:
+        """Plays the seat to the end of its match from the options pushed
+        (``choose``: the move to make from them); the seat's last view."""
+        view = self.seat.last_view
+        for update in self:
+            legal, view = _policy(update, view)
+            if update.ends_match:
+                break
+            if legal is not None and legal.moves:
+                self.send(choose(legal, view), expected_version=legal.version)
+        return view
 
     def _next_fallback(self) -> Update:
         answer = self._local.next_answer()
@@ -462,25 +496,11 @@ def play_seat(seat: Seat, choose: Choose) -> m.GameView | None:
     """Plays ``seat`` to the end of its match from what its session pushes
     (``choose``: the move to make from the seat's options); the seat's last
     view."""
-    view = seat.last_view
     with seat.session() as session:
-        for update in session:
-            legal, view = _policy(update, view)
-            if update.ends_match:
-                break
-            if legal is not None and legal.moves:
-                session.send(choose(legal, view), expected_version=legal.version)
-    return view
+        return session.play(choose)
 
 
 async def play_seat_async(seat: AsyncSeat, choose: Choose) -> m.GameView | None:
     """:func:`play_seat` for asyncio."""
-    view = seat.last_view
     async with seat.session() as session:
-        async for update in session:
-            legal, view = _policy(update, view)
-            if update.ends_match:
-                break
-            if legal is not None and legal.moves:
-                await session.send(choose(legal, view), expected_version=legal.version)
-    return view
+        return await session.play(choose)
