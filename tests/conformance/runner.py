@@ -22,9 +22,9 @@ import grpc
 import grpc.aio
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from google.rpc import error_details_pb2  # noqa: F401 (an answer's ErrorInfo, printed from its Any)
 from ramino_client import AsyncClient, ServiceError, _wire
 from ramino_client.errors import error_from_rpc
-from google.rpc import error_details_pb2  # noqa: F401 (an answer's ErrorInfo, printed from its Any)
 from ramino_client.v1 import game_pb2, game_pb2_grpc
 
 HERE = Path(__file__).parent
@@ -69,8 +69,6 @@ ON_A_STREAM = frozenset(
     {"watch_next", "watch_close", "session_send", "session_next", "session_close", "session_end"}
 )
 """The ops whose game and caller are those of the stream they act on."""
-FEATURES = frozenset({"session"})
-"""What a scenario may require of a runner (README.md, "Features")."""
 
 
 class ScenarioError(Exception):
@@ -141,6 +139,8 @@ turn after it, a watch message's version and the seat's options."""
 
 def kind_of(value: dict[str, Any], path: str) -> Any:
     keys = [k for k in value if k not in KIND_BESIDE]
+    if not keys and "options" in value:
+        return "options"  # a session's message of options alone
     if len(keys) != 1:
         raise Mismatch(f"{path}: @kind of an object with members {sorted(keys)}")
     if keys[0] == "event" and isinstance(value["event"], dict):
@@ -369,7 +369,6 @@ class Replay:
             messages.append(proto_json(got))
             w.last_version = messages[-1]["version"]
         return {"messages": messages}
-
 
     async def session(
         self, op: str, game: str, caller: str, step: dict[str, Any], args: dict[str, Any]

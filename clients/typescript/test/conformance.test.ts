@@ -202,6 +202,7 @@ function kindOf(value: JsonObject, path: string): Json {
   // Beside the kind: a GameEvent's version, seat and turn after it, a watch
   // message's version and the seat's options.
   const keys = Object.keys(value).filter((k) => !["version", "seat", "turn", "options"].includes(k));
+  if (keys.length === 0 && "options" in value) return "options"; // a session's message of options alone
   if (keys.length !== 1) throw new Mismatch(`${path}: @kind of an object with members ${JSON.stringify(keys.sort())}`);
   const only = keys[0] as string;
   const inner = value[only] ?? null;

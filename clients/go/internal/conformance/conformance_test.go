@@ -226,6 +226,9 @@ func kindOf(v map[string]any, path string) (any, error) {
 			keys = append(keys, k)
 		}
 	}
+	if _, ok := v["options"]; ok && len(keys) == 0 {
+		return "options", nil // a session's message of options alone
+	}
 	if len(keys) != 1 {
 		slices.Sort(keys)
 		return nil, differ("%s: @kind of an object with members %v", path, keys)
