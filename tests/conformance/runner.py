@@ -193,17 +193,10 @@ def same(a: Any, b: Any) -> bool:
 
 
 @dataclass
-class Watch:
-    call: grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]
-    caller: str
-    game: str
-    last_version: str | None = None
-    open: bool = True
+class Stream:
+    """A watch (``call`` a WatchGame call) or a session (a PlayGame call)."""
 
-
-@dataclass
-class Session:
-    call: grpc.aio.StreamStreamCall[game_pb2.PlayGameRequest, game_pb2.PlayGameResponse]
+    call: Any
     caller: str
     game: str
     last_version: str | None = None
@@ -218,8 +211,8 @@ class Replay:
     scenario: Scenario
     games: dict[str, dict[str, str]] = field(default_factory=dict)
     seats: dict[str, dict[str, str]] = field(default_factory=dict)
-    watches: dict[str, Watch] = field(default_factory=dict)
-    sessions: dict[str, Session] = field(default_factory=dict)
+    watches: dict[str, Stream] = field(default_factory=dict)
+    sessions: dict[str, Stream] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
 
     @property
@@ -326,14 +319,13 @@ class Replay:
             self.seats[caller] = {"game": game, "token": response.seat_token}
         return proto_json(response)
 
-    def stream_of(self, op: str, step: dict[str, Any]) -> Watch | Session:
-        streams: dict[str, Any] = self.sessions if op.startswith("session_") else self.watches
+    def stream_of(self, op: str, step: dict[str, Any]) -> Stream:
+        streams = self.sessions if op.startswith("session_") else self.watches
         key = "session" if op.startswith("session_") else "watch"
         label = step.get(key)
         if label not in streams:
             raise ScenarioError(f"no {key} labelled {label!r}")
-        found: Watch | Session = streams[label]
-        return found
+        return streams[label]
 
     async def watch(
         self, op: str, game: str, caller: str, step: dict[str, Any], args: dict[str, Any]
@@ -348,7 +340,7 @@ class Replay:
             args["name"] = self.game_name(game)
             request = json_format.ParseDict(args, game_pb2.WatchGameRequest())
             call = self.client.stream(request, self.token(caller, game))
-            self.watches[label] = Watch(call, caller, game)
+            self.watches[label] = Stream(call, caller, game)
             return {}
         w = self.watches[label]
         if op == "watch_close":
@@ -390,7 +382,7 @@ class Replay:
             token = self.token(caller, game)
             call = stub.PlayGame(metadata=_wire.auth(token) + self.client._identity)
             await call.write(start)
-            self.sessions[label] = Session(call, caller, game)
+            self.sessions[label] = Stream(call, caller, game)
             return {}
         s = self.sessions[label]
         if op == "session_send":
