@@ -343,6 +343,40 @@ async def test_a_session_reopened_after_a_version_misses_and_repeats_nothing() -
         await again.done_writing()
 
 
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis"])
+async def test_a_session_reopened_at_the_games_version_is_told_its_options_and_plays_at_once(
+    request: pytest.FixtureRequest, kind: str, tmp_path: Path
+) -> None:
+    """Dropped on its turn with nothing missed, the seat reopens after the
+    game's version: no event is to come until it moves, yet its options
+    come first and its move is answered (it used to wait for the next event)."""
+    async with replicas(request, kind, tmp_path) as served:
+        s = served[0]
+        name, tokens, seat, call, options = await opened(s)
+        await call.write(draw("d", options.version))
+        drew = (await answer(call)).result
+        call.cancel()  # dropped, its turn to discard
+        again = session(s.stub, tokens[seat])
+        await start(again, name, after=drew.view.version)
+        first = await asyncio.wait_for(again.read(), 10)
+        assert first.WhichOneof("payload") is None
+        assert first.version == first.options.version == drew.view.version
+        assert first.options.turn == seat and first.options.moves == drew.options.moves
+        card = drew.options.hint.suggested_discard.id
+        await again.write(
+            game_pb2.PlayGameRequest(
+                discard=game_pb2.DiscardRequest(
+                    request_id="x", card_id=card, expected_version=drew.view.version
+                )
+            )
+        )
+        moved = await asyncio.wait_for(again.read(), 10)
+        assert moved.answer.request_id == "x" and moved.answer.HasField("result")
+        assert [e.version for e in moved.answer.result.events] == [drew.view.version + 1]
+        await again.done_writing()
+        assert await asyncio.wait_for(again.read(), 10) is grpc.aio.EOF
+
+
 async def test_the_seats_watch_carries_the_same_pushed_options() -> None:
     async with serving() as s:
         name, tokens = await two_people(s.stub)

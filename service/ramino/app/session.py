@@ -179,6 +179,7 @@ class Session:
         ``WATCHER_TOO_SLOW`` (resume after :attr:`last`) for a client that
         does not keep up, and the watch's own errors."""
         self._taken = asyncio.Event()
+        ready = asyncio.Event()
         items = self._watch.watch(
             self.game_id,
             self.seat,
@@ -186,18 +187,41 @@ class Session:
             snapshot,
             self._encode,
             stream=asyncio.current_task(),
+            ready=ready,
         )
-        # The watch's checks (the seat, the stream limits) are made here,
-        # before anything runs beside the stream.
-        first = await anext(items, None)
+        # The watch's checks (the seat, the stream limits) are made before
+        # anything runs beside the stream: its first item, or its being
+        # ready (a session resumed at the game's version has no item until
+        # the next event, and its moves are answered meanwhile).
+        first = asyncio.ensure_future(anext(items, None))
+        waiting = asyncio.ensure_future(ready.wait())
+        try:
+            await asyncio.wait((first, waiting), return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            first.cancel()  # this stream was cancelled: the watch ends
+            raise
+        finally:
+            waiting.cancel()
+        if first.done():
+            first.result()  # the watch's refusal, raised here
         if after_version is not None:
             self.last = after_version
+        # Resumed at the game's version with the turn the seat's: nothing
+        # to replay, so its options come first (before any move it sent).
+        opening = (
+            None
+            if first.done()
+            else await self._moves.options_at(self.game_id, self.seat, self.last)
+        )
         follower = asyncio.create_task(self._follow(_chain(first, items)))
         mover = asyncio.create_task(self._play_moves())
         answers: deque[Answer] = deque()
         events: deque[WatchItem] = deque()
         ended = closed = False
         try:
+            if opening is not None and opening.moves:
+                self._told = True
+                yield SessionItem(self.last, options=opening)
             while True:
                 kind, value = await self._out.get()
                 if kind == "item":
@@ -239,9 +263,9 @@ class Session:
                         self._told = bool(options.moves)
                         yield SessionItem(self.last, options=options)
         finally:
-            for task in (follower, mover):
+            for task in (follower, mover, first):
                 task.cancel()
-            for task in (follower, mover):
+            for task in (follower, mover, first):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             with contextlib.suppress(Exception):
@@ -312,11 +336,12 @@ class Session:
 
 
 async def _chain(
-    first: WatchItem | None, rest: AsyncIterator[WatchItem]
+    first: asyncio.Future[WatchItem | None], rest: AsyncIterator[WatchItem]
 ) -> AsyncIterator[WatchItem]:
-    if first is None:
+    item = await first
+    if item is None:
         return
-    yield first
+    yield item
     async for item in rest:
         yield item
 

@@ -81,6 +81,7 @@ class Watch:
         encode: Encode,
         batch: EncodeBatch | None = None,
         stream: asyncio.Task[Any] | None = None,
+        ready: asyncio.Event | None = None,
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
@@ -90,7 +91,10 @@ class Watch:
         to ``CATCH_UP_BATCH`` of those read from the store). Ends after
         the match's or the game's end, and when this replica shuts down.
         ``stream``: the task of the stream that sends the items, cancelled
-        when its client stops reading (by default the task iterating)."""
+        when its client stops reading (by default the task iterating).
+        ``ready``: set once the watch's checks passed and it is attached (a
+        watch resumed at the game's version yields nothing until the next
+        event: its reader need not wait for an item to know it is open)."""
         batched = batch is not None and viewer is None
         game = await self._t.load(game_id)
         check_spectator(viewer, game.header.spectators_disabled)
@@ -135,6 +139,8 @@ class Watch:
                 )
                 watcher.sent = start
                 attached = feed.attach(watcher)
+            if ready is not None:
+                ready.set()
             if with_snapshot:
                 yield WatchItem(game.version, game=seen_game(game, viewer))
             if self._closing.is_set():
