@@ -265,7 +265,16 @@ class AsyncSession(AsyncIterator[Update]):
         message = move_message(move, request_id, expected_version)
         self._resume.unanswered[request_id] = message
         call = await self._open()
-        await call.write(message)
+        try:
+            await call.write(message)
+        except grpc.RpcError:
+            # The stream ended under the write (a draining server, a lost
+            # connection; gRPC says INTERNAL): it is left, and the next read
+            # opens another after the last version received, resending the
+            # moves not answered, this one too.
+            if self._call is call:
+                self._call = None
+                self.reconnects += 1
         return request_id
 
     async def __anext__(self) -> Update:
@@ -279,6 +288,8 @@ class AsyncSession(AsyncIterator[Update]):
             try:
                 response = await call.read()
             except grpc.RpcError as error:
+                if self._call is not call:
+                    continue  # left after a failed write: a new stream is opened
                 self._call = None
                 if _unimplemented(error):
                     self.fallback = True
@@ -292,6 +303,8 @@ class AsyncSession(AsyncIterator[Update]):
                 await asyncio.sleep(delay)
                 continue
             if response is grpc.aio.EOF:
+                if self._call is not call:
+                    continue
                 self._call = None
                 if self._resume.ended:
                     raise StopAsyncIteration
@@ -305,11 +318,15 @@ class AsyncSession(AsyncIterator[Update]):
         """Plays the seat to the end of its match from the options pushed
         (``choose``: the move to make from them); the seat's last view."""
         view = self.seat.last_view
+        played: int | None = None
         async for update in self:
             legal, view = _policy(update, view)
             if update.ends_match:
                 break
-            if legal is not None and legal.moves:
+            # Options pushed again for a version already played (a resumed
+            # session's, while its move is resent) are not played twice.
+            if legal is not None and legal.moves and legal.version != played:
+                played = legal.version
                 await self.send(choose(legal, view), expected_version=legal.version)
         return view
 
@@ -455,11 +472,15 @@ class Session(Iterator[Update]):
         """Plays the seat to the end of its match from the options pushed
         (``choose``: the move to make from them); the seat's last view."""
         view = self.seat.last_view
+        played: int | None = None
         for update in self:
             legal, view = _policy(update, view)
             if update.ends_match:
                 break
-            if legal is not None and legal.moves:
+            # Options pushed again for a version already played (a resumed
+            # session's, while its move is resent) are not played twice.
+            if legal is not None and legal.moves and legal.version != played:
+                played = legal.version
                 self.send(choose(legal, view), expected_version=legal.version)
         return view
 
