@@ -3,12 +3,14 @@ package ramino_test
 import (
 	"errors"
 	"io"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	ramino "github.com/ramino/ramino/clients/go"
 	"github.com/ramino/ramino/clients/go/bot"
 	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
+	"github.com/ramino/ramino/clients/go/internal/testserver"
 )
 
 // Two seats play a rummy match to its end, each from what its session
@@ -71,8 +73,8 @@ func TestARefusedMoveOnASessionIsAnAnswer(t *testing.T) {
 	if err != nil || drew.GetAnswer().GetResult().GetView().GetVersion() != v+1 {
 		t.Fatalf("answer %v, %v: want the draw at %d", drew, err, v+1)
 	}
-	if sess.LastVersion != v+1 || len(drew.GetAnswer().GetResult().GetOptions().GetMoves()) == 0 {
-		t.Fatalf("last version %d, options %v", sess.LastVersion, drew.GetAnswer().GetResult().GetOptions())
+	if last, _ := sess.LastVersion(); last != v+1 || len(drew.GetAnswer().GetResult().GetOptions().GetMoves()) == 0 {
+		t.Fatalf("last version %d, options %v", last, drew.GetAnswer().GetResult().GetOptions())
 	}
 	if err := sess.CloseSend(); err != nil {
 		t.Fatal(err)
@@ -83,5 +85,88 @@ func TestARefusedMoveOnASessionIsAnAnswer(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A session whose server is killed and started again opens again after the
+// last version it received, and sends again the move the server never
+// answered: every version comes once, in order, and the move is applied once.
+func TestASessionResumesAcrossAServerRestartAndItsMoveIsAppliedOnce(t *testing.T) {
+	srv := testserver.Start(t, testserver.Options{Store: "sqlite:" + filepath.Join(t.TempDir(), "ramino.db")})
+	ctx := testCtx(t)
+	client := dial(t, srv, ramino.WithRetry(fastRetry))
+	onTurn, _ := twoPeople(t, ctx, client, "rummy")
+	sess, err := onTurn.Session(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	snapshot, err := sess.Recv()
+	if err != nil || snapshot.GetSnapshot() == nil {
+		t.Fatalf("first message %v, %v: want a snapshot", snapshot, err)
+	}
+	v := snapshot.GetVersion()
+	srv.Kill()
+	draw := &raminov1.Move{Move: &raminov1.Move_DrawFromStock{DrawFromStock: &raminov1.DrawFromStockMove{}}}
+	id, err := sess.Send(draw, ramino.ExpectVersion(v), ramino.WithRequestID("draw-across-restart"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	var answer *raminov1.MoveAnswer
+	for answer == nil {
+		msg, err := sess.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg.GetEvent() != nil {
+			t.Fatalf("an event before the move's answer: %v", msg)
+		}
+		answer = msg.GetAnswer()
+	}
+	if answer.GetRequestId() != id || answer.GetResult().GetView().GetVersion() != v+1 {
+		t.Fatalf("answer %v: want the draw %s at %d", answer, id, v+1)
+	}
+	if sess.Reconnects() < 1 {
+		t.Fatalf("reconnects %d: the server was killed", sess.Reconnects())
+	}
+	discard := answer.GetResult().GetOptions().GetMoves()
+	var move *raminov1.Move
+	for _, m := range discard {
+		if m.GetDiscard() != nil {
+			move = m
+		}
+	}
+	if move == nil {
+		t.Fatalf("no discard among %v", discard)
+	}
+	if _, err := sess.Send(move, ramino.ExpectVersion(v+1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.CloseSend(); err != nil {
+		t.Fatal(err)
+	}
+	var versions []int64
+	for {
+		msg, err := sess.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := msg.GetAnswer(); a != nil {
+			if a.GetError() != nil {
+				t.Fatalf("the discard was refused: %v", a.GetError())
+			}
+			versions = append(versions, a.GetResult().GetView().GetVersion())
+		}
+	}
+	view, err := onTurn.View(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 1 || versions[0] != v+2 || view.GetVersion() != v+2 {
+		t.Fatalf("answers at %v, the game at %d: want one at %d", versions, view.GetVersion(), v+2)
 	}
 }

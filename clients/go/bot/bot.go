@@ -124,13 +124,14 @@ func PlaySession(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, er
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = sess.CloseSend() }()
+	defer sess.Close()
+	played := int64(-1)
 	for {
 		msg, err := sess.Recv()
 		if errors.Is(err, io.EOF) {
 			return seat.LastView, nil
 		}
-		if status.Code(err) == codes.Unimplemented {
+		if ramino.Code(err) == codes.Unimplemented {
 			return Play(ctx, seat)
 		}
 		if err != nil {
@@ -149,8 +150,14 @@ func PlaySession(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, er
 		if e := msg.GetEvent(); e != nil && (e.GetMatchEnded() != nil || e.GetGameEnded() != nil) {
 			return seat.View(ctx)
 		}
+		// Options pushed again for a version already played (a reopened
+		// session's, while its move is sent again) are not played twice.
+		if options.GetVersion() == played {
+			continue
+		}
 		if move := choose(options.GetMoves(), options.GetHint()); move != nil {
-			if _, err := sess.Send(move, ramino.ExpectVersion(options.GetVersion())); err != nil {
+			played = options.GetVersion()
+			if _, err := sess.Send(move, ramino.ExpectVersion(played)); err != nil {
 				return nil, err
 			}
 		}
