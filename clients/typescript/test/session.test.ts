@@ -298,14 +298,15 @@ test("without bidirectional streams the session plays through unary moves and th
 
 /**
  * A server of GameService without PlayGame (as one from before sessions):
- * the real servicer in a grpc.aio server that registers every method but
- * that one; its address, and how to stop it.
+ * the real servicer and interceptor in a grpc.aio server that registers
+ * every method but that one; its address, and how to stop it.
  */
 async function olderServer(): Promise<{ address: string; stop: () => Promise<void> }> {
   const code = `
 import asyncio, grpc, sys
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
+from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor
 from ramino.app import GameApp
 from ramino.store import open_store
 from ramino.v1 import game_pb2
@@ -325,7 +326,8 @@ async def main():
             request_deserializer=getattr(game_pb2, method.input_type.name).FromString,
             response_serializer=lambda r: r if isinstance(r, bytes) else r.SerializeToString(),
         )
-    server = grpc.aio.server()
+    # The server's own interceptor: errors mapped to their statuses, as served.
+    server = grpc.aio.server(interceptors=[ServiceInterceptor(DEFAULT_MAX_MESSAGE_BYTES)])
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
