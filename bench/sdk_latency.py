@@ -7,8 +7,10 @@ both alike (issue 21: Node within 1.5x of Go).
 
     .venv/bin/python bench/sdk_latency.py [--rounds 3] [--calls 1000] [--moves 1000] [--raw]
 
-``--raw`` adds a third column: GetLegalMoves as a bare gRPC call on
-node:http2 (no SDK, no Connect, the response not decoded), Node's own floor.
+``--raw`` adds two columns, the breakdown: the SDK on Connect-node's own
+gRPC transport (what the SDK's Node calls went through before), and
+GetLegalMoves as a bare gRPC call on node:http2 (no SDK, no Connect, the
+answer not decoded), Node's own floor.
 Needs ``make build`` (the server), Go, and the TypeScript SDK built
 (``cd clients/typescript && npm ci && npm run build``). Prints figures, never
 fails on a time.
@@ -69,7 +71,9 @@ def main() -> None:
     p.add_argument("--calls", type=int, default=1000, help="GetLegalMoves timed a round (default 1000)")
     p.add_argument("--moves", type=int, default=1000, help="moves timed a round (default 1000)")
     p.add_argument("--warmup", type=int, default=200, help="untimed calls first, each run")
-    p.add_argument("--raw", action="store_true", help="also bare node:http2 calls (Node's floor)")
+    p.add_argument(
+        "--raw", action="store_true", help="also Connect-node's transport and bare node:http2 calls"
+    )
     a = p.parse_args()
 
     if not (ROOT / "clients/typescript/dist/node.js").exists():
@@ -89,7 +93,7 @@ def main() -> None:
             wait_serving(port, server)
             target = f"127.0.0.1:{port}"
             counts = ["--calls", str(a.calls), "--moves", str(a.moves), "--warmup", str(a.warmup)]
-            sides: dict[str, dict[str, list[int]]] = {"go": {}, "node": {}, "raw": {}}
+            sides: dict[str, dict[str, list[int]]] = {"go": {}, "node": {}, "connect": {}, "raw": {}}
             for _ in range(a.rounds):
                 runs = [
                     ("go", [str(binary), "-server", target, *counts]),
@@ -97,6 +101,7 @@ def main() -> None:
                 ]
                 if a.raw:
                     raw = ["--calls", str(a.calls), "--moves", "0", "--warmup", str(a.warmup)]
+                    runs.append(("connect", ["node", "node.mjs", "--connect", "--server", target, *counts]))
                     runs.append(("raw", ["node", "node.mjs", "--raw", "--server", target, *raw]))
                 for side, argv in runs:
                     for kind, samples in run(argv, HERE).items():
@@ -108,13 +113,17 @@ def main() -> None:
 
     load = os.getloadavg()[0]
     print(f"one server (memory store), {a.rounds} rounds alternating, load average {load:.1f}")
-    print(f"{'call':<15}{'':>4}{'Go':>10}{'Node':>10}{'Node/Go':>10}" + (f"{'raw h2':>10}" if a.raw else ""))
+    extra = f"{'Connect':>10}{'/Go':>7}{'raw h2':>10}" if a.raw else ""
+    print(f"{'call':<15}{'':>4}{'Go':>10}{'Node':>10}{'Node/Go':>10}" + extra)
     for kind, label in (("legal", "GetLegalMoves"), ("move", "a move")):
         for q, name in ((0.5, "p50"), (0.99, "p99")):
             go, node = quantile(sides["go"][kind], q), quantile(sides["node"][kind], q)
             line = f"{label:<15}{name:>4}{go:>8.3f}ms{node:>8.3f}ms{node / go:>9.2f}x"
-            if a.raw and sides["raw"].get(kind):
-                line += f"{quantile(sides['raw'][kind], q):>8.3f}ms"
+            if a.raw:
+                c = quantile(sides["connect"][kind], q)
+                line += f"{c:>8.3f}ms{c / go:>6.2f}x"
+                if sides["raw"].get(kind):
+                    line += f"{quantile(sides['raw'][kind], q):>8.3f}ms"
             print(line)
     print(f"(samples a side: {len(sides['go']['legal'])} GetLegalMoves, {len(sides['go']['move'])} moves; target Node/Go <= 1.5)")
     sys.stdout.flush()

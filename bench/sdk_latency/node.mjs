@@ -3,16 +3,23 @@
 // games, each seat playing from its move's answer with the SDK bot's
 // choose), one at a time, printed as JSON latencies in nanoseconds.
 //
-//   node node.mjs --server 127.0.0.1:50051 [--calls N] [--moves N] [--warmup N] [--raw]
+//   node node.mjs --server 127.0.0.1:50051 [--calls N] [--moves N] [--warmup N] [--raw | --connect]
 //
-// --raw times GetLegalMoves as a bare gRPC call on node:http2 (no Connect),
-// the floor of Node's own HTTP/2 for the same bytes.
+// --raw times GetLegalMoves as a bare gRPC call on node:http2 (no Connect,
+// the answer not decoded), the floor of Node's own HTTP/2 for the same
+// bytes; --connect runs the SDK on Connect-node's own gRPC transport (the
+// SDK's Node transport before it made its unary calls itself).
 import { connect as h2connect } from "node:http2";
 import { parseArgs } from "node:util";
 import { create, fromBinary, toBinary } from "../../clients/typescript/node_modules/@bufbuild/protobuf/dist/esm/index.js";
 import { GameStatus, choose } from "../../clients/typescript/dist/index.js";
 import { GetLegalMovesRequestSchema, GetLegalMovesResponseSchema } from "../../clients/typescript/dist/index.js";
+import { Client } from "../../clients/typescript/dist/index.js";
 import { connect } from "../../clients/typescript/dist/node.js";
+import {
+  Http2SessionManager,
+  createGrpcTransport,
+} from "../../clients/typescript/node_modules/@connectrpc/connect-node/dist/esm/index.js";
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +28,7 @@ const { values } = parseArgs({
     moves: { type: "string", default: "2000" },
     warmup: { type: "string", default: "200" },
     raw: { type: "boolean", default: false },
+    connect: { type: "boolean", default: false },
   },
 });
 const calls = Number(values.calls);
@@ -61,7 +69,13 @@ function rawCaller(session, seat) {
     });
 }
 
-const client = connect(values.server);
+function connectOnly(target) {
+  const url = `http://${target}`;
+  const sessionManager = new Http2SessionManager(url, { pingIntervalMs: 30_000 });
+  return new Client({ transport: createGrpcTransport({ baseUrl: url, sessionManager }), onClose: () => sessionManager.abort() });
+}
+
+const client = values.connect ? connectOnly(values.server) : connect(values.server);
 let seats = await newGame(client);
 const out = { legal: [], move: [] };
 let legalCall = () => seats[0].legalMoves();

@@ -99,7 +99,7 @@ function call(
   body: Uint8Array,
   signal: AbortSignal | undefined,
   timeoutMs: number | undefined,
-): Promise<{ header: Headers; bytes: Uint8Array; trailer: Headers }> {
+): Promise<{ header: IncomingHttpHeaders; bytes: Uint8Array; trailer: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     let settled = false;
     let stream: ClientHttp2Stream | undefined;
@@ -143,18 +143,26 @@ function call(
           if (settled) return;
           if (response === undefined) return fail(resetError(s));
           try {
-            const header = webHeaders(response);
-            const { foundStatus, headerError } = validateResponse(Number(response[":status"] ?? 0), header);
-            if (headerError) throw headerError;
-            if (foundStatus) throw new ConnectError("the answer has no message", Code.Unimplemented);
-            if (trailers === undefined) throw resetError(s);
-            const trailer = webHeaders(trailers);
-            validateTrailer(trailer, header);
+            // The common answer (200, gRPC, status 0 in its trailers) is read
+            // as it is; anything else through Connect's checks, for its error.
+            const ok =
+              Number(response[":status"]) === 200 &&
+              String(response["content-type"] ?? "").startsWith("application/grpc") &&
+              response["grpc-status"] === undefined &&
+              trailers?.["grpc-status"] === "0";
+            if (!ok) {
+              const header = webHeaders(response);
+              const { foundStatus, headerError } = validateResponse(Number(response[":status"] ?? 0), header);
+              if (headerError) throw headerError;
+              if (foundStatus) throw new ConnectError("the answer has no message", Code.Unimplemented);
+              if (trailers === undefined) throw resetError(s);
+              validateTrailer(webHeaders(trailers), header);
+            }
             const bytes = unenvelope(Buffer.concat(chunks));
             settled = true;
             if (timer !== undefined) clearTimeout(timer);
             signal?.removeEventListener("abort", onAbort);
-            resolve({ header, bytes, trailer });
+            resolve({ header: response, bytes, trailer: trailers ?? {} });
           } catch (e) {
             fail(ConnectError.from(e));
           }
@@ -164,6 +172,29 @@ function call(
       (e: unknown) => fail(ConnectError.from(e, Code.Unavailable)),
     );
   });
+}
+
+/** A unary response whose header and trailer are made into `Headers` only when read. */
+function answered<O extends DescMessage>(
+  method: DescMethodUnary<DescMessage, O>,
+  message: MessageShape<O>,
+  header: IncomingHttpHeaders,
+  trailer: IncomingHttpHeaders,
+): UnaryResponse<DescMessage, O> {
+  let headers: Headers | undefined;
+  let trailers: Headers | undefined;
+  return {
+    stream: false,
+    service: method.parent,
+    method,
+    message,
+    get header() {
+      return (headers ??= webHeaders(header));
+    },
+    get trailer() {
+      return (trailers ??= webHeaders(trailer));
+    },
+  } as UnaryResponse<DescMessage, O>;
 }
 
 /**
@@ -189,14 +220,8 @@ export function fastUnaryTransport(
     const message = (isMessage(input, method.input) ? input : create(method.input, input)) as MessageShape<I>;
     if (interceptors.length === 0) {
       const answer = await call(session, path, requestHeaders(path, timeoutMs, header), toBinary(method.input, message), signal, timeoutMs);
-      return {
-        stream: false,
-        service: method.parent,
-        method,
-        header: answer.header,
-        message: fromBinary(method.output, answer.bytes),
-        trailer: answer.trailer,
-      };
+      const response = answered(method, fromBinary(method.output, answer.bytes), answer.header, answer.trailer);
+      return response as unknown as UnaryResponse<I, O>;
     }
     const next: AnyUnaryFn = async (request) => {
       const answer = await call(
@@ -207,14 +232,7 @@ export function fastUnaryTransport(
         request.signal,
         timeoutMs,
       );
-      return {
-        stream: false,
-        service: request.service,
-        method: request.method,
-        header: answer.header,
-        message: fromBinary(request.method.output, answer.bytes),
-        trailer: answer.trailer,
-      };
+      return answered(request.method, fromBinary(request.method.output, answer.bytes), answer.header, answer.trailer);
     };
     type Next = Parameters<Interceptor>[0];
     const chain = interceptors
