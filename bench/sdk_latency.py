@@ -68,7 +68,7 @@ def quantile(samples: list[int], q: float) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--rounds", type=int, default=3, help="rounds, each SDK in turn (default 3)")
-    p.add_argument("--calls", type=int, default=1000, help="GetLegalMoves timed a round (default 1000)")
+    p.add_argument("--calls", type=int, default=1000, help="GetLegalMoves timed a round")
     p.add_argument("--moves", type=int, default=1000, help="moves timed a round (default 1000)")
     p.add_argument("--warmup", type=int, default=200, help="untimed calls first, each run")
     p.add_argument(
@@ -77,7 +77,7 @@ def main() -> None:
     a = p.parse_args()
 
     if not (ROOT / "clients/typescript/dist/node.js").exists():
-        raise SystemExit("build the TypeScript SDK first: cd clients/typescript && npm ci && npm run build")
+        raise SystemExit("build the TypeScript SDK first: make test-typescript, or npm run build")
     with tempfile.TemporaryDirectory(prefix="ramino-sdk-latency-") as tmp:
         binary = Path(tmp) / "sdk_latency"
         subprocess.run(["go", "build", "-o", str(binary), "."], cwd=HERE, check=True)
@@ -93,7 +93,9 @@ def main() -> None:
             wait_serving(port, server)
             target = f"127.0.0.1:{port}"
             counts = ["--calls", str(a.calls), "--moves", str(a.moves), "--warmup", str(a.warmup)]
-            sides: dict[str, dict[str, list[int]]] = {"go": {}, "node": {}, "connect": {}, "raw": {}}
+            sides: dict[str, dict[str, list[int]]] = {
+                s: {} for s in ("go", "node", "connect", "raw")
+            }
             for _ in range(a.rounds):
                 runs = [
                     ("go", [str(binary), "-server", target, *counts]),
@@ -101,7 +103,8 @@ def main() -> None:
                 ]
                 if a.raw:
                     raw = ["--calls", str(a.calls), "--moves", "0", "--warmup", str(a.warmup)]
-                    runs.append(("connect", ["node", "node.mjs", "--connect", "--server", target, *counts]))
+                    connect = ["node", "node.mjs", "--connect", "--server", target, *counts]
+                    runs.append(("connect", connect))
                     runs.append(("raw", ["node", "node.mjs", "--raw", "--server", target, *raw]))
                 for side, argv in runs:
                     for kind, samples in run(argv, HERE).items():
@@ -125,7 +128,8 @@ def main() -> None:
                 if sides["raw"].get(kind):
                     line += f"{quantile(sides['raw'][kind], q):>8.3f}ms"
             print(line)
-    print(f"(samples a side: {len(sides['go']['legal'])} GetLegalMoves, {len(sides['go']['move'])} moves; target Node/Go <= 1.5)")
+    legal, moves = len(sides["go"]["legal"]), len(sides["go"]["move"])
+    print(f"(samples a side: {legal} GetLegalMoves, {moves} moves; target Node/Go <= 1.5)")
     sys.stdout.flush()
 
 
