@@ -22,6 +22,7 @@ import {
   playSession,
   type Client,
   type Seat,
+  type Session,
   type SessionUpdate,
 } from "@ramino/client";
 import { connect } from "@ramino/client/node";
@@ -71,6 +72,22 @@ async function next(session: { next(): Promise<SessionUpdate | undefined> }): Pr
   return update;
 }
 
+/** `run` with the seat to move first in a fresh game, its session, and the session's first update. */
+async function onTurn(run: (mover: Seat, session: Session, first: SessionUpdate) => Promise<void>): Promise<void> {
+  const client = clientOf(server);
+  try {
+    const [mover] = await byTurn(await twoPeople(client));
+    const session = mover.session();
+    try {
+      await run(mover, session, await next(session));
+    } finally {
+      session.close();
+    }
+  } finally {
+    client.close();
+  }
+}
+
 test("two seats play a game to its end from their sessions, asking for nothing", async () => {
   const { calls, interceptor } = counting();
   const client = clientOf(server, { interceptors: [interceptor] });
@@ -104,11 +121,7 @@ test("a seat plays against a bot from its session", async () => {
 });
 
 test("a refused move is an answer with the SDK's error, and the session stays open", async () => {
-  const client = clientOf(server);
-  try {
-    const [mover] = await byTurn(await twoPeople(client));
-    const session = mover.session();
-    const first = await next(session);
+  await onTurn(async (mover, session, first) => {
     assert.equal(first.kind, "snapshot");
     assert.ok(first.options && first.options.moves.length > 0, "the snapshot pushes the seat's options");
     const v = first.version;
@@ -142,18 +155,11 @@ test("a refused move is an answer with the SDK's error, and the session stays op
     assert.ok((drew.options?.moves.length ?? 0) > 0, "still its turn: a discard");
     assert.equal(session.lastVersion, v + 1n);
     assert.equal(session.reconnects, 0);
-    session.close();
-  } finally {
-    client.close();
-  }
+  });
 });
 
 test("a request id sent twice, and again as a unary call, is applied and answered once", async () => {
-  const client = clientOf(server);
-  try {
-    const [mover] = await byTurn(await twoPeople(client));
-    const session = mover.session();
-    const first = await next(session);
+  await onTurn(async (mover, session, first) => {
     const v = first.version;
     const draw = { move: { case: "drawFromStock" as const, value: {} } };
     const id = await session.send(draw, { expectedVersion: v });
@@ -176,18 +182,11 @@ test("a request id sent twice, and again as a unary call, is applied and answere
     assert.ok(after.kind === "answer" && after.requestId === discarded, `got ${after.kind}`);
     assert.equal(after.result.view?.version, v + 2n);
     assert.equal((await mover.view()).version, v + 2n);
-    session.close();
-  } finally {
-    client.close();
-  }
+  });
 });
 
 test("unary moves of the same seat interleave with its session's", async () => {
-  const client = clientOf(server);
-  try {
-    const [mover] = await byTurn(await twoPeople(client));
-    const session = mover.session();
-    const first = await next(session);
+  await onTurn(async (mover, session, first) => {
     const v = first.version;
     // A unary draw: the session shows it as an event, with the options it leaves.
     const drew = await mover.drawFromStock({ expectedVersion: v });
@@ -207,10 +206,7 @@ test("unary moves of the same seat interleave with its session's", async () => {
     assert.equal(answer.result.view?.version, v + 2n);
     await assert.rejects(mover.drawFromStock({ expectedVersion: v + 1n }), StaleVersion);
     assert.equal(session.lastVersion, v + 2n);
-    session.close();
-  } finally {
-    client.close();
-  }
+  });
 });
 
 test("a session resumes across a killed and restarted sqlite server, missing and repeating nothing", async () => {
