@@ -26,7 +26,18 @@ import {
   type SessionUpdate,
 } from "@ramino/client";
 import { connect } from "@ramino/client/node";
-import { PATIENT, PYTHON, REPO, ServerProcess, TOKEN_SECRET, clientOf, consecutive, scratchDir } from "./support.js";
+import { connect as connectWeb } from "@ramino/client/web";
+import {
+  PATIENT,
+  PYTHON,
+  REPO,
+  ServerProcess,
+  TOKEN_SECRET,
+  clientOf,
+  consecutive,
+  freePort,
+  scratchDir,
+} from "./support.js";
 
 let server: ServerProcess;
 before(async () => {
@@ -373,5 +384,51 @@ test("against a server without PlayGame (UNIMPLEMENTED) the session falls back, 
   } finally {
     client.close();
     await older.stop();
+  }
+});
+
+/** `ramino gateway` (Envoy, gRPC-web) in front of `upstream`, ready; its origin and how to stop it. */
+async function gateway(upstream: string): Promise<{ origin: string; stop: () => Promise<void> }> {
+  const [port, admin] = [await freePort(), await freePort()];
+  const args = ["-m", "ramino", "gateway", "--port", String(port), "--upstream", upstream, "--admin-port", String(admin)];
+  const child = spawn(PYTHON, args, { cwd: REPO, stdio: "ignore" });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode})`);
+    try {
+      const ready = await fetch(`http://127.0.0.1:${admin}/ready`);
+      if ((await ready.text()).trim() === "LIVE") return { origin: `http://127.0.0.1:${port}`, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error("the gateway did not become ready");
+}
+
+test("through the web entry (gRPC-web, Envoy) the session plays through unary moves and the watch", async () => {
+  const envoy = await gateway(server.address);
+  const client = connectWeb(envoy.origin, { retry: PATIENT });
+  try {
+    const seats = await twoPeople(client);
+    assert.ok(seats[0].session().fallback, "gRPC-web has no bidirectional streams");
+    const finals = await Promise.all(seats.map((seat) => playSession(seat)));
+    for (const view of finals) assert.equal(view.status, GameStatus.FINISHED);
+    // A refusal through gRPC-web is the same typed error, as an update.
+    const session = seats[0].session({ afterVersion: finals[0]!.version });
+    const id = await session.send({ move: { case: "drawFromStock", value: {} } });
+    const refused = await next(session);
+    assert.ok(refused.kind === "refused" && refused.requestId === id);
+    assert.equal(refused.error.reason, "MATCH_OVER");
+    session.close();
+  } finally {
+    client.close();
+    await envoy.stop();
   }
 });
