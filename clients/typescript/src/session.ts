@@ -221,7 +221,9 @@ export class Session implements AsyncIterable<SessionUpdate> {
     }
     const request = moveRequest(move, "", requestId, expectedVersion);
     this.unanswered.set(requestId, { request, move, expectedVersion });
-    this.open().outbox.push({ message: request });
+    // A stream opened now sends every unanswered move after its start, this one included.
+    if (this.stream === undefined) this.open();
+    else this.stream.outbox.push({ message: request });
     return requestId;
   }
 
