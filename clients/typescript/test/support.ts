@@ -14,7 +14,6 @@ import {
   StaleVersion,
   MoveRejected,
   GameStatus,
-  choose as botChoice,
   type Client,
   type GetLegalMovesResponse,
   type Move,
@@ -144,9 +143,30 @@ export function clientOf(server: ServerProcess, options: NodeOptions = {}): Clie
   return connect(server.address, { retry: PATIENT, ...options });
 }
 
-/** The SDK bot's strategy (draw, knock, meld, lay off, the hinted discard). */
+function pick(legal: GetLegalMovesResponse): Move | undefined {
+  const first = (c: string): Move | undefined => legal.moves.find((m) => m.move.case === c);
+  for (const c of ["drawFromStock", "turnOverDiscardPile", "takeDiscard"]) {
+    const m = first(c);
+    if (m) return m;
+  }
+  const knock = first("knock");
+  if (knock) return knock;
+  const meld = first("layMelds") ?? first("layOff");
+  if (meld) return meld;
+  const discards = legal.moves.filter((m) => m.move.case === "discard");
+  if (discards.length > 0) {
+    const hinted = legal.hint?.suggestedDiscard?.id;
+    return discards.find((m) => m.move.case === "discard" && m.move.value.cardId === hinted) ?? discards[0];
+  }
+  return first("passUpcard") ?? first("acceptLayout") ?? legal.moves[0];
+}
+
+/**
+ * A simple policy: draw (stock first), knock when gin allows, meld and lay
+ * off whatever the server proposes, then discard what the hint suggests.
+ */
 export function choose(legal: GetLegalMovesResponse): Move | undefined {
-  return botChoice(legal);
+  return pick(legal);
 }
 
 /** Plays this seat's moves until its turn ends; false when it was not its turn. */
