@@ -252,13 +252,9 @@ export class Session implements AsyncIterable<SessionUpdate> {
   private open(): Stream {
     if (this.stream) return this.stream;
     const outbox = new Outbox();
-    // Resumed one version early: the server starts a session's moves once its
-    // watch has a first item, which a game at the version asked for has not
-    // until someone moves; the event at the last version comes again and is
-    // skipped as seen.
+    // Resumed after the last version received: nothing missed or repeated.
     const last = this.lastVersion;
-    const start =
-      last === undefined ? { name: this.seat.name } : { name: this.seat.name, afterVersion: last > 0n ? last - 1n : last };
+    const start = last === undefined ? { name: this.seat.name } : { name: this.seat.name, afterVersion: last };
     outbox.push({ message: { case: "start", value: start } });
     for (const pending of this.unanswered.values()) outbox.push({ message: pending.request });
     const abort = new AbortController();

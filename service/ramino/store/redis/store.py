@@ -346,6 +346,10 @@ class RedisStore:
         key = self._key(game_id, "log")
         delay = 0.05
         while True:
+            if cancelled():
+                # redis-py may swallow a cancellation under a blocking read
+                # (its cluster client, reconnecting): it ends the loop here.
+                raise asyncio.CancelledError
             try:
                 found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
                 delay = 0.05
