@@ -276,6 +276,14 @@ export class Session implements AsyncIterable<SessionUpdate> {
     return this.closed || (this.ended && this.unanswered.size === 0 && this.inflight.size === 0 && this.answers.length === 0);
   }
 
+  /** Whether a move sent at `version` is waiting for its answer. */
+  private sentAt(version: bigint): boolean {
+    for (const p of this.unanswered.values()) {
+      if (p.expectedVersion !== undefined && BigInt(p.expectedVersion) === version) return true;
+    }
+    return false;
+  }
+
   /** Whether `update` is new (not one received before a reconnect), noting what it says. */
   private take(update: SessionUpdate): boolean {
     if (update.kind === "answer" || update.kind === "refused") {
@@ -284,6 +292,8 @@ export class Session implements AsyncIterable<SessionUpdate> {
       return false; // seen: its options too (the ones at the last version came with it or with an answer)
     } else if (update.kind === "options" && this.lastVersion !== undefined && update.version < this.lastVersion) {
       return false; // overtaken
+    } else if (update.kind === "options" && this.sentAt(update.version)) {
+      return false; // pushed again on a reopened stream while a move made from them is resent: its answer brings the next
     }
     if (update.kind === "answer") {
       this.seat.received(update.result);
