@@ -122,18 +122,25 @@ async def play_seat(
     stub: game_pb2_grpc.GameServiceStub,
     name: str,
     token: str,
-    moves: int,
+    until: int,
     seen: Seen,
     prefix: str,
 ) -> None:
-    """Plays ``moves`` moves of a seat from what its session pushes."""
+    """Plays a seat from what its session pushes until the game reaches
+    version ``until`` (each seat stops there, whichever made it: a count of
+    moves a seat could leave the other waiting for a turn)."""
     call = session(stub, token)
     await start(call, name)
-    made = 0
-    while made < moves:
-        message = await call.read()
+    made = last = 0
+    while last < until:
+        try:
+            message = await asyncio.wait_for(call.read(), 30)
+        except TimeoutError:
+            told = [(m.WhichOneof("payload"), m.version) for m in seen.messages]
+            raise AssertionError(f"{prefix}: nothing for 30 s at {last}; told {told}") from None
         assert message is not grpc.aio.EOF
         seen.messages.append(message)
+        last = max(last, message.version)
         if message.WhichOneof("payload") == "answer":
             assert message.answer.HasField("result"), message.answer.error
             options = message.answer.result.options
@@ -141,7 +148,7 @@ async def play_seat(
             options = message.options
         else:
             continue
-        if options.moves:
+        if options.moves and last < until:
             made += 1
             await call.write(move_request(options, f"{prefix}-{made}"))
     await call.done_writing()
@@ -149,12 +156,28 @@ async def play_seat(
         seen.messages.append(message)
 
 
+def assert_played(seen: list[Seen], until: int) -> None:
+    """Each seat was told every version from its snapshot to ``until`` once,
+    in order, and each of its moves was answered with a result."""
+    for one in seen:
+        told = one.versions()
+        first = one.messages[0].snapshot.version
+        assert told == list(range(first + 1, told[-1] + 1)) and told[-1] >= until
+        answers = [m for m in one.messages if m.WhichOneof("payload") == "answer"]
+        assert answers and all(a.answer.HasField("result") for a in answers)
+
+
+async def version_of(stub: game_pb2_grpc.GameServiceStub, name: str) -> int:
+    return int((await stub.GetGame(game_pb2.GetGameRequest(name=name))).view.version)
+
+
 async def test_two_sessions_play_from_pushed_options_each_version_told_once_in_order() -> None:
     async with serving() as s:
         name, tokens = await two_people(s.stub)
+        until = await version_of(s.stub, name) + 24
         seen = [Seen(), Seen()]
         await asyncio.gather(
-            *(play_seat(s.stub, name, tokens[i], 12, seen[i], f"s{i}") for i in (0, 1))
+            *(play_seat(s.stub, name, tokens[i], until, seen[i], f"s{i}") for i in (0, 1))
         )
         final = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view.version
         for one in seen:
@@ -490,19 +513,17 @@ async def test_sessions_play_on_every_store_the_seats_on_two_replicas_sharing_re
 ) -> None:
     async with replicas(request, kind, tmp_path) as served:
         name, tokens = await two_people(served[0].stub)
+        until = await version_of(served[0].stub, name) + 20
         seen = [Seen(), Seen()]
         await asyncio.gather(
             *(
-                play_seat(served[i % len(served)].stub, name, tokens[i], 10, seen[i], f"{kind}{i}")
+                play_seat(
+                    served[i % len(served)].stub, name, tokens[i], until, seen[i], f"{kind}{i}"
+                )
                 for i in (0, 1)
             )
         )
-        for one in seen:
-            told = one.versions()
-            start = one.messages[0].snapshot.version
-            assert told == list(range(start + 1, told[-1] + 1))
-            answers = [m for m in one.messages if m.WhichOneof("payload") == "answer"]
-            assert len(answers) == 10 and all(a.answer.HasField("result") for a in answers)
+        assert_played(seen, until)
 
 
 # --- hostile clients ------------------------------------------------------------------------
