@@ -262,7 +262,8 @@ test: build test-rust test-python lint fuzz test-go test-typescript
 # with protoc-gen-es, then tsc), then its tests (node's test runner), each
 # against a real `ramino serve` from .venv; its conformance runner writes
 # tests/conformance/transcripts/typescript/, which test-python's pytest
-# compares with Python's.
+# compares with Python's. Its session tests play the web entry through
+# `ramino gateway` (Envoy: make gateway).
 TS_DEPS := clients/typescript/node_modules/.package-lock.json
 TS_DIST := $(STAMPS)/typescript-dist
 TS_SOURCES := $(shell find clients/typescript/src -name '*.ts' -not -path '*/gen/*') \
@@ -275,7 +276,7 @@ $(TS_DIST): $(TS_DEPS) $(TS_SOURCES) | $(STAMPS)
 	touch $@
 
 .PHONY: test-typescript
-test-typescript: build $(TS_DEPS)
+test-typescript: build gateway $(TS_DEPS)
 	$(stage-begin)
 	cd clients/typescript && npm test
 	$(stage-end)

@@ -15,7 +15,9 @@ own; a turn opens with a draw from the stock, and GetLegalMoves is called
 only when neither applies (``--ask-every-move``: before every move). A game's
 two seats share one coroutine (only one of them can act at a time); a finished
 game is replaced by a new one (CreateGame, two JoinGame). The games run a
-closed loop, or keep to a schedule with ``--rate``.
+closed loop, or keep to a schedule with ``--rate``. With ``--session`` each
+seat plays on its own PlayGame session instead, from the options it is
+pushed: one message a move, no GetLegalMoves.
 
 Run from the repository root:
 
@@ -126,6 +128,8 @@ class PhaseSpec:
     interval: float = 0.0  # paced: seconds between a game's moves on a fixed schedule (0: none)
     client: int = 0
     connections: int = 1  # connections (channels) to each address, calls round-robin over all
+    session: bool = False  # each seat plays on a PlayGame session, from its pushed options
+    seats: int = 2
 
 
 @dataclass
@@ -137,6 +141,7 @@ class PhaseResult:
     games_finished: int = 0
     games_abandoned: int = 0
     client_errors: Counter[str] = field(default_factory=Counter)
+    sent: int = 0  # messages the clients sent on sessions in the window (starts and moves)
     t0: float = 0.0  # wall clock of the measured window
     t1: float = 0.0
     cpu: float = 0.0  # client CPU seconds in the window (all its threads)
@@ -151,6 +156,7 @@ class PhaseResult:
         self.errors.update(other.errors)
         self.client_errors.update(other.client_errors)
         self.moves += other.moves
+        self.sent += other.sent
         self.games_started += other.games_started
         self.games_finished += other.games_finished
         self.games_abandoned += other.games_abandoned
@@ -165,8 +171,10 @@ class Caller:
 
     def __init__(self, channels: list[grpc.aio.Channel], result: PhaseResult) -> None:
         self._methods: list[dict[str, Any]] = []
+        self._stubs: list[game_pb2_grpc.GameServiceStub] = []
         for channel in channels:
             stub = game_pb2_grpc.GameServiceStub(channel)
+            self._stubs.append(stub)
             methods = {rpc: getattr(stub, rpc) for rpc in GAME_RPCS}
             methods["Check"] = health_pb2_grpc.HealthStub(channel).Check
             self._methods.append(methods)
@@ -175,6 +183,15 @@ class Caller:
         self.recording = False
         self.moves_target = 0
         self.enough = asyncio.Event()
+
+    def stub(self, pin: int | None = None) -> game_pb2_grpc.GameServiceStub:
+        """A target's stub (the next one, or the pinned one) for a stream."""
+        if pin is None:
+            i = self._next
+            self._next = (i + 1) % len(self._stubs)
+        else:
+            i = pin % len(self._stubs)
+        return self._stubs[i]
 
     async def call(
         self, rpc: str, request: Any, metadata: Any = None, pin: int | None = None
@@ -355,10 +372,113 @@ async def play_game(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker
             legal = Legal(view.version, answer.legal_moves, answer.hint)
 
 
+SESSION_FIELDS = {
+    f.name.title().replace("_", ""): f.name
+    for f in game_pb2.PlayGameRequest.DESCRIPTOR.oneofs_by_name["message"].fields
+    if f.name != "start"
+}
+"""The PlayGameRequest field of each move RPC (``DrawFromStock``: ``draw_from_stock``)."""
+
+
+async def play_seat_session(
+    caller: Caller, stub: Any, name: str, seat: int, md: Any, stop: asyncio.Event, ids: bool
+) -> bool:
+    """One seat of a game on its PlayGame session, moving from what the
+    session pushes (no call per move); True when the game ended."""
+    result = caller.result
+    call = stub.PlayGame(metadata=md, timeout=RPC_TIMEOUT * 10)
+    await call.write(game_pb2.PlayGameRequest(start=game_pb2.PlayGameStart(name=name)))
+    if caller.recording:
+        result.sent += 1
+    n = 0
+    sent_at = 0.0
+    ended = closing = False
+    while True:
+        message = await call.read()
+        if message is grpc.aio.EOF:
+            return ended
+        kind = message.WhichOneof("payload")
+        options = None
+        if kind == "answer":
+            if message.answer.HasField("error"):
+                result.errors[f"PlayGame answer {message.answer.error.code}"] += 1
+                raise RuntimeError(f"a move was refused: {message.answer.error.message}")
+            if caller.recording:
+                result.latencies.setdefault("PlayGame move", []).append(
+                    time.perf_counter() - sent_at
+                )
+                result.moves += 1
+                if caller.moves_target and result.moves >= caller.moves_target:
+                    caller.enough.set()
+            answer = message.answer.result
+            ended = answer.view.status == game_pb2.GAME_STATUS_FINISHED
+            options = answer.options
+        elif kind == "event":
+            ended = ended or message.event.WhichOneof("event") in ("match_ended", "game_ended")
+            options = message.options if message.HasField("options") else None
+        elif message.HasField("options"):
+            options = message.options
+        if ended or stop.is_set():
+            if not closing:
+                closing = True
+                await call.done_writing()
+            continue
+        if options is not None and options.moves:
+            n += 1
+            rpc, request = choose(
+                Legal(options.version, options.moves, options.hint),
+                "",
+                f"s{seat}m{n}" if ids else "",  # a game's request ids are its seats' together
+            )
+            sent_at = time.perf_counter()
+            await call.write(game_pb2.PlayGameRequest(**{SESSION_FIELDS[rpc]: request}))
+            if caller.recording:
+                result.sent += 1
+
+
+async def play_game_sessions(
+    caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker: int
+) -> None:
+    """One game from creation to its end, each seat on its session."""
+    ids = spec.request_ids
+    pin = worker if spec.sticky else None
+    seats = [game_pb2.SeatConfig(player_name=f"bot {i}") for i in range(spec.seats)]
+    caller_key = (("ramino-caller-key", uuid.uuid4().hex),)
+    created = await caller.call(
+        "CreateGame",
+        game_pb2.CreateGameRequest(
+            variant=spec.variant, seats=seats, request_id=uuid.uuid4().hex if ids else ""
+        ),
+        caller_key,
+        pin,
+    )
+    name = created.game.name
+    caller.result.games_started += 1
+    metadata = []
+    for seat in range(spec.seats):
+        joined = await caller.call(
+            "JoinGame",
+            game_pb2.JoinGameRequest(name=name, seat=seat, player_name=f"bot {seat}"),
+            caller_key,
+            pin,
+        )
+        metadata.append((("authorization", f"Bearer {joined.seat_token}"),))
+    stub = caller.stub(pin)
+    ended = await asyncio.gather(
+        *(
+            play_seat_session(caller, stub, name, seat, md, stop, ids)
+            for seat, md in enumerate(metadata)
+        )
+    )
+    if any(ended):
+        caller.result.games_finished += 1
+
+
 async def games_worker(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, worker: int) -> None:
+    play = play_game_sessions if spec.session else play_game
     while not stop.is_set():
         try:
-            await play_game(caller, spec, stop, worker)
+            await play(caller, spec, stop, worker)
         except grpc.aio.AioRpcError:
             caller.result.games_abandoned += 1
             await asyncio.sleep(0.01)
@@ -843,6 +963,8 @@ class RunConfig:
     workers: int = 1  # ramino serve --workers of each server started here
     connections: int = 1  # client connections to each address
     profile: str = ""  # py-spy's raw samples of the first server in the games' window, to here
+    session: bool = False  # the seats play on PlayGame sessions (else unary moves)
+    seats: int = 2  # seats a game (on sessions: every seat an SDK-like client)
 
 
 @dataclass
@@ -946,6 +1068,8 @@ def run_once(
             ask_every_move=cfg.ask_every_move,
             interval=interval if phase_name != "baseline" else 0.0,
             connections=cfg.connections,
+            session=cfg.session and kind == "games",
+            seats=cfg.seats,
         )
         what = f"{cfg.games} Check loops" if kind == "baseline" else f"{cfg.games} games"
         print(f"  [{label}] {phase_name}: {what}, {cfg.warmup:g} s warm-up ...", flush=True)
@@ -1213,6 +1337,13 @@ def print_report(out: RunOutcome, cfg: RunConfig) -> None:
         f"   moves/s {n['moves_s']:.0f} ({g.moves} moves; games in the phase: "
         f"started {g.games_started}, finished {g.games_finished}, abandoned {g.games_abandoned})"
     )
+    if g.moves:
+        calls = sum(len(v) for k, v in g.latencies.items() if k in GAME_RPCS)
+        print(
+            f"   a move: {calls / g.moves:.2f} calls, {g.sent / g.moves:.2f} session messages "
+            f"from clients; calls + inbound messages {(calls + g.sent) / g.moves:.2f} "
+            f"({cfg.seats} seats a game{', on sessions' if cfg.session else ''})"
+        )
     print(
         f"   baseline Check: {n['checks_s']:.0f} calls/s, p50 {ms(n['check_p50'])} ms, "
         f"p99 {ms(n['check_p99'])} ms"
@@ -1495,6 +1626,18 @@ def main(argv: list[str] | None = None) -> int:
         "(default: a closed loop, each move as soon as the last one is answered)",
     )
     p.add_argument(
+        "--session",
+        action="store_true",
+        help="each seat plays on its PlayGame session, moving from the options it is "
+        "pushed (no GetLegalMoves, no call per move)",
+    )
+    p.add_argument(
+        "--seats",
+        type=int,
+        default=2,
+        help="seats a game, with --session (rummy takes 2 to 6)",
+    )
+    p.add_argument(
         "--ask-every-move",
         action="store_true",
         help="call GetLegalMoves before every move (default: only when the last move's "
@@ -1540,6 +1683,8 @@ def main(argv: list[str] | None = None) -> int:
         think=args.think_ms / 1000,
         sticky=args.sticky,
         ask_every_move=args.ask_every_move,
+        session=args.session,
+        seats=args.seats,
         rate=args.rate,
         workers=args.workers,
         connections=args.connections or (8 * args.workers if args.workers > 1 else 1),

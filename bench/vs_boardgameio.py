@@ -14,7 +14,9 @@ same number of closed-loop games and the same measured seconds:
    event, the same number of clients in a closed loop;
 3. Ramino with the memory store and with sqlite, through ``bench/load.py``'s
    machinery (its servers, clients and CPU sampler), each run with its gRPC
-   Health/Check floor phase first.
+   Health/Check floor phase first;
+4. Ramino on its seat sessions (PlayGame, issue 21), memory store: each seat
+   moves from the options pushed to it, one message a move, no call.
 
 The server CPU a move is the server process's CPU time (user + system, all
 threads, from /proc, sampled by ``load.Sampler``) over the measured window,
@@ -31,6 +33,7 @@ Run from the repository root after ``npm ci`` in ``bench/boardgameio``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -185,10 +188,16 @@ def run_node(
 
 
 def run_ramino(
-    procs: load.Processes, cfg: load.RunConfig, store_kind: str, log_level: str
+    procs: load.Processes,
+    cfg: load.RunConfig,
+    store_kind: str,
+    log_level: str,
+    session: bool = False,
 ) -> load.RunOutcome:
-    """``bench/load.py``'s run on one ``ramino serve``: its Check phase, then the games."""
-    label = f"ramino {store_kind}"
+    """``bench/load.py``'s run on one ``ramino serve``: its Check phase, then
+    the games (``session``: each seat on its PlayGame session)."""
+    label = f"ramino {store_kind}" + (" session" if session else "")
+    cfg = dataclasses.replace(cfg, session=session)
     tag = label.replace(" ", "-")
     store = load.resolve_store(procs, store_kind, tag)
     servers = load.start_servers(procs, store, 1, log_level, tag)
@@ -222,6 +231,16 @@ def other_cores(busy: float | None, ours: float) -> str:
     return pct(max(busy * (os.cpu_count() or 1) - ours, 0.0))
 
 
+def traffic(out: load.RunOutcome) -> str:
+    """Calls, and the messages a client sent (a call's request, a session's
+    start and moves), a move of a Ramino run's games phase."""
+    r = out.games.result
+    if not r.moves:
+        return "-"
+    calls = sum(len(v) for k, v in r.latencies.items() if k in load.GAME_RPCS)
+    return f"{calls / r.moves:.2f} calls, {(calls + r.sent) / r.moves:.2f} messages in"
+
+
 def verdict(value: float | None, target_ms: float) -> str:
     if value is None:
         return "n/a"
@@ -236,10 +255,14 @@ def print_table(
     echo: NodeRun,
     memory: load.RunOutcome,
     sqlite: load.RunOutcome,
+    session: load.RunOutcome,
 ) -> None:
     mem_cpu, sql_cpu = ramino_move_cpu(memory), ramino_move_cpu(sqlite)
+    ses_cpu = ramino_move_cpu(session)
     bgio_cpu = bgio.cpu_each
     mem_n, sql_n = load.summary_numbers(memory), load.summary_numbers(sqlite)
+    ses_n = load.summary_numbers(session)
+    ratio = "-" if ses_cpu is None or not bgio_cpu else f"{ses_cpu / bgio_cpu:.2f}x"
 
     def ramino_ours(out: load.RunOutcome) -> float:
         g = out.games
@@ -251,12 +274,21 @@ def print_table(
             f"{fmt_ms(bgio_cpu)} ({bgio.per_second:,.0f} moves/s)",
             f"{fmt_ms(mem_cpu)} ({mem_n['moves_s']:,.0f} moves/s)",
             f"{fmt_ms(sql_cpu)} ({sql_n['moves_s']:,.0f} moves/s)",
+            f"{fmt_ms(ses_cpu)} ({ses_n['moves_s']:,.0f} moves/s)",
+        ),
+        (
+            "calls and client messages a move",
+            "1 websocket message a move",
+            traffic(memory),
+            traffic(sqlite),
+            traffic(session),
         ),
         (
             "the issue's figures (before it)",
             f"{ISSUE_BGIO[0]:.2f} ms ({ISSUE_BGIO[1]:,} moves/s)",
             f"{ISSUE_MEMORY[0]:.2f} ms ({ISSUE_MEMORY[1]:,} moves/s)",
             f"{ISSUE_SQLITE[0]:.2f} ms ({ISSUE_SQLITE[1]:,} moves/s)",
+            "-",
         ),
         (
             "target: Ramino's server CPU a move",
@@ -269,6 +301,12 @@ def print_table(
                 else "this run's boardgame.io: n/a"
             ),
             f"<= {TARGET_SQLITE_MS} ms: {verdict(sql_cpu, TARGET_SQLITE_MS)}",
+            f"<= 0.75x this run's boardgame.io (issue 21): {ratio}"
+            + (
+                f", {'met' if ses_cpu <= 0.75 * bgio_cpu else 'NOT met'}"
+                if ses_cpu is not None and bgio_cpu
+                else ""
+            ),
         ),
         (
             "server, client CPU (of a core)",
@@ -277,6 +315,8 @@ def print_table(
             f"{pct(memory.games.result.cpu / memory.games.result.window)}",
             f"{pct(sqlite.games.server_cpu)}, "
             f"{pct(sqlite.games.result.cpu / sqlite.games.result.window)}",
+            f"{pct(session.games.server_cpu)}, "
+            f"{pct(session.games.result.cpu / session.games.result.window)}",
         ),
         (
             "the transport's own floor, server CPU a call",
@@ -285,11 +325,14 @@ def print_table(
             f"({mem_n['checks_s']:,.0f}/s)",
             f"gRPC Check {fmt_ms(load.cpu_per_call(sqlite.baseline))} "
             f"({sql_n['checks_s']:,.0f}/s)",
+            f"gRPC Check {fmt_ms(load.cpu_per_call(session.baseline))} "
+            f"({ses_n['checks_s']:,.0f}/s)",
         ),
         (
             "the issue's floor figures",
             f"socket.io round trip {ISSUE_SOCKETIO_FLOOR:.2f} ms",
             f"gRPC Check {ISSUE_CHECK_FLOOR:.2f} ms",
+            "same",
             "same",
         ),
         (
@@ -297,6 +340,7 @@ def print_table(
             other_cores(bgio.machine_busy, (bgio.server_cpu or 0.0) + bgio.client_cpu),
             other_cores(memory.games.machine_busy, ramino_ours(memory)),
             other_cores(sqlite.games.machine_busy, ramino_ours(sqlite)),
+            other_cores(session.games.machine_busy, ramino_ours(session)),
         ),
     ]
     print()
@@ -304,8 +348,11 @@ def print_table(
         f"== boardgame.io {BGIO_VERSION} beside Ramino: {games} closed-loop games of rummy, "
         f"{seconds:g} s measured each, one after the other in this run =="
     )
-    print(f"| | boardgame.io {BGIO_VERSION} | Ramino, memory store | Ramino, sqlite |")
-    print("|---|---|---|---|")
+    print(
+        f"| | boardgame.io {BGIO_VERSION} | Ramino unary, memory store | Ramino unary, sqlite "
+        "| Ramino session (PlayGame), memory store |"
+    )
+    print("|---|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
     s = bgio.stats
@@ -319,16 +366,17 @@ def print_table(
     print(
         "(server CPU: the server process's user + system time over the measured window, "
         "divided by the moves or calls completed in it; Ramino's through bench/load.py, "
-        "its request ids on, a move's answer carrying legal moves and a hint)"
+        "its request ids on, a move's answer carrying legal moves and a hint; the session's "
+        "seats move from the options pushed to them)"
     )
 
 
-def print_rounds(per_round: list[tuple[float | None, float | None, float | None]]) -> None:
+def print_rounds(per_round: list[tuple[float | None, ...]]) -> None:
     """Each round's server CPU a move, and the lowest of each side: on a
     machine shared with other jobs, the least disturbed run."""
     print()
     print("server CPU a move, round by round (the lowest: the least disturbed run):")
-    for i, name in enumerate(("boardgame.io", "Ramino, memory", "Ramino, sqlite")):
+    for i, name in enumerate(("boardgame.io", "Ramino, memory", "Ramino, sqlite", "session")):
         values = [r[i] for r in per_round]
         known = [v for v in values if v is not None]
         low = fmt_ms(min(known)) if known else "-"
@@ -377,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     procs = load.Processes(args.keep)
 
     def run() -> None:
-        per_round: list[tuple[float | None, float | None, float | None]] = []
+        per_round: list[tuple[float | None, ...]] = []
         for n in range(args.rounds):
             if args.rounds > 1:
                 print(f"-- round {n + 1} of {args.rounds} --", flush=True)
@@ -386,8 +434,16 @@ def main(argv: list[str] | None = None) -> int:
             echo = run_node(procs, "socket.io floor", g, s, args.warmup, echo=True)
             memory = run_ramino(procs, cfg, "memory", args.server_log_level)
             sqlite = run_ramino(procs, cfg, "sqlite", args.server_log_level)
-            print_table(g, s, bgio, echo, memory, sqlite)
-            per_round.append((bgio.cpu_each, ramino_move_cpu(memory), ramino_move_cpu(sqlite)))
+            session = run_ramino(procs, cfg, "memory", args.server_log_level, session=True)
+            print_table(g, s, bgio, echo, memory, sqlite, session)
+            per_round.append(
+                (
+                    bgio.cpu_each,
+                    ramino_move_cpu(memory),
+                    ramino_move_cpu(sqlite),
+                    ramino_move_cpu(session),
+                )
+            )
         if args.rounds > 1:
             print_rounds(per_round)
 

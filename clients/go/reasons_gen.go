@@ -279,6 +279,12 @@ const (
 	// ReasonBadPageSize is INVALID_ARGUMENT: a negative page size.
 	ReasonBadPageSize = "BAD_PAGE_SIZE"
 
+	// ReasonSessionStart is INVALID_ARGUMENT: a session opens with one start message, and only its first is one.
+	ReasonSessionStart = "SESSION_START"
+
+	// ReasonSessionGame is INVALID_ARGUMENT: a move on a session names another game.
+	ReasonSessionGame = "SESSION_GAME"
+
 	// ReasonBadPageToken is INVALID_ARGUMENT: a page token this server did not give.
 	ReasonBadPageToken = "BAD_PAGE_TOKEN"
 
@@ -539,6 +545,8 @@ var reasonCodes = []reasonCode{
 	{ReasonEmptyMeld, codes.InvalidArgument},
 	{ReasonTooManyCards, codes.InvalidArgument},
 	{ReasonBadPageSize, codes.InvalidArgument},
+	{ReasonSessionStart, codes.InvalidArgument},
+	{ReasonSessionGame, codes.InvalidArgument},
 	{ReasonBadPageToken, codes.InvalidArgument},
 	{ReasonBadHintLevel, codes.InvalidArgument},
 	{ReasonNoSeats, codes.InvalidArgument},

@@ -56,46 +56,36 @@ func (s *Seat) Watch(ctx context.Context, opts ...WatchOption) *Watch {
 // Play makes any move, such as one of LegalMoves.
 func (s *Seat) Play(ctx context.Context, move *raminov1.Move, opts ...CallOption) (*raminov1.MoveResult, error) {
 	o := collect(opts)
+	request, err := moveRequest(move, s.Name, o.requestID, o.expectedVersion)
+	if err != nil {
+		return nil, err
+	}
 	ctx = s.ctx(ctx)
 	g := s.client.game
-	name, id, ev := s.Name, o.requestID, o.expectedVersion
-	var (
-		res interface{ GetResult() *raminov1.MoveResult }
-		err error
-	)
-	switch m := move.GetMove().(type) {
-	case *raminov1.Move_DrawFromStock:
-		res, err = g.DrawFromStock(ctx, &raminov1.DrawFromStockRequest{Name: name, RequestId: id, ExpectedVersion: ev})
-	case *raminov1.Move_TakeDiscard:
-		res, err = g.TakeDiscard(ctx, &raminov1.TakeDiscardRequest{Name: name, RequestId: id, ExpectedVersion: ev})
-	case *raminov1.Move_TurnOverDiscardPile:
-		res, err = g.TurnOverDiscardPile(ctx, &raminov1.TurnOverDiscardPileRequest{Name: name, RequestId: id, ExpectedVersion: ev})
-	case *raminov1.Move_LayMelds:
-		res, err = g.LayMelds(ctx, &raminov1.LayMeldsRequest{Name: name, RequestId: id, ExpectedVersion: ev,
-			Melds: m.LayMelds.GetMelds()})
-	case *raminov1.Move_LayOff:
-		lo := m.LayOff
-		res, err = g.LayOff(ctx, &raminov1.LayOffRequest{Name: name, RequestId: id, ExpectedVersion: ev,
-			CardId: lo.GetCardId(), MeldIndex: lo.GetMeldIndex(), End: lo.GetEnd()})
-	case *raminov1.Move_SwapJoker:
-		sj := m.SwapJoker
-		res, err = g.SwapJoker(ctx, &raminov1.SwapJokerRequest{Name: name, RequestId: id, ExpectedVersion: ev,
-			CardId: sj.GetCardId(), MeldIndex: sj.GetMeldIndex(), JokerId: sj.GetJokerId()})
-	case *raminov1.Move_Discard:
-		res, err = g.Discard(ctx, &raminov1.DiscardRequest{Name: name, RequestId: id, ExpectedVersion: ev,
-			CardId: m.Discard.GetCardId()})
-	case *raminov1.Move_Resign:
-		res, err = g.Resign(ctx, &raminov1.ResignRequest{Name: name, RequestId: id, ExpectedVersion: ev})
-	case *raminov1.Move_PassUpcard:
-		res, err = g.PassUpcard(ctx, &raminov1.PassUpcardRequest{Name: name, RequestId: id, ExpectedVersion: ev})
-	case *raminov1.Move_Knock:
-		k := m.Knock
-		res, err = g.Knock(ctx, &raminov1.KnockRequest{Name: name, RequestId: id, ExpectedVersion: ev,
-			DiscardCardId: k.DiscardCardId, Melds: k.GetMelds()})
-	case *raminov1.Move_AcceptLayout:
-		res, err = g.AcceptLayout(ctx, &raminov1.AcceptLayoutRequest{Name: name, RequestId: id, ExpectedVersion: ev})
-	default:
-		return nil, fmt.Errorf("ramino: not a move: %v", move)
+	var res interface{ GetResult() *raminov1.MoveResult }
+	switch r := request.GetMessage().(type) {
+	case *raminov1.PlayGameRequest_DrawFromStock:
+		res, err = g.DrawFromStock(ctx, r.DrawFromStock)
+	case *raminov1.PlayGameRequest_TakeDiscard:
+		res, err = g.TakeDiscard(ctx, r.TakeDiscard)
+	case *raminov1.PlayGameRequest_TurnOverDiscardPile:
+		res, err = g.TurnOverDiscardPile(ctx, r.TurnOverDiscardPile)
+	case *raminov1.PlayGameRequest_LayMelds:
+		res, err = g.LayMelds(ctx, r.LayMelds)
+	case *raminov1.PlayGameRequest_LayOff:
+		res, err = g.LayOff(ctx, r.LayOff)
+	case *raminov1.PlayGameRequest_SwapJoker:
+		res, err = g.SwapJoker(ctx, r.SwapJoker)
+	case *raminov1.PlayGameRequest_Discard:
+		res, err = g.Discard(ctx, r.Discard)
+	case *raminov1.PlayGameRequest_Resign:
+		res, err = g.Resign(ctx, r.Resign)
+	case *raminov1.PlayGameRequest_PassUpcard:
+		res, err = g.PassUpcard(ctx, r.PassUpcard)
+	case *raminov1.PlayGameRequest_Knock:
+		res, err = g.Knock(ctx, r.Knock)
+	case *raminov1.PlayGameRequest_AcceptLayout:
+		res, err = g.AcceptLayout(ctx, r.AcceptLayout)
 	}
 	if err != nil {
 		return nil, err
@@ -103,6 +93,47 @@ func (s *Seat) Play(ctx context.Context, move *raminov1.Move, opts ...CallOption
 	result := res.GetResult()
 	s.keep(result.GetView())
 	return result, nil
+}
+
+// moveRequest is the request that makes move, as a session's message (its
+// unary request inside).
+func moveRequest(move *raminov1.Move, name, id string, ev *int64) (*raminov1.PlayGameRequest, error) {
+	var r raminov1.PlayGameRequest
+	switch m := move.GetMove().(type) {
+	case *raminov1.Move_DrawFromStock:
+		r.Message = &raminov1.PlayGameRequest_DrawFromStock{DrawFromStock: &raminov1.DrawFromStockRequest{Name: name, RequestId: id, ExpectedVersion: ev}}
+	case *raminov1.Move_TakeDiscard:
+		r.Message = &raminov1.PlayGameRequest_TakeDiscard{TakeDiscard: &raminov1.TakeDiscardRequest{Name: name, RequestId: id, ExpectedVersion: ev}}
+	case *raminov1.Move_TurnOverDiscardPile:
+		r.Message = &raminov1.PlayGameRequest_TurnOverDiscardPile{TurnOverDiscardPile: &raminov1.TurnOverDiscardPileRequest{Name: name, RequestId: id, ExpectedVersion: ev}}
+	case *raminov1.Move_LayMelds:
+		r.Message = &raminov1.PlayGameRequest_LayMelds{LayMelds: &raminov1.LayMeldsRequest{Name: name, RequestId: id, ExpectedVersion: ev,
+			Melds: m.LayMelds.GetMelds()}}
+	case *raminov1.Move_LayOff:
+		lo := m.LayOff
+		r.Message = &raminov1.PlayGameRequest_LayOff{LayOff: &raminov1.LayOffRequest{Name: name, RequestId: id, ExpectedVersion: ev,
+			CardId: lo.GetCardId(), MeldIndex: lo.GetMeldIndex(), End: lo.GetEnd()}}
+	case *raminov1.Move_SwapJoker:
+		sj := m.SwapJoker
+		r.Message = &raminov1.PlayGameRequest_SwapJoker{SwapJoker: &raminov1.SwapJokerRequest{Name: name, RequestId: id, ExpectedVersion: ev,
+			CardId: sj.GetCardId(), MeldIndex: sj.GetMeldIndex(), JokerId: sj.GetJokerId()}}
+	case *raminov1.Move_Discard:
+		r.Message = &raminov1.PlayGameRequest_Discard{Discard: &raminov1.DiscardRequest{Name: name, RequestId: id, ExpectedVersion: ev,
+			CardId: m.Discard.GetCardId()}}
+	case *raminov1.Move_Resign:
+		r.Message = &raminov1.PlayGameRequest_Resign{Resign: &raminov1.ResignRequest{Name: name, RequestId: id, ExpectedVersion: ev}}
+	case *raminov1.Move_PassUpcard:
+		r.Message = &raminov1.PlayGameRequest_PassUpcard{PassUpcard: &raminov1.PassUpcardRequest{Name: name, RequestId: id, ExpectedVersion: ev}}
+	case *raminov1.Move_Knock:
+		k := m.Knock
+		r.Message = &raminov1.PlayGameRequest_Knock{Knock: &raminov1.KnockRequest{Name: name, RequestId: id, ExpectedVersion: ev,
+			DiscardCardId: k.DiscardCardId, Melds: k.GetMelds()}}
+	case *raminov1.Move_AcceptLayout:
+		r.Message = &raminov1.PlayGameRequest_AcceptLayout{AcceptLayout: &raminov1.AcceptLayoutRequest{Name: name, RequestId: id, ExpectedVersion: ev}}
+	default:
+		return nil, fmt.Errorf("ramino: not a move: %v", move)
+	}
+	return &r, nil
 }
 
 // keep makes view the last one, with the variant's parameters and the deck

@@ -261,6 +261,10 @@ BAD_MELD_INDEX: Final = _service("BAD_MELD_INDEX", "no meld or joker has that in
 EMPTY_MELD: Final = _service("EMPTY_MELD", "a meld without card ids")
 TOO_MANY_CARDS: Final = _service("TOO_MANY_CARDS", "more cards to lay than a hand holds")
 BAD_PAGE_SIZE: Final = _service("BAD_PAGE_SIZE", "a negative page size")
+SESSION_START: Final = _service(
+    "SESSION_START", "a session opens with one start message, and only its first is one"
+)
+SESSION_GAME: Final = _service("SESSION_GAME", "a move on a session names another game")
 BAD_PAGE_TOKEN: Final = _service("BAD_PAGE_TOKEN", "a page token this server did not give")
 BAD_HINT_LEVEL: Final = _service("BAD_HINT_LEVEL", "no such hint level")
 NO_SEATS: Final = _service("NO_SEATS", "a game created with no seats")

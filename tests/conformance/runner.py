@@ -22,9 +22,10 @@ import grpc
 import grpc.aio
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from google.rpc import error_details_pb2  # noqa: F401 (an answer's ErrorInfo, printed from its Any)
 from ramino_client import AsyncClient, ServiceError, _wire
 from ramino_client.errors import error_from_rpc
-from ramino_client.v1 import game_pb2
+from ramino_client.v1 import game_pb2, game_pb2_grpc
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
@@ -33,7 +34,9 @@ SUITE = json.loads((HERE / "suite.json").read_text())
 FORMAT_VERSION = 1
 FORGED_TOKEN = "forged.conformance.token"
 WATCH_TIMEOUT = 10.0
-STEP_FIELDS = frozenset({"op", "game", "as", "args", "watch", "count", "resume", "expect"})
+STEP_FIELDS = frozenset(
+    {"op", "game", "as", "args", "watch", "session", "count", "resume", "expect"}
+)
 TOKEN_KEYS = frozenset({"seatToken", "creatorToken"})
 TIME_KEYS = frozenset({"createTime", "turnDeadline"})
 
@@ -59,6 +62,13 @@ UNARY: dict[str, _wire.Rpc[Any, Any]] = {
 # scenario gives none).
 WITH_REQUEST_ID = frozenset(UNARY) - {"get_game", "legal_moves", "cancel_game"}
 WATCH_OPS = frozenset({"watch_open", "watch_next", "watch_close"})
+SESSION_OPS = frozenset(
+    {"session_open", "session_send", "session_next", "session_close", "session_end"}
+)
+ON_A_STREAM = frozenset(
+    {"watch_next", "watch_close", "session_send", "session_next", "session_close", "session_end"}
+)
+"""The ops whose game and caller are those of the stream they act on."""
 
 
 class ScenarioError(Exception):
@@ -109,6 +119,11 @@ def normalize(value: Any, game_labels: dict[str, str]) -> Any:
                 out[k] = "<time>"
             else:
                 out[k] = normalize(v, game_labels)
+        refusal = out.get("error") if "requestId" in out else None
+        if isinstance(refusal, dict) and "message" in refusal:
+            # A session's refused answer (a google.rpc.Status): its text is
+            # never compared, as no unary error's is.
+            refusal["message"] = "<message>"
         return out
     if isinstance(value, list):
         return [normalize(v, game_labels) for v in value]
@@ -117,8 +132,15 @@ def normalize(value: Any, game_labels: dict[str, str]) -> Any:
     return value
 
 
+KIND_BESIDE = ("version", "seat", "turn", "options")
+"""The members beside an object's kind: a GameEvent's version, seat and
+turn after it, a watch message's version and the seat's options."""
+
+
 def kind_of(value: dict[str, Any], path: str) -> Any:
-    keys = [k for k in value if k not in ("version", "seat")]
+    keys = [k for k in value if k not in KIND_BESIDE]
+    if not keys and "options" in value:
+        return "options"  # a session's message of options alone
     if len(keys) != 1:
         raise Mismatch(f"{path}: @kind of an object with members {sorted(keys)}")
     if keys[0] == "event" and isinstance(value["event"], dict):
@@ -171,8 +193,10 @@ def same(a: Any, b: Any) -> bool:
 
 
 @dataclass
-class Watch:
-    call: grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]
+class Stream:
+    """A watch (``call`` a WatchGame call) or a session (a PlayGame call)."""
+
+    call: Any
     caller: str
     game: str
     last_version: str | None = None
@@ -187,7 +211,8 @@ class Replay:
     scenario: Scenario
     games: dict[str, dict[str, str]] = field(default_factory=dict)
     seats: dict[str, dict[str, str]] = field(default_factory=dict)
-    watches: dict[str, Watch] = field(default_factory=dict)
+    watches: dict[str, Stream] = field(default_factory=dict)
+    sessions: dict[str, Stream] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
 
     @property
@@ -226,6 +251,9 @@ class Replay:
             for w in self.watches.values():
                 if w.open:
                     w.call.cancel()
+            for session in self.sessions.values():
+                if session.open:
+                    session.call.cancel()
 
     async def step(self, index: int, step: dict[str, Any]) -> None:
         unknown = set(step) - STEP_FIELDS
@@ -234,9 +262,9 @@ class Replay:
         op = step["op"]
         game = step.get("game", "g")
         caller = step.get("as", "spectator")
-        if op in ("watch_next", "watch_close"):
-            w = self.watches[step["watch"]]
-            game, caller = w.game, w.caller
+        if op in ON_A_STREAM:
+            stream = self.stream_of(op, step)
+            game, caller = stream.game, stream.caller
         self.lines.append(f"step {index} {op} {game} {caller}")
         expect = step.get("expect", {})
         try:
@@ -269,6 +297,8 @@ class Replay:
         args = dict(step.get("args", {}))
         if op in WATCH_OPS:
             return await self.watch(op, game, caller, step, args)
+        if op in SESSION_OPS:
+            return await self.session(op, game, caller, step, args)
         rpc = UNARY.get(op)
         if rpc is None:
             raise ScenarioError(f"unknown op {op!r}")
@@ -289,6 +319,14 @@ class Replay:
             self.seats[caller] = {"game": game, "token": response.seat_token}
         return proto_json(response)
 
+    def stream_of(self, op: str, step: dict[str, Any]) -> Stream:
+        streams = self.sessions if op.startswith("session_") else self.watches
+        key = "session" if op.startswith("session_") else "watch"
+        label = step.get(key)
+        if label not in streams:
+            raise ScenarioError(f"no {key} labelled {label!r}")
+        return streams[label]
+
     async def watch(
         self, op: str, game: str, caller: str, step: dict[str, Any], args: dict[str, Any]
     ) -> Any:
@@ -302,7 +340,7 @@ class Replay:
             args["name"] = self.game_name(game)
             request = json_format.ParseDict(args, game_pb2.WatchGameRequest())
             call = self.client.stream(request, self.token(caller, game))
-            self.watches[label] = Watch(call, caller, game)
+            self.watches[label] = Stream(call, caller, game)
             return {}
         w = self.watches[label]
         if op == "watch_close":
@@ -322,6 +360,65 @@ class Replay:
             assert isinstance(got, game_pb2.WatchGameResponse)
             messages.append(proto_json(got))
             w.last_version = messages[-1]["version"]
+        return {"messages": messages}
+
+    async def session(
+        self, op: str, game: str, caller: str, step: dict[str, Any], args: dict[str, Any]
+    ) -> Any:
+        label = step["session"]
+        if op == "session_open":
+            if "resume" in step:
+                before = self.sessions.get(step["resume"])
+                if before is None or before.last_version is None:
+                    raise ScenarioError(f"session {step['resume']!r} read nothing to resume after")
+                args["afterVersion"] = before.last_version
+            args["name"] = self.game_name(game)
+            start = game_pb2.PlayGameRequest(
+                start=json_format.ParseDict(args, game_pb2.PlayGameStart())
+            )
+            # The generated stub's bidi call, on the SDK's channel, with the
+            # metadata the SDK sends (token, caller key).
+            stub = game_pb2_grpc.GameServiceStub(self.client._channel)
+            token = self.token(caller, game)
+            call = stub.PlayGame(metadata=_wire.auth(token) + self.client._identity)
+            await call.write(start)
+            self.sessions[label] = Stream(call, caller, game)
+            return {}
+        s = self.sessions[label]
+        if op == "session_send":
+            move = json_format.ParseDict(args, game_pb2.PlayGameRequest())
+            if move.WhichOneof("message") in (None, "start"):
+                raise ScenarioError("session_send: args must hold one move")
+            await s.call.write(move)
+            return {}
+        if op == "session_close":
+            s.call.cancel()
+            s.open = False
+            return {}
+        if op == "session_end":
+            await s.call.done_writing()
+        messages = []
+        count = int(step["count"]) if op == "session_next" else None
+        while count is None or len(messages) < count:
+            try:
+                got = await asyncio.wait_for(s.call.read(), WATCH_TIMEOUT)
+            except grpc.RpcError as e:
+                s.open = False
+                raise error_from_rpc(e) from e
+            except TimeoutError:
+                raise Mismatch(f"session {label!r}: no message within {WATCH_TIMEOUT} s") from None
+            if got is grpc.aio.EOF:
+                if count is None:
+                    break
+                raise Mismatch(f"session {label!r}: the stream ended")
+            assert isinstance(got, game_pb2.PlayGameResponse)
+            messages.append(proto_json(got))
+            s.last_version = messages[-1]["version"]
+        if op == "session_end":
+            s.open = False
+            code = await s.call.code()
+            if code != grpc.StatusCode.OK:
+                raise Mismatch(f"session {label!r}: ended with {code.name}, not OK")
         return {"messages": messages}
 
 

@@ -4,11 +4,12 @@ against a live server in test mode (README.md)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import jsonschema
 import pytest
 
-from tests.conformance.runner import HERE, scenarios
+from tests.conformance.runner import HERE, WITH_REQUEST_ID, Scenario, scenarios
 
 SCENARIOS = scenarios()
 VARIANTS = ("ramino51", "rami51", "rummy", "gin")
@@ -47,8 +48,46 @@ def test_the_suite_covers_what_the_format_promises() -> None:
         '"reason": "NOT_YOUR_TURN"',
         '"resume": ',
         '"requestId": ',
+        '"op": "session_send"',
+        '"op": "session_close"',
+        '"op": "session_end"',
     ):
         assert needle in text, needle
+
+
+def session_steps(s: Scenario) -> list[dict[str, Any]]:
+    return [st for st in s.data["steps"] if st["op"].startswith("session_")]
+
+
+def test_the_sessions_cover_what_issue_21_names() -> None:
+    """Answers by request id, refusals as answers with the stream open, a
+    retried id, a resumed session, unary moves of the session's seat."""
+    answers = [
+        f
+        for s in SCENARIOS
+        for st in session_steps(s)
+        for f in st.get("expect", {}).get("facts", [])
+        if f["path"].startswith("messages.0.answer.")
+    ]
+    reasons = {f["equals"] for f in answers if f["path"].endswith("details.0.reason")}
+    assert {"VERSION_MISMATCH", "MUST_DRAW_FIRST", "NOT_YOUR_TURN", "BAD_CARD_ID"} <= reasons
+    assert any(f["path"] == "messages.0.answer.requestId" for f in answers)
+    sent = [
+        (s.name, st["session"], json.dumps(st["args"], sort_keys=True))
+        for s in SCENARIOS
+        for st in session_steps(s)
+        if st["op"] == "session_send"
+    ]
+    assert len(sent) > len(set(sent)), "no move sent twice on a session"
+    assert any("resume" in st for s in SCENARIOS for st in session_steps(s))
+    moves = WITH_REQUEST_ID - {"create", "join"}
+    mixed = [
+        s.name
+        for s in SCENARIOS
+        if {st["as"] for st in session_steps(s) if st["op"] == "session_open"}
+        & {st.get("as") for st in s.data["steps"] if st["op"] in moves}
+    ]
+    assert mixed
 
 
 @pytest.mark.parametrize("name", [s.name for s in SCENARIOS])

@@ -87,3 +87,26 @@ def test_normalization_hides_tokens_times_and_game_ids() -> None:
 def test_canonical_json_sorts_keys_and_has_no_whitespace() -> None:
     value = {"b": [1, {"z": True, "a": None}], "a": 'x\ny\u0001"é'}
     assert canonical(value) == '{"a":"x\\ny\\u0001\\"é","b":[1,{"a":null,"z":true}]}'
+
+
+def test_normalization_hides_the_text_of_a_refused_answer_only() -> None:
+    answer = {
+        "requestId": "d1",
+        "error": {"code": 10, "message": "game 9f2c is at version 7, not 5", "details": []},
+    }
+    other = {"error": {"message": "kept"}, "message": "kept"}
+    assert normalize({"answer": answer, "other": other}, {}) == {
+        "answer": {"requestId": "d1", "error": {"code": 10, "message": "<message>", "details": []}},
+        "other": {"error": {"message": "kept"}, "message": "kept"},
+    }
+
+
+def test_the_kind_of_a_session_message_is_its_payload() -> None:
+    messages = {
+        "messages": [
+            {"version": "5", "answer": {"requestId": "d1", "result": {}}, "options": {}},
+            {"version": "6", "event": {"version": "6", "seat": 1, "turn": 0, "discarded": {}}},
+        ]
+    }
+    messages["messages"].append({"version": "6", "options": {"version": "6", "moves": []}})
+    assert evaluate(messages, "messages.*.@kind") == ["answer", "discarded", "options"]

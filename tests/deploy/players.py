@@ -16,6 +16,7 @@ from ramino_client import (
     Snapshot,
     WatchItem,
 )
+from ramino_client.models import GameView
 from ramino_client.moves import (
     Discard,
     DrawFromStock,
@@ -61,13 +62,18 @@ class GameRun:
 
 
 async def play_seat(seat: AsyncSeat, run: GameRun) -> None:
-    """Plays the seat's turns, woken by its own watch, until the match ends."""
-    async with seat.watch() as watch:
-        async for _ in watch:
-            while (move := choose(legal := await seat.legal_moves())) is not None:
-                await seat.play(move, expected_version=legal.version)
-                run.moves += 1
-        run.seat_reconnects = watch.reconnects
+    """Plays the seat's turns on its session, from the options the server
+    pushes, until the match ends."""
+
+    def counted(legal: LegalMoves, _view: GameView | None) -> Move:
+        move = choose(legal)
+        assert move is not None, legal
+        run.moves += 1
+        return move
+
+    async with seat.session() as session:
+        await session.play(counted)
+        run.seat_reconnects = session.reconnects
 
 
 async def spectate(client: AsyncClient, name: str, run: GameRun, started: asyncio.Event) -> None:

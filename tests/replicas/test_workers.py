@@ -30,6 +30,7 @@ from tests.replicas.test_redis_replicas import (
     play_people,
     wait_finished,
 )
+from tests.service.test_sessions import Seen, assert_played, play_seat, two_people, version_of
 from tests.support.redis_server import RedisServer
 from tests.support.servers import ServerProcess
 
@@ -164,6 +165,31 @@ async def test_two_workers_share_the_port_and_play_games_across_both(
     assert len(pids) == 2 and {x["port"] for x in serving} == {server.port}
     # every call's log line names the worker that handled it: both did
     assert {x.get("pid") for x in log_events(server.log, "rpc")} == pids
+
+
+async def test_a_games_two_sessions_on_the_two_workers_tell_each_version_once_in_order(
+    two_workers: ServerProcess,
+) -> None:
+    """Each seat's PlayGame on its own worker: the moves of one arrive at the
+    other through the shared store, each version once and in order."""
+    server = two_workers
+    assert server.metrics_port is not None
+    channels: list[grpc.aio.Channel] = []
+    try:
+        pair = await connections_on_both_workers(server, channels)
+        stubs = [game_pb2_grpc.GameServiceStub(c) for c in pair]
+        name, tokens = await two_people(stubs[0])
+        until = await version_of(stubs[0], name) + 20
+        seen = [Seen(), Seen()]
+        await asyncio.gather(
+            *(play_seat(stubs[i], name, tokens[i], until, seen[i], f"worker{i}") for i in (0, 1))
+        )
+    finally:
+        for channel in channels:
+            await channel.close()
+    assert_played(seen, until)
+    for i in (0, 1):
+        assert rpcs(server.metrics_port + i).get("PlayGame", 0) > 0, i
 
 
 async def test_sigterm_stops_every_worker_and_the_parent_exits_zero(

@@ -163,15 +163,15 @@ async def test_reflection_shows_typed_events_and_no_struct(harness: Harness) -> 
                     ".google.protobuf.ListValue",
                 )
     event = messages["GameEvent"]
-    # "event", and "_seat" of the optional seat.
-    assert [o.name for o in event.oneof_decl] == ["event", "_seat"]
+    # "event", and "_seat" and "_turn" of the optional seat and turn.
+    assert [o.name for o in event.oneof_decl] == ["event", "_seat", "_turn"]
     in_oneof = [f for f in event.field if f.HasField("oneof_index") and f.oneof_index == 0]
     assert len(in_oneof) == len(get_args(LogEvent))
     for field in in_oneof:
         assert field.type == descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE
         typed = field.type_name.removeprefix(".ramino.v1.")
         assert typed in messages and snake(typed) == field.name
-    assert {f.name for f in event.field} == {"version", "seat", *ONEOF_FIELDS}
+    assert {f.name for f in event.field} == {"version", "seat", "turn", *ONEOF_FIELDS}
 
 
 async def test_every_event_type_reaches_a_watcher_as_its_typed_message(harness: Harness) -> None:

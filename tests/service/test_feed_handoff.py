@@ -15,7 +15,7 @@ from ramino.store.memory import MemoryStore
 from .test_move_records import SEED, seated
 
 
-def named(version: int, event: Seen[Any]) -> bytes:
+def named(version: int, event: Seen[Any], turn: int | None = None) -> bytes:
     return type(event.value).__name__.encode()
 
 

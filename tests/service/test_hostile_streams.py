@@ -385,9 +385,9 @@ async def test_the_fan_out_encodes_each_entry_once_per_viewer_class() -> None:
         stub = s.h.stub
         calls: Counter[int] = Counter()
 
-        def counting(version: int, event: Seen[LogEvent]) -> bytes:
+        def counting(version: int, event: Seen[LogEvent], turn: int | None) -> bytes:
             calls[version] += 1
-            return watch_event(version, event)
+            return watch_event(version, event, turn)
 
         s.servicer.encode_event = counting
         name, tokens, _ = await two_people(stub)
@@ -502,7 +502,7 @@ async def test_a_watcher_too_far_behind_is_ended_and_resumes_with_no_gap() -> No
         for seat, who in enumerate(("ann", "bo")):
             await app.join(game.game_id, seat, who)
 
-        def encode(version: int, event: Seen[LogEvent]) -> bytes:
+        def encode(version: int, event: Seen[LogEvent], turn: int | None = None) -> bytes:
             return type(event.value).__name__.encode()
 
         slow = app.watch(game.game_id, None, None, False, encode)
@@ -595,7 +595,7 @@ async def test_too_slow_names_the_last_version_the_stream_took_so_a_resume_repea
         for seat, who in enumerate(("ann", "bo")):
             await app.join(game.game_id, seat, who)
 
-        def encode(version: int, event: Seen[LogEvent]) -> bytes:
+        def encode(version: int, event: Seen[LogEvent], turn: int | None = None) -> bytes:
             return str(version).encode()
 
         stream = app.watch(game.game_id, None, None, False, encode)

@@ -56,6 +56,8 @@ def card_ids(obj: Any, card_field: bool = False) -> Iterator[int]:
                 yield int(obj["id"])
             return
         for key, value in obj.items():
+            if key in ("value", "deadwood", "jokers"):
+                continue  # a meld's value, its jokers' places, a knock's total: never cards
             yield from card_ids(value, card_field or key in CARD_FIELDS)
     elif isinstance(obj, list):
         for value in obj:

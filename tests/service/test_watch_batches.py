@@ -50,7 +50,7 @@ async def test_a_spectator_that_takes_batches_gets_every_event_in_order_in_few_m
         stub = s.h.stub
         made: Counter[int] = Counter()
 
-        def counting(entries: Sequence[tuple[int, Seen[LogEvent]]]) -> bytes:
+        def counting(entries: Sequence[tuple[int, Seen[LogEvent], int | None]]) -> bytes:
             made[len(entries)] += 1
             return watch_events(entries)
 

@@ -7,9 +7,12 @@ package bot
 import (
 	"context"
 	"errors"
+	"io"
 
 	ramino "github.com/ramino/ramino/clients/go"
 	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // Choose is the strategy: the move to make from legal, or nil for none.
@@ -110,4 +113,53 @@ func Play(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, error) {
 		}
 	}
 	return seat.View(ctx)
+}
+
+// PlaySession plays the seat until the match ends from what its session
+// pushes (its answers' and the pushed options: no GetLegalMoves), and
+// returns the seat's last view; against a server without PlayGame it plays
+// as Play does (unary moves and the watch).
+func PlaySession(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, error) {
+	sess, err := seat.Session(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	played := int64(-1)
+	for {
+		msg, err := sess.Recv()
+		if errors.Is(err, io.EOF) {
+			return seat.LastView, nil
+		}
+		if ramino.Code(err) == codes.Unimplemented {
+			return Play(ctx, seat)
+		}
+		if err != nil {
+			return nil, err
+		}
+		options := msg.GetOptions()
+		if answer := msg.GetAnswer(); answer != nil {
+			if e := answer.GetError(); e != nil {
+				return nil, status.ErrorProto(e)
+			}
+			options = answer.GetResult().GetOptions()
+			if answer.GetResult().GetView().GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED {
+				return seat.LastView, nil
+			}
+		}
+		if e := msg.GetEvent(); e != nil && (e.GetMatchEnded() != nil || e.GetGameEnded() != nil) {
+			return seat.View(ctx)
+		}
+		// Options pushed again for a version already played (a reopened
+		// session's, while its move is sent again) are not played twice.
+		if options.GetVersion() == played {
+			continue
+		}
+		if move := choose(options.GetMoves(), options.GetHint()); move != nil {
+			played = options.GetVersion()
+			if _, err := sess.Send(move, ramino.ExpectVersion(played)); err != nil {
+				return nil, err
+			}
+		}
+	}
 }

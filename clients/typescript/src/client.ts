@@ -15,6 +15,7 @@ import {
   type Move,
   type MoveResult,
   type MoveSchema,
+  type PlayGameRequestSchema,
   type SeatConfig,
   type SeatConfigSchema,
 } from "./gen/ramino/v1/game_pb.js";
@@ -30,6 +31,8 @@ import { newCallerKey, newRequestId } from "./ids.js";
 import { DEFAULT_RETRY, delays, sleep, type RetryPolicy } from "./retry.js";
 import { Quick } from "./quick.js";
 import { Watch, type WatchOptions } from "./watch.js";
+import type { MoveKind } from "./moves.js";
+import { Session, type SessionOptions } from "./session.js";
 
 /** Metadata that scopes this client's request ids on CreateGame and JoinGame. */
 export const CALLER_KEY = "ramino-caller-key";
@@ -53,6 +56,12 @@ export interface ClientOptions {
   callerKey?: string | undefined;
   /** Called by `close()`: releases the transport's connections. */
   onClose?: (() => void) | undefined;
+  /**
+   * Whether the transport carries bidirectional streams (native gRPC does,
+   * gRPC-web does not): without, a seat's session plays through the unary
+   * moves and its watch. True by default.
+   */
+  bidiStreams?: boolean | undefined;
 }
 
 /** A seat asked for at creation: a person's name ("" for anyone), or a bot level. */
@@ -156,6 +165,8 @@ export class Client {
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly callerKey: string;
+  /** Whether seats' sessions use PlayGame (see {@link ClientOptions.bidiStreams}). */
+  readonly bidiStreams: boolean;
   private readonly playerToken: string | undefined;
   private readonly onClose: (() => void) | undefined;
 
@@ -167,6 +178,7 @@ export class Client {
     this.callerKey = options.callerKey || newCallerKey();
     this.playerToken = options.playerToken;
     this.onClose = options.onClose;
+    this.bidiStreams = options.bidiStreams ?? true;
     this.rules = new Rules(this);
     this.quick = new Quick(this, options.transport);
   }
@@ -326,61 +338,27 @@ export class Seat {
 
   /** Any move, e.g. one of `legalMoves()`, sent back as the server proposed it. */
   async play(move: Move | MessageInitShape<typeof MoveSchema>, options: MoveOptions = {}): Promise<MoveResult> {
-    const common = {
-      name: this.name,
-      requestId: options.requestId ?? newRequestId(),
-      ...(options.expectedVersion === undefined ? {} : { expectedVersion: version(options.expectedVersion) }),
-    };
-    const g = this.client.games;
-    const m = move.move;
-    if (m === undefined) throw new TypeError("not a move: no move is set");
-    const send = (
-      rpc: (o: { headers: Record<string, string>; timeoutMs?: number }) => Promise<{ result?: MoveResult | undefined }>,
-    ): Promise<MoveResult> =>
-      this.client.call(rpc, this.token).then((r) => this.afterMove(required(r.result, "a move")));
-    switch (m.case) {
-      case "drawFromStock":
-        return send((o) => g.drawFromStock(common, o));
-      case "takeDiscard":
-        return send((o) => g.takeDiscard(common, o));
-      case "turnOverDiscardPile":
-        return send((o) => g.turnOverDiscardPile(common, o));
-      case "layMelds":
-        return send((o) => g.layMelds({ ...common, melds: melds(m.value.melds ?? []) }, o));
-      case "layOff": {
-        const { cardId, meldIndex, end } = m.value;
-        return send((o) => g.layOff({ ...common, cardId, meldIndex, end }, o));
-      }
-      case "swapJoker": {
-        const { cardId, meldIndex, jokerId } = m.value;
-        return send((o) => g.swapJoker({ ...common, cardId, meldIndex, jokerId }, o));
-      }
-      case "discard":
-        return send((o) => g.discard({ ...common, cardId: m.value.cardId }, o));
-      case "resign":
-        return send((o) => g.resign(common, o));
-      case "passUpcard":
-        return send((o) => g.passUpcard(common, o));
-      case "knock": {
-        const request = {
-          ...common,
-          melds: melds(m.value.melds ?? []),
-          ...(m.value.discardCardId === undefined ? {} : { discardCardId: m.value.discardCardId }),
-        };
-        return send((o) => g.knock(request, o));
-      }
-      case "acceptLayout":
-        return send((o) => g.acceptLayout(common, o));
-      default:
-        throw new TypeError(`not a move: ${String((m as { case: unknown }).case)}`);
-    }
+    const request = moveRequest(move, this.name, options.requestId ?? newRequestId(), options.expectedVersion);
+    // Each move's unary method is named as its case (drawFromStock...).
+    const rpc = this.client.games[request.case] as (
+      r: typeof request.value,
+      o: { headers: Record<string, string>; timeoutMs?: number },
+    ) => Promise<{ result?: MoveResult | undefined }>;
+    const response = await this.client.call((o) => rpc(request.value, o), this.token);
+    return this.received(required(response.result, "a move"));
+  }
+
+  /** This seat's session: moves out, answers, events and pushed options in (see {@link Session}). */
+  session(options: SessionOptions = {}): Session {
+    return new Session(this, options);
   }
 
   /**
    * `result` with the variant's parameters the seat last saw: a move's answer
-   * names the variant only (its parameters never change in a game).
+   * names the variant only (its parameters never change in a game); kept
+   * as the seat's last view.
    */
-  private afterMove(result: MoveResult): MoveResult {
+  received(result: MoveResult): MoveResult {
     const known: Variant | undefined = this.lastView?.variant;
     if (result.view && result.view.variant?.parameters === undefined && known !== undefined) {
       result.view.variant = known;
@@ -463,6 +441,59 @@ export class Seat {
   /** This seat's view of every event (see {@link Watch}). */
   watch(options: WatchOptions = {}): Watch {
     return new Watch(this.client, this.name, this.token, options);
+  }
+}
+
+/** A move's request, as its unary call and a session's message take it: its case and fields. */
+export type MoveRequest = Extract<
+  NonNullable<MessageInitShape<typeof PlayGameRequestSchema>["message"]>,
+  { case: MoveKind }
+>;
+
+/** The request of `move` for game `name` ("" on a session: the session's game). */
+export function moveRequest(
+  move: Move | MessageInitShape<typeof MoveSchema>,
+  name: string,
+  requestId: string,
+  expectedVersion: VersionLike | undefined,
+): MoveRequest {
+  const common = {
+    name,
+    requestId,
+    ...(expectedVersion === undefined ? {} : { expectedVersion: version(expectedVersion) }),
+  };
+  const m = move.move;
+  if (m === undefined) throw new TypeError("not a move: no move is set");
+  switch (m.case) {
+    case "drawFromStock":
+    case "takeDiscard":
+    case "turnOverDiscardPile":
+    case "resign":
+    case "passUpcard":
+    case "acceptLayout":
+      return { case: m.case, value: common } as MoveRequest; // the same fields, each kind its own message
+    case "layMelds":
+      return { case: "layMelds", value: { ...common, melds: melds(m.value.melds ?? []) } };
+    case "layOff": {
+      const { cardId, meldIndex, end } = m.value;
+      return { case: "layOff", value: { ...common, cardId, meldIndex, end } };
+    }
+    case "swapJoker": {
+      const { cardId, meldIndex, jokerId } = m.value;
+      return { case: "swapJoker", value: { ...common, cardId, meldIndex, jokerId } };
+    }
+    case "discard":
+      return { case: "discard", value: { ...common, cardId: m.value.cardId } };
+    case "knock": {
+      const value = {
+        ...common,
+        melds: melds(m.value.melds ?? []),
+        ...(m.value.discardCardId === undefined ? {} : { discardCardId: m.value.discardCardId }),
+      };
+      return { case: "knock", value };
+    }
+    default:
+      throw new TypeError(`not a move: ${String((m as { case: unknown }).case)}`);
   }
 }
 

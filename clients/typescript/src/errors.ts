@@ -221,6 +221,23 @@ function lostOnTheWay(error: ConnectError): boolean {
   return false;
 }
 
+/**
+ * The SDK error for a `google.rpc.Status` carried in a message (a session's
+ * refused move): the same class, reason and metadata as the unary call's
+ * error would have, from its ErrorInfo detail.
+ */
+export function errorFromStatus(status: {
+  readonly code: number;
+  readonly message: string;
+  readonly details: readonly { readonly typeUrl: string; readonly value: Uint8Array }[];
+}): ServiceError {
+  const code = (status.code in CODE_NAMES ? status.code : Code.Unknown) as Code;
+  const detail = status.details.find((d) => d.typeUrl.endsWith(`/${ERROR_INFO_TYPE}`));
+  const info = detail === undefined ? undefined : decodeErrorInfo(detail.value);
+  const cls = BY_CODE[code] ?? ServiceError;
+  return new cls(code, info?.reason || CODE_NAMES[code] || "UNKNOWN", status.message, info?.metadata ?? {}, info?.domain ?? "");
+}
+
 /** The SDK error for a failed call (anything thrown by a Connect client). */
 export function errorFromRpc(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;

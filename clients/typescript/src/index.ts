@@ -20,6 +20,8 @@ export {
   type JoinOptions,
   type ListGamesOptions,
   type MoveOptions,
+  type MoveRequest,
+  moveRequest,
   type Overrides,
   type SeatSpec,
   type VersionLike,
@@ -41,6 +43,7 @@ export {
   RESUMABLE_WATCH_REASONS,
   decodeErrorInfo,
   errorFromRpc,
+  errorFromStatus,
   errorInfo,
   watchResumable,
   type ErrorInfo,
@@ -67,4 +70,13 @@ export * from "./gen/ramino/v1/types_pb.js";
 export * from "./gen/ramino/v1/game_pb.js";
 export * from "./gen/ramino/v1/rules_pb.js";
 export * from "./gen/ramino/v1/match_pb.js";
+export {
+  Session,
+  endsMatch as sessionEnds,
+  updateOf,
+  type SendOptions,
+  type SessionOptions,
+  type SessionUpdate,
+} from "./session.js";
+export { choose, playSession, type Options, type PlayOptions, type Strategy } from "./bot.js";
 export { Quick, TicketEnded, ticketName, type TicketOptions } from "./quick.js";

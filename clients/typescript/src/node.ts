@@ -7,6 +7,7 @@
 import { Http2SessionManager, createGrpcTransport } from "@connectrpc/connect-node";
 import type { Interceptor, Transport } from "@connectrpc/connect";
 import { Client, type ClientOptions } from "./client.js";
+import { fastUnaryTransport } from "./h2unary.js";
 
 export * from "./index.js";
 
@@ -61,7 +62,9 @@ export function tlsSessionOptions(tls: boolean | TlsOptions): TlsSessionOptions 
 
 /**
  * A gRPC transport to `target` ("host:port" or a URL) and the session that
- * carries it (abort it to close the connection).
+ * carries it (abort it to close the connection): unary calls straight on
+ * the kept HTTP/2 session (see h2unary.ts), streams through Connect's gRPC
+ * transport on the same session.
  */
 export function grpcTransport(
   target: string,
@@ -69,9 +72,9 @@ export function grpcTransport(
   interceptors: Interceptor[] = [],
 ): { transport: Transport; session: Http2SessionManager } {
   const url = baseUrl(target, tls !== false);
-  const session = new Http2SessionManager(url, { pingIntervalMs: 30_000 }, tlsSessionOptions(tls));
-  const transport = createGrpcTransport({ baseUrl: url, sessionManager: session, interceptors });
-  return { transport, session };
+  const session = new Http2SessionManager(url, { pingIntervalMs: 30_000 }, tlsSessionOptions(tls) as ConstructorParameters<typeof Http2SessionManager>[2]);
+  const streams = createGrpcTransport({ baseUrl: url, sessionManager: session, interceptors });
+  return { transport: fastUnaryTransport(url, session, streams, interceptors), session };
 }
 
 /** A {@link Client} talking native gRPC to `target` ("127.0.0.1:50051" or a URL). */

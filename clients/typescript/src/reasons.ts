@@ -184,6 +184,10 @@ export const Reasons = {
   TOO_MANY_CARDS: "TOO_MANY_CARDS",
   /** INVALID_ARGUMENT: a negative page size. */
   BAD_PAGE_SIZE: "BAD_PAGE_SIZE",
+  /** INVALID_ARGUMENT: a session opens with one start message, and only its first is one. */
+  SESSION_START: "SESSION_START",
+  /** INVALID_ARGUMENT: a move on a session names another game. */
+  SESSION_GAME: "SESSION_GAME",
   /** INVALID_ARGUMENT: a page token this server did not give. */
   BAD_PAGE_TOKEN: "BAD_PAGE_TOKEN",
   /** INVALID_ARGUMENT: no such hint level. */
@@ -390,6 +394,8 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   EMPTY_MELD: "INVALID_ARGUMENT",
   TOO_MANY_CARDS: "INVALID_ARGUMENT",
   BAD_PAGE_SIZE: "INVALID_ARGUMENT",
+  SESSION_START: "INVALID_ARGUMENT",
+  SESSION_GAME: "INVALID_ARGUMENT",
   BAD_PAGE_TOKEN: "INVALID_ARGUMENT",
   BAD_HINT_LEVEL: "INVALID_ARGUMENT",
   NO_SEATS: "INVALID_ARGUMENT",

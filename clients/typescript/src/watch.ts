@@ -1,43 +1,59 @@
 /**
  * A game's live events as an async iterator that resumes after a dropped
  * stream from the last version it yielded, so that no event is missed or
- * repeated.
+ * repeated; a seat's watch also brings what the seat may do, pushed.
  */
 import { Code } from "@connectrpc/connect";
-import type { GameEvent, GameView, WatchGameResponse } from "./gen/ramino/v1/game_pb.js";
+import type { GameEvent, GameView, SeatOptions, WatchGameResponse } from "./gen/ramino/v1/game_pb.js";
 import { GameStatus } from "./gen/ramino/v1/game_pb.js";
 import { ServiceError, Unavailable, errorFromRpc, watchResumable } from "./errors.js";
 import { Reasons } from "./reasons.js";
 import { delays, sleep } from "./retry.js";
 import type { Client } from "./client.js";
 
-/** One item of a watch: a snapshot of the game, or one event. */
+/**
+ * One item of a watch: a snapshot of the game, or one event. On a seat's
+ * watch, `options` is what the seat may do once this item is applied (at
+ * `options.version`, the item's), set when the server pushed them: when the
+ * turn comes to the seat and after each of its moves while the turn stays
+ * its (moves and hint), when the turn leaves it (no moves), and with a
+ * snapshot. Unset: nothing new about the seat's options.
+ */
 export type WatchItem =
-  | { readonly kind: "snapshot"; readonly version: bigint; readonly view: GameView }
-  | { readonly kind: "event"; readonly version: bigint; readonly event: GameEvent };
+  | { readonly kind: "snapshot"; readonly version: bigint; readonly view: GameView; readonly options?: SeatOptions }
+  | { readonly kind: "event"; readonly version: bigint; readonly event: GameEvent; readonly options?: SeatOptions };
 
-/** The item of one WatchGame message holding a snapshot or one event. */
+/** `item` with the options of the message it came in, when the message has them. */
+function withOptions<T extends WatchItem>(item: T, options: SeatOptions | undefined): T {
+  return options === undefined ? item : { ...item, options };
+}
+
+/** The item of one WatchGame message holding a snapshot or one event, with the message's options. */
 export function watchItem(r: WatchGameResponse): WatchItem {
   if (r.payload.case === "snapshot") {
-    return { kind: "snapshot", version: r.version, view: r.payload.value };
+    return withOptions({ kind: "snapshot", version: r.version, view: r.payload.value }, r.options);
   }
   if (r.payload.case === "event") {
-    return { kind: "event", version: r.payload.value.version, event: r.payload.value };
+    return withOptions({ kind: "event", version: r.payload.value.version, event: r.payload.value }, r.options);
   }
   if (r.payload.case === "events" && r.payload.value.events.length === 1) {
     const event = r.payload.value.events[0]!;
-    return { kind: "event", version: event.version, event };
+    return withOptions({ kind: "event", version: event.version, event }, r.options);
   }
   throw new ServiceError(Code.Internal, Reasons.EMPTY_WATCH_MESSAGE, "a watch message with no payload");
 }
 
 /**
  * The items of one WatchGame message, in order: a batch of events (asked
- * for with `batchEvents`) gives one item per event.
+ * for with `batchEvents`) gives one item per event. The message's options
+ * are what the seat may do after all of it: they ride on its last item.
  */
 export function watchItems(r: WatchGameResponse): WatchItem[] {
   if (r.payload.case === "events" && r.payload.value.events.length > 0) {
-    return r.payload.value.events.map((event) => ({ kind: "event", version: event.version, event }));
+    const events = r.payload.value.events;
+    return events.map((event, i) =>
+      withOptions({ kind: "event", version: event.version, event }, i === events.length - 1 ? r.options : undefined),
+    );
   }
   return [watchItem(r)];
 }
@@ -77,10 +93,21 @@ export interface WatchOptions {
  * yielded, with the client's retry policy counting failures in a row; an
  * event received twice across a reconnect is skipped, and a gap makes it ask
  * again. `cancel()` (or breaking out of the loop) ends it. Iterate it once.
+ *
+ * A seat's watch (`seat.watch()`) carries the seat's options on the items
+ * they came with (see {@link WatchItem}), and keeps the last ones in
+ * `options`: play from them, with no GetLegalMoves. Options older than
+ * what the seat already knows (a move's answer, `MoveResult.options`, is
+ * often ahead of the watch) are past: compare `version`s.
  */
 export class Watch implements AsyncIterable<WatchItem> {
   /** The version of the last item yielded. */
   lastVersion: bigint | undefined;
+  /**
+   * The seat's options last pushed (with an item yielded): what it may do
+   * at `options.version`; unset before any (and always on a spectator's watch).
+   */
+  options: SeatOptions | undefined;
   /** Whether the last item yielded ended the match. */
   ended = false;
   /** Streams opened again after a drop. */
@@ -160,6 +187,7 @@ export class Watch implements AsyncIterable<WatchItem> {
             if (where === "seen") continue; // yielded before a reconnect
             if (where === "gap") break received; // ask again from what was yielded
             this.lastVersion = item.version;
+            if (item.options) this.options = item.options;
             this.ended = endsMatch(item);
             waits = delays(this.client.retry);
             yield item;

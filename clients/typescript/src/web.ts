@@ -11,7 +11,7 @@ import { Client, type ClientOptions } from "./client.js";
 
 export * from "./index.js";
 
-export interface WebOptions extends Omit<ClientOptions, "transport" | "onClose"> {
+export interface WebOptions extends Omit<ClientOptions, "transport" | "onClose" | "bidiStreams"> {
   /** Connect interceptors run on every call. */
   interceptors?: Interceptor[] | undefined;
 }
@@ -21,8 +21,12 @@ export function grpcWebTransport(baseUrl: string, interceptors: Interceptor[] = 
   return createGrpcWebTransport({ baseUrl, useBinaryFormat: true, interceptors });
 }
 
-/** A {@link Client} talking gRPC-web to the gateway at `baseUrl`. */
+/**
+ * A {@link Client} talking gRPC-web to the gateway at `baseUrl`. gRPC-web
+ * has no bidirectional streams: a seat's session plays through the unary
+ * moves and the seat's watch.
+ */
 export function connect(baseUrl: string, options: WebOptions = {}): Client {
   const { interceptors, ...rest } = options;
-  return new Client({ ...rest, transport: grpcWebTransport(baseUrl, interceptors) });
+  return new Client({ ...rest, transport: grpcWebTransport(baseUrl, interceptors), bidiStreams: false });
 }

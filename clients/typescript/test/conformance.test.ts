@@ -12,16 +12,26 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromJson, toJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import { create, createFileRegistry, fromJson, toJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import {
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+  FileDescriptorProtoSchema,
+} from "@bufbuild/protobuf/wkt";
 import {
   CODE_NAMES,
   ServiceError,
   errorFromRpc,
   newRequestId,
   GameService,
+  PlayGameRequestSchema,
+  PlayGameResponseSchema,
+  PlayGameStartSchema,
   WatchGameRequestSchema,
   WatchGameResponseSchema,
   type Client,
+  type PlayGameRequest,
+  type PlayGameResponse,
   type WatchGameResponse,
 } from "@ramino/client";
 import { REPO, ServerProcess, clientOf } from "./support.js";
@@ -32,9 +42,53 @@ const OUT = join(HERE, "transcripts/typescript");
 const FORMAT_VERSION = 1;
 const FORGED_TOKEN = "forged.conformance.token";
 const WATCH_TIMEOUT_MS = 10_000;
-const STEP_FIELDS = new Set(["op", "game", "as", "args", "watch", "count", "resume", "expect"]);
+const STEP_FIELDS = new Set(["op", "game", "as", "args", "watch", "session", "count", "resume", "expect"]);
+/** The ops whose game and caller are those of the stream they act on. */
+const ON_A_STREAM = new Set(["watch_next", "watch_close", "session_send", "session_next", "session_close", "session_end"]);
 const TOKEN_KEYS = new Set(["seatToken", "creatorToken"]);
 const TIME_KEYS = new Set(["createTime", "turnDeadline"]);
+
+/**
+ * `google.rpc.ErrorInfo` (googleapis' google/rpc/error_details.proto: reason
+ * = 1, domain = 2, metadata = 3), described here so that protobuf JSON can
+ * print a refused answer's `details` (an Any holding one): the package
+ * generates only google/rpc/status.proto.
+ */
+const ERROR_DETAILS = createFileRegistry(
+  create(FileDescriptorProtoSchema, {
+    name: "google/rpc/error_details.proto",
+    package: "google.rpc",
+    syntax: "proto3",
+    messageType: [
+      {
+        name: "ErrorInfo",
+        field: [
+          { name: "reason", jsonName: "reason", number: 1, type: FieldDescriptorProto_Type.STRING, label: FieldDescriptorProto_Label.OPTIONAL },
+          { name: "domain", jsonName: "domain", number: 2, type: FieldDescriptorProto_Type.STRING, label: FieldDescriptorProto_Label.OPTIONAL },
+          {
+            name: "metadata",
+            jsonName: "metadata",
+            number: 3,
+            type: FieldDescriptorProto_Type.MESSAGE,
+            label: FieldDescriptorProto_Label.REPEATED,
+            typeName: ".google.rpc.ErrorInfo.MetadataEntry",
+          },
+        ],
+        nestedType: [
+          {
+            name: "MetadataEntry",
+            field: [
+              { name: "key", jsonName: "key", number: 1, type: FieldDescriptorProto_Type.STRING, label: FieldDescriptorProto_Label.OPTIONAL },
+              { name: "value", jsonName: "value", number: 2, type: FieldDescriptorProto_Type.STRING, label: FieldDescriptorProto_Label.OPTIONAL },
+            ],
+            options: { mapEntry: true },
+          },
+        ],
+      },
+    ],
+  }),
+  () => undefined,
+);
 
 /** The GameService method of each unary op. */
 const UNARY: Record<string, string> = {
@@ -66,6 +120,7 @@ interface Step {
   as?: string;
   args?: JsonObject;
   watch?: string;
+  session?: string;
   count?: number;
   resume?: string;
   expect?: { error?: { code: string; reason: string }; facts?: { path: string; equals: Json }[] };
@@ -127,6 +182,12 @@ function normalize(value: Json, labels: Map<string, string>): Json {
     for (const [k, v] of Object.entries(value)) {
       out[k] = TOKEN_KEYS.has(k) ? "<token>" : TIME_KEYS.has(k) ? "<time>" : normalize(v, labels);
     }
+    const refusal = "requestId" in out ? out["error"] : undefined;
+    if (refusal !== undefined && isObject(refusal) && "message" in refusal) {
+      // A session's refused answer (a google.rpc.Status): its text is never
+      // compared, as no unary error's is.
+      refusal["message"] = "<message>";
+    }
     return out;
   }
   if (typeof value === "string" && labels.has(value)) return `games/${labels.get(value)}`;
@@ -138,7 +199,10 @@ function isObject(v: Json): v is JsonObject {
 }
 
 function kindOf(value: JsonObject, path: string): Json {
-  const keys = Object.keys(value).filter((k) => k !== "version" && k !== "seat");
+  // Beside the kind: a GameEvent's version, seat and turn after it, a watch
+  // message's version and the seat's options.
+  const keys = Object.keys(value).filter((k) => !["version", "seat", "turn", "options"].includes(k));
+  if (keys.length === 0 && "options" in value) return "options"; // a session's message of options alone
   if (keys.length !== 1) throw new Mismatch(`${path}: @kind of an object with members ${JSON.stringify(keys.sort())}`);
   const only = keys[0] as string;
   const inner = value[only] ?? null;
@@ -200,11 +264,52 @@ interface OpenWatch {
   open: boolean;
 }
 
+/** A session's client messages: an async iterable the bidi call reads, fed by the steps. */
+class Outbox implements AsyncIterable<PlayGameRequest> {
+  private readonly queued: PlayGameRequest[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+
+  push(message: PlayGameRequest): void {
+    this.queued.push(message);
+    this.wake?.();
+  }
+
+  /** No more moves (the client half-closes). */
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<PlayGameRequest> {
+    for (;;) {
+      const next = this.queued.shift();
+      if (next !== undefined) yield next;
+      else if (this.ended) return;
+      else await new Promise<void>((r) => (this.wake = r));
+      this.wake = undefined;
+    }
+  }
+}
+
+interface OpenSession {
+  outbox: Outbox;
+  stream: AsyncIterator<PlayGameResponse>;
+  /** The read under way (started at the open, so that the call starts then). */
+  pending: Promise<IteratorResult<PlayGameResponse>> | undefined;
+  abort: AbortController;
+  caller: string;
+  game: string;
+  lastVersion: string | undefined;
+  open: boolean;
+}
+
 /** One scenario's run: what the runner remembers between steps. */
 class Replay {
   readonly games = new Map<string, { name: string; creator: string }>();
   readonly seats = new Map<string, { game: string; token: string }>();
   readonly watches = new Map<string, OpenWatch>();
+  readonly sessions = new Map<string, OpenSession>();
   readonly lines: string[] = [];
 
   constructor(
@@ -248,6 +353,7 @@ class Replay {
       return undefined;
     } finally {
       for (const w of this.watches.values()) if (w.open) w.abort.abort();
+      for (const s of this.sessions.values()) if (s.open) s.abort.abort();
     }
   }
 
@@ -257,11 +363,13 @@ class Replay {
     const op = step.op;
     let game = step.game ?? "g";
     let caller = step.as ?? "spectator";
-    if (op === "watch_next" || op === "watch_close") {
-      const w = this.watches.get(step.watch ?? "");
-      if (!w) throw new ScenarioError(`step ${index}: no watch labelled '${step.watch}'`);
-      game = w.game;
-      caller = w.caller;
+    if (ON_A_STREAM.has(op)) {
+      const onSession = op.startsWith("session_");
+      const label = (onSession ? step.session : step.watch) ?? "";
+      const stream = onSession ? this.sessions.get(label) : this.watches.get(label);
+      if (!stream) throw new ScenarioError(`step ${index}: no ${onSession ? "session" : "watch"} labelled '${label}'`);
+      game = stream.game;
+      caller = stream.caller;
     }
     this.lines.push(`step ${index} ${op} ${game} ${caller}`);
     const expect = step.expect ?? {};
@@ -298,6 +406,7 @@ class Replay {
     if (op === "watch_open" || op === "watch_next" || op === "watch_close") {
       return this.watch(op, game, caller, step, args);
     }
+    if (op.startsWith("session_")) return this.session(op, game, caller, step, args);
     const methodName = UNARY[op];
     if (methodName === undefined) throw new ScenarioError(`unknown op '${op}'`);
     const method = GameService.method[methodName as keyof typeof GameService.method];
@@ -322,6 +431,62 @@ class Replay {
       this.seats.set(caller, { game, token: (response as { seatToken: string }).seatToken });
     }
     return toJson(method.output, response, { alwaysEmitImplicit: true });
+  }
+
+  private async session(op: string, game: string, caller: string, step: Step, args: JsonObject): Promise<Json> {
+    const label = step.session ?? "";
+    if (op === "session_open") {
+      if (step.resume !== undefined) {
+        const last = this.sessions.get(step.resume)?.lastVersion;
+        if (last === undefined) throw new ScenarioError(`session '${step.resume}' read nothing to resume after`);
+        args["afterVersion"] = last;
+      }
+      args["name"] = this.gameName(game);
+      const outbox = new Outbox();
+      outbox.push(create(PlayGameRequestSchema, { message: { case: "start", value: fromJson(PlayGameStartSchema, args) } }));
+      const abort = new AbortController();
+      // The generated service's bidi call on the SDK's transport, with the
+      // headers the SDK sends (token, caller key).
+      const stream = this.client.games
+        .playGame(outbox, { headers: this.client.headers(this.token(caller, game)), signal: abort.signal })
+        [Symbol.asyncIterator]();
+      const s: OpenSession = { outbox, stream, pending: undefined, abort, caller, game, lastVersion: undefined, open: true };
+      s.pending = stream.next();
+      s.pending.catch(() => undefined); // its failure is the next read's
+      this.sessions.set(label, s);
+      return {};
+    }
+    const s = this.sessions.get(label);
+    if (!s) throw new ScenarioError(`no session labelled '${label}'`);
+    if (op === "session_send") {
+      const move = fromJson(PlayGameRequestSchema, args);
+      if (move.message.case === undefined || move.message.case === "start") {
+        throw new ScenarioError("session_send: args must hold one move");
+      }
+      s.outbox.push(move);
+      return {};
+    }
+    if (op === "session_close") {
+      s.abort.abort();
+      s.open = false;
+      return {};
+    }
+    if (op !== "session_next" && op !== "session_end") throw new ScenarioError(`unknown op '${op}'`);
+    if (op === "session_end") s.outbox.end();
+    const count = op === "session_next" ? Number(step.count) : Infinity;
+    const messages: Json[] = [];
+    while (messages.length < count) {
+      const got = await nextOf(s, label);
+      if (got.done) {
+        s.open = false;
+        if (op === "session_end") break;
+        throw new Mismatch(`session '${label}': the stream ended`);
+      }
+      const json = toJson(PlayGameResponseSchema, got.value, { alwaysEmitImplicit: true, registry: ERROR_DETAILS }) as JsonObject;
+      messages.push(json);
+      s.lastVersion = String(json["version"]);
+    }
+    return { messages };
   }
 
   private async watch(op: string, game: string, caller: string, step: Step, args: JsonObject): Promise<Json> {
@@ -369,6 +534,29 @@ class Replay {
       w.lastVersion = String(json["version"]);
     }
     return { messages };
+  }
+}
+
+/** One message of a session, or its end; a failed stream throws its ServiceError. */
+async function nextOf(s: OpenSession, label: string): Promise<IteratorResult<PlayGameResponse>> {
+  const read = s.pending ?? s.stream.next();
+  s.pending = read;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((r) => {
+    timer = setTimeout(() => r("timeout"), WATCH_TIMEOUT_MS);
+  });
+  try {
+    const got = await Promise.race([read, timeout]);
+    if (got === "timeout") throw new Mismatch(`session '${label}': no message within ${WATCH_TIMEOUT_MS / 1000} s`);
+    s.pending = undefined;
+    return got;
+  } catch (e) {
+    if (e instanceof Mismatch) throw e;
+    s.pending = undefined;
+    s.open = false;
+    throw errorFromRpc(e);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

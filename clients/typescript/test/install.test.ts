@@ -38,15 +38,15 @@ function importsReached(dir: string, entry: string): Set<string> {
   return reached;
 }
 
-/** The first ```js block of the README: the example users copy. */
-function readmeExample(): string {
+/** The ```js blocks of the README: the examples users copy (a game each). */
+function readmeExamples(): string[] {
   const readme = readFileSync(join(PACKAGE, "README.md"), "utf8");
-  const match = /```js\n([\s\S]*?)```/.exec(readme);
-  assert.ok(match?.[1], "the README has no js example");
-  return match[1];
+  const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+  assert.ok(examples.length > 0, "the README has no js example");
+  return examples;
 }
 
-test("the packed tarball installs into a scratch project and runs the README's example with plain node", () => {
+test("the packed tarball installs into a scratch project and runs the README's examples with plain node", () => {
   const packs = scratchDir("pack");
   // dist/ is built by `npm test` before the tests run: pack it as it is.
   const packed = JSON.parse(
@@ -66,18 +66,20 @@ test("the packed tarball installs into a scratch project and runs the README's e
     cwd: project,
     stdio: ["ignore", "pipe", "inherit"],
   });
-  writeFileSync(join(project, "example.mjs"), readmeExample());
-  const output = execFileSync(process.execPath, ["example.mjs"], {
-    cwd: project,
-    encoding: "utf8",
-    env: { ...process.env, RAMINO_SERVER: server.address },
-    timeout: 120_000,
-  });
-  const lines = output.trim().split("\n");
-  assert.match(lines[0] ?? "", /^games\/\S+: seat 0, hand \S+/);
-  assert.ok(lines.some((l) => /^\d+ discarded$/.test(l)));
-  assert.ok(lines.some((l) => /^\d+ matchEnded$/.test(l)));
-  assert.match(lines.at(-1) ?? "", /^winners: \d+(, \d+)*; scores: -?\d+\/-?\d+$/);
+  for (const [i, example] of readmeExamples().entries()) {
+    writeFileSync(join(project, `example${i}.mjs`), example);
+    const output = execFileSync(process.execPath, [`example${i}.mjs`], {
+      cwd: project,
+      encoding: "utf8",
+      env: { ...process.env, RAMINO_SERVER: server.address },
+      timeout: 120_000,
+    });
+    const lines = output.trim().split("\n");
+    assert.match(lines[0] ?? "", /^games\/\S+: seat 0, hand \S+/);
+    assert.ok(lines.some((l) => /^\d+ discarded$/.test(l)), `example ${i}: ${output}`);
+    assert.ok(lines.some((l) => /^\d+ matchEnded$/.test(l)), `example ${i}: ${output}`);
+    assert.match(lines.at(-1) ?? "", /^winners: \d+(, \d+)*; scores: -?\d+\/-?\d+$/);
+  }
 
   // The browser entry, as installed, reaches no Node-only module.
   const installed = join(project, "node_modules/@ramino/client/dist");

@@ -16,6 +16,7 @@ import {
   GameStatus,
   type Client,
   type GetLegalMovesResponse,
+  type Hint,
   type Move,
   type Seat,
 } from "@ramino/client";
@@ -143,7 +144,13 @@ export function clientOf(server: ServerProcess, options: NodeOptions = {}): Clie
   return connect(server.address, { retry: PATIENT, ...options });
 }
 
-function pick(legal: GetLegalMovesResponse): Move | undefined {
+/** What a seat may do: GetLegalMovesResponse, or SeatOptions as a move's answer and a seat's watch push them. */
+export interface Choices {
+  readonly moves: readonly Move[];
+  readonly hint?: Hint | undefined;
+}
+
+function pick(legal: Choices): Move | undefined {
   const first = (c: string): Move | undefined => legal.moves.find((m) => m.move.case === c);
   for (const c of ["drawFromStock", "turnOverDiscardPile", "takeDiscard"]) {
     const m = first(c);
@@ -165,7 +172,7 @@ function pick(legal: GetLegalMovesResponse): Move | undefined {
  * A simple policy: draw (stock first), knock when gin allows, meld and lay
  * off whatever the server proposes, then discard what the hint suggests.
  */
-export function choose(legal: GetLegalMovesResponse): Move | undefined {
+export function choose(legal: Choices): Move | undefined {
   return pick(legal);
 }
 

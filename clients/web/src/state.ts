@@ -1,9 +1,11 @@
 /**
  * A table's state folded from what the page already has: the watch's
- * snapshot and events, and each move's answer (its view, legal moves and
- * hint). Nothing here calls the server: `needsLegalMoves` says when the
- * page must ask (once per turn that comes back to the person), and
- * `needsView` when an event's effect cannot be folded (then one GetGame).
+ * snapshot and events, the seat's options the watch pushes with them (the
+ * turn coming to the person, leaving it), and each move's answer (its view
+ * and options). Nothing here calls the server: `stale` says when an
+ * event's effect cannot be folded or a version is missing (then one
+ * GetGame), and `needsLegalMoves` when the person's turn is known but not
+ * its moves (a recovery only: the watch pushes them).
  */
 import {
   End,
@@ -18,9 +20,11 @@ import {
   type Meld,
   type Move,
   type MoveResult,
+  type SeatOptions,
   type TableMeld,
 } from "@ramino/client/web";
 
+/** What the person may do at `version` (none when it is not its turn). */
 export interface Legal {
   /** The version of the game these moves are for. */
   version: bigint;
@@ -75,19 +79,29 @@ export function applyView(s: TableState, view: GameView): void {
   if (s.legal && s.legal.version < view.version) s.legal = undefined;
 }
 
-/** A move's answer: its view, and its legal moves and hint while the turn is the mover's. */
+/**
+ * A move's answer: its view, and its options (the next moves while the turn
+ * stays the mover's, none once it passed). The watch may be ahead of it:
+ * what is older than the state folded so far is dropped.
+ */
 export function applyMoveResult(s: TableState, result: MoveResult): void {
   if (result.view) applyView(s, result.view);
   // The move's own events join the feed here, often before the watch brings
   // them: a round this move ended gets its summary now.
   for (const e of result.events) if (addEvent(s, e)) noteRoundEnd(s, e, false);
   const version = result.view?.version ?? s.view?.version ?? 0n;
-  s.legal = result.legalMoves.length ? { version, moves: result.legalMoves, hint: result.hint } : undefined;
+  applyLegal(s, result.options ?? { version, moves: result.legalMoves, hint: result.hint });
 }
 
-/** GetLegalMoves' answer. */
-export function applyLegal(s: TableState, legal: Legal): void {
-  if (!s.legal || legal.version >= s.legal.version) s.legal = legal;
+/**
+ * What the person may do at a version: pushed by the watch (`options`), a
+ * move's answer, or GetLegalMoves'. Kept unless older than the view or the
+ * options known.
+ */
+export function applyLegal(s: TableState, legal: Legal | SeatOptions): void {
+  if (s.view && legal.version < s.view.version) return;
+  if (s.legal && legal.version < s.legal.version) return;
+  s.legal = { version: legal.version, moves: legal.moves, hint: legal.hint };
 }
 
 /** Whether the folded view says it is the person's turn and no legal moves are known for it. */
@@ -129,6 +143,9 @@ export function applyEvent(s: TableState, e: GameEvent): void {
     return;
   }
   next.version = e.version;
+  // Whose turn it is after the event, as the server says (events logged
+  // before servers said leave the fold's own reckoning).
+  if (e.turn !== undefined) next.turn = e.turn;
   s.view = next;
   if (s.legal && s.legal.version < next.version) s.legal = undefined;
 }

@@ -9,7 +9,7 @@ import {
   ServiceError,
   connect,
   movesOf,
-  watchItem,
+  watchItems,
   type Client,
   type GameView,
   type MoveResult,
@@ -104,7 +104,7 @@ export class Table {
     }
     this.ui.spectating = this.seat === undefined;
     if (this.seat?.lastView) applyView(this.state, this.seat.lastView);
-    void this.follow();
+    void this.follow(this.seat?.lastView);
   }
 
   /** The game's view, fetched once per connection (with its deck), the seat's or a spectator's. */
@@ -122,15 +122,20 @@ export class Table {
 
   /**
    * The watch, for as long as the page shows this game. Each connection
-   * starts with the view (a probe that fails fast while the server is away)
-   * and replays the events after the last one in the feed (all of them
-   * after a load: the feed's history), folding those the view lacks.
+   * starts with the view (a probe that fails fast while the server is away;
+   * on the first, the one the seat was just opened with) and replays the
+   * events after the last one in the feed (all of them after a load: the
+   * feed's history), folding those the view lacks. The seat's watch pushes
+   * what the person may do with the events (its turn coming, leaving):
+   * nothing is asked per event or per turn.
    */
-  private async follow(): Promise<void> {
+  private async follow(opened: GameView | undefined): Promise<void> {
     let wait = 250;
+    let first = opened;
     while (!this.closed) {
       try {
-        const view = await this.probe();
+        const view = first ?? (await this.probe());
+        first = undefined;
         applyView(this.state, view);
         if (this.closed) return;
         const history = lastEventVersion(this.state);
@@ -140,17 +145,21 @@ export class Table {
         );
         this.ui.live = true;
         this.page.setConnection(t("conn.live"));
+        // A move refused while the server was away: that is over now.
+        if (this.ui.message === t("conn.notConnected")) this.ui.message = "";
         wait = 250;
-        let replaying = true;
+        let replaying = view.version > history;
         this.render();
-        void this.askLegal();
+        if (!replaying) void this.recover();
         for await (const response of stream) {
-          const item = watchItem(response);
-          if (item.kind === "snapshot") {
-            applyView(this.state, item.view);
-          } else {
-            applyEvent(this.state, item.event);
-            if (item.event.event.case === "roundStarted") this.ui.pending = [];
+          for (const item of watchItems(response)) {
+            if (item.kind === "snapshot") {
+              applyView(this.state, item.view);
+            } else {
+              applyEvent(this.state, item.event);
+              if (item.event.event.case === "roundStarted") this.ui.pending = [];
+            }
+            if (item.options) applyLegal(this.state, item.options);
           }
           if (replaying && (this.state.view?.version ?? 0n) <= lastEventVersion(this.state)) {
             replaying = false;
@@ -158,7 +167,7 @@ export class Table {
           }
           if (this.state.stale) applyView(this.state, await this.probe());
           this.render();
-          void this.askLegal();
+          if (!replaying) void this.recover();
         }
         if (this.state.view?.status === GameStatus.FINISHED) {
           this.page.setConnection(t("conn.connected"));
@@ -176,8 +185,13 @@ export class Table {
     }
   }
 
-  /** The seat's legal moves, once per turn that comes back to it. */
-  private async askLegal(): Promise<void> {
+  /**
+   * The seat's legal moves, asked only when the folded state has the
+   * person's turn without them: the view fetched again after a gap, or a
+   * connection resumed with nothing new to push. The watch pushes them with
+   * the event that brings the turn, a move's answer brings the next ones.
+   */
+  private async recover(): Promise<void> {
     // While a move is on its way its answer brings the legal moves (its
     // events may come through the watch first).
     if (!this.seat || this.asking || this.busy || !needsLegalMoves(this.state)) return;
@@ -216,7 +230,9 @@ export class Table {
       this.busy = false;
     }
     this.render();
-    void this.askLegal();
+    // A move's answer brings the options at its version; a refused one
+    // may leave the person's turn without them (recover asks only then).
+    void this.recover();
   }
 
   render(): void {

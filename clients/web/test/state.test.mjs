@@ -56,6 +56,13 @@ function view(extra = {}) {
 }
 
 const ev = (version, seat, kase, value) => ({ version, seat, event: { case: kase, value } });
+/** An event that says whose turn it is after it, as servers since issue 21 do. */
+const evTurn = (version, seat, turn, kase, value) => ({ ...ev(version, seat, kase, value), turn });
+/** SeatOptions as the watch, a move's answer and GetLegalMoves give them. */
+const options = (version, turn, moves) => ({ version, turn, moves, hint: undefined });
+const DRAW = { move: { case: "drawFromStock", value: {} } };
+const TAKE = { move: { case: "takeDiscard", value: {} } };
+const DISCARD = { move: { case: "discard", value: { cardId: 5 } } };
 
 describe("the table's state, folded", () => {
   test("a bot's draw and discard move the piles and give the turn back", () => {
@@ -178,6 +185,90 @@ describe("the table's state, folded", () => {
     assert.equal(s.stale, false);
     applyEvent(s, ev(13n, 1, "discardPileTurnedOver", { rebuild: 1 }));
     assert.equal(s.stale, true);
+  });
+
+  test("the watch's pushed options give the person's turn its moves: nothing to ask", () => {
+    const s = emptyState();
+    applyView(s, view());
+    applyEvent(s, evTurn(11n, 1, 1, "drewFromStock", {}));
+    // The bot's discard brings the turn, and with it (same message) the moves.
+    applyEvent(s, evTurn(12n, 1, 0, "discarded", { cardId: 6 }));
+    assert.equal(s.view.turn, 0);
+    applyLegal(s, options(12n, 0, [DRAW, TAKE]));
+    assert.equal(needsLegalMoves(s), false);
+    assert.deepEqual(s.legal.moves.map((m) => m.move.case), ["drawFromStock", "takeDiscard"]);
+    // The person's draw, answered: its options are the next moves.
+    const after = view({ version: 13n, turn: 0, phase: TurnPhase.PLAY, hand: [card(0), card(1), card(4), card(5)], deck: [] });
+    applyMoveResult(s, { events: [evTurn(13n, 0, 0, "drewFromStock", { cardId: 5 })], view: after, legalMoves: [DISCARD], hint: undefined, options: options(13n, 0, [DISCARD]) });
+    assert.equal(s.legal.version, 13n);
+    assert.deepEqual(s.legal.moves, [DISCARD]);
+    // The watch's copy of that event, with options of the same version, changes nothing.
+    applyEvent(s, evTurn(13n, 0, 0, "drewFromStock", { cardId: 5 }));
+    applyLegal(s, options(13n, 0, [DISCARD]));
+    assert.equal(s.view.hand.length, 4);
+    assert.deepEqual(s.legal.moves, [DISCARD]);
+  });
+
+  test("the turn leaving the person: no moves, known, and nothing to ask while others play", () => {
+    const s = emptyState();
+    applyView(s, view({ turn: 0, phase: TurnPhase.PLAY }));
+    applyLegal(s, options(10n, 0, [DISCARD]));
+    const after = view({ version: 11n, turn: 1, hand: [card(0), card(1)], discardPile: [card(7), card(4)] });
+    applyMoveResult(s, { events: [evTurn(11n, 0, 1, "discarded", { cardId: 4 })], view: after, legalMoves: [], hint: undefined, options: options(11n, 1, []) });
+    assert.equal(s.legal.version, 11n);
+    assert.deepEqual(s.legal.moves, []);
+    assert.equal(needsLegalMoves(s), false);
+    // The bot's draw: its turn still; the old options are dropped, none needed.
+    applyEvent(s, evTurn(12n, 1, 1, "drewFromStock", {}));
+    assert.equal(s.legal, undefined);
+    assert.equal(needsLegalMoves(s), false);
+  });
+
+  test("options older than what is known are past: a move's answer behind the watch keeps the watch's", () => {
+    const s = emptyState();
+    applyView(s, view({ turn: 0 }));
+    applyLegal(s, options(10n, 0, [DRAW]));
+    // The watch ran ahead: the person's draw (11), then the options at 11.
+    applyEvent(s, evTurn(11n, 0, 0, "drewFromStock", { cardId: 5 }));
+    applyLegal(s, options(11n, 0, [DISCARD]));
+    // Options at 10 again (a slow answer, a late push): dropped.
+    applyLegal(s, options(10n, 0, [DRAW]));
+    assert.deepEqual(s.legal.moves, [DISCARD]);
+    // A move's answer at 11 after a newer view (12, the turn gone) leaves both.
+    applyEvent(s, evTurn(12n, 0, 1, "discarded", { cardId: 5 }));
+    applyMoveResult(s, { events: [], view: view({ version: 11n, turn: 0, phase: TurnPhase.PLAY }), legalMoves: [DISCARD], hint: undefined, options: options(11n, 0, [DISCARD]) });
+    assert.equal(s.view.version, 12n);
+    assert.equal(s.view.turn, 1);
+    assert.equal(s.legal, undefined, "options older than the view were taken");
+    assert.equal(needsLegalMoves(s), false);
+  });
+
+  test("whose turn it is after an event is the server's word when the event says it", () => {
+    const s = emptyState();
+    const three = view({ seats: [seatView(0, 3), seatView(1, 4), seatView(2, 4)] });
+    applyView(s, three);
+    // Seat 1's discard: the fold alone would say seat 2; the server says seat 0 (seat 2 is out).
+    applyEvent(s, evTurn(11n, 1, 0, "discarded", { cardId: 6 }));
+    assert.equal(s.view.turn, 0);
+    assert.equal(needsLegalMoves(s), true, "the person's turn with no options pushed: a recovery asks");
+    // An event logged before servers said whose turn: the fold's reckoning.
+    applyEvent(s, ev(12n, 0, "discarded", { cardId: 4 }));
+    assert.equal(s.view.turn, 1);
+  });
+
+  test("after a gap the view is fetched again, and the person's turn without options is asked for", () => {
+    const s = emptyState();
+    applyView(s, view());
+    applyEvent(s, evTurn(12n, 1, 0, "discarded", { cardId: 6 }));
+    assert.equal(s.stale, true);
+    applyLegal(s, options(12n, 0, [DRAW]));
+    // The view fetched again, at the options' version: they stand.
+    applyView(s, view({ version: 12n, turn: 0 }));
+    assert.equal(needsLegalMoves(s), false);
+    // One version later (no options pushed for it yet): ask.
+    applyView(s, view({ version: 13n, turn: 0, phase: TurnPhase.PLAY }));
+    assert.equal(s.legal, undefined);
+    assert.equal(needsLegalMoves(s), true);
   });
 
   test("the feed says a round's ending in words", () => {

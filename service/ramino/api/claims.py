@@ -94,6 +94,16 @@ class Claims:
         logs.bind_context(seat=claim.seat)
         return claim
 
+    def seat_scope(self, claim: SeatClaim) -> str:
+        """The scope of a seat's request ids: its game and seat (and its
+        player where the server knows players), the same for a unary move
+        and one sent on a session, so that a retry on either gets the
+        first answer."""
+        scope = f"seat:{claim.game_id}:{claim.seat}"
+        if claim.player is not None and self.players is not None:
+            scope += f":player:{claim.player}"
+        return scope
+
     def seat(self, context: Context, game_id: str) -> int:
         return self.claimed(context, game_id).seat
 

@@ -56,16 +56,22 @@ def _melds(melds: tuple[tuple[int, ...], ...]) -> list[game_pb2.MeldCardIds]:
 
 
 def event_message(
-    version: int, seen: Seen[LogEvent], into: game_pb2.GameEvent | None = None
+    version: int,
+    seen: Seen[LogEvent],
+    into: game_pb2.GameEvent | None = None,
+    turn: int | None = None,
 ) -> game_pb2.GameEvent:
-    """``seen``, an event as its viewer may see it, at ``version`` (``into``:
-    an empty GameEvent to fill, say one added to a move's answer)."""
+    """``seen``, an event as its viewer may see it, at ``version``, with
+    whose ``turn`` it is after it (``into``: an empty GameEvent to fill, say
+    one added to a move's answer)."""
     event, viewer = seen.value, seen.viewer
     if into is None:
         msg = game_pb2.GameEvent(version=version)
     else:
         msg = into
         msg.version = version
+    if turn is not None:
+        msg.turn = turn
     match event:
         case GameCreated():
             created = msg.game_created
@@ -174,21 +180,22 @@ def event_message(
     return msg
 
 
-def watch_event(version: int, event: Seen[LogEvent]) -> bytes:
+def watch_event(version: int, event: Seen[LogEvent], turn: int | None) -> bytes:
     """The WatchGameResponse of one event, serialized: what WatchGame
     sends, made once per viewer class (see :mod:`ramino.app.fanout`) and
-    sent as is to every watcher of the class."""
+    sent as is to every watcher of the class; a PlayGameResponse's fields
+    have the same numbers, so a session sends the same bytes."""
     response = game_pb2.WatchGameResponse(version=version)
-    event_message(version, event, into=response.event)
+    event_message(version, event, into=response.event, turn=turn)
     return response.SerializeToString()
 
 
-def watch_events(entries: Sequence[tuple[int, Seen[LogEvent]]]) -> bytes:
+def watch_events(entries: Sequence[tuple[int, Seen[LogEvent], int | None]]) -> bytes:
     """The WatchGameResponse of several events (``entries``), serialized:
     what a spectator's stream that takes batches is sent, made once for all
     of them."""
     response = game_pb2.WatchGameResponse(version=entries[-1][0])
     batch = response.events.events
-    for version, event in entries:
-        event_message(version, event, into=batch.add())
+    for version, event, turn in entries:
+        event_message(version, event, into=batch.add(), turn=turn)
     return response.SerializeToString()

@@ -6,47 +6,34 @@ game's lock, once. No rule is decided here."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, TypeVar
 
 import grpc
 
-import ramino
 from ramino import logs, reasons
 from ramino.api import convert
 from ramino.api.auth import PlayerVerifier, TokenIssuer, bearer
 from ramino.api.claims import Claims
+from ramino.api.commands import command_of
 from ramino.api.errors import ApiError
 from ramino.api.events import watch_event, watch_events
 from ramino.api.interceptors import Context
 from ramino.api.messages import STATUS_NAMES, Messages, game_message, move_message
 from ramino.api.requests import (
-    card_id,
     check_request_id,
     game_id_of,
-    meld_index,
     request_hash,
     request_record,
 )
+from ramino.api.session import SessionEncoder, options_bytes, read_moves, start_of
 from ramino.app import GameApp, SeatSpec, WatchItem
 from ramino.app.fanout import Encode, EncodeBatch
-from ramino.app.outcomes import seen_game
-from ramino.engine import (
-    AcceptLayout,
-    Command,
-    Discard,
-    DrawFromStock,
-    Knock,
-    LayMelds,
-    LayOff,
-    PassUpcard,
-    Resign,
-    SwapJoker,
-    TakeDiscard,
-    TurnOverDiscardPile,
-)
+from ramino.app.outcomes import LegalMoves, seen_game
 from ramino.engine.access import check_spectator
-from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
+from ramino.v1 import game_pb2, game_pb2_grpc
 
 __all__ = ["GameServicer", "request_hash"]
 
@@ -202,152 +189,178 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- moves ------------------------------------------------------------------
 
-    async def _move(self, request: Any, context: Context, command: Command, response: type[R]) -> R:
-        """Plays ``command`` and answers ``response`` with its MoveResult,
-        encoded here from the app's outcome (after the game's lock)."""
+    async def _move(self, request: Any, context: Context, response: type[R]) -> R:
+        """Plays the move of ``request`` and answers ``response`` with its
+        MoveResult, encoded here from the app's outcome (after the game's lock)."""
         check_request_id(request.request_id)
         game_id = game_id_of(request.name)
         self._bind(game_id, request.request_id)
         claim = self.claims.claimed(context, game_id)
-        seat = claim.seat
-        scope = f"seat:{game_id}:{seat}"
-        if claim.player is not None and self.claims.players is not None:
-            scope += f":player:{claim.player}"
-        record = request_record(request, type(command).__name__, scope)
-        expected = request.expected_version if request.HasField("expected_version") else None
-        outcome = await self.app.move(game_id, seat, command, expected, record)
+        command = command_of(request)
+        outcome = await self.app.move(
+            game_id,
+            claim.seat,
+            command,
+            request.expected_version if request.HasField("expected_version") else None,
+            request_record(request, type(command).__name__, self.claims.seat_scope(claim)),
+        )
         return self.messages.move_response(outcome, response)
 
     async def DrawFromStock(  # noqa: N802
         self, request: game_pb2.DrawFromStockRequest, context: Context
     ) -> game_pb2.DrawFromStockResponse:
-        return await self._move(request, context, DrawFromStock(), game_pb2.DrawFromStockResponse)
+        return await self._move(request, context, game_pb2.DrawFromStockResponse)
 
     async def TakeDiscard(  # noqa: N802
         self, request: game_pb2.TakeDiscardRequest, context: Context
     ) -> game_pb2.TakeDiscardResponse:
-        return await self._move(request, context, TakeDiscard(), game_pb2.TakeDiscardResponse)
+        return await self._move(request, context, game_pb2.TakeDiscardResponse)
 
     async def TurnOverDiscardPile(  # noqa: N802
         self, request: game_pb2.TurnOverDiscardPileRequest, context: Context
     ) -> game_pb2.TurnOverDiscardPileResponse:
-        return await self._move(
-            request, context, TurnOverDiscardPile(), game_pb2.TurnOverDiscardPileResponse
-        )
+        return await self._move(request, context, game_pb2.TurnOverDiscardPileResponse)
 
     async def LayMelds(  # noqa: N802
         self, request: game_pb2.LayMeldsRequest, context: Context
     ) -> game_pb2.LayMeldsResponse:
-        if not request.melds or any(not m.card_ids for m in request.melds):
-            raise convert.invalid(
-                reasons.EMPTY_MELD, "lay at least one meld, each with its card ids"
-            )
-        if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
-            raise convert.invalid(
-                reasons.TOO_MANY_CARDS,
-                f"a hand never holds more than {ramino.MAX_HAND} cards to lay",
-            )
-        melds = tuple(tuple(card_id(c) for c in m.card_ids) for m in request.melds)
-        return await self._move(request, context, LayMelds(melds), game_pb2.LayMeldsResponse)
+        return await self._move(request, context, game_pb2.LayMeldsResponse)
 
     async def LayOff(  # noqa: N802
         self, request: game_pb2.LayOffRequest, context: Context
     ) -> game_pb2.LayOffResponse:
-        cmd = LayOff(
-            card_id(request.card_id),
-            meld_index(request.meld_index, "table meld"),
-            "start" if request.end == types_pb2.END_FIRST else "end",
-        )
-        return await self._move(request, context, cmd, game_pb2.LayOffResponse)
+        return await self._move(request, context, game_pb2.LayOffResponse)
 
     async def SwapJoker(  # noqa: N802
         self, request: game_pb2.SwapJokerRequest, context: Context
     ) -> game_pb2.SwapJokerResponse:
-        cmd = SwapJoker(
-            card_id(request.card_id),
-            meld_index(request.meld_index, "table meld"),
-            card_id(request.joker_id),
-        )
-        return await self._move(request, context, cmd, game_pb2.SwapJokerResponse)
+        return await self._move(request, context, game_pb2.SwapJokerResponse)
 
     async def Discard(  # noqa: N802
         self, request: game_pb2.DiscardRequest, context: Context
     ) -> game_pb2.DiscardResponse:
-        cmd = Discard(card_id(request.card_id))
-        return await self._move(request, context, cmd, game_pb2.DiscardResponse)
+        return await self._move(request, context, game_pb2.DiscardResponse)
 
     async def Resign(  # noqa: N802
         self, request: game_pb2.ResignRequest, context: Context
     ) -> game_pb2.ResignResponse:
-        return await self._move(request, context, Resign(), game_pb2.ResignResponse)
+        return await self._move(request, context, game_pb2.ResignResponse)
 
     async def PassUpcard(  # noqa: N802
         self, request: game_pb2.PassUpcardRequest, context: Context
     ) -> game_pb2.PassUpcardResponse:
-        return await self._move(request, context, PassUpcard(), game_pb2.PassUpcardResponse)
+        return await self._move(request, context, game_pb2.PassUpcardResponse)
 
     async def Knock(  # noqa: N802
         self, request: game_pb2.KnockRequest, context: Context
     ) -> game_pb2.KnockResponse:
-        if any(not m.card_ids for m in request.melds):
-            raise convert.invalid(reasons.EMPTY_MELD, "each meld of a knock has its card ids")
-        if sum(len(m.card_ids) for m in request.melds) > ramino.MAX_HAND:
-            raise convert.invalid(
-                reasons.TOO_MANY_CARDS,
-                f"a hand never holds more than {ramino.MAX_HAND} cards to lay",
-            )
-        melds = tuple(tuple(card_id(c) for c in m.card_ids) for m in request.melds)
-        dropped = card_id(request.discard_card_id) if request.HasField("discard_card_id") else None
-        return await self._move(request, context, Knock(dropped, melds), game_pb2.KnockResponse)
+        return await self._move(request, context, game_pb2.KnockResponse)
 
     async def AcceptLayout(  # noqa: N802
         self, request: game_pb2.AcceptLayoutRequest, context: Context
     ) -> game_pb2.AcceptLayoutResponse:
-        return await self._move(request, context, AcceptLayout(), game_pb2.AcceptLayoutResponse)
+        return await self._move(request, context, game_pb2.AcceptLayoutResponse)
 
     # --- reading ----------------------------------------------------------------
 
-    async def WatchGame(  # noqa: N802
-        self, request: game_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[game_pb2.WatchGameResponse | bytes]:
-        """The watch's messages; an event's comes serialized, made once per
-        viewer class (the interceptor sends bytes as they are)."""
-        game_id = game_id_of(request.name)
-        self._bind(game_id)
-        viewer = self.claims.viewer(context, game_id)
-        if viewer is not None:
-            self.claims.in_game(await self.app.load(game_id), viewer)
-        after = request.after_version if request.HasField("after_version") else None
+    @contextlib.contextmanager
+    def _stream_slot(self, context: Context, what: str) -> Iterator[None]:
+        """One of the connection's open streams (watches and sessions
+        alike), refused past ``max_streams_per_connection``."""
         peer = context.peer()
         open_streams = self._streams.get(peer, 0)
         if open_streams >= self.max_streams_per_connection:
             raise ApiError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 reasons.TOO_MANY_STREAMS,
-                f"this connection has {open_streams} open watch streams, "
-                "the most this server allows",
+                f"this connection has {open_streams} open watch streams and sessions, "
+                f"the most this server allows: no {what} more",
             )
         self._streams[peer] = open_streams + 1
         try:
-            item: WatchItem
-            batch = self.encode_events if request.batch_events else None
-            watch = self.app.watch(
-                game_id, viewer, after, request.snapshot, self.encode_event, batch
-            )
-            async for item in watch:
-                if item.game is not None:
-                    yield game_pb2.WatchGameResponse(
-                        version=item.version,
-                        snapshot=self.messages.view(item.game, with_deck=True),
-                    )
-                else:
-                    yield item.payload
+            yield
         finally:
             left = self._streams.get(peer, 1) - 1
             if left > 0:
                 self._streams[peer] = left
             else:
                 self._streams.pop(peer, None)
+
+    async def WatchGame(  # noqa: N802
+        self, request: game_pb2.WatchGameRequest, context: Context
+    ) -> AsyncIterator[game_pb2.WatchGameResponse | bytes]:
+        """The watch's messages; an event's comes serialized, made once per
+        viewer class (the interceptor sends bytes as they are). A seat's
+        watch carries its options whenever they change."""
+        game_id = game_id_of(request.name)
+        self._bind(game_id)
+        viewer = self.claims.viewer(context, game_id)
+        header = None
+        if viewer is not None:
+            game = await self.app.load(game_id)
+            self.claims.in_game(game, viewer)
+            header = game.public_header()
+        after = request.after_version if request.HasField("after_version") else None
+        with self._stream_slot(context, "watch"):
+            item: WatchItem
+            batch = self.encode_events if request.batch_events else None
+            watch = self.app.watch(
+                game_id, viewer, after, request.snapshot, self.encode_event, batch
+            )
+            told = False
+            async for item in watch:
+                legal = None
+                if viewer is not None and header is not None:
+                    if item.turn == viewer or item.game is not None:
+                        legal = await self.app.options_at(game_id, viewer, item.version)
+                        # None: the game has moved past this item (the seat
+                        # moved meanwhile); moves told before still stand
+                        # to be taken back when the turn leaves.
+                        if legal is not None:
+                            told = bool(legal.moves)
+                    elif told and item.payload:
+                        legal = LegalMoves(item.version, (), None, item.turn)
+                        told = False
+                if item.game is not None:
+                    msg = game_pb2.WatchGameResponse(
+                        version=item.version,
+                        snapshot=self.messages.view(item.game, with_deck=True),
+                    )
+                    if legal is not None and header is not None:
+                        self.messages.options(header, legal, legal.version, legal.turn, msg.options)
+                    yield msg
+                elif legal is not None and header is not None:
+                    yield item.payload + options_bytes(
+                        self.messages, header, legal, game_pb2.WatchGameResponse
+                    )
+                else:
+                    yield item.payload
+
+    async def PlayGame(  # noqa: N802
+        self, requests: AsyncIterator[game_pb2.PlayGameRequest], context: Context
+    ) -> AsyncIterator[game_pb2.PlayGameResponse | bytes]:
+        """A seat's session: the first message names the game, the others
+        are moves; out come the session's messages in version order
+        (:mod:`ramino.app.session`), an event's as the seat's watch has
+        it, made once per viewer class."""
+        start = start_of(await anext(aiter(requests), None))
+        game_id = game_id_of(start.name)
+        self._bind(game_id)
+        claim = self.claims.claimed(context, game_id)
+        game = await self.app.load(game_id)
+        self.claims.in_game(game, claim.seat)
+        encoder = SessionEncoder(self.messages, game.public_header())
+        after = start.after_version if start.HasField("after_version") else None
+        with self._stream_slot(context, "session"):
+            session = self.app.session(game_id, claim.seat, self.encode_event)
+            reader = asyncio.create_task(read_moves(requests, session, claim, self.claims))
+            try:
+                async for item in session.run(after, start.snapshot):
+                    yield encoder.message(item)
+            finally:
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await reader
 
     async def GetLegalMoves(  # noqa: N802
         self, request: game_pb2.GetLegalMovesRequest, context: Context
@@ -367,8 +380,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         legal = await self.app.legal(game_id, seat)
         response = game_pb2.GetLegalMovesResponse(version=legal.version)
         if legal.moves or legal.hint is not None:
-            game = await self.app.load(game_id)
-            self.messages.legal(game.public_header(), legal, response, response.hint)
+            header = (await self.app.load(game_id)).public_header()
+            self.messages.legal(header, legal, response, response.hint)
+            self.messages.options(header, legal, legal.version, legal.turn, response.options)
+        else:
+            response.options.version = legal.version
+            if legal.turn is not None:
+                response.options.turn = legal.turn
         if level is not None and legal.moves:
             suggested = await self.app.suggest(game_id, seat, level)
             if suggested is not None:

@@ -210,6 +210,23 @@ def wrap_handler(
         return grpc.unary_stream_rpc_method_handler(
             stream, response_serializer=_passing_bytes(handler.response_serializer)
         )
+    if handler.stream_stream is not None:
+        inner_bidi = handler.stream_stream
+
+        async def decoded(requests: AsyncIterator[bytes]) -> AsyncIterator[Any]:
+            async for raw in requests:
+                yield decode(raw)
+
+        async def bidi(requests: AsyncIterator[bytes], context: Context) -> AsyncIterator[Any]:
+            # Each client message is checked and decoded as a unary request is;
+            # one that is not ends the stream with its error.
+            async with _Rpc(method, context):
+                async for item in inner_bidi(decoded(requests), context):
+                    yield item
+
+        return grpc.stream_stream_rpc_method_handler(
+            bidi, response_serializer=_passing_bytes(handler.response_serializer)
+        )
     return found
 
 

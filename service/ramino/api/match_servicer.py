@@ -96,7 +96,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         if not token:
             raise ApiError(
                 grpc.StatusCode.UNAUTHENTICATED,
-                "PLAYER_TOKEN_MISSING",
+                reasons.PLAYER_TOKEN_MISSING,
                 f"quick play needs your player token in the {PLAYER_TOKEN_KEY} metadata",
             )
         return self.players.verify(token.removeprefix("Bearer ").strip())

@@ -20,7 +20,7 @@ import ramino
 from ramino.api import convert
 from ramino.api.events import event_message
 from ramino.app.log import GameCreated
-from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame
+from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame, seen_turn
 from ramino.engine import (
     AcceptLayout,
     Command,
@@ -384,15 +384,42 @@ class Messages:
         if isinstance(outcome, KeptAnswer):
             result.MergeFromString(outcome.data)
             return msg  # type: ignore[no-any-return]
+        self.move_result(outcome, result)
+        return msg  # type: ignore[no-any-return]
+
+    def move_result(self, outcome: MoveOutcome, result: game_pb2.MoveResult) -> None:
+        """Fills ``result``, an empty MoveResult, from ``outcome``: the
+        events (each with whose turn it is after it), the view, and the
+        seat's options (its legal moves and hint while the turn is its own)."""
         game = outcome.game
         events = result.events
+        turns = outcome.turns
         first = game.version - len(outcome.events) + 1
         for i, e in enumerate(outcome.events):
-            event_message(first + i, e, into=events.add())
+            event_message(
+                first + i, e, into=events.add(), turn=turns[i] if i < len(turns) else None
+            )
         self.view(game, into=result.view)
         if outcome.legal is not None:
             self.legal(game.header, outcome.legal, result, result.hint)
-        return msg  # type: ignore[no-any-return]
+        self.options(game.header, outcome.legal, game.version, seen_turn(game), result.options)
+
+    def options(
+        self,
+        header: GameCreated,
+        legal: LegalMoves | None,
+        version: int,
+        turn: int | None,
+        msg: game_pb2.SeatOptions,
+    ) -> game_pb2.SeatOptions:
+        """Fills ``msg``, an empty SeatOptions: what a seat may do at
+        ``version`` (``legal``: its moves and hint; None, it has none)."""
+        msg.version = version
+        if turn is not None:
+            msg.turn = turn
+        if legal is not None:
+            self.legal(header, legal, msg, msg.hint)
+        return msg
 
 
 def game_message(summary: GameSummary) -> game_pb2.Game:

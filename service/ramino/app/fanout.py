@@ -31,18 +31,20 @@ from dataclasses import dataclass
 import structlog
 
 from ramino import reasons as R
-from ramino.app.log import END_EVENTS, LogEvent, log_event
+from ramino.app.log import END_EVENTS, LogEvent, entry_turn, log_event
 from ramino.engine import Seen, see_event
 from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
 
-Encode = Callable[[int, Seen[LogEvent]], bytes]
-"""An entry as a viewer class sees it (version, and the event projected
-for the class: a seat, or ``None`` for the spectators) -> the bytes sent
-(measured against a stream's backlog)."""
-EncodeBatch = Callable[[Sequence[tuple[int, Seen[LogEvent]]]], bytes]
+Turn = int | None
+"""Whose turn it is after an entry (None: no seat is to play, or not logged)."""
+Encode = Callable[[int, Seen[LogEvent], Turn], bytes]
+"""An entry as a viewer class sees it (version, the event projected for
+the class: a seat, or ``None`` for the spectators, and whose turn it is
+after it) -> the bytes sent (measured against a stream's backlog)."""
+EncodeBatch = Callable[[Sequence[tuple[int, Seen[LogEvent], Turn]]], bytes]
 """Entries in version order as a viewer class sees them -> the bytes of
 one message carrying them all."""
 
@@ -54,6 +56,8 @@ class Delivery:
     version: int
     type: str
     payload: bytes
+    turn: Turn = None
+    """Whose turn it is after the entry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +212,7 @@ class Feed:
         """The watchers sent each entry as it comes, by viewer class."""
         self.batched: set[Watcher] = set()
         """The spectators sent batches."""
-        self._pending: list[tuple[int, Seen[LogEvent]]] = []
+        self._pending: list[tuple[int, Seen[LogEvent], Turn]] = []
         self._last_batch = -math.inf
         self._timer: asyncio.TimerHandle | None = None
         self._on_close = on_close
@@ -232,6 +236,11 @@ class Feed:
                 del self.classes[watcher.viewer]
         if not self.classes and not self.batched:
             self.close()
+
+    @property
+    def task(self) -> asyncio.Task[None]:
+        """The task following the game: done once the feed is closed."""
+        return self._task
 
     def close(self) -> asyncio.Task[None]:
         """Stops following the game; every watcher ends after its queue.
@@ -262,14 +271,14 @@ class Feed:
             return
         assert self.batch is not None
         self._last_batch = asyncio.get_running_loop().time()
-        version, last = pending[-1]
-        item = Delivery(version, type(last.value).__name__, self.batch(pending))
+        version, last, turn = pending[-1]
+        item = Delivery(version, type(last.value).__name__, self.batch(pending), turn)
         for w in list(self.batched):
             w.push(item)
 
-    def _hold(self, version: int, event: Seen[LogEvent]) -> None:
+    def _hold(self, version: int, event: Seen[LogEvent], turn: Turn) -> None:
         """Holds an entry for the next batch, sent now after a quiet interval."""
-        self._pending.append((version, event))
+        self._pending.append((version, event, turn))
         if self._timer is not None:
             return
         loop = asyncio.get_running_loop()
@@ -279,18 +288,19 @@ class Feed:
         else:
             self._timer = loop.call_later(wait, self._send_batch)
 
-    def offer(self, before: int, events: Sequence[LogEvent]) -> None:
+    def offer(self, before: int, events: Sequence[LogEvent], turns: Sequence[Turn]) -> None:
         """The events of entries this replica appended after version
-        ``before``, as the move built them: in one process the feed is
-        handed them, not reading and parsing back what was just written.
+        ``before``, and whose turn it is after each, as the move built them:
+        in one process the feed is handed them, not reading and parsing back
+        what was just written.
         Taken only when they follow the last entry handed out; else (the
         subscription was first, or an entry of another writer comes
         between) the subscription brings them."""
         if self.closed or before != self.position:
             return
         try:
-            for i, event in enumerate(events):
-                if self._deliver(before + 1 + i, event):
+            for i, (event, turn) in enumerate(zip(events, turns, strict=True)):
+                if self._deliver(before + 1 + i, event, turn):
                     self.close()
                     return
         except Exception:
@@ -308,7 +318,7 @@ class Feed:
         for w in self._watchers():
             w.fail(error)
 
-    def _deliver(self, version: int, event: LogEvent) -> bool:
+    def _deliver(self, version: int, event: LogEvent, turn: Turn) -> bool:
         """Hands one entry to each viewer class, projected for it by the
         engine and encoded once; True when nothing can follow it."""
         spectators: Seen[LogEvent] | None = None
@@ -317,12 +327,12 @@ class Feed:
             seen = see_event(event, viewer)
             if viewer is None:
                 spectators = seen
-            item = Delivery(version, kind, self.encode(version, seen))
+            item = Delivery(version, kind, self.encode(version, seen, turn), turn)
             for w in list(watchers):
                 w.push(item)
         self.position = version
         if self.batched:
-            self._hold(version, spectators or see_event(event, None))
+            self._hold(version, spectators or see_event(event, None), turn)
         if kind in END_EVENTS:
             self._send_batch()
             return True
@@ -334,7 +344,8 @@ class Feed:
             async for e in entries:
                 if e.version <= self.position:
                     continue  # handed over by this replica's move (:meth:`offer`)
-                if self._deliver(e.version, log_event(json.loads(e.data))):
+                data = json.loads(e.data)
+                if self._deliver(e.version, log_event(data), entry_turn(data)):
                     break
         except asyncio.CancelledError:
             raise

@@ -25,6 +25,7 @@ from ramino.app.log import HostedGame, SeatSpec
 from ramino.app.moves import POOLED_HAND, Moves
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.ratings import Ratings
+from ramino.app.session import Session
 from ramino.app.table import Clock, GameTable, Limits
 from ramino.app.watch import Watch, WatchItem
 from ramino.engine import Command, Game
@@ -190,6 +191,14 @@ class GameApp:
         batch: EncodeBatch | None = None,
     ) -> AsyncIterator[WatchItem]:
         return self.watching.watch(game_id, viewer, after_version, snapshot, encode, batch)
+
+    async def options_at(self, game_id: str, seat: int, version: int) -> LegalMoves | None:
+        return await self.moves.options_at(game_id, seat, version)
+
+    def session(self, game_id: str, seat: int, encode: Encode) -> Session:
+        """A seat's session (see :mod:`ramino.app.session`): its moves, the
+        events it may see and its options, in version order."""
+        return Session(self.moves, self.watching, game_id, seat, encode, self.table.limits)
 
     def begin_shutdown(self) -> None:
         self.watching.begin_shutdown()

@@ -153,7 +153,9 @@ class Lobby:
     ) -> None:
         """Appends the entries ``before`` and the deal at once."""
         now = self._t.clock()
-        entries = [*before, *engine_entries(game.start(), now)]
+        dealt = game.start()
+        assert game.engine is not None
+        entries = [*before, *engine_entries(dealt, now, game.engine.turns)]
         game.wrote(
             await self._t.store.append(
                 game.game_id, game.version, entries, self._t.summary(game), request

@@ -437,5 +437,21 @@ class HostedGame:
         return list(self.engine.record.events)
 
 
-def engine_entries(events: Iterable[Event], at: float) -> list[str]:
-    return [entry("engine", at, event=to_data(e)) for e in events]
+def engine_entries(
+    events: Iterable[Event], at: float, turns: Sequence[int | None] = ()
+) -> list[str]:
+    """The entries of engine events, each with whose turn it is after it
+    (``turns``, the engine's :attr:`~ramino.engine.Game.turns`), which the
+    watch streams tell their viewers with the event."""
+    if not turns:
+        return [entry("engine", at, event=to_data(e)) for e in events]
+    return [
+        entry("engine", at, event=to_data(e), turn=t) for e, t in zip(events, turns, strict=True)
+    ]
+
+
+def entry_turn(data: dict[str, Any]) -> int | None:
+    """Whose turn it is after an entry, as its writer logged it (None: no
+    seat is to play, or an entry logged before servers said)."""
+    turn = data.get("turn")
+    return turn if isinstance(turn, int) else None

@@ -20,7 +20,15 @@ import structlog
 from prometheus_client import Counter
 
 from ramino import reasons as R
-from ramino.app.log import END_REASONS, HostedGame, LogEvent, engine_entries, entry, log_event
+from ramino.app.log import (
+    END_REASONS,
+    HostedGame,
+    LogEvent,
+    engine_entries,
+    entry,
+    entry_turn,
+    log_event,
+)
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves, seen_game
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
@@ -49,6 +57,8 @@ class Applied:
     entries: list[str]
     events: tuple[Event, ...]
     logged: tuple[LogEvent, ...]
+    turns: tuple[int | None, ...]
+    """Whose turn it is after each entry."""
 
 
 class Moves:
@@ -86,7 +96,7 @@ class Moves:
                     raise
                 continue
             if applied is not None:
-                self._t.written(game_id, applied.before, applied.logged)
+                self._t.written(game_id, applied.before, applied.logged, applied.turns)
             return outcome
         raise AssertionError("unreachable")
 
@@ -118,9 +128,15 @@ class Moves:
                         R.GAME_NOT_STARTED,
                     )
                 reclaimed = seat in game.timed_out
-                extra = [entry("reclaimed", self._t.clock(), seat=seat)] if reclaimed else []
+                extra = (
+                    [entry("reclaimed", self._t.clock(), seat=seat, turn=game.engine.turn)]
+                    if reclaimed
+                    else []
+                )
                 applied = await self._apply(game, seat, command, extra, person=True)
-                outcome = await self._outcome(game, seat, applied.events)
+                outcome = await self._outcome(
+                    game, seat, applied.events, applied.turns[len(extra) :]
+                )
                 if request is not None:
                     facts = move_facts(seat, applied.before, game.version, len(applied.events))
                     record = dataclasses.replace(request, response=facts)
@@ -161,7 +177,13 @@ class Moves:
             game = HostedGame.fold([e for e in entries if e.version <= version])
         assert game.engine is not None
         events = game.engine.record.events
-        return await self._outcome(game, seat, events[len(events) - count :])
+        logged = [
+            e for e in await self._t.store.read(game_id, version - count) if e.version <= version
+        ]
+        turns = tuple(entry_turn(json.loads(e.data)) for e in logged)
+        if len(turns) != count:
+            turns = (None,) * count
+        return await self._outcome(game, seat, events[len(events) - count :], turns)
 
     async def _apply(
         self,
@@ -176,9 +198,11 @@ class Moves:
         person plays it."""
         assert game.engine is not None
         before = game.version
+        turn = game.engine.turn
         events = game.engine.apply(seat, command)
+        turns = game.engine.turns
         now = self._t.clock()
-        entries = [*extra, *engine_entries(events, now)]
+        entries = [*extra, *engine_entries(events, now, turns)]
         noted = [json.loads(e) for e in extra]
         for data in noted:
             game.note(data)
@@ -186,7 +210,13 @@ class Moves:
         game.last_at = now
         if person:
             game.person_at = now
-        return Applied(before, entries, tuple(events), (*(log_event(d) for d in noted), *events))
+        return Applied(
+            before,
+            entries,
+            tuple(events),
+            (*(log_event(d) for d in noted), *events),
+            (*(turn for _ in noted), *turns),
+        )
 
     async def _append(
         self, game: HostedGame, before: int, entries: list[str], record: RequestRecord | None
@@ -218,9 +248,16 @@ class Moves:
         if self._t.turn_duty_at(game) is not None:
             self._t.kick(game.game_id)
 
-    async def _outcome(self, game: HostedGame, seat: int, events: Sequence[Event]) -> MoveOutcome:
+    async def _outcome(
+        self,
+        game: HostedGame,
+        seat: int,
+        events: Sequence[Event],
+        turns: Sequence[int | None],
+    ) -> MoveOutcome:
         """What the move that made ``events`` (and left ``game`` as it is)
-        did, as ``seat``, its mover, sees it."""
+        did, as ``seat``, its mover, sees it (``turns``: whose turn it was
+        after each event)."""
         engine = game.engine
         assert engine is not None
         view = see_view(engine, seat)
@@ -228,7 +265,10 @@ class Moves:
         if engine.turn == seat:
             legal = await self._legal(game, seat, view.value)
         return MoveOutcome(
-            seen_game(game, seat, view), tuple(see_event(e, seat) for e in events), legal
+            seen_game(game, seat, view),
+            tuple(see_event(e, seat) for e in events),
+            legal,
+            tuple(turns),
         )
 
     async def _legal(self, game: HostedGame, seat: int, view: View | None) -> LegalMoves:
@@ -258,6 +298,21 @@ class Moves:
             check_seat(seat, len(game.players))
             if game.engine is None or game.ended is not None:
                 return LegalMoves(game.version, (), None)
+            return await self._legal(game, seat, None)
+
+    async def options_at(self, game_id: str, seat: int, version: int) -> LegalMoves | None:
+        """What ``seat`` may do at ``version`` (no moves when the turn is
+        another's), or None when the game has moved past ``version``: the
+        options pushed to a seat's streams after the event at ``version``,
+        made once per state (they share :meth:`legal`'s cache)."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            if game.version != version:
+                return None
+            engine = game.engine
+            if engine is None or game.ended is not None or engine.turn != seat:
+                turn = None if engine is None or game.ended is not None else engine.turn
+                return LegalMoves(game.version, (), None, turn)
             return await self._legal(game, seat, None)
 
     async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
@@ -302,7 +357,7 @@ class Moves:
             extra = (
                 []
                 if not timed_out or seat in game.timed_out
-                else [entry("timed_out", self._t.clock(), seat=seat)]
+                else [entry("timed_out", self._t.clock(), seat=seat, turn=seat)]
             )
             engine = game.engine
             if self._pool is not None and (
@@ -320,7 +375,7 @@ class Moves:
             except VersionConflict:
                 return False
             await self._applied(game, command, applied)
-        self._t.written(game_id, applied.before, applied.logged)
+        self._t.written(game_id, applied.before, applied.logged, applied.turns)
         return True
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:

@@ -25,6 +25,7 @@ __all__ = [
     "MoveOutcome",
     "KeptAnswer",
     "seen_game",
+    "seen_turn",
     "legal_moves",
 ]
 
@@ -61,6 +62,8 @@ class LegalMoves:
     moves: tuple[tuple[Command, int], ...]
     hint: Hint | None
     """Absent when the seat holds no card."""
+    turn: int | None = None
+    """Whose turn it is at ``version`` (None: no seat is to play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,8 @@ class MoveOutcome:
     is at ``game.version``."""
     legal: LegalMoves | None
     """While the turn is still the mover's: its next moves and the hint."""
+    turns: tuple[int | None, ...] = ()
+    """Whose turn it was after each of ``events``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +109,14 @@ class KeptAnswer:
     transport's own bytes, given back as they were kept."""
 
     data: bytes
+
+
+def seen_turn(game: SeenGame) -> int | None:
+    """Whose turn it is in ``game`` (None: no seat is to play)."""
+    view = game.view
+    if view is None or game.ended is not None:
+        return None
+    return view.value.turn
 
 
 def seen_game(game: HostedGame, viewer: int | None, view: Seen[View] | None = None) -> SeenGame:
@@ -154,4 +167,4 @@ def legal_moves(game: HostedGame, seat: int, view: View) -> LegalMoves:
             (deck[found.discard], found.discard),
             None if found.knock is None else (found.knock, found.knock_unmatched),
         )
-    return LegalMoves(game.version, tuple(moves), hint)
+    return LegalMoves(game.version, tuple(moves), hint, engine.turn)

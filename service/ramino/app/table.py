@@ -159,7 +159,9 @@ class GameTable:
         self.locks: dict[str, GameLock] = {}
         self.on_due: Callable[[str], None] | None = None
         """Told of a game whose bot, timer or abandon time may be due (the duties)."""
-        self.on_written: Callable[[str, int, Sequence[LogEvent]], None] | None = None
+        self.on_written: (
+            Callable[[str, int, Sequence[LogEvent], Sequence[int | None]], None] | None
+        ) = None
         """Told of the entries this replica appended to a game: the version
         before them and their events as built (the watch feeds)."""
         self.on_finished: Callable[[HostedGame], Awaitable[object]] | None = None
@@ -170,9 +172,17 @@ class GameTable:
         if self.on_due is not None:
             self.on_due(game_id)
 
-    def written(self, game_id: str, before: int, events: Sequence[LogEvent]) -> None:
+    def written(
+        self,
+        game_id: str,
+        before: int,
+        events: Sequence[LogEvent],
+        turns: Sequence[int | None],
+    ) -> None:
+        """Entries this replica appended after ``before`` (their events, and
+        whose turn it is after each), for the watch feeds."""
         if self.on_written is not None:
-            self.on_written(game_id, before, events)
+            self.on_written(game_id, before, events, turns)
 
     def lock(self, game_id: str) -> GameLock:
         """The game's lock, for ``async with``."""

@@ -14,8 +14,8 @@ from typing import Any
 import structlog
 
 from ramino import reasons as R
-from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Watcher
-from ramino.app.log import END_EVENTS, LogEvent, public_entry
+from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Turn, Watcher
+from ramino.app.log import END_EVENTS, LogEvent, entry_turn, public_entry
 from ramino.app.outcomes import SeenGame, seen_game
 from ramino.app.table import GameTable
 from ramino.engine import Seen
@@ -38,6 +38,8 @@ class WatchItem:
     game: SeenGame | None = None
     type: str = ""
     payload: bytes = b""
+    turn: Turn = None
+    """Whose turn it is after the entry."""
 
 
 class Watch:
@@ -57,11 +59,16 @@ class Watch:
         """What a stream's backlog is timed by."""
         self._stopping: list[asyncio.Task[None]] = []
         """The feeds' tasks stopped by :meth:`begin_shutdown`, awaited by :meth:`stopped`."""
+        self._dropped: set[asyncio.Task[None]] = set()
+        """The tasks of feeds closed since (by their last watcher, or at the
+        game's end) that are still winding down, awaited by :meth:`stopped`
+        too: none outlives the server's loop."""
         self._closing = asyncio.Event()
 
     async def stopped(self) -> None:
-        """Waits for the feeds stopped by :meth:`begin_shutdown`."""
-        for task in self._stopping:
+        """Waits for the feeds stopped by :meth:`begin_shutdown`, and for
+        those closed before that are still winding down."""
+        for task in [*self._stopping, *self._dropped]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
@@ -73,6 +80,8 @@ class Watch:
         snapshot: bool,
         encode: Encode,
         batch: EncodeBatch | None = None,
+        stream: asyncio.Task[Any] | None = None,
+        ready: asyncio.Event | None = None,
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
@@ -80,7 +89,12 @@ class Watch:
         of the game. A spectator given ``batch`` is sent its entries several
         to an item (at most one item per :meth:`spectator_interval`, and up
         to ``CATCH_UP_BATCH`` of those read from the store). Ends after
-        the match's or the game's end, and when this replica shuts down."""
+        the match's or the game's end, and when this replica shuts down.
+        ``stream``: the task of the stream that sends the items, cancelled
+        when its client stops reading (by default the task iterating).
+        ``ready``: set once the watch's checks passed and it is attached (a
+        watch resumed at the game's version yields nothing until the next
+        event: its reader need not wait for an item to know it is open)."""
         batched = batch is not None and viewer is None
         game = await self._t.load(game_id)
         check_spectator(viewer, game.header.spectators_disabled)
@@ -120,25 +134,31 @@ class Watch:
                     feed.batch = batch
                 backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
                 watcher = Watcher(viewer, backlog, self.clock, batched)
-                watcher.on_behind = self._release(asyncio.current_task(), watcher, limits.watch_lag)
+                watcher.on_behind = self._release(
+                    stream or asyncio.current_task(), watcher, limits.watch_lag
+                )
                 watcher.sent = start
                 attached = feed.attach(watcher)
+            if ready is not None:
+                ready.set()
             if with_snapshot:
                 yield WatchItem(game.version, game=seen_game(game, viewer))
             if self._closing.is_set():
                 return
             last = start
             if start < attached or watcher is None:
-                held: list[tuple[int, Seen[LogEvent]]] = []
+                held: list[tuple[int, Seen[LogEvent], Turn]] = []
                 entries = await self._t.store.read(game_id, start)
                 for i, e in enumerate(entries):
                     if watcher is not None and e.version > attached:
                         break
-                    event = public_entry(json.loads(e.data), viewer)
+                    data = json.loads(e.data)
+                    event = public_entry(data, viewer)
+                    turn = entry_turn(data)
                     kind = type(event.value).__name__
                     ends = kind in END_EVENTS
                     if batch is not None and batched:
-                        held.append((e.version, event))
+                        held.append((e.version, event, turn))
                         more = i + 1 < len(entries) and (
                             watcher is None or entries[i + 1].version <= attached
                         )
@@ -147,11 +167,11 @@ class Watch:
                         payload = batch(held)
                         held = []
                     else:
-                        payload = encode(e.version, event)
+                        payload = encode(e.version, event, turn)
                     last = e.version
                     if watcher is not None:
                         watcher.sent = last  # handed to the transport: it is sent
-                    yield WatchItem(e.version, type=kind, payload=payload)
+                    yield WatchItem(e.version, type=kind, payload=payload, turn=turn)
                     if ends:
                         return
             if watcher is None:
@@ -160,7 +180,7 @@ class Watch:
                 if item.version <= last:
                     continue
                 last = item.version
-                yield WatchItem(item.version, type=item.type, payload=item.payload)
+                yield WatchItem(item.version, type=item.type, payload=item.payload, turn=item.turn)
                 if item.type in END_EVENTS:
                     return
         finally:
@@ -220,6 +240,9 @@ class Watch:
         return max(limits.spectator_interval, self._batching / limits.spectator_messages)
 
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
+        if not feed.task.done():
+            self._dropped.add(feed.task)
+            feed.task.add_done_callback(self._dropped.discard)
         if self._feeds.get(key) is feed:
             del self._feeds[key]
         feeds = self._game_feeds.get(key[0], [])
@@ -228,10 +251,12 @@ class Watch:
             if not feeds:
                 del self._game_feeds[key[0]]
 
-    def _written(self, game_id: str, before: int, events: Sequence[LogEvent]) -> None:
+    def _written(
+        self, game_id: str, before: int, events: Sequence[LogEvent], turns: Sequence[Turn]
+    ) -> None:
         """Hands the entries this replica appended to the game's feeds."""
         for feed in list(self._game_feeds.get(game_id, ())):
-            feed.offer(before, events)
+            feed.offer(before, events, turns)
 
     def watchers(self, game_id: str, viewer: int | None = None) -> int:
         """Open watch streams of ``game_id`` in this replica: the

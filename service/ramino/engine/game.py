@@ -61,13 +61,14 @@ class Game:
     """One match of rummy: create it with :meth:`new` or :meth:`from_record`,
     then :meth:`apply` commands. Every method is deterministic."""
 
-    __slots__ = ("_record", "_rules", "_setup", "_state")
+    __slots__ = ("_record", "_rules", "_setup", "_state", "_turns")
 
     def __init__(self, record: Record, rules: Rules, state: State) -> None:
         self._record = record
         self._rules = rules
         self._setup = Setup(record.seed, record.decks)
         self._state = state
+        self._turns: tuple[int | None, ...] = ()
 
     @classmethod
     def new(
@@ -93,7 +94,9 @@ class Game:
             decks=tuple(tuple(d) for d in decks),
         )
         game = cls(record, rules, State([Seat(p) for p in players]))
-        game._settle(record.events)
+        turns: list[int | None] = []
+        game._settle(record.events, turns)
+        game._turns = tuple(turns)
         return game
 
     @classmethod
@@ -153,6 +156,17 @@ class Game:
     def turn(self) -> int | None:
         return None if self.finished else self._state.turn
 
+    @property
+    def turns(self) -> tuple[int | None, ...]:
+        """Whose turn it was after each event of the last :meth:`apply` (of
+        the deal, for a game just made by :meth:`new`): what every event
+        tells its viewers of the turn, so that none asks again."""
+        return self._turns
+
+    def _turn_now(self) -> int | None:
+        state = self._state
+        return state.turn if state.in_round() else None
+
     def view(self, viewer: int | None) -> View:
         """What ``viewer`` (a seat, or ``None`` for a spectator) may see now."""
         return build_view(self._state, self._rules, viewer)
@@ -187,10 +201,13 @@ class Game:
         events = decide(self._state, self._rules, seat, command)
         out = self._record.events
         start = len(out)
+        turns = []
         for e in events:
             apply_event(self._state, e, self._rules)
             out.append(e)
-        self._settle(out)
+            turns.append(self._turn_now())
+        self._settle(out, turns)
+        self._turns = tuple(turns)
         return out[start:]
 
     def snapshot(self) -> dict[str, Any]:
@@ -222,7 +239,7 @@ class Game:
             apply_event(self._state, e, self._rules)
             out.append(e)
 
-    def _settle(self, out: list[Event]) -> None:
+    def _settle(self, out: list[Event], turns: list[int | None] | None = None) -> None:
         while True:
             more = follow_up(self._state, self._rules, self._setup)
             if not more:
@@ -230,3 +247,5 @@ class Game:
             for e in more:
                 apply_event(self._state, e, self._rules)
                 out.append(e)
+                if turns is not None:
+                    turns.append(self._turn_now())

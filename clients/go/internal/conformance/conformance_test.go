@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +20,9 @@ import (
 	ramino "github.com/ramino/ramino/clients/go"
 	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
 	"github.com/ramino/ramino/clients/go/internal/testserver"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -32,7 +35,10 @@ const (
 
 var (
 	stepFields = map[string]bool{"op": true, "game": true, "as": true, "args": true, "watch": true,
-		"count": true, "resume": true, "expect": true}
+		"session": true, "count": true, "resume": true, "expect": true}
+	// The ops whose game and caller are those of the stream they act on.
+	onAStream = map[string]bool{"watch_next": true, "watch_close": true, "session_send": true,
+		"session_next": true, "session_close": true, "session_end": true}
 	tokenKeys = map[string]bool{"seatToken": true, "creatorToken": true}
 	timeKeys  = map[string]bool{"createTime": true, "turnDeadline": true}
 	// The calls that change something carry a request id (the SDK's own when
@@ -187,6 +193,15 @@ func normalize(v any, labels map[string]string) any {
 				out[k] = normalize(val, labels)
 			}
 		}
+		if _, answer := out["requestId"]; answer {
+			// A session's refused answer (a google.rpc.Status): its text is
+			// never compared, as no unary error's is.
+			if refusal, ok := out["error"].(map[string]any); ok {
+				if _, ok := refusal["message"]; ok {
+					refusal["message"] = "<message>"
+				}
+			}
+		}
 		return out
 	case []any:
 		out := make([]any, len(x))
@@ -205,9 +220,14 @@ func normalize(v any, labels map[string]string) any {
 func kindOf(v map[string]any, path string) (any, error) {
 	var keys []string
 	for k := range v {
-		if k != "version" && k != "seat" {
+		// Beside the kind: a GameEvent's version, seat and turn after it,
+		// a watch message's version and the seat's options.
+		if k != "version" && k != "seat" && k != "turn" && k != "options" {
 			keys = append(keys, k)
 		}
+	}
+	if _, ok := v["options"]; ok && len(keys) == 0 {
+		return "options", nil // a session's message of options alone
 	}
 	if len(keys) != 1 {
 		slices.Sort(keys)
@@ -345,14 +365,32 @@ type watch struct {
 	open        bool
 }
 
+// session is a PlayGame stream of the generated client, read by one
+// goroutine into a channel (so that a read can time out).
+type session struct {
+	stream      grpc.BidiStreamingClient[raminov1.PlayGameRequest, raminov1.PlayGameResponse]
+	cancel      context.CancelFunc
+	received    chan received
+	caller      string
+	game        string
+	lastVersion any // the JSON string of the last message's version
+	open        bool
+}
+
+type received struct {
+	msg *raminov1.PlayGameResponse
+	err error // io.EOF: the server ended the stream with OK
+}
+
 type replay struct {
-	client  *ramino.Client
-	ops     map[string]unaryOp
-	sc      scenario
-	games   map[string]struct{ name, creator string }
-	seats   map[string]struct{ game, token string }
-	watches map[string]*watch
-	lines   []string
+	client   *ramino.Client
+	ops      map[string]unaryOp
+	sc       scenario
+	games    map[string]struct{ name, creator string }
+	seats    map[string]struct{ game, token string }
+	watches  map[string]*watch
+	sessions map[string]*session
+	lines    []string
 }
 
 func (r *replay) labels() map[string]string {
@@ -398,6 +436,11 @@ func (r *replay) run(ctx context.Context) error {
 		for _, w := range r.watches {
 			if w.open {
 				w.w.Close()
+			}
+		}
+		for _, s := range r.sessions {
+			if s.open {
+				s.cancel()
 			}
 		}
 	}()
@@ -455,16 +498,24 @@ func (r *replay) step(ctx context.Context, index int, step map[string]json.RawMe
 	if err != nil {
 		return err
 	}
-	if op == "watch_next" || op == "watch_close" {
-		label, err := str(step["watch"], "")
-		if err != nil {
-			return err
+	if onAStream[op] {
+		if strings.HasPrefix(op, "session_") {
+			s, err := r.sessionOf(step)
+			if err != nil {
+				return err
+			}
+			game, caller = s.game, s.caller
+		} else {
+			label, err := str(step["watch"], "")
+			if err != nil {
+				return err
+			}
+			w, ok := r.watches[label]
+			if !ok {
+				return malformed("no watch labelled %q", label)
+			}
+			game, caller = w.game, w.caller
 		}
-		w, ok := r.watches[label]
-		if !ok {
-			return malformed("no watch labelled %q", label)
-		}
-		game, caller = w.game, w.caller
 	}
 	r.lines = append(r.lines, fmt.Sprintf("step %d %s %s %s", index, op, game, caller))
 	var expect expectation
@@ -516,6 +567,9 @@ func (r *replay) call(ctx context.Context, op, game, caller string, step map[str
 	}
 	if strings.HasPrefix(op, "watch_") {
 		return r.watch(ctx, op, game, caller, step, args)
+	}
+	if strings.HasPrefix(op, "session_") {
+		return r.session(ctx, op, game, caller, step, args)
 	}
 	unary, ok := r.ops[op]
 	if !ok {
@@ -655,6 +709,157 @@ func (r *replay) watch(ctx context.Context, op, game, caller string, step map[st
 	return map[string]any{"messages": messages}, nil
 }
 
+func (r *replay) sessionOf(step map[string]json.RawMessage) (*session, error) {
+	label, err := str(step["session"], "")
+	if err != nil {
+		return nil, err
+	}
+	s, ok := r.sessions[label]
+	if !ok {
+		return nil, malformed("no session labelled %q", label)
+	}
+	return s, nil
+}
+
+// streamError is a failed stream's status as the SDK's *ramino.Error: its
+// code and ErrorInfo reason (the code's name without one).
+func streamError(err error) error {
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	e := &ramino.Error{Code: st.Code(), Message: st.Message(), Reason: ramino.CodeName(st.Code())}
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			e.Reason = info.GetReason()
+			break
+		}
+	}
+	return e
+}
+
+func (r *replay) session(ctx context.Context, op, game, caller string, step map[string]json.RawMessage, args map[string]any) (any, error) {
+	label, err := str(step["session"], "")
+	if err != nil {
+		return nil, err
+	}
+	if op == "session_open" {
+		if raw := step["resume"]; raw != nil {
+			from, err := str(raw, "")
+			if err != nil {
+				return nil, err
+			}
+			before, ok := r.sessions[from]
+			if !ok || before.lastVersion == nil {
+				return nil, malformed("session %q read nothing to resume after", from)
+			}
+			args["afterVersion"] = before.lastVersion
+		}
+		name, err := r.gameName(game)
+		if err != nil {
+			return nil, err
+		}
+		args["name"] = name
+		start := new(raminov1.PlayGameStart)
+		if err := protojson.Unmarshal([]byte(canonical(args)), start); err != nil {
+			return nil, malformed("args of session_open: %v", err)
+		}
+		token, err := r.token(caller, game)
+		if err != nil {
+			return nil, err
+		}
+		// The generated client's bidi stream, with the SDK's identity (its
+		// interceptor) and the caller's token.
+		streamCtx, cancel := context.WithCancel(ctx)
+		stream, err := r.client.GameService().PlayGame(ramino.AuthContext(streamCtx, token))
+		if err != nil {
+			cancel()
+			return nil, streamError(err)
+		}
+		s := &session{stream: stream, cancel: cancel, received: make(chan received, 64), caller: caller, game: game, open: true}
+		r.sessions[label] = s
+		go func() {
+			for {
+				msg, err := stream.Recv()
+				s.received <- received{msg, err}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		if err := stream.Send(&raminov1.PlayGameRequest{Message: &raminov1.PlayGameRequest_Start{Start: start}}); err != nil && !errors.Is(err, io.EOF) {
+			return nil, differ("session %q: the start was not sent: %v", label, err)
+		}
+		return map[string]any{}, nil
+	}
+	s, ok := r.sessions[label]
+	if !ok {
+		return nil, malformed("no session labelled %q", label)
+	}
+	switch op {
+	case "session_send":
+		move := new(raminov1.PlayGameRequest)
+		if err := protojson.Unmarshal([]byte(canonical(args)), move); err != nil {
+			return nil, malformed("args of session_send: %v", err)
+		}
+		if _, start := move.GetMessage().(*raminov1.PlayGameRequest_Start); start || move.GetMessage() == nil {
+			return nil, malformed("session_send: args must hold one move")
+		}
+		// io.EOF: the stream has ended; its status comes with the next read.
+		if err := s.stream.Send(move); err != nil && !errors.Is(err, io.EOF) {
+			return nil, differ("session %q: the move was not sent: %v", label, err)
+		}
+		return map[string]any{}, nil
+	case "session_close":
+		s.cancel()
+		s.open = false
+		return map[string]any{}, nil
+	case "session_end":
+		if err := s.stream.CloseSend(); err != nil {
+			return nil, differ("session %q: half-close: %v", label, err)
+		}
+	case "session_next":
+	default:
+		return nil, malformed("unknown op %q", op)
+	}
+	count := -1 // session_end: until the stream ends
+	if op == "session_next" {
+		if err := json.Unmarshal(step["count"], &count); err != nil {
+			return nil, malformed("count: %s", step["count"])
+		}
+	}
+	messages := []any{}
+	for count < 0 || len(messages) < count {
+		var got received
+		select {
+		case got = <-s.received:
+		case <-time.After(watchTimeout):
+			s.cancel()
+			s.open = false
+			return nil, differ("session %q: no message within %s", label, watchTimeout)
+		}
+		if errors.Is(got.err, io.EOF) {
+			s.open = false
+			if count < 0 {
+				break
+			}
+			return nil, differ("session %q: the stream ended", label)
+		}
+		if got.err != nil {
+			s.open = false
+			s.cancel()
+			return nil, streamError(got.err)
+		}
+		m, err := protoJSON(got.msg)
+		if err != nil {
+			return nil, err
+		}
+		messages = append(messages, m)
+		s.lastVersion = m.(map[string]any)["version"]
+	}
+	return map[string]any{"messages": messages}, nil
+}
+
 // TestConformance replays every scenario of tests/conformance against a
 // live server in test mode, writes the transcripts of the Go runner, and
 // fails for each scenario whose expectations are not met.
@@ -684,7 +889,7 @@ func TestConformance(t *testing.T) {
 			defer cancel()
 			r := &replay{client: client, ops: unaryOps(client.GameService()), sc: sc,
 				games: map[string]struct{ name, creator string }{}, seats: map[string]struct{ game, token string }{},
-				watches: map[string]*watch{}}
+				watches: map[string]*watch{}, sessions: map[string]*session{}}
 			failure := r.run(ctx)
 			text := strings.Join(r.lines, "\n") + "\n"
 			if err := os.WriteFile(filepath.Join(out, sc.name+".txt"), []byte(text), 0o644); err != nil {

@@ -98,6 +98,7 @@ from ramino_client.moves import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
+from ramino_client.session import AsyncSession, Session, Update, play_seat, play_seat_async
 from ramino_client.sync import Client, Rules, Seat, Watch
 
 __all__ = [
@@ -110,6 +111,11 @@ __all__ = [
     "AsyncSeat",
     "AsyncRules",
     "AsyncWatch",
+    "Session",
+    "AsyncSession",
+    "Update",
+    "play_seat",
+    "play_seat_async",
     "RetryPolicy",
     "SeatSpec",
     "CardRef",

@@ -372,6 +372,11 @@ def knock(k: game_pb2.KnockMove) -> mv.Knock:
     )
 
 
+def options(o: game_pb2.SeatOptions) -> mv.LegalMoves:
+    """What a seat may do now, as a session or a seat's watch pushes it."""
+    return _legal_moves(o.version, o.moves, o.hint if o.HasField("hint") else None)
+
+
 def legal_moves(r: game_pb2.GetLegalMovesResponse) -> mv.LegalMoves:
     return _legal_moves(r.version, r.moves, r.hint if r.HasField("hint") else None)
 

@@ -21,6 +21,7 @@ from ramino_client.errors import error_from_rpc, watch_resumable
 from ramino_client.events import WatchItem
 from ramino_client.models import BotLevel
 from ramino_client.quick import AsyncQuick
+from ramino_client.session import AsyncSession
 from ramino_client.v1 import game_pb2, rules_pb2
 
 __all__ = ["AsyncClient", "AsyncSeat", "AsyncRules", "AsyncWatch"]
@@ -238,6 +239,12 @@ class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
     async def view(self) -> m.GameView:
         self.last_view = await self.client._view(self.name, self.token)
         return self.last_view
+
+    def session(self, after_version: int | None = None) -> AsyncSession:
+        """This seat's session (PlayGame): its moves' answers, every event
+        and its options pushed, in version order (see
+        :class:`~ramino_client.session.AsyncSession`)."""
+        return AsyncSession(self, after_version)
 
     def watch(
         self,

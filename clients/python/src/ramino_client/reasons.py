@@ -186,6 +186,10 @@ TOO_MANY_CARDS: Final = "TOO_MANY_CARDS"
 """INVALID_ARGUMENT: more cards to lay than a hand holds."""
 BAD_PAGE_SIZE: Final = "BAD_PAGE_SIZE"
 """INVALID_ARGUMENT: a negative page size."""
+SESSION_START: Final = "SESSION_START"
+"""INVALID_ARGUMENT: a session opens with one start message, and only its first is one."""
+SESSION_GAME: Final = "SESSION_GAME"
+"""INVALID_ARGUMENT: a move on a session names another game."""
 BAD_PAGE_TOKEN: Final = "BAD_PAGE_TOKEN"
 """INVALID_ARGUMENT: a page token this server did not give."""
 BAD_HINT_LEVEL: Final = "BAD_HINT_LEVEL"
@@ -387,6 +391,8 @@ CODES: Final[dict[str, str]] = {
     EMPTY_MELD: "INVALID_ARGUMENT",
     TOO_MANY_CARDS: "INVALID_ARGUMENT",
     BAD_PAGE_SIZE: "INVALID_ARGUMENT",
+    SESSION_START: "INVALID_ARGUMENT",
+    SESSION_GAME: "INVALID_ARGUMENT",
     BAD_PAGE_TOKEN: "INVALID_ARGUMENT",
     BAD_HINT_LEVEL: "INVALID_ARGUMENT",
     NO_SEATS: "INVALID_ARGUMENT",

@@ -20,6 +20,7 @@ from ramino_client.errors import error_from_rpc, watch_resumable
 from ramino_client.events import WatchItem
 from ramino_client.models import BotLevel
 from ramino_client.quick import Quick
+from ramino_client.session import Session
 from ramino_client.v1 import game_pb2, rules_pb2
 
 __all__ = ["Client", "Seat", "Rules", "Watch"]
@@ -262,6 +263,12 @@ class Seat(SeatBase[Client, mv.MoveResult]):
     ) -> Watch:
         """This seat's view of every event (see :class:`Watch`)."""
         return Watch(self.client, self.name, self.token, after_version, snapshot, stop_at_end)
+
+    def session(self, after_version: int | None = None) -> Session:
+        """This seat's session (PlayGame): its moves' answers, every event
+        and its options pushed, in version order (see
+        :class:`~ramino_client.session.Session`)."""
+        return Session(self, after_version)
 
 
 class Watch(Iterator[WatchItem]):

@@ -78,6 +78,15 @@ async def translated(call: Callable[[], Awaitable[T]]) -> T:
         raise RedisConnectionError(f"the connection closed under a write: {failed}") from failed
 
 
+def cancelled() -> bool:
+    """Whether the running task is being cancelled: redis-py can turn the
+    cancellation of a pending read into a connection error, which a retry
+    loop must not take for a store out of reach (it would outlive its
+    task's cancellation, for ever in a subscription)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 async def patiently(call: Callable[[], Awaitable[T]]) -> T:
     """``call``'s answer, called again with a growing pause while Redis is
     out of reach or its Cluster is changing hands, for ``RECONNECT_BUDGET``."""
@@ -87,7 +96,9 @@ async def patiently(call: Callable[[], Awaitable[T]]) -> T:
     while True:
         try:
             return await translated(call)
-        except (*RETRYABLE, *TOPOLOGY):
+        except (*RETRYABLE, *TOPOLOGY) as failed:
+            if cancelled():
+                raise asyncio.CancelledError from failed
             if loop.time() >= deadline:
                 raise
             await asyncio.sleep(delay)

@@ -41,6 +41,7 @@ from ramino.store.redis.retry import (
     TOPOLOGY,
     PatientCluster,
     TranslatingRedis,
+    cancelled,
     client_retry,
     patiently,
     reachable,
@@ -345,10 +346,16 @@ class RedisStore:
         key = self._key(game_id, "log")
         delay = 0.05
         while True:
+            if cancelled():
+                # redis-py may swallow a cancellation under a blocking read
+                # (its cluster client, reconnecting): it ends the loop here.
+                raise asyncio.CancelledError
             try:
                 found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
                 delay = 0.05
             except (*RETRYABLE, *TOPOLOGY, ResponseError) as failed:
+                if cancelled():
+                    raise asyncio.CancelledError from failed
                 # A primary that turns replica unblocks its readers (UNBLOCKED).
                 if isinstance(failed, ResponseError) and not isinstance(failed, TOPOLOGY):
                     if not str(failed).startswith("UNBLOCKED"):

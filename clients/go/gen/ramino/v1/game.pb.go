@@ -7,6 +7,7 @@
 package raminov1
 
 import (
+	status "google.golang.org/genproto/googleapis/rpc/status"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -2274,7 +2275,10 @@ type MoveResult struct {
 	// at `view.version`. Empty once the turn has passed or the game has ended.
 	LegalMoves []*Move `protobuf:"bytes,3,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
 	// With `legal_moves`: the meld search on the caller's hand.
-	Hint          *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	Hint *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	// What the caller may do now, at `view.version`: the same moves and hint
+	// as `legal_moves` and `hint` (no moves once the turn has passed).
+	Options       *SeatOptions `protobuf:"bytes,5,opt,name=options,proto3" json:"options,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2337,6 +2341,87 @@ func (x *MoveResult) GetHint() *Hint {
 	return nil
 }
 
+func (x *MoveResult) GetOptions() *SeatOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+// What one seat may do now: the same shape in MoveResult,
+// GetLegalMovesResponse, PlayGame and the seat's WatchGame.
+type SeatOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game's version these options are for.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// Whose turn it is at `version`; unset when no seat is to play.
+	Turn *int32 `protobuf:"varint,2,opt,name=turn,proto3,oneof" json:"turn,omitempty"`
+	// The moves the seat may make; empty when it is not its turn.
+	Moves []*Move `protobuf:"bytes,3,rep,name=moves,proto3" json:"moves,omitempty"`
+	// With `moves`: the meld search on the seat's hand.
+	Hint          *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatOptions) Reset() {
+	*x = SeatOptions{}
+	mi := &file_ramino_v1_game_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatOptions) ProtoMessage() {}
+
+func (x *SeatOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatOptions.ProtoReflect.Descriptor instead.
+func (*SeatOptions) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *SeatOptions) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *SeatOptions) GetTurn() int32 {
+	if x != nil && x.Turn != nil {
+		return *x.Turn
+	}
+	return 0
+}
+
+func (x *SeatOptions) GetMoves() []*Move {
+	if x != nil {
+		return x.Moves
+	}
+	return nil
+}
+
+func (x *SeatOptions) GetHint() *Hint {
+	if x != nil {
+		return x.Hint
+	}
+	return nil
+}
+
 // Request of WatchGame.
 type WatchGameRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2357,7 +2442,7 @@ type WatchGameRequest struct {
 
 func (x *WatchGameRequest) Reset() {
 	*x = WatchGameRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[35]
+	mi := &file_ramino_v1_game_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2369,7 +2454,7 @@ func (x *WatchGameRequest) String() string {
 func (*WatchGameRequest) ProtoMessage() {}
 
 func (x *WatchGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[35]
+	mi := &file_ramino_v1_game_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2382,7 +2467,7 @@ func (x *WatchGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchGameRequest.ProtoReflect.Descriptor instead.
 func (*WatchGameRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{35}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *WatchGameRequest) GetName() string {
@@ -2423,14 +2508,18 @@ type WatchGameResponse struct {
 	//	*WatchGameResponse_Snapshot
 	//	*WatchGameResponse_Event
 	//	*WatchGameResponse_Events
-	Payload       isWatchGameResponse_Payload `protobuf_oneof:"payload"`
+	Payload isWatchGameResponse_Payload `protobuf_oneof:"payload"`
+	// A seat's watch: what the seat may do after this message, set when it
+	// changed (the turn came to the seat: its moves and hint; or left it:
+	// none).
+	Options       *SeatOptions `protobuf:"bytes,5,opt,name=options,proto3" json:"options,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WatchGameResponse) Reset() {
 	*x = WatchGameResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[36]
+	mi := &file_ramino_v1_game_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2442,7 +2531,7 @@ func (x *WatchGameResponse) String() string {
 func (*WatchGameResponse) ProtoMessage() {}
 
 func (x *WatchGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[36]
+	mi := &file_ramino_v1_game_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2455,7 +2544,7 @@ func (x *WatchGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchGameResponse.ProtoReflect.Descriptor instead.
 func (*WatchGameResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{36}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WatchGameResponse) GetVersion() int64 {
@@ -2499,6 +2588,13 @@ func (x *WatchGameResponse) GetEvents() *GameEvents {
 	return nil
 }
 
+func (x *WatchGameResponse) GetOptions() *SeatOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
 type isWatchGameResponse_Payload interface {
 	isWatchGameResponse_Payload()
 }
@@ -2523,6 +2619,535 @@ func (*WatchGameResponse_Event) isWatchGameResponse_Payload() {}
 
 func (*WatchGameResponse_Events) isWatchGameResponse_Payload() {}
 
+// A client message of PlayGame: the start, then moves. A move is its unary
+// request (its `name` the session's game or empty), answered by a
+// `PlayGameResponse.answer` carrying its `request_id`.
+type PlayGameRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Message:
+	//
+	//	*PlayGameRequest_Start
+	//	*PlayGameRequest_DrawFromStock
+	//	*PlayGameRequest_TakeDiscard
+	//	*PlayGameRequest_TurnOverDiscardPile
+	//	*PlayGameRequest_LayMelds
+	//	*PlayGameRequest_LayOff
+	//	*PlayGameRequest_SwapJoker
+	//	*PlayGameRequest_Discard
+	//	*PlayGameRequest_Resign
+	//	*PlayGameRequest_PassUpcard
+	//	*PlayGameRequest_Knock
+	//	*PlayGameRequest_AcceptLayout
+	Message       isPlayGameRequest_Message `protobuf_oneof:"message"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayGameRequest) Reset() {
+	*x = PlayGameRequest{}
+	mi := &file_ramino_v1_game_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayGameRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayGameRequest) ProtoMessage() {}
+
+func (x *PlayGameRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayGameRequest.ProtoReflect.Descriptor instead.
+func (*PlayGameRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *PlayGameRequest) GetMessage() isPlayGameRequest_Message {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetStart() *PlayGameStart {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_Start); ok {
+			return x.Start
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetDrawFromStock() *DrawFromStockRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_DrawFromStock); ok {
+			return x.DrawFromStock
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetTakeDiscard() *TakeDiscardRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_TakeDiscard); ok {
+			return x.TakeDiscard
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetTurnOverDiscardPile() *TurnOverDiscardPileRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_TurnOverDiscardPile); ok {
+			return x.TurnOverDiscardPile
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetLayMelds() *LayMeldsRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_LayMelds); ok {
+			return x.LayMelds
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetLayOff() *LayOffRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_LayOff); ok {
+			return x.LayOff
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetSwapJoker() *SwapJokerRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_SwapJoker); ok {
+			return x.SwapJoker
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetDiscard() *DiscardRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_Discard); ok {
+			return x.Discard
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetResign() *ResignRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_Resign); ok {
+			return x.Resign
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetPassUpcard() *PassUpcardRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_PassUpcard); ok {
+			return x.PassUpcard
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetKnock() *KnockRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_Knock); ok {
+			return x.Knock
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameRequest) GetAcceptLayout() *AcceptLayoutRequest {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_AcceptLayout); ok {
+			return x.AcceptLayout
+		}
+	}
+	return nil
+}
+
+type isPlayGameRequest_Message interface {
+	isPlayGameRequest_Message()
+}
+
+type PlayGameRequest_Start struct {
+	// The first message, and only the first.
+	Start *PlayGameStart `protobuf:"bytes,1,opt,name=start,proto3,oneof"`
+}
+
+type PlayGameRequest_DrawFromStock struct {
+	DrawFromStock *DrawFromStockRequest `protobuf:"bytes,2,opt,name=draw_from_stock,json=drawFromStock,proto3,oneof"`
+}
+
+type PlayGameRequest_TakeDiscard struct {
+	TakeDiscard *TakeDiscardRequest `protobuf:"bytes,3,opt,name=take_discard,json=takeDiscard,proto3,oneof"`
+}
+
+type PlayGameRequest_TurnOverDiscardPile struct {
+	TurnOverDiscardPile *TurnOverDiscardPileRequest `protobuf:"bytes,4,opt,name=turn_over_discard_pile,json=turnOverDiscardPile,proto3,oneof"`
+}
+
+type PlayGameRequest_LayMelds struct {
+	LayMelds *LayMeldsRequest `protobuf:"bytes,5,opt,name=lay_melds,json=layMelds,proto3,oneof"`
+}
+
+type PlayGameRequest_LayOff struct {
+	LayOff *LayOffRequest `protobuf:"bytes,6,opt,name=lay_off,json=layOff,proto3,oneof"`
+}
+
+type PlayGameRequest_SwapJoker struct {
+	SwapJoker *SwapJokerRequest `protobuf:"bytes,7,opt,name=swap_joker,json=swapJoker,proto3,oneof"`
+}
+
+type PlayGameRequest_Discard struct {
+	Discard *DiscardRequest `protobuf:"bytes,8,opt,name=discard,proto3,oneof"`
+}
+
+type PlayGameRequest_Resign struct {
+	Resign *ResignRequest `protobuf:"bytes,9,opt,name=resign,proto3,oneof"`
+}
+
+type PlayGameRequest_PassUpcard struct {
+	PassUpcard *PassUpcardRequest `protobuf:"bytes,10,opt,name=pass_upcard,json=passUpcard,proto3,oneof"`
+}
+
+type PlayGameRequest_Knock struct {
+	Knock *KnockRequest `protobuf:"bytes,11,opt,name=knock,proto3,oneof"`
+}
+
+type PlayGameRequest_AcceptLayout struct {
+	AcceptLayout *AcceptLayoutRequest `protobuf:"bytes,12,opt,name=accept_layout,json=acceptLayout,proto3,oneof"`
+}
+
+func (*PlayGameRequest_Start) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_DrawFromStock) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_TakeDiscard) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_TurnOverDiscardPile) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_LayMelds) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_LayOff) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_SwapJoker) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_Discard) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_Resign) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_PassUpcard) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_Knock) isPlayGameRequest_Message() {}
+
+func (*PlayGameRequest_AcceptLayout) isPlayGameRequest_Message() {}
+
+// Where a session starts.
+type PlayGameStart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "games/{game}": the game of the seat token.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Resume after this version (the last one the client got): every event
+	// after it comes, none at or before it. Unset: start with a snapshot.
+	AfterVersion *int64 `protobuf:"varint,2,opt,name=after_version,json=afterVersion,proto3,oneof" json:"after_version,omitempty"`
+	// Start with a full snapshot even when resuming.
+	Snapshot      bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayGameStart) Reset() {
+	*x = PlayGameStart{}
+	mi := &file_ramino_v1_game_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayGameStart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayGameStart) ProtoMessage() {}
+
+func (x *PlayGameStart) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayGameStart.ProtoReflect.Descriptor instead.
+func (*PlayGameStart) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *PlayGameStart) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PlayGameStart) GetAfterVersion() int64 {
+	if x != nil && x.AfterVersion != nil {
+		return *x.AfterVersion
+	}
+	return 0
+}
+
+func (x *PlayGameStart) GetSnapshot() bool {
+	if x != nil {
+		return x.Snapshot
+	}
+	return false
+}
+
+// A server message of PlayGame. Its fields have the numbers of
+// WatchGameResponse's: an event's message is the same bytes in both.
+type PlayGameResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game's version after this message (for a refused move, the
+	// version of the last message before it).
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// Types that are valid to be assigned to Payload:
+	//
+	//	*PlayGameResponse_Snapshot
+	//	*PlayGameResponse_Event
+	//	*PlayGameResponse_Answer
+	Payload isPlayGameResponse_Payload `protobuf_oneof:"payload"`
+	// What the seat may do after this message, set when it changed (the turn
+	// came to the seat or left it); an answer's are its result's `options`.
+	Options       *SeatOptions `protobuf:"bytes,5,opt,name=options,proto3" json:"options,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayGameResponse) Reset() {
+	*x = PlayGameResponse{}
+	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayGameResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayGameResponse) ProtoMessage() {}
+
+func (x *PlayGameResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayGameResponse.ProtoReflect.Descriptor instead.
+func (*PlayGameResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *PlayGameResponse) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *PlayGameResponse) GetPayload() isPlayGameResponse_Payload {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+func (x *PlayGameResponse) GetSnapshot() *GameView {
+	if x != nil {
+		if x, ok := x.Payload.(*PlayGameResponse_Snapshot); ok {
+			return x.Snapshot
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameResponse) GetEvent() *GameEvent {
+	if x != nil {
+		if x, ok := x.Payload.(*PlayGameResponse_Event); ok {
+			return x.Event
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameResponse) GetAnswer() *MoveAnswer {
+	if x != nil {
+		if x, ok := x.Payload.(*PlayGameResponse_Answer); ok {
+			return x.Answer
+		}
+	}
+	return nil
+}
+
+func (x *PlayGameResponse) GetOptions() *SeatOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+type isPlayGameResponse_Payload interface {
+	isPlayGameResponse_Payload()
+}
+
+type PlayGameResponse_Snapshot struct {
+	Snapshot *GameView `protobuf:"bytes,2,opt,name=snapshot,proto3,oneof"`
+}
+
+type PlayGameResponse_Event struct {
+	// An event the seat may see, made by another seat, a bot, a timer or
+	// a unary call; a move of this session comes in its answer instead.
+	Event *GameEvent `protobuf:"bytes,3,opt,name=event,proto3,oneof"`
+}
+
+type PlayGameResponse_Answer struct {
+	// The answer to one move of this session, in the order they were sent.
+	Answer *MoveAnswer `protobuf:"bytes,6,opt,name=answer,proto3,oneof"`
+}
+
+func (*PlayGameResponse_Snapshot) isPlayGameResponse_Payload() {}
+
+func (*PlayGameResponse_Event) isPlayGameResponse_Payload() {}
+
+func (*PlayGameResponse_Answer) isPlayGameResponse_Payload() {}
+
+// The answer to one move sent on a session.
+type MoveAnswer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The move's request_id.
+	RequestId string `protobuf:"bytes,1,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// Types that are valid to be assigned to Outcome:
+	//
+	//	*MoveAnswer_Result
+	//	*MoveAnswer_Error
+	Outcome       isMoveAnswer_Outcome `protobuf_oneof:"outcome"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveAnswer) Reset() {
+	*x = MoveAnswer{}
+	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveAnswer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveAnswer) ProtoMessage() {}
+
+func (x *MoveAnswer) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveAnswer.ProtoReflect.Descriptor instead.
+func (*MoveAnswer) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *MoveAnswer) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *MoveAnswer) GetOutcome() isMoveAnswer_Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
+func (x *MoveAnswer) GetResult() *MoveResult {
+	if x != nil {
+		if x, ok := x.Outcome.(*MoveAnswer_Result); ok {
+			return x.Result
+		}
+	}
+	return nil
+}
+
+func (x *MoveAnswer) GetError() *status.Status {
+	if x != nil {
+		if x, ok := x.Outcome.(*MoveAnswer_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+type isMoveAnswer_Outcome interface {
+	isMoveAnswer_Outcome()
+}
+
+type MoveAnswer_Result struct {
+	// As the unary call answers (a retry: the first answer again).
+	Result *MoveResult `protobuf:"bytes,2,opt,name=result,proto3,oneof"`
+}
+
+type MoveAnswer_Error struct {
+	// The move was refused, as the unary call would be (its ErrorInfo in
+	// `details`); the session stays open.
+	Error *status.Status `protobuf:"bytes,3,opt,name=error,proto3,oneof"`
+}
+
+func (*MoveAnswer_Result) isMoveAnswer_Outcome() {}
+
+func (*MoveAnswer_Error) isMoveAnswer_Outcome() {}
+
 // Events of one game in version order.
 type GameEvents struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2533,7 +3158,7 @@ type GameEvents struct {
 
 func (x *GameEvents) Reset() {
 	*x = GameEvents{}
-	mi := &file_ramino_v1_game_proto_msgTypes[37]
+	mi := &file_ramino_v1_game_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2545,7 +3170,7 @@ func (x *GameEvents) String() string {
 func (*GameEvents) ProtoMessage() {}
 
 func (x *GameEvents) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[37]
+	mi := &file_ramino_v1_game_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2558,7 +3183,7 @@ func (x *GameEvents) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEvents.ProtoReflect.Descriptor instead.
 func (*GameEvents) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{37}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GameEvents) GetEvents() []*GameEvent {
@@ -2579,7 +3204,7 @@ type CancelGameRequest struct {
 
 func (x *CancelGameRequest) Reset() {
 	*x = CancelGameRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[38]
+	mi := &file_ramino_v1_game_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2591,7 +3216,7 @@ func (x *CancelGameRequest) String() string {
 func (*CancelGameRequest) ProtoMessage() {}
 
 func (x *CancelGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[38]
+	mi := &file_ramino_v1_game_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2604,7 +3229,7 @@ func (x *CancelGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelGameRequest.ProtoReflect.Descriptor instead.
 func (*CancelGameRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{38}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CancelGameRequest) GetName() string {
@@ -2625,7 +3250,7 @@ type CancelGameResponse struct {
 
 func (x *CancelGameResponse) Reset() {
 	*x = CancelGameResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[39]
+	mi := &file_ramino_v1_game_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +3262,7 @@ func (x *CancelGameResponse) String() string {
 func (*CancelGameResponse) ProtoMessage() {}
 
 func (x *CancelGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[39]
+	mi := &file_ramino_v1_game_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +3275,7 @@ func (x *CancelGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelGameResponse.ProtoReflect.Descriptor instead.
 func (*CancelGameResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{39}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CancelGameResponse) GetView() *GameView {
@@ -2674,7 +3299,7 @@ type GetLegalMovesRequest struct {
 
 func (x *GetLegalMovesRequest) Reset() {
 	*x = GetLegalMovesRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	mi := &file_ramino_v1_game_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2686,7 +3311,7 @@ func (x *GetLegalMovesRequest) String() string {
 func (*GetLegalMovesRequest) ProtoMessage() {}
 
 func (x *GetLegalMovesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	mi := &file_ramino_v1_game_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2699,7 +3324,7 @@ func (x *GetLegalMovesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLegalMovesRequest.ProtoReflect.Descriptor instead.
 func (*GetLegalMovesRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{40}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *GetLegalMovesRequest) GetName() string {
@@ -2722,14 +3347,16 @@ type GetLegalMovesResponse struct {
 	Version int64                  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
 	Moves   []*Move                `protobuf:"bytes,2,rep,name=moves,proto3" json:"moves,omitempty"`
 	// From the meld search on the caller's hand.
-	Hint          *Hint `protobuf:"bytes,3,opt,name=hint,proto3" json:"hint,omitempty"`
+	Hint *Hint `protobuf:"bytes,3,opt,name=hint,proto3" json:"hint,omitempty"`
+	// The same moves and hint at `version`, in the shape every answer uses.
+	Options       *SeatOptions `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetLegalMovesResponse) Reset() {
 	*x = GetLegalMovesResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	mi := &file_ramino_v1_game_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2741,7 +3368,7 @@ func (x *GetLegalMovesResponse) String() string {
 func (*GetLegalMovesResponse) ProtoMessage() {}
 
 func (x *GetLegalMovesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	mi := &file_ramino_v1_game_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2754,7 +3381,7 @@ func (x *GetLegalMovesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLegalMovesResponse.ProtoReflect.Descriptor instead.
 func (*GetLegalMovesResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{41}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *GetLegalMovesResponse) GetVersion() int64 {
@@ -2774,6 +3401,13 @@ func (x *GetLegalMovesResponse) GetMoves() []*Move {
 func (x *GetLegalMovesResponse) GetHint() *Hint {
 	if x != nil {
 		return x.Hint
+	}
+	return nil
+}
+
+func (x *GetLegalMovesResponse) GetOptions() *SeatOptions {
+	if x != nil {
+		return x.Options
 	}
 	return nil
 }
@@ -2801,7 +3435,7 @@ type Move struct {
 
 func (x *Move) Reset() {
 	*x = Move{}
-	mi := &file_ramino_v1_game_proto_msgTypes[42]
+	mi := &file_ramino_v1_game_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2813,7 +3447,7 @@ func (x *Move) String() string {
 func (*Move) ProtoMessage() {}
 
 func (x *Move) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[42]
+	mi := &file_ramino_v1_game_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2826,7 +3460,7 @@ func (x *Move) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move.ProtoReflect.Descriptor instead.
 func (*Move) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{42}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Move) GetMove() isMove_Move {
@@ -3014,7 +3648,7 @@ type DrawFromStockMove struct {
 
 func (x *DrawFromStockMove) Reset() {
 	*x = DrawFromStockMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[43]
+	mi := &file_ramino_v1_game_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3026,7 +3660,7 @@ func (x *DrawFromStockMove) String() string {
 func (*DrawFromStockMove) ProtoMessage() {}
 
 func (x *DrawFromStockMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[43]
+	mi := &file_ramino_v1_game_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3039,7 +3673,7 @@ func (x *DrawFromStockMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawFromStockMove.ProtoReflect.Descriptor instead.
 func (*DrawFromStockMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{43}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{48}
 }
 
 // Take the discard.
@@ -3051,7 +3685,7 @@ type TakeDiscardMove struct {
 
 func (x *TakeDiscardMove) Reset() {
 	*x = TakeDiscardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[44]
+	mi := &file_ramino_v1_game_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3063,7 +3697,7 @@ func (x *TakeDiscardMove) String() string {
 func (*TakeDiscardMove) ProtoMessage() {}
 
 func (x *TakeDiscardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[44]
+	mi := &file_ramino_v1_game_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3076,7 +3710,7 @@ func (x *TakeDiscardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TakeDiscardMove.ProtoReflect.Descriptor instead.
 func (*TakeDiscardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{44}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{49}
 }
 
 // Turn the discard pile over.
@@ -3088,7 +3722,7 @@ type TurnOverDiscardPileMove struct {
 
 func (x *TurnOverDiscardPileMove) Reset() {
 	*x = TurnOverDiscardPileMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[45]
+	mi := &file_ramino_v1_game_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3100,7 +3734,7 @@ func (x *TurnOverDiscardPileMove) String() string {
 func (*TurnOverDiscardPileMove) ProtoMessage() {}
 
 func (x *TurnOverDiscardPileMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[45]
+	mi := &file_ramino_v1_game_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3113,7 +3747,7 @@ func (x *TurnOverDiscardPileMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOverDiscardPileMove.ProtoReflect.Descriptor instead.
 func (*TurnOverDiscardPileMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{45}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{50}
 }
 
 // Lay these melds.
@@ -3128,7 +3762,7 @@ type LayMeldsMove struct {
 
 func (x *LayMeldsMove) Reset() {
 	*x = LayMeldsMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[46]
+	mi := &file_ramino_v1_game_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3140,7 +3774,7 @@ func (x *LayMeldsMove) String() string {
 func (*LayMeldsMove) ProtoMessage() {}
 
 func (x *LayMeldsMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[46]
+	mi := &file_ramino_v1_game_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3153,7 +3787,7 @@ func (x *LayMeldsMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayMeldsMove.ProtoReflect.Descriptor instead.
 func (*LayMeldsMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{46}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *LayMeldsMove) GetMelds() []*MeldCardIds {
@@ -3182,7 +3816,7 @@ type LayOffMove struct {
 
 func (x *LayOffMove) Reset() {
 	*x = LayOffMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[47]
+	mi := &file_ramino_v1_game_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3194,7 +3828,7 @@ func (x *LayOffMove) String() string {
 func (*LayOffMove) ProtoMessage() {}
 
 func (x *LayOffMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[47]
+	mi := &file_ramino_v1_game_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3207,7 +3841,7 @@ func (x *LayOffMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayOffMove.ProtoReflect.Descriptor instead.
 func (*LayOffMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{47}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *LayOffMove) GetCardId() int32 {
@@ -3243,7 +3877,7 @@ type SwapJokerMove struct {
 
 func (x *SwapJokerMove) Reset() {
 	*x = SwapJokerMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[48]
+	mi := &file_ramino_v1_game_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3255,7 +3889,7 @@ func (x *SwapJokerMove) String() string {
 func (*SwapJokerMove) ProtoMessage() {}
 
 func (x *SwapJokerMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[48]
+	mi := &file_ramino_v1_game_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3268,7 +3902,7 @@ func (x *SwapJokerMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapJokerMove.ProtoReflect.Descriptor instead.
 func (*SwapJokerMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{48}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SwapJokerMove) GetCardId() int32 {
@@ -3302,7 +3936,7 @@ type DiscardMove struct {
 
 func (x *DiscardMove) Reset() {
 	*x = DiscardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[49]
+	mi := &file_ramino_v1_game_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3314,7 +3948,7 @@ func (x *DiscardMove) String() string {
 func (*DiscardMove) ProtoMessage() {}
 
 func (x *DiscardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[49]
+	mi := &file_ramino_v1_game_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3327,7 +3961,7 @@ func (x *DiscardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscardMove.ProtoReflect.Descriptor instead.
 func (*DiscardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{49}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *DiscardMove) GetCardId() int32 {
@@ -3346,7 +3980,7 @@ type ResignMove struct {
 
 func (x *ResignMove) Reset() {
 	*x = ResignMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[50]
+	mi := &file_ramino_v1_game_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3358,7 +3992,7 @@ func (x *ResignMove) String() string {
 func (*ResignMove) ProtoMessage() {}
 
 func (x *ResignMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[50]
+	mi := &file_ramino_v1_game_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3371,7 +4005,7 @@ func (x *ResignMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignMove.ProtoReflect.Descriptor instead.
 func (*ResignMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{50}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{55}
 }
 
 // Gin: pass on the upcard.
@@ -3383,7 +4017,7 @@ type PassUpcardMove struct {
 
 func (x *PassUpcardMove) Reset() {
 	*x = PassUpcardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[51]
+	mi := &file_ramino_v1_game_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3395,7 +4029,7 @@ func (x *PassUpcardMove) String() string {
 func (*PassUpcardMove) ProtoMessage() {}
 
 func (x *PassUpcardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[51]
+	mi := &file_ramino_v1_game_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3408,7 +4042,7 @@ func (x *PassUpcardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassUpcardMove.ProtoReflect.Descriptor instead.
 func (*PassUpcardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{51}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{56}
 }
 
 // Gin: knock with this discard and these melds.
@@ -3425,7 +4059,7 @@ type KnockMove struct {
 
 func (x *KnockMove) Reset() {
 	*x = KnockMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[52]
+	mi := &file_ramino_v1_game_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3437,7 +4071,7 @@ func (x *KnockMove) String() string {
 func (*KnockMove) ProtoMessage() {}
 
 func (x *KnockMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[52]
+	mi := &file_ramino_v1_game_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3450,7 +4084,7 @@ func (x *KnockMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KnockMove.ProtoReflect.Descriptor instead.
 func (*KnockMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{52}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *KnockMove) GetDiscardCardId() int32 {
@@ -3483,7 +4117,7 @@ type AcceptLayoutMove struct {
 
 func (x *AcceptLayoutMove) Reset() {
 	*x = AcceptLayoutMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[53]
+	mi := &file_ramino_v1_game_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3495,7 +4129,7 @@ func (x *AcceptLayoutMove) String() string {
 func (*AcceptLayoutMove) ProtoMessage() {}
 
 func (x *AcceptLayoutMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[53]
+	mi := &file_ramino_v1_game_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3508,7 +4142,7 @@ func (x *AcceptLayoutMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptLayoutMove.ProtoReflect.Descriptor instead.
 func (*AcceptLayoutMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{53}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{58}
 }
 
 // Hints for the caller's hand.
@@ -3532,7 +4166,7 @@ type Hint struct {
 
 func (x *Hint) Reset() {
 	*x = Hint{}
-	mi := &file_ramino_v1_game_proto_msgTypes[54]
+	mi := &file_ramino_v1_game_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3544,7 +4178,7 @@ func (x *Hint) String() string {
 func (*Hint) ProtoMessage() {}
 
 func (x *Hint) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[54]
+	mi := &file_ramino_v1_game_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3557,7 +4191,7 @@ func (x *Hint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hint.ProtoReflect.Descriptor instead.
 func (*Hint) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{54}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *Hint) GetBestOpening() *Opening {
@@ -3651,7 +4285,7 @@ type GameView struct {
 
 func (x *GameView) Reset() {
 	*x = GameView{}
-	mi := &file_ramino_v1_game_proto_msgTypes[55]
+	mi := &file_ramino_v1_game_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3663,7 +4297,7 @@ func (x *GameView) String() string {
 func (*GameView) ProtoMessage() {}
 
 func (x *GameView) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[55]
+	mi := &file_ramino_v1_game_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3676,7 +4310,7 @@ func (x *GameView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameView.ProtoReflect.Descriptor instead.
 func (*GameView) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{55}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *GameView) GetName() string {
@@ -3869,7 +4503,7 @@ type RoundScores struct {
 
 func (x *RoundScores) Reset() {
 	*x = RoundScores{}
-	mi := &file_ramino_v1_game_proto_msgTypes[56]
+	mi := &file_ramino_v1_game_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3881,7 +4515,7 @@ func (x *RoundScores) String() string {
 func (*RoundScores) ProtoMessage() {}
 
 func (x *RoundScores) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[56]
+	mi := &file_ramino_v1_game_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3894,7 +4528,7 @@ func (x *RoundScores) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundScores.ProtoReflect.Descriptor instead.
 func (*RoundScores) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{56}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *RoundScores) GetRound() int32 {
@@ -3945,7 +4579,7 @@ type SeatView struct {
 
 func (x *SeatView) Reset() {
 	*x = SeatView{}
-	mi := &file_ramino_v1_game_proto_msgTypes[57]
+	mi := &file_ramino_v1_game_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3957,7 +4591,7 @@ func (x *SeatView) String() string {
 func (*SeatView) ProtoMessage() {}
 
 func (x *SeatView) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[57]
+	mi := &file_ramino_v1_game_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3970,7 +4604,7 @@ func (x *SeatView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatView.ProtoReflect.Descriptor instead.
 func (*SeatView) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{57}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *SeatView) GetSeat() int32 {
@@ -4049,7 +4683,7 @@ type TableMeld struct {
 
 func (x *TableMeld) Reset() {
 	*x = TableMeld{}
-	mi := &file_ramino_v1_game_proto_msgTypes[58]
+	mi := &file_ramino_v1_game_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4061,7 +4695,7 @@ func (x *TableMeld) String() string {
 func (*TableMeld) ProtoMessage() {}
 
 func (x *TableMeld) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[58]
+	mi := &file_ramino_v1_game_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4074,7 +4708,7 @@ func (x *TableMeld) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableMeld.ProtoReflect.Descriptor instead.
 func (*TableMeld) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{58}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *TableMeld) GetIndex() int32 {
@@ -4108,6 +4742,9 @@ type GameEvent struct {
 	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
 	// The seat that acted, if any.
 	Seat *int32 `protobuf:"varint,4,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	// Whose turn it is once this event is applied; unset when no seat is to
+	// play (seats open, the end; and in events logged before servers said).
+	Turn *int32 `protobuf:"varint,5,opt,name=turn,proto3,oneof" json:"turn,omitempty"`
 	// What happened.
 	//
 	// Types that are valid to be assigned to Event:
@@ -4139,7 +4776,7 @@ type GameEvent struct {
 
 func (x *GameEvent) Reset() {
 	*x = GameEvent{}
-	mi := &file_ramino_v1_game_proto_msgTypes[59]
+	mi := &file_ramino_v1_game_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4151,7 +4788,7 @@ func (x *GameEvent) String() string {
 func (*GameEvent) ProtoMessage() {}
 
 func (x *GameEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[59]
+	mi := &file_ramino_v1_game_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4164,7 +4801,7 @@ func (x *GameEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEvent.ProtoReflect.Descriptor instead.
 func (*GameEvent) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{59}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *GameEvent) GetVersion() int64 {
@@ -4177,6 +4814,13 @@ func (x *GameEvent) GetVersion() int64 {
 func (x *GameEvent) GetSeat() int32 {
 	if x != nil && x.Seat != nil {
 		return *x.Seat
+	}
+	return 0
+}
+
+func (x *GameEvent) GetTurn() int32 {
+	if x != nil && x.Turn != nil {
+		return *x.Turn
 	}
 	return 0
 }
@@ -4515,7 +5159,7 @@ type GameCreated struct {
 
 func (x *GameCreated) Reset() {
 	*x = GameCreated{}
-	mi := &file_ramino_v1_game_proto_msgTypes[60]
+	mi := &file_ramino_v1_game_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4527,7 +5171,7 @@ func (x *GameCreated) String() string {
 func (*GameCreated) ProtoMessage() {}
 
 func (x *GameCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[60]
+	mi := &file_ramino_v1_game_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4540,7 +5184,7 @@ func (x *GameCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameCreated.ProtoReflect.Descriptor instead.
 func (*GameCreated) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{60}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *GameCreated) GetVariant() string {
@@ -4609,7 +5253,7 @@ type SeatJoined struct {
 
 func (x *SeatJoined) Reset() {
 	*x = SeatJoined{}
-	mi := &file_ramino_v1_game_proto_msgTypes[61]
+	mi := &file_ramino_v1_game_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4621,7 +5265,7 @@ func (x *SeatJoined) String() string {
 func (*SeatJoined) ProtoMessage() {}
 
 func (x *SeatJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[61]
+	mi := &file_ramino_v1_game_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4634,7 +5278,7 @@ func (x *SeatJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatJoined.ProtoReflect.Descriptor instead.
 func (*SeatJoined) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{61}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *SeatJoined) GetPlayerName() string {
@@ -4653,7 +5297,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_ramino_v1_game_proto_msgTypes[62]
+	mi := &file_ramino_v1_game_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4665,7 +5309,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[62]
+	mi := &file_ramino_v1_game_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4678,7 +5322,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{62}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{67}
 }
 
 // The seat's person acted again after a timeout.
@@ -4690,7 +5334,7 @@ type SeatReclaimed struct {
 
 func (x *SeatReclaimed) Reset() {
 	*x = SeatReclaimed{}
-	mi := &file_ramino_v1_game_proto_msgTypes[63]
+	mi := &file_ramino_v1_game_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4702,7 +5346,7 @@ func (x *SeatReclaimed) String() string {
 func (*SeatReclaimed) ProtoMessage() {}
 
 func (x *SeatReclaimed) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[63]
+	mi := &file_ramino_v1_game_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4715,7 +5359,7 @@ func (x *SeatReclaimed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatReclaimed.ProtoReflect.Descriptor instead.
 func (*SeatReclaimed) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{63}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{68}
 }
 
 // The game ended before its match did.
@@ -4730,7 +5374,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[64]
+	mi := &file_ramino_v1_game_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4742,7 +5386,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[64]
+	mi := &file_ramino_v1_game_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4755,7 +5399,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{64}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *GameEnded) GetReason() string {
@@ -4775,7 +5419,7 @@ type CardIds struct {
 
 func (x *CardIds) Reset() {
 	*x = CardIds{}
-	mi := &file_ramino_v1_game_proto_msgTypes[65]
+	mi := &file_ramino_v1_game_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4787,7 +5431,7 @@ func (x *CardIds) String() string {
 func (*CardIds) ProtoMessage() {}
 
 func (x *CardIds) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[65]
+	mi := &file_ramino_v1_game_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4800,7 +5444,7 @@ func (x *CardIds) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CardIds.ProtoReflect.Descriptor instead.
 func (*CardIds) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{65}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *CardIds) GetCardIds() []int32 {
@@ -4829,7 +5473,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_ramino_v1_game_proto_msgTypes[66]
+	mi := &file_ramino_v1_game_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4841,7 +5485,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[66]
+	mi := &file_ramino_v1_game_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4854,7 +5498,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{66}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -4917,7 +5561,7 @@ type DrewFromStock struct {
 
 func (x *DrewFromStock) Reset() {
 	*x = DrewFromStock{}
-	mi := &file_ramino_v1_game_proto_msgTypes[67]
+	mi := &file_ramino_v1_game_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4929,7 +5573,7 @@ func (x *DrewFromStock) String() string {
 func (*DrewFromStock) ProtoMessage() {}
 
 func (x *DrewFromStock) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[67]
+	mi := &file_ramino_v1_game_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4942,7 +5586,7 @@ func (x *DrewFromStock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrewFromStock.ProtoReflect.Descriptor instead.
 func (*DrewFromStock) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{67}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *DrewFromStock) GetCardId() int32 {
@@ -4962,7 +5606,7 @@ type TookDiscard struct {
 
 func (x *TookDiscard) Reset() {
 	*x = TookDiscard{}
-	mi := &file_ramino_v1_game_proto_msgTypes[68]
+	mi := &file_ramino_v1_game_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4974,7 +5618,7 @@ func (x *TookDiscard) String() string {
 func (*TookDiscard) ProtoMessage() {}
 
 func (x *TookDiscard) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[68]
+	mi := &file_ramino_v1_game_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4987,7 +5631,7 @@ func (x *TookDiscard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TookDiscard.ProtoReflect.Descriptor instead.
 func (*TookDiscard) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{68}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *TookDiscard) GetCardId() int32 {
@@ -5008,7 +5652,7 @@ type DiscardPileTurnedOver struct {
 
 func (x *DiscardPileTurnedOver) Reset() {
 	*x = DiscardPileTurnedOver{}
-	mi := &file_ramino_v1_game_proto_msgTypes[69]
+	mi := &file_ramino_v1_game_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5020,7 +5664,7 @@ func (x *DiscardPileTurnedOver) String() string {
 func (*DiscardPileTurnedOver) ProtoMessage() {}
 
 func (x *DiscardPileTurnedOver) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[69]
+	mi := &file_ramino_v1_game_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5033,7 +5677,7 @@ func (x *DiscardPileTurnedOver) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscardPileTurnedOver.ProtoReflect.Descriptor instead.
 func (*DiscardPileTurnedOver) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{69}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *DiscardPileTurnedOver) GetRebuild() int32 {
@@ -5058,7 +5702,7 @@ type StockReshuffled struct {
 
 func (x *StockReshuffled) Reset() {
 	*x = StockReshuffled{}
-	mi := &file_ramino_v1_game_proto_msgTypes[70]
+	mi := &file_ramino_v1_game_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5070,7 +5714,7 @@ func (x *StockReshuffled) String() string {
 func (*StockReshuffled) ProtoMessage() {}
 
 func (x *StockReshuffled) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[70]
+	mi := &file_ramino_v1_game_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5083,7 +5727,7 @@ func (x *StockReshuffled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StockReshuffled.ProtoReflect.Descriptor instead.
 func (*StockReshuffled) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{70}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *StockReshuffled) GetRebuild() int32 {
@@ -5120,7 +5764,7 @@ type MeldsLaid struct {
 
 func (x *MeldsLaid) Reset() {
 	*x = MeldsLaid{}
-	mi := &file_ramino_v1_game_proto_msgTypes[71]
+	mi := &file_ramino_v1_game_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5132,7 +5776,7 @@ func (x *MeldsLaid) String() string {
 func (*MeldsLaid) ProtoMessage() {}
 
 func (x *MeldsLaid) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[71]
+	mi := &file_ramino_v1_game_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5145,7 +5789,7 @@ func (x *MeldsLaid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MeldsLaid.ProtoReflect.Descriptor instead.
 func (*MeldsLaid) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{71}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *MeldsLaid) GetMelds() []*MeldCardIds {
@@ -5174,7 +5818,7 @@ type LaidOff struct {
 
 func (x *LaidOff) Reset() {
 	*x = LaidOff{}
-	mi := &file_ramino_v1_game_proto_msgTypes[72]
+	mi := &file_ramino_v1_game_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5186,7 +5830,7 @@ func (x *LaidOff) String() string {
 func (*LaidOff) ProtoMessage() {}
 
 func (x *LaidOff) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[72]
+	mi := &file_ramino_v1_game_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5199,7 +5843,7 @@ func (x *LaidOff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaidOff.ProtoReflect.Descriptor instead.
 func (*LaidOff) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{72}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *LaidOff) GetCardId() int32 {
@@ -5235,7 +5879,7 @@ type JokerSwapped struct {
 
 func (x *JokerSwapped) Reset() {
 	*x = JokerSwapped{}
-	mi := &file_ramino_v1_game_proto_msgTypes[73]
+	mi := &file_ramino_v1_game_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5247,7 +5891,7 @@ func (x *JokerSwapped) String() string {
 func (*JokerSwapped) ProtoMessage() {}
 
 func (x *JokerSwapped) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[73]
+	mi := &file_ramino_v1_game_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5260,7 +5904,7 @@ func (x *JokerSwapped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JokerSwapped.ProtoReflect.Descriptor instead.
 func (*JokerSwapped) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{73}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *JokerSwapped) GetCardId() int32 {
@@ -5294,7 +5938,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[74]
+	mi := &file_ramino_v1_game_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5306,7 +5950,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[74]
+	mi := &file_ramino_v1_game_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5319,7 +5963,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{74}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *Discarded) GetCardId() int32 {
@@ -5338,7 +5982,7 @@ type Resigned struct {
 
 func (x *Resigned) Reset() {
 	*x = Resigned{}
-	mi := &file_ramino_v1_game_proto_msgTypes[75]
+	mi := &file_ramino_v1_game_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5350,7 +5994,7 @@ func (x *Resigned) String() string {
 func (*Resigned) ProtoMessage() {}
 
 func (x *Resigned) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[75]
+	mi := &file_ramino_v1_game_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5363,7 +6007,7 @@ func (x *Resigned) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Resigned.ProtoReflect.Descriptor instead.
 func (*Resigned) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{75}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{80}
 }
 
 // Gin: the seat declined the upcard (the first upcard, or at the wall).
@@ -5375,7 +6019,7 @@ type PassedUpcard struct {
 
 func (x *PassedUpcard) Reset() {
 	*x = PassedUpcard{}
-	mi := &file_ramino_v1_game_proto_msgTypes[76]
+	mi := &file_ramino_v1_game_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5387,7 +6031,7 @@ func (x *PassedUpcard) String() string {
 func (*PassedUpcard) ProtoMessage() {}
 
 func (x *PassedUpcard) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[76]
+	mi := &file_ramino_v1_game_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5400,7 +6044,7 @@ func (x *PassedUpcard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassedUpcard.ProtoReflect.Descriptor instead.
 func (*PassedUpcard) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{76}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{81}
 }
 
 // Gin: the seat knocked: discarded and laid its hand in melds (new table
@@ -5419,7 +6063,7 @@ type Knocked struct {
 
 func (x *Knocked) Reset() {
 	*x = Knocked{}
-	mi := &file_ramino_v1_game_proto_msgTypes[77]
+	mi := &file_ramino_v1_game_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5431,7 +6075,7 @@ func (x *Knocked) String() string {
 func (*Knocked) ProtoMessage() {}
 
 func (x *Knocked) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[77]
+	mi := &file_ramino_v1_game_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5444,7 +6088,7 @@ func (x *Knocked) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Knocked.ProtoReflect.Descriptor instead.
 func (*Knocked) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{77}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *Knocked) GetDiscardCardId() int32 {
@@ -5477,7 +6121,7 @@ type LayoutAccepted struct {
 
 func (x *LayoutAccepted) Reset() {
 	*x = LayoutAccepted{}
-	mi := &file_ramino_v1_game_proto_msgTypes[78]
+	mi := &file_ramino_v1_game_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5489,7 +6133,7 @@ func (x *LayoutAccepted) String() string {
 func (*LayoutAccepted) ProtoMessage() {}
 
 func (x *LayoutAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[78]
+	mi := &file_ramino_v1_game_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5502,7 +6146,7 @@ func (x *LayoutAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayoutAccepted.ProtoReflect.Descriptor instead.
 func (*LayoutAccepted) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{78}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{83}
 }
 
 // A round ended.
@@ -5525,7 +6169,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[79]
+	mi := &file_ramino_v1_game_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5537,7 +6181,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[79]
+	mi := &file_ramino_v1_game_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5550,7 +6194,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{79}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *RoundEnded) GetRound() int32 {
@@ -5607,7 +6251,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[80]
+	mi := &file_ramino_v1_game_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5619,7 +6263,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[80]
+	mi := &file_ramino_v1_game_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5632,7 +6276,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{80}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *MatchEnded) GetTotals() []int32 {
@@ -5653,7 +6297,7 @@ var File_ramino_v1_game_proto protoreflect.FileDescriptor
 
 const file_ramino_v1_game_proto_rawDesc = "" +
 	"\n" +
-	"\x14ramino/v1/game.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15ramino/v1/types.proto\"T\n" +
+	"\x14ramino/v1/game.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x15ramino/v1/types.proto\"T\n" +
 	"\n" +
 	"SeatConfig\x12\x1f\n" +
 	"\vplayer_name\x18\x01 \x01(\tR\n" +
@@ -5821,26 +6465,70 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"request_id\x18\x03 \x01(\tR\trequestIdB\x13\n" +
 	"\x11_expected_version\"E\n" +
 	"\x14AcceptLayoutResponse\x12-\n" +
-	"\x06result\x18\x01 \x01(\v2\x15.ramino.v1.MoveResultR\x06result\"\xba\x01\n" +
+	"\x06result\x18\x01 \x01(\v2\x15.ramino.v1.MoveResultR\x06result\"\xec\x01\n" +
 	"\n" +
 	"MoveResult\x12,\n" +
 	"\x06events\x18\x01 \x03(\v2\x14.ramino.v1.GameEventR\x06events\x12'\n" +
 	"\x04view\x18\x02 \x01(\v2\x13.ramino.v1.GameViewR\x04view\x120\n" +
 	"\vlegal_moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\n" +
 	"legalMoves\x12#\n" +
-	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\"\xa1\x01\n" +
+	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\x120\n" +
+	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptions\"\x95\x01\n" +
+	"\vSeatOptions\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\x12\x17\n" +
+	"\x04turn\x18\x02 \x01(\x05H\x00R\x04turn\x88\x01\x01\x12%\n" +
+	"\x05moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\x05moves\x12#\n" +
+	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hintB\a\n" +
+	"\x05_turn\"\xa1\x01\n" +
 	"\x10WatchGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
 	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
 	"\bsnapshot\x18\x03 \x01(\bR\bsnapshot\x12!\n" +
 	"\fbatch_events\x18\x04 \x01(\bR\vbatchEventsB\x10\n" +
-	"\x0e_after_version\"\xca\x01\n" +
+	"\x0e_after_version\"\xfc\x01\n" +
 	"\x11WatchGameResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x121\n" +
 	"\bsnapshot\x18\x02 \x01(\v2\x13.ramino.v1.GameViewH\x00R\bsnapshot\x12,\n" +
 	"\x05event\x18\x03 \x01(\v2\x14.ramino.v1.GameEventH\x00R\x05event\x12/\n" +
-	"\x06events\x18\x04 \x01(\v2\x15.ramino.v1.GameEventsH\x00R\x06eventsB\t\n" +
-	"\apayload\":\n" +
+	"\x06events\x18\x04 \x01(\v2\x15.ramino.v1.GameEventsH\x00R\x06events\x120\n" +
+	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptionsB\t\n" +
+	"\apayload\"\x8d\x06\n" +
+	"\x0fPlayGameRequest\x120\n" +
+	"\x05start\x18\x01 \x01(\v2\x18.ramino.v1.PlayGameStartH\x00R\x05start\x12I\n" +
+	"\x0fdraw_from_stock\x18\x02 \x01(\v2\x1f.ramino.v1.DrawFromStockRequestH\x00R\rdrawFromStock\x12B\n" +
+	"\ftake_discard\x18\x03 \x01(\v2\x1d.ramino.v1.TakeDiscardRequestH\x00R\vtakeDiscard\x12\\\n" +
+	"\x16turn_over_discard_pile\x18\x04 \x01(\v2%.ramino.v1.TurnOverDiscardPileRequestH\x00R\x13turnOverDiscardPile\x129\n" +
+	"\tlay_melds\x18\x05 \x01(\v2\x1a.ramino.v1.LayMeldsRequestH\x00R\blayMelds\x123\n" +
+	"\alay_off\x18\x06 \x01(\v2\x18.ramino.v1.LayOffRequestH\x00R\x06layOff\x12<\n" +
+	"\n" +
+	"swap_joker\x18\a \x01(\v2\x1b.ramino.v1.SwapJokerRequestH\x00R\tswapJoker\x125\n" +
+	"\adiscard\x18\b \x01(\v2\x19.ramino.v1.DiscardRequestH\x00R\adiscard\x122\n" +
+	"\x06resign\x18\t \x01(\v2\x18.ramino.v1.ResignRequestH\x00R\x06resign\x12?\n" +
+	"\vpass_upcard\x18\n" +
+	" \x01(\v2\x1c.ramino.v1.PassUpcardRequestH\x00R\n" +
+	"passUpcard\x12/\n" +
+	"\x05knock\x18\v \x01(\v2\x17.ramino.v1.KnockRequestH\x00R\x05knock\x12E\n" +
+	"\raccept_layout\x18\f \x01(\v2\x1e.ramino.v1.AcceptLayoutRequestH\x00R\facceptLayoutB\t\n" +
+	"\amessage\"{\n" +
+	"\rPlayGameStart\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
+	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
+	"\bsnapshot\x18\x03 \x01(\bR\bsnapshotB\x10\n" +
+	"\x0e_after_version\"\x81\x02\n" +
+	"\x10PlayGameResponse\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\x121\n" +
+	"\bsnapshot\x18\x02 \x01(\v2\x13.ramino.v1.GameViewH\x00R\bsnapshot\x12,\n" +
+	"\x05event\x18\x03 \x01(\v2\x14.ramino.v1.GameEventH\x00R\x05event\x12/\n" +
+	"\x06answer\x18\x06 \x01(\v2\x15.ramino.v1.MoveAnswerH\x00R\x06answer\x120\n" +
+	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptionsB\t\n" +
+	"\apayloadJ\x04\b\x04\x10\x05\"\x93\x01\n" +
+	"\n" +
+	"MoveAnswer\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x01 \x01(\tR\trequestId\x12/\n" +
+	"\x06result\x18\x02 \x01(\v2\x15.ramino.v1.MoveResultH\x00R\x06result\x12*\n" +
+	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusH\x00R\x05errorB\t\n" +
+	"\aoutcome\":\n" +
 	"\n" +
 	"GameEvents\x12,\n" +
 	"\x06events\x18\x01 \x03(\v2\x14.ramino.v1.GameEventR\x06events\"'\n" +
@@ -5851,11 +6539,12 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x14GetLegalMovesRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
 	"\n" +
-	"hint_level\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\thintLevel\"}\n" +
+	"hint_level\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\thintLevel\"\xaf\x01\n" +
 	"\x15GetLegalMovesResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x05moves\x18\x02 \x03(\v2\x0f.ramino.v1.MoveR\x05moves\x12#\n" +
-	"\x04hint\x18\x03 \x01(\v2\x0f.ramino.v1.HintR\x04hint\"\xac\x05\n" +
+	"\x04hint\x18\x03 \x01(\v2\x0f.ramino.v1.HintR\x04hint\x120\n" +
+	"\aoptions\x18\x04 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptions\"\xac\x05\n" +
 	"\x04Move\x12F\n" +
 	"\x0fdraw_from_stock\x18\x01 \x01(\v2\x1c.ramino.v1.DrawFromStockMoveH\x00R\rdrawFromStock\x12?\n" +
 	"\ftake_discard\x18\x02 \x01(\v2\x1a.ramino.v1.TakeDiscardMoveH\x00R\vtakeDiscard\x12Y\n" +
@@ -5961,11 +6650,12 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\tTableMeld\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x14\n" +
 	"\x05owner\x18\x02 \x01(\x05R\x05owner\x12#\n" +
-	"\x04meld\x18\x03 \x01(\v2\x0f.ramino.v1.MeldR\x04meld\"\xbc\n" +
+	"\x04meld\x18\x03 \x01(\v2\x0f.ramino.v1.MeldR\x04meld\"\xde\n" +
 	"\n" +
 	"\tGameEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12\x17\n" +
-	"\x04seat\x18\x04 \x01(\x05H\x01R\x04seat\x88\x01\x01\x12;\n" +
+	"\x04seat\x18\x04 \x01(\x05H\x01R\x04seat\x88\x01\x01\x12\x17\n" +
+	"\x04turn\x18\x05 \x01(\x05H\x02R\x04turn\x88\x01\x01\x12;\n" +
 	"\fgame_created\x18\n" +
 	" \x01(\v2\x16.ramino.v1.GameCreatedH\x00R\vgameCreated\x128\n" +
 	"\vseat_joined\x18\v \x01(\v2\x15.ramino.v1.SeatJoinedH\x00R\n" +
@@ -5993,7 +6683,8 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\vmatch_ended\x18\x1d \x01(\v2\x15.ramino.v1.MatchEndedH\x00R\n" +
 	"matchEndedB\a\n" +
 	"\x05eventB\a\n" +
-	"\x05_seatJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04R\x04typeR\x04data\"\xe8\x02\n" +
+	"\x05_seatB\a\n" +
+	"\x05_turnJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04R\x04typeR\x04data\"\xe8\x02\n" +
 	"\vGameCreated\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12+\n" +
@@ -6097,8 +6788,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x0fTURN_PHASE_DRAW\x10\x01\x12\x13\n" +
 	"\x0fTURN_PHASE_PLAY\x10\x02\x12\x13\n" +
 	"\x0fTURN_PHASE_NONE\x10\x03\x12\x15\n" +
-	"\x11TURN_PHASE_LAYOFF\x10\x042\xbd\n" +
-	"\n" +
+	"\x11TURN_PHASE_LAYOFF\x10\x042\x86\v\n" +
 	"\vGameService\x12I\n" +
 	"\n" +
 	"CreateGame\x12\x1c.ramino.v1.CreateGameRequest\x1a\x1d.ramino.v1.CreateGameResponse\x12C\n" +
@@ -6120,7 +6810,8 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\tWatchGame\x12\x1b.ramino.v1.WatchGameRequest\x1a\x1c.ramino.v1.WatchGameResponse0\x01\x12R\n" +
 	"\rGetLegalMoves\x12\x1f.ramino.v1.GetLegalMovesRequest\x1a .ramino.v1.GetLegalMovesResponse\x12I\n" +
 	"\n" +
-	"CancelGame\x12\x1c.ramino.v1.CancelGameRequest\x1a\x1d.ramino.v1.CancelGameResponseB\x9b\x01\n" +
+	"CancelGame\x12\x1c.ramino.v1.CancelGameRequest\x1a\x1d.ramino.v1.CancelGameResponse\x12G\n" +
+	"\bPlayGame\x12\x1a.ramino.v1.PlayGameRequest\x1a\x1b.ramino.v1.PlayGameResponse(\x010\x01B\x9b\x01\n" +
 	"\rcom.ramino.v1B\tGameProtoP\x01Z:github.com/ramino/ramino/clients/go/gen/ramino/v1;raminov1\xa2\x02\x03RXX\xaa\x02\tRamino.V1\xca\x02\tRamino\\V1\xe2\x02\x15Ramino\\V1\\GPBMetadata\xea\x02\n" +
 	"Ramino::V1b\x06proto3"
 
@@ -6137,7 +6828,7 @@ func file_ramino_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 86)
 var file_ramino_v1_game_proto_goTypes = []any{
 	(BotLevel)(0),                       // 0: ramino.v1.BotLevel
 	(GameStatus)(0),                     // 1: ramino.v1.GameStatus
@@ -6177,72 +6868,78 @@ var file_ramino_v1_game_proto_goTypes = []any{
 	(*AcceptLayoutRequest)(nil),         // 35: ramino.v1.AcceptLayoutRequest
 	(*AcceptLayoutResponse)(nil),        // 36: ramino.v1.AcceptLayoutResponse
 	(*MoveResult)(nil),                  // 37: ramino.v1.MoveResult
-	(*WatchGameRequest)(nil),            // 38: ramino.v1.WatchGameRequest
-	(*WatchGameResponse)(nil),           // 39: ramino.v1.WatchGameResponse
-	(*GameEvents)(nil),                  // 40: ramino.v1.GameEvents
-	(*CancelGameRequest)(nil),           // 41: ramino.v1.CancelGameRequest
-	(*CancelGameResponse)(nil),          // 42: ramino.v1.CancelGameResponse
-	(*GetLegalMovesRequest)(nil),        // 43: ramino.v1.GetLegalMovesRequest
-	(*GetLegalMovesResponse)(nil),       // 44: ramino.v1.GetLegalMovesResponse
-	(*Move)(nil),                        // 45: ramino.v1.Move
-	(*DrawFromStockMove)(nil),           // 46: ramino.v1.DrawFromStockMove
-	(*TakeDiscardMove)(nil),             // 47: ramino.v1.TakeDiscardMove
-	(*TurnOverDiscardPileMove)(nil),     // 48: ramino.v1.TurnOverDiscardPileMove
-	(*LayMeldsMove)(nil),                // 49: ramino.v1.LayMeldsMove
-	(*LayOffMove)(nil),                  // 50: ramino.v1.LayOffMove
-	(*SwapJokerMove)(nil),               // 51: ramino.v1.SwapJokerMove
-	(*DiscardMove)(nil),                 // 52: ramino.v1.DiscardMove
-	(*ResignMove)(nil),                  // 53: ramino.v1.ResignMove
-	(*PassUpcardMove)(nil),              // 54: ramino.v1.PassUpcardMove
-	(*KnockMove)(nil),                   // 55: ramino.v1.KnockMove
-	(*AcceptLayoutMove)(nil),            // 56: ramino.v1.AcceptLayoutMove
-	(*Hint)(nil),                        // 57: ramino.v1.Hint
-	(*GameView)(nil),                    // 58: ramino.v1.GameView
-	(*RoundScores)(nil),                 // 59: ramino.v1.RoundScores
-	(*SeatView)(nil),                    // 60: ramino.v1.SeatView
-	(*TableMeld)(nil),                   // 61: ramino.v1.TableMeld
-	(*GameEvent)(nil),                   // 62: ramino.v1.GameEvent
-	(*GameCreated)(nil),                 // 63: ramino.v1.GameCreated
-	(*SeatJoined)(nil),                  // 64: ramino.v1.SeatJoined
-	(*SeatTimedOut)(nil),                // 65: ramino.v1.SeatTimedOut
-	(*SeatReclaimed)(nil),               // 66: ramino.v1.SeatReclaimed
-	(*GameEnded)(nil),                   // 67: ramino.v1.GameEnded
-	(*CardIds)(nil),                     // 68: ramino.v1.CardIds
-	(*RoundStarted)(nil),                // 69: ramino.v1.RoundStarted
-	(*DrewFromStock)(nil),               // 70: ramino.v1.DrewFromStock
-	(*TookDiscard)(nil),                 // 71: ramino.v1.TookDiscard
-	(*DiscardPileTurnedOver)(nil),       // 72: ramino.v1.DiscardPileTurnedOver
-	(*StockReshuffled)(nil),             // 73: ramino.v1.StockReshuffled
-	(*MeldsLaid)(nil),                   // 74: ramino.v1.MeldsLaid
-	(*LaidOff)(nil),                     // 75: ramino.v1.LaidOff
-	(*JokerSwapped)(nil),                // 76: ramino.v1.JokerSwapped
-	(*Discarded)(nil),                   // 77: ramino.v1.Discarded
-	(*Resigned)(nil),                    // 78: ramino.v1.Resigned
-	(*PassedUpcard)(nil),                // 79: ramino.v1.PassedUpcard
-	(*Knocked)(nil),                     // 80: ramino.v1.Knocked
-	(*LayoutAccepted)(nil),              // 81: ramino.v1.LayoutAccepted
-	(*RoundEnded)(nil),                  // 82: ramino.v1.RoundEnded
-	(*MatchEnded)(nil),                  // 83: ramino.v1.MatchEnded
-	(*timestamppb.Timestamp)(nil),       // 84: google.protobuf.Timestamp
-	(*VariantParameters)(nil),           // 85: ramino.v1.VariantParameters
-	(End)(0),                            // 86: ramino.v1.End
-	(*Opening)(nil),                     // 87: ramino.v1.Opening
-	(*Deadwood)(nil),                    // 88: ramino.v1.Deadwood
-	(*Card)(nil),                        // 89: ramino.v1.Card
-	(*Variant)(nil),                     // 90: ramino.v1.Variant
-	(*Meld)(nil),                        // 91: ramino.v1.Meld
+	(*SeatOptions)(nil),                 // 38: ramino.v1.SeatOptions
+	(*WatchGameRequest)(nil),            // 39: ramino.v1.WatchGameRequest
+	(*WatchGameResponse)(nil),           // 40: ramino.v1.WatchGameResponse
+	(*PlayGameRequest)(nil),             // 41: ramino.v1.PlayGameRequest
+	(*PlayGameStart)(nil),               // 42: ramino.v1.PlayGameStart
+	(*PlayGameResponse)(nil),            // 43: ramino.v1.PlayGameResponse
+	(*MoveAnswer)(nil),                  // 44: ramino.v1.MoveAnswer
+	(*GameEvents)(nil),                  // 45: ramino.v1.GameEvents
+	(*CancelGameRequest)(nil),           // 46: ramino.v1.CancelGameRequest
+	(*CancelGameResponse)(nil),          // 47: ramino.v1.CancelGameResponse
+	(*GetLegalMovesRequest)(nil),        // 48: ramino.v1.GetLegalMovesRequest
+	(*GetLegalMovesResponse)(nil),       // 49: ramino.v1.GetLegalMovesResponse
+	(*Move)(nil),                        // 50: ramino.v1.Move
+	(*DrawFromStockMove)(nil),           // 51: ramino.v1.DrawFromStockMove
+	(*TakeDiscardMove)(nil),             // 52: ramino.v1.TakeDiscardMove
+	(*TurnOverDiscardPileMove)(nil),     // 53: ramino.v1.TurnOverDiscardPileMove
+	(*LayMeldsMove)(nil),                // 54: ramino.v1.LayMeldsMove
+	(*LayOffMove)(nil),                  // 55: ramino.v1.LayOffMove
+	(*SwapJokerMove)(nil),               // 56: ramino.v1.SwapJokerMove
+	(*DiscardMove)(nil),                 // 57: ramino.v1.DiscardMove
+	(*ResignMove)(nil),                  // 58: ramino.v1.ResignMove
+	(*PassUpcardMove)(nil),              // 59: ramino.v1.PassUpcardMove
+	(*KnockMove)(nil),                   // 60: ramino.v1.KnockMove
+	(*AcceptLayoutMove)(nil),            // 61: ramino.v1.AcceptLayoutMove
+	(*Hint)(nil),                        // 62: ramino.v1.Hint
+	(*GameView)(nil),                    // 63: ramino.v1.GameView
+	(*RoundScores)(nil),                 // 64: ramino.v1.RoundScores
+	(*SeatView)(nil),                    // 65: ramino.v1.SeatView
+	(*TableMeld)(nil),                   // 66: ramino.v1.TableMeld
+	(*GameEvent)(nil),                   // 67: ramino.v1.GameEvent
+	(*GameCreated)(nil),                 // 68: ramino.v1.GameCreated
+	(*SeatJoined)(nil),                  // 69: ramino.v1.SeatJoined
+	(*SeatTimedOut)(nil),                // 70: ramino.v1.SeatTimedOut
+	(*SeatReclaimed)(nil),               // 71: ramino.v1.SeatReclaimed
+	(*GameEnded)(nil),                   // 72: ramino.v1.GameEnded
+	(*CardIds)(nil),                     // 73: ramino.v1.CardIds
+	(*RoundStarted)(nil),                // 74: ramino.v1.RoundStarted
+	(*DrewFromStock)(nil),               // 75: ramino.v1.DrewFromStock
+	(*TookDiscard)(nil),                 // 76: ramino.v1.TookDiscard
+	(*DiscardPileTurnedOver)(nil),       // 77: ramino.v1.DiscardPileTurnedOver
+	(*StockReshuffled)(nil),             // 78: ramino.v1.StockReshuffled
+	(*MeldsLaid)(nil),                   // 79: ramino.v1.MeldsLaid
+	(*LaidOff)(nil),                     // 80: ramino.v1.LaidOff
+	(*JokerSwapped)(nil),                // 81: ramino.v1.JokerSwapped
+	(*Discarded)(nil),                   // 82: ramino.v1.Discarded
+	(*Resigned)(nil),                    // 83: ramino.v1.Resigned
+	(*PassedUpcard)(nil),                // 84: ramino.v1.PassedUpcard
+	(*Knocked)(nil),                     // 85: ramino.v1.Knocked
+	(*LayoutAccepted)(nil),              // 86: ramino.v1.LayoutAccepted
+	(*RoundEnded)(nil),                  // 87: ramino.v1.RoundEnded
+	(*MatchEnded)(nil),                  // 88: ramino.v1.MatchEnded
+	(*timestamppb.Timestamp)(nil),       // 89: google.protobuf.Timestamp
+	(*VariantParameters)(nil),           // 90: ramino.v1.VariantParameters
+	(End)(0),                            // 91: ramino.v1.End
+	(*status.Status)(nil),               // 92: google.rpc.Status
+	(*Opening)(nil),                     // 93: ramino.v1.Opening
+	(*Deadwood)(nil),                    // 94: ramino.v1.Deadwood
+	(*Card)(nil),                        // 95: ramino.v1.Card
+	(*Variant)(nil),                     // 96: ramino.v1.Variant
+	(*Meld)(nil),                        // 97: ramino.v1.Meld
 }
 var file_ramino_v1_game_proto_depIdxs = []int32{
 	0,   // 0: ramino.v1.SeatConfig.bot:type_name -> ramino.v1.BotLevel
 	1,   // 1: ramino.v1.Game.status:type_name -> ramino.v1.GameStatus
 	5,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
-	84,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
+	89,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
 	0,   // 4: ramino.v1.SeatSummary.bot:type_name -> ramino.v1.BotLevel
-	85,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
+	90,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
 	3,   // 6: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
 	4,   // 7: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
-	58,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
-	58,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
+	63,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
+	63,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
 	1,   // 10: ramino.v1.ListGamesRequest.status:type_name -> ramino.v1.GameStatus
 	4,   // 11: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
 	37,  // 12: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
@@ -6250,7 +6947,7 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	37,  // 14: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
 	20,  // 15: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
 	37,  // 16: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
-	86,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
+	91,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
 	37,  // 18: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 19: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 20: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
@@ -6259,116 +6956,141 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	20,  // 23: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
 	37,  // 24: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 25: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
-	62,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
-	58,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
-	45,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
-	57,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
-	58,  // 30: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	62,  // 31: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	40,  // 32: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
-	62,  // 33: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
-	58,  // 34: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	0,   // 35: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
-	45,  // 36: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	57,  // 37: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	46,  // 38: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	47,  // 39: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	48,  // 40: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	49,  // 41: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	50,  // 42: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	51,  // 43: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	52,  // 44: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	53,  // 45: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	54,  // 46: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	55,  // 47: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	56,  // 48: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	20,  // 49: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	86,  // 50: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	20,  // 51: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	87,  // 52: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	88,  // 53: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	89,  // 54: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	55,  // 55: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	45,  // 56: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
-	1,   // 57: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	90,  // 58: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	89,  // 59: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	60,  // 60: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	61,  // 61: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	89,  // 62: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	2,   // 63: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	84,  // 64: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	59,  // 65: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 66: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	91,  // 67: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	63,  // 68: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	64,  // 69: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	65,  // 70: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	66,  // 71: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	67,  // 72: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	69,  // 73: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	70,  // 74: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	71,  // 75: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	72,  // 76: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	73,  // 77: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	74,  // 78: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	75,  // 79: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	76,  // 80: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	77,  // 81: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	78,  // 82: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	79,  // 83: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	80,  // 84: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	81,  // 85: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	82,  // 86: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	83,  // 87: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	85,  // 88: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 89: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	84,  // 90: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	20,  // 91: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	86,  // 92: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	20,  // 93: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	68,  // 94: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	6,   // 95: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	8,   // 96: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	10,  // 97: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	12,  // 98: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	14,  // 99: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	16,  // 100: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	18,  // 101: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 102: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	23,  // 103: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	25,  // 104: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	27,  // 105: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	29,  // 106: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	31,  // 107: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	33,  // 108: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	35,  // 109: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	38,  // 110: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	43,  // 111: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	41,  // 112: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	7,   // 113: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	9,   // 114: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	11,  // 115: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	13,  // 116: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	15,  // 117: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	17,  // 118: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	19,  // 119: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	22,  // 120: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	24,  // 121: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	26,  // 122: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	28,  // 123: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	30,  // 124: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	32,  // 125: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	34,  // 126: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	36,  // 127: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	39,  // 128: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	44,  // 129: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	42,  // 130: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	113, // [113:131] is the sub-list for method output_type
-	95,  // [95:113] is the sub-list for method input_type
-	95,  // [95:95] is the sub-list for extension type_name
-	95,  // [95:95] is the sub-list for extension extendee
-	0,   // [0:95] is the sub-list for field type_name
+	67,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
+	63,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
+	50,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
+	62,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
+	38,  // 30: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
+	50,  // 31: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
+	62,  // 32: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
+	63,  // 33: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	67,  // 34: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	45,  // 35: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	38,  // 36: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
+	42,  // 37: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
+	14,  // 38: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
+	16,  // 39: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
+	18,  // 40: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 41: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
+	23,  // 42: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
+	25,  // 43: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
+	27,  // 44: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
+	29,  // 45: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
+	31,  // 46: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
+	33,  // 47: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
+	35,  // 48: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
+	63,  // 49: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
+	67,  // 50: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
+	44,  // 51: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
+	38,  // 52: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
+	37,  // 53: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
+	92,  // 54: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
+	67,  // 55: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	63,  // 56: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	0,   // 57: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
+	50,  // 58: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	62,  // 59: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	38,  // 60: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
+	51,  // 61: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	52,  // 62: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	53,  // 63: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	54,  // 64: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	55,  // 65: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	56,  // 66: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	57,  // 67: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	58,  // 68: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	59,  // 69: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	60,  // 70: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	61,  // 71: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	20,  // 72: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	91,  // 73: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	20,  // 74: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	93,  // 75: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	94,  // 76: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	95,  // 77: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	60,  // 78: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	50,  // 79: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	1,   // 80: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	96,  // 81: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	95,  // 82: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	65,  // 83: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	66,  // 84: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	95,  // 85: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	2,   // 86: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	89,  // 87: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	64,  // 88: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 89: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	97,  // 90: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	68,  // 91: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	69,  // 92: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	70,  // 93: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	71,  // 94: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	72,  // 95: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	74,  // 96: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	75,  // 97: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	76,  // 98: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	77,  // 99: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	78,  // 100: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	79,  // 101: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	80,  // 102: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	81,  // 103: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	82,  // 104: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	83,  // 105: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	84,  // 106: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	85,  // 107: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	86,  // 108: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	87,  // 109: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	88,  // 110: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	90,  // 111: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	3,   // 112: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	89,  // 113: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	20,  // 114: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	91,  // 115: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	20,  // 116: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	73,  // 117: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	6,   // 118: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	8,   // 119: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	10,  // 120: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	12,  // 121: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	14,  // 122: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	16,  // 123: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	18,  // 124: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 125: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	23,  // 126: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	25,  // 127: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	27,  // 128: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	29,  // 129: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	31,  // 130: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	33,  // 131: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	35,  // 132: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	39,  // 133: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	48,  // 134: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	46,  // 135: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	41,  // 136: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	7,   // 137: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	9,   // 138: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	11,  // 139: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	13,  // 140: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	15,  // 141: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	17,  // 142: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	19,  // 143: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	22,  // 144: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	24,  // 145: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	26,  // 146: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	28,  // 147: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	30,  // 148: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	32,  // 149: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	34,  // 150: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	36,  // 151: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	40,  // 152: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	49,  // 153: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	47,  // 154: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	43,  // 155: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	137, // [137:156] is the sub-list for method output_type
+	118, // [118:137] is the sub-list for method input_type
+	118, // [118:118] is the sub-list for extension type_name
+	118, // [118:118] is the sub-list for extension extendee
+	0,   // [0:118] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }
@@ -6390,12 +7112,37 @@ func file_ramino_v1_game_proto_init() {
 	file_ramino_v1_game_proto_msgTypes[30].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[32].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[35].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[36].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[36].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[37].OneofWrappers = []any{
 		(*WatchGameResponse_Snapshot)(nil),
 		(*WatchGameResponse_Event)(nil),
 		(*WatchGameResponse_Events)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[42].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[38].OneofWrappers = []any{
+		(*PlayGameRequest_Start)(nil),
+		(*PlayGameRequest_DrawFromStock)(nil),
+		(*PlayGameRequest_TakeDiscard)(nil),
+		(*PlayGameRequest_TurnOverDiscardPile)(nil),
+		(*PlayGameRequest_LayMelds)(nil),
+		(*PlayGameRequest_LayOff)(nil),
+		(*PlayGameRequest_SwapJoker)(nil),
+		(*PlayGameRequest_Discard)(nil),
+		(*PlayGameRequest_Resign)(nil),
+		(*PlayGameRequest_PassUpcard)(nil),
+		(*PlayGameRequest_Knock)(nil),
+		(*PlayGameRequest_AcceptLayout)(nil),
+	}
+	file_ramino_v1_game_proto_msgTypes[39].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[40].OneofWrappers = []any{
+		(*PlayGameResponse_Snapshot)(nil),
+		(*PlayGameResponse_Event)(nil),
+		(*PlayGameResponse_Answer)(nil),
+	}
+	file_ramino_v1_game_proto_msgTypes[41].OneofWrappers = []any{
+		(*MoveAnswer_Result)(nil),
+		(*MoveAnswer_Error)(nil),
+	}
+	file_ramino_v1_game_proto_msgTypes[47].OneofWrappers = []any{
 		(*Move_DrawFromStock)(nil),
 		(*Move_TakeDiscard)(nil),
 		(*Move_TurnOverDiscardPile)(nil),
@@ -6408,10 +7155,10 @@ func file_ramino_v1_game_proto_init() {
 		(*Move_Knock)(nil),
 		(*Move_AcceptLayout)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[52].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[55].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[56].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[59].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[57].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[60].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[61].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[64].OneofWrappers = []any{
 		(*GameEvent_GameCreated)(nil),
 		(*GameEvent_SeatJoined)(nil),
 		(*GameEvent_SeatTimedOut)(nil),
@@ -6433,17 +7180,17 @@ func file_ramino_v1_game_proto_init() {
 		(*GameEvent_RoundEnded)(nil),
 		(*GameEvent_MatchEnded)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[66].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[67].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[77].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[79].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[71].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[72].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[82].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[84].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_game_proto_rawDesc), len(file_ramino_v1_game_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   81,
+			NumMessages:   86,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -37,6 +37,7 @@ const (
 	GameService_WatchGame_FullMethodName           = "/ramino.v1.GameService/WatchGame"
 	GameService_GetLegalMoves_FullMethodName       = "/ramino.v1.GameService/GetLegalMoves"
 	GameService_CancelGame_FullMethodName          = "/ramino.v1.GameService/CancelGame"
+	GameService_PlayGame_FullMethodName            = "/ramino.v1.GameService/PlayGame"
 )
 
 // GameServiceClient is the client API for GameService service.
@@ -86,6 +87,11 @@ type GameServiceClient interface {
 	// End the game as cancelled; needs the creator token of CreateGame in the
 	// `authorization` metadata. Cancelling a cancelled game answers its view again.
 	CancelGame(ctx context.Context, in *CancelGameRequest, opts ...grpc.CallOption) (*CancelGameResponse, error)
+	// A seat's session: its moves in; out, in version order, each move's
+	// answer, every event the seat may see, and its options whenever the turn
+	// comes to it or they change. Opened with the seat token (and the player
+	// token where the server knows players); the first message is `start`.
+	PlayGame(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[PlayGameRequest, PlayGameResponse], error)
 }
 
 type gameServiceClient struct {
@@ -285,6 +291,19 @@ func (c *gameServiceClient) CancelGame(ctx context.Context, in *CancelGameReques
 	return out, nil
 }
 
+func (c *gameServiceClient) PlayGame(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[PlayGameRequest, PlayGameResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &GameService_ServiceDesc.Streams[1], GameService_PlayGame_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[PlayGameRequest, PlayGameResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameService_PlayGameClient = grpc.BidiStreamingClient[PlayGameRequest, PlayGameResponse]
+
 // GameServiceServer is the server API for GameService service.
 // All implementations must embed UnimplementedGameServiceServer
 // for forward compatibility.
@@ -332,6 +351,11 @@ type GameServiceServer interface {
 	// End the game as cancelled; needs the creator token of CreateGame in the
 	// `authorization` metadata. Cancelling a cancelled game answers its view again.
 	CancelGame(context.Context, *CancelGameRequest) (*CancelGameResponse, error)
+	// A seat's session: its moves in; out, in version order, each move's
+	// answer, every event the seat may see, and its options whenever the turn
+	// comes to it or they change. Opened with the seat token (and the player
+	// token where the server knows players); the first message is `start`.
+	PlayGame(grpc.BidiStreamingServer[PlayGameRequest, PlayGameResponse]) error
 	mustEmbedUnimplementedGameServiceServer()
 }
 
@@ -395,6 +419,9 @@ func (UnimplementedGameServiceServer) GetLegalMoves(context.Context, *GetLegalMo
 }
 func (UnimplementedGameServiceServer) CancelGame(context.Context, *CancelGameRequest) (*CancelGameResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CancelGame not implemented")
+}
+func (UnimplementedGameServiceServer) PlayGame(grpc.BidiStreamingServer[PlayGameRequest, PlayGameResponse]) error {
+	return status.Error(codes.Unimplemented, "method PlayGame not implemented")
 }
 func (UnimplementedGameServiceServer) mustEmbedUnimplementedGameServiceServer() {}
 func (UnimplementedGameServiceServer) testEmbeddedByValue()                     {}
@@ -734,6 +761,13 @@ func _GameService_CancelGame_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameService_PlayGame_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(GameServiceServer).PlayGame(&grpc.GenericServerStream[PlayGameRequest, PlayGameResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameService_PlayGameServer = grpc.BidiStreamingServer[PlayGameRequest, PlayGameResponse]
+
 // GameService_ServiceDesc is the grpc.ServiceDesc for GameService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -815,6 +849,12 @@ var GameService_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "WatchGame",
 			Handler:       _GameService_WatchGame_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "PlayGame",
+			Handler:       _GameService_PlayGame_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "ramino/v1/game.proto",

@@ -276,6 +276,12 @@ public object Reasons {
     /** INVALID_ARGUMENT: a negative page size. */
     public const val BAD_PAGE_SIZE: String = "BAD_PAGE_SIZE"
 
+    /** INVALID_ARGUMENT: a session opens with one start message, and only its first is one. */
+    public const val SESSION_START: String = "SESSION_START"
+
+    /** INVALID_ARGUMENT: a move on a session names another game. */
+    public const val SESSION_GAME: String = "SESSION_GAME"
+
     /** INVALID_ARGUMENT: a page token this server did not give. */
     public const val BAD_PAGE_TOKEN: String = "BAD_PAGE_TOKEN"
 
@@ -531,6 +537,8 @@ public object Reasons {
         EMPTY_MELD to "INVALID_ARGUMENT",
         TOO_MANY_CARDS to "INVALID_ARGUMENT",
         BAD_PAGE_SIZE to "INVALID_ARGUMENT",
+        SESSION_START to "INVALID_ARGUMENT",
+        SESSION_GAME to "INVALID_ARGUMENT",
         BAD_PAGE_TOKEN to "INVALID_ARGUMENT",
         BAD_HINT_LEVEL to "INVALID_ARGUMENT",
         NO_SEATS to "INVALID_ARGUMENT",

@@ -9,24 +9,34 @@ import com.google.gson.JsonPrimitive
 import com.google.protobuf.InvalidProtocolBufferException
 import com.google.protobuf.Message
 import com.google.protobuf.MessageOrBuilder
+import com.google.protobuf.TypeRegistry
 import com.google.protobuf.util.JsonFormat
+import com.google.rpc.ErrorInfo
 import dev.ramino.client.GameWatch
 import dev.ramino.client.RaminoClient
 import dev.ramino.client.RaminoException
 import dev.ramino.client.REPO
 import dev.ramino.client.TestServer
 import dev.ramino.client.WatchItem
+import io.grpc.CallOptions
+import io.grpc.Metadata
 import io.grpc.MethodDescriptor
+import io.grpc.StatusException
+import io.grpc.kotlin.ClientCalls
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.flow.consumeAsFlow
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeoutOrNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.fail
+import ramino.v1.GameOuterClass.PlayGameRequest
+import ramino.v1.GameOuterClass.PlayGameResponse
+import ramino.v1.GameOuterClass.PlayGameStart
 import ramino.v1.GameServiceGrpc
 import java.io.File
 import java.math.BigDecimal
@@ -36,7 +46,10 @@ import kotlin.time.Duration.Companion.seconds
 private const val FORMAT_VERSION = 1
 private const val FORGED_TOKEN = "forged.conformance.token"
 private val WATCH_TIMEOUT = 10.seconds
-private val STEP_FIELDS = setOf("op", "game", "as", "args", "watch", "count", "resume", "expect")
+private val STEP_FIELDS = setOf("op", "game", "as", "args", "watch", "session", "count", "resume", "expect")
+
+/** The ops whose game and caller are those of the stream they act on. */
+private val ON_A_STREAM = setOf("watch_next", "watch_close", "session_send", "session_next", "session_close", "session_end")
 private val TOKEN_KEYS = setOf("seatToken", "creatorToken")
 private val TIME_KEYS = setOf("createTime", "turnDeadline")
 private val WITHOUT_REQUEST_ID = setOf("get_game", "legal_moves", "cancel_game")
@@ -69,7 +82,19 @@ private val UNARY: Map<String, MethodDescriptor<*, *>> = mapOf(
 
 /** Protobuf JSON of the messages (this build generates them for the full runtime: pom.xml). */
 private object ProtoJson {
+    // A session's refused answer holds a google.rpc.ErrorInfo in an Any.
     private val printer = JsonFormat.printer().alwaysPrintFieldsWithNoPresence()
+        .usingTypeRegistry(TypeRegistry.newBuilder().add(ErrorInfo.getDescriptor()).build())
+
+    /** [json] (protobuf JSON, unknown fields refused) merged into [builder]. */
+    fun <B : Message.Builder> merge(json: String, builder: B, what: String): B {
+        try {
+            JsonFormat.parser().merge(json, builder)
+        } catch (e: InvalidProtocolBufferException) {
+            throw ScenarioError("args of $what: ${e.message}")
+        }
+        return builder
+    }
 
     /** [json] (protobuf JSON, unknown fields refused) as [method]'s request. */
     fun <Req> request(method: MethodDescriptor<Req, *>, json: String): Req {
@@ -165,14 +190,25 @@ internal fun normalize(v: JsonElement, labels: Map<String, String>): JsonElement
                 },
             )
         }
+        // A session's refused answer (a google.rpc.Status): its text is never
+        // compared, as no unary error's is.
+        val refusal = if (o.has("requestId")) o.get("error") else null
+        if (refusal != null && refusal.isJsonObject && refusal.asJsonObject.has("message")) {
+            refusal.asJsonObject.addProperty("message", "<message>")
+        }
     }
     v.isJsonArray -> JsonArray().also { a -> v.asJsonArray.forEach { a.add(normalize(it, labels)) } }
     v.isJsonPrimitive && v.asJsonPrimitive.isString -> labels[v.asString]?.let { JsonPrimitive("games/$it") } ?: v
     else -> v
 }
 
+/** The members beside an object's kind: a GameEvent's version, seat and turn
+ * after it, a watch message's version and the seat's options. */
+private val KIND_BESIDE = setOf("version", "seat", "turn", "options")
+
 private fun kindOf(o: JsonObject, path: String): JsonElement {
-    val keys = o.keySet().filter { it != "version" && it != "seat" }.sorted()
+    val keys = o.keySet().filter { it !in KIND_BESIDE }.sorted()
+    if (keys.isEmpty() && o.has("options")) return JsonPrimitive("options") // a session's message of options alone
     if (keys.size != 1) throw Mismatch("$path: @kind of an object with members $keys")
     val inner = o.get(keys[0])
     if (keys[0] == "event" && inner.isJsonObject) return kindOf(inner.asJsonObject, path)
@@ -235,6 +271,19 @@ private class OpenWatch(val caller: String, val game: String, val job: Job, val 
     var open = true
 }
 
+/** A PlayGame session: the generated bidi call (grpc-kotlin), its moves fed
+ * through [moves], its messages read through [received]. */
+private class OpenSession(
+    val caller: String,
+    val game: String,
+    val moves: Channel<PlayGameRequest>,
+    val job: Job,
+    val received: Channel<PlayGameResponse>,
+) {
+    var lastVersion: JsonElement? = null
+    var open = true
+}
+
 private class Replay(
     private val client: RaminoClient,
     private val scenario: Scenario,
@@ -244,6 +293,7 @@ private class Replay(
     private val games = mutableMapOf<String, Pair<String, String>>() // label -> (name, creator token)
     private val seats = mutableMapOf<String, Pair<String, String>>() // label -> (game label, seat token)
     private val watches = mutableMapOf<String, OpenWatch>()
+    private val sessions = mutableMapOf<String, OpenSession>()
 
     private fun labels(): Map<String, String> = games.entries.associate { (label, g) -> g.first to label }
 
@@ -273,6 +323,7 @@ private class Replay(
             return null
         } finally {
             watches.values.filter { it.open }.forEach { it.job.cancel() }
+            sessions.values.filter { it.open }.forEach { it.job.cancel() }
         }
     }
 
@@ -288,10 +339,16 @@ private class Replay(
         val op = str(step, "op", null)
         var game = str(step, "game", "g")
         var caller = str(step, "as", "spectator")
-        if (op == "watch_next" || op == "watch_close") {
-            val w = watches[str(step, "watch", null)] ?: throw ScenarioError("no watch labelled ${step.get("watch")}")
-            game = w.game
-            caller = w.caller
+        if (op in ON_A_STREAM) {
+            if (op.startsWith("session_")) {
+                val s = sessions[str(step, "session", null)] ?: throw ScenarioError("no session labelled ${step.get("session")}")
+                game = s.game
+                caller = s.caller
+            } else {
+                val w = watches[str(step, "watch", null)] ?: throw ScenarioError("no watch labelled ${step.get("watch")}")
+                game = w.game
+                caller = w.caller
+            }
         }
         lines += "step $index $op $game $caller"
         val expect = step.get("expect")?.asJsonObject ?: JsonObject()
@@ -323,6 +380,7 @@ private class Replay(
     private suspend fun call(op: String, game: String, caller: String, step: JsonObject): JsonElement {
         val args = step.get("args")?.asJsonObject?.deepCopy() ?: JsonObject()
         if (op.startsWith("watch_")) return watch(op, game, caller, step, args)
+        if (op.startsWith("session_")) return session(op, game, caller, step, args)
         @Suppress("UNCHECKED_CAST")
         val method = (UNARY[op] ?: throw ScenarioError("unknown op \"$op\"")) as MethodDescriptor<Any, Any>
         if (op != "create") args.addProperty("name", gameName(game))
@@ -341,6 +399,79 @@ private class Replay(
             "join" -> seats[caller] = game to printed.asJsonObject.get("seatToken").asString
         }
         return printed
+    }
+
+    private suspend fun session(op: String, game: String, caller: String, step: JsonObject, args: JsonObject): JsonElement {
+        val label = str(step, "session", null)
+        if (op == "session_open") {
+            step.get("resume")?.let { from ->
+                val last = sessions[from.asString]?.lastVersion ?: throw ScenarioError("session ${from.asString} read nothing to resume after")
+                args.add("afterVersion", last)
+            }
+            args.addProperty("name", gameName(game))
+            val start = ProtoJson.merge(canonical(args), PlayGameStart.newBuilder(), "session_open").build()
+            // The metadata the SDK sends: its caller key and the caller's token.
+            val headers = Metadata()
+            headers.put(Metadata.Key.of("ramino-caller-key", Metadata.ASCII_STRING_MARSHALLER), client.callerKey)
+            token(caller, game)?.let { headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer $it") }
+            val moves = Channel<PlayGameRequest>(Channel.UNLIMITED)
+            moves.send(PlayGameRequest.newBuilder().setStart(start).build())
+            val received = Channel<PlayGameResponse>(Channel.UNLIMITED)
+            val job = scope.launch {
+                try {
+                    ClientCalls.bidiStreamingRpc(
+                        client.channel, GameServiceGrpc.getPlayGameMethod(), moves.consumeAsFlow(), CallOptions.DEFAULT, headers,
+                    ).collect { received.send(it) }
+                    received.close()
+                } catch (e: CancellationException) {
+                    received.close()
+                    throw e
+                } catch (e: StatusException) {
+                    received.close(RaminoException.of(e.status, e.trailers, e))
+                } catch (e: Exception) {
+                    received.close(e)
+                }
+            }
+            sessions[label] = OpenSession(caller, game, moves, job, received)
+            return JsonObject()
+        }
+        val s = sessions[label] ?: throw ScenarioError("no session labelled \"$label\"")
+        when (op) {
+            "session_send" -> {
+                val move = ProtoJson.merge(canonical(args), PlayGameRequest.newBuilder(), "session_send").build()
+                if (move.messageCase == PlayGameRequest.MessageCase.MESSAGE_NOT_SET || move.hasStart()) {
+                    throw ScenarioError("session_send: args must hold one move")
+                }
+                s.moves.send(move)
+                return JsonObject()
+            }
+            "session_close" -> {
+                s.job.cancel()
+                s.open = false
+                return JsonObject()
+            }
+            "session_end" -> s.moves.close()
+            "session_next" -> {}
+            else -> throw ScenarioError("unknown op \"$op\"")
+        }
+        val count = if (op == "session_next") step.get("count")?.asInt ?: throw ScenarioError("session_next without count") else Int.MAX_VALUE
+        val messages = JsonArray()
+        while (messages.size() < count) {
+            val got = withTimeoutOrNull(WATCH_TIMEOUT) { s.received.receiveCatching() }
+                ?: throw Mismatch("session '$label': no message within ${WATCH_TIMEOUT.inWholeSeconds} s")
+            val message = got.getOrNull() ?: run {
+                s.open = false
+                when (val cause = got.exceptionOrNull()) {
+                    is RaminoException -> throw cause
+                    null -> if (op == "session_end") null else throw Mismatch("session '$label': the stream ended")
+                    else -> throw Mismatch("session '$label': the stream ended ($cause)")
+                }
+            } ?: break
+            val printed = ProtoJson.print(message)
+            messages.add(printed)
+            s.lastVersion = printed.asJsonObject.get("version")
+        }
+        return JsonObject().also { it.add("messages", messages) }
     }
 
     private suspend fun watch(op: String, game: String, caller: String, step: JsonObject, args: JsonObject): JsonElement {

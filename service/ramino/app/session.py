@@ -1,0 +1,351 @@
+"""A seat's session: the seat's moves in; out, in version order, each
+move's answer, every event the seat may see, and what it may do whenever
+that changes.
+
+A session is a seat's watch (:meth:`Watch.watch`, through the game's feed:
+one encoding per viewer class, the same bounded queue and the same
+``WATCHER_TOO_SLOW``) merged with the answers of its moves, played one
+after the other through :meth:`Moves.move` as a unary call plays them (same
+outcome, idempotency and errors; a unary move of the same seat is an event
+here like any other). A move's own events come in its answer, not again as
+events: while a move is being played the events that arrive are held, and
+when its answer comes (the move ended at version ``V`` with ``k`` events)
+those up to ``V - k`` are sent first, those from ``V - k + 1`` to ``V``
+dropped (they are the answer's), the rest after it.
+
+Options (a seat's legal moves and hint, :class:`LegalMoves`) ride with the
+message after which they changed: with an event after which the turn is
+the seat's (made once the queue holds nothing newer: a burst of events
+costs one), with an event after which the turn has left it (none), with
+an answer (its own). Nothing here knows the transport: items are values,
+and events come as the bytes the watch's encoder made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from ramino import reasons as R
+from ramino.app.fanout import Encode
+from ramino.app.log import END_EVENTS
+from ramino.app.moves import Moves
+from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, SeenGame
+from ramino.app.table import Limits
+from ramino.app.watch import Watch, WatchItem
+from ramino.engine import Command
+from ramino.errors import Busy, RaminoError
+from ramino.store import RequestRecord
+
+__all__ = ["Answer", "SessionItem", "Session", "MAX_MOVES_QUEUED"]
+
+MAX_MOVES_QUEUED = 16
+"""Moves a session holds before it reads the client's next one: a client
+that sends faster waits (the transport's flow control), it is never buffered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to one move of a session: its outcome or why it was refused."""
+
+    request_id: str
+    outcome: MoveOutcome | KeptAnswer | None = None
+    error: RaminoError | None = None
+
+    def span(self) -> tuple[int, int] | None:
+        """The version the move ended at and its number of events (None:
+        a refusal, or an answer kept as bytes)."""
+        if isinstance(self.outcome, MoveOutcome):
+            return self.outcome.game.version, len(self.outcome.events)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionItem:
+    """One message of a session: a snapshot (``game``), an event
+    (``payload``, as the watch's encoder made it), an answer, or options
+    alone; ``options``: what the seat may do after it, when that changed."""
+
+    version: int
+    game: SeenGame | None = None
+    payload: bytes = b""
+    answer: Answer | None = None
+    options: LegalMoves | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    request_id: str
+    command: Command | None
+    expected_version: int | None
+    record: RequestRecord | None
+    refused: RaminoError | None
+
+
+class Session:
+    """One seat's session over one game in this replica."""
+
+    def __init__(
+        self,
+        moves: Moves,
+        watch: Watch,
+        game_id: str,
+        seat: int,
+        encode: Encode,
+        limits: Limits,
+    ) -> None:
+        self._moves = moves
+        self._watch = watch
+        self.game_id = game_id
+        self.seat = seat
+        self._encode = encode
+        self._limits = limits
+        self._jobs: asyncio.Queue[_Move | None] = asyncio.Queue(MAX_MOVES_QUEUED)
+        self._out: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._in_flight = 0
+        self.last = 0
+        """The version of the last event or answer sent (a resume point)."""
+        self._told: bool | None = None
+        """Whether the seat was last told it has moves (None: told nothing yet)."""
+
+    # --- the client's side -----------------------------------------------------------
+
+    async def play(
+        self,
+        request_id: str,
+        command: Command,
+        expected_version: int | None,
+        record: RequestRecord | None,
+    ) -> None:
+        """Queues a move; its answer comes in the session's order."""
+        await self._jobs.put(_Move(request_id, command, expected_version, record, None))
+
+    async def refuse(self, request_id: str, error: RaminoError) -> None:
+        """Answers a move refused before it reached the game (its fields),
+        in its place among the others."""
+        await self._jobs.put(_Move(request_id, None, None, None, error))
+
+    def fail(self, error: RaminoError) -> None:
+        """Ends the session with ``error`` (the client sent what is no move)."""
+        self._out.put_nowait(("failed", error))
+
+    async def done(self) -> None:
+        """The client sends no more moves: the session ends once they are answered."""
+        await self._jobs.put(None)
+
+    async def _play_moves(self) -> None:
+        while (job := await self._jobs.get()) is not None:
+            if job.refused is not None or job.command is None:
+                self._out.put_nowait(("answer", Answer(job.request_id, error=job.refused)))
+                continue
+            self._in_flight += 1  # before the move's events can reach the watch
+            try:
+                outcome = await self._moves.move(
+                    self.game_id, self.seat, job.command, job.expected_version, job.record
+                )
+            except RaminoError as refused:
+                self._out.put_nowait(("played", Answer(job.request_id, error=refused)))
+            except BaseException as bug:
+                self._out.put_nowait(("failed", bug))
+                raise
+            else:
+                self._out.put_nowait(("played", Answer(job.request_id, outcome)))
+        self._out.put_nowait(("closed", None))
+
+    # --- the watch's side ------------------------------------------------------------
+
+    async def _follow(self, items: AsyncIterator[WatchItem]) -> None:
+        """Hands the watch's items on one at a time: while the client is
+        slow to read, they wait in the watcher's bounded queue."""
+        try:
+            async for item in items:
+                self._taken.clear()
+                self._out.put_nowait(("item", item))
+                await self._taken.wait()
+        except RaminoError as error:
+            self._out.put_nowait(("error", error))
+            return
+        self._out.put_nowait(("end", None))
+
+    # --- the merge -------------------------------------------------------------------
+
+    async def run(self, after_version: int | None, snapshot: bool) -> AsyncIterator[SessionItem]:
+        """The session's messages until the game ends, the client is done
+        (its moves answered) or the replica shuts down; raises
+        ``WATCHER_TOO_SLOW`` (resume after :attr:`last`) for a client that
+        does not keep up, and the watch's own errors."""
+        self._taken = asyncio.Event()
+        ready = asyncio.Event()
+        items = self._watch.watch(
+            self.game_id,
+            self.seat,
+            after_version,
+            snapshot,
+            self._encode,
+            stream=asyncio.current_task(),
+            ready=ready,
+        )
+        # The watch's checks (the seat, the stream limits) are made before
+        # anything runs beside the stream: its first item, or its being
+        # ready (a session resumed at the game's version has no item until
+        # the next event, and its moves are answered meanwhile).
+        first = asyncio.ensure_future(anext(items, None))
+        waiting = asyncio.ensure_future(ready.wait())
+        try:
+            await asyncio.wait((first, waiting), return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            first.cancel()  # this stream was cancelled: the watch ends
+            raise
+        finally:
+            waiting.cancel()
+        if first.done():
+            first.result()  # the watch's refusal, raised here
+        if after_version is not None:
+            self.last = after_version
+        # Resumed at the game's version with the turn the seat's: nothing
+        # to replay, so its options come first (before any move it sent).
+        opening = (
+            None
+            if first.done()
+            else await self._moves.options_at(self.game_id, self.seat, self.last)
+        )
+        follower = asyncio.create_task(self._follow(_chain(first, items)))
+        mover = asyncio.create_task(self._play_moves())
+        answers: deque[Answer] = deque()
+        events: deque[WatchItem] = deque()
+        ended = closed = False
+        try:
+            if opening is not None and opening.moves:
+                self._told = True
+                yield SessionItem(self.last, options=opening)
+            while True:
+                kind, value = await self._out.get()
+                if kind == "item":
+                    self._taken.set()
+                    if value.game is not None:
+                        self.last = value.version
+                        options = await self._moves.options_at(
+                            self.game_id, self.seat, value.version
+                        )
+                        if options is not None:
+                            self._told = bool(options.moves)
+                        yield SessionItem(value.version, game=value.game, options=options)
+                    elif value.version > self.last:
+                        events.append(value)
+                        if len(events) > self._limits.watch_queue:
+                            raise too_slow(self.last)
+                elif kind in ("answer", "played"):
+                    if kind == "played":
+                        self._in_flight -= 1
+                    answers.append(value)
+                elif kind == "end":
+                    ended = True
+                elif kind == "closed":
+                    closed = True
+                elif kind == "error":
+                    if value.reason == R.WATCHER_TOO_SLOW:
+                        raise too_slow(self.last)
+                    raise value
+                else:
+                    raise value
+                async for out in self._flush(answers, events):
+                    yield out
+                idle = self._in_flight == 0 and not answers
+                if (ended and idle and not events) or (closed and idle):
+                    return
+                if not ended and self._told is None and self._quiet(events, answers):
+                    options = await self._moves.options_at(self.game_id, self.seat, self.last)
+                    if options is not None:
+                        self._told = bool(options.moves)
+                        yield SessionItem(self.last, options=options)
+        finally:
+            for task in (follower, mover, first):
+                task.cancel()
+            for task in (follower, mover, first):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            with contextlib.suppress(Exception):
+                await items.aclose()  # type: ignore[attr-defined]
+
+    def _quiet(self, events: deque[WatchItem], answers: deque[Answer]) -> bool:
+        return not events and not answers and self._in_flight == 0 and self._out.empty()
+
+    async def _flush(
+        self, answers: deque[Answer], events: deque[WatchItem]
+    ) -> AsyncIterator[SessionItem]:
+        """What can be sent now, in version order."""
+        while True:
+            if answers:
+                answer = answers[0]
+                span = answer.span()
+                if span is None or span[0] <= self.last:
+                    answers.popleft()
+                    yield self._answered(answer)
+                    continue
+                version, count = span
+                if events and events[0].version <= version - count:
+                    async for out in self._event(events.popleft(), events, answers):
+                        yield out
+                    continue
+                if self.last >= version - count or (events and events[0].version > version - count):
+                    answers.popleft()
+                    while events and events[0].version <= version:
+                        events.popleft()  # the answer's own events
+                    yield self._answered(answer)
+                    continue
+                return  # the events before the move are still on their way
+            if events and self._in_flight == 0:
+                async for out in self._event(events.popleft(), events, answers):
+                    yield out
+                continue
+            return
+
+    def _answered(self, answer: Answer) -> SessionItem:
+        span = answer.span()
+        if span is not None:
+            self.last = max(self.last, span[0])
+            outcome = answer.outcome
+            assert isinstance(outcome, MoveOutcome)
+            self._told = outcome.legal is not None and bool(outcome.legal.moves)
+        return SessionItem(self.last, answer=answer)
+
+    async def _event(
+        self, item: WatchItem, events: deque[WatchItem], answers: deque[Answer]
+    ) -> AsyncIterator[SessionItem]:
+        if item.version <= self.last:
+            return
+        self.last = item.version
+        options = None
+        if item.type in END_EVENTS:
+            options = LegalMoves(item.version, (), None, None) if self._told else None
+            self._told = False
+        elif item.turn == self.seat:
+            # Made once the queue holds nothing newer (a burst costs one).
+            if self._quiet(events, answers):
+                options = await self._moves.options_at(self.game_id, self.seat, item.version)
+                if options is not None:
+                    self._told = bool(options.moves)
+        elif self._told is not False:
+            options = LegalMoves(item.version, (), None, item.turn)
+            self._told = False
+        yield SessionItem(item.version, payload=item.payload, options=options)
+
+
+async def _chain(
+    first: asyncio.Future[WatchItem | None], rest: AsyncIterator[WatchItem]
+) -> AsyncIterator[WatchItem]:
+    item = await first
+    if item is None:
+        return
+    yield item
+    async for item in rest:
+        yield item
+
+
+def too_slow(last: int) -> Busy:
+    """The error of a session whose client does not keep up."""
+    return Busy(f"the session fell behind; resume with after_version={last}", R.WATCHER_TOO_SLOW)
