@@ -381,10 +381,19 @@ SESSION_FIELDS = {
 
 
 async def play_seat_session(
-    caller: Caller, stub: Any, name: str, seat: int, md: Any, stop: asyncio.Event, ids: bool
+    caller: Caller,
+    stub: Any,
+    name: str,
+    seat: int,
+    md: Any,
+    stop: asyncio.Event,
+    ids: bool,
+    pace: Pace,
 ) -> bool:
     """One seat of a game on its PlayGame session, moving from what the
-    session pushes (no call per move); True when the game ended."""
+    session pushes (no call per move), each move on the game's schedule
+    (``pace``, shared by its seats); True when the game ended. A move's
+    latency is from its send to its answer."""
     result = caller.result
     call = stub.PlayGame(metadata=md, timeout=RPC_TIMEOUT * 10)
     await call.write(game_pb2.PlayGameRequest(start=game_pb2.PlayGameStart(name=name)))
@@ -424,6 +433,7 @@ async def play_seat_session(
                 await call.done_writing()
             continue
         if options is not None and options.moves:
+            await pace.wait()  # paced games keep to their schedule, whatever the latency
             n += 1
             rpc, request = choose(
                 Legal(options.version, options.moves, options.hint),
@@ -464,9 +474,10 @@ async def play_game_sessions(
         )
         metadata.append((("authorization", f"Bearer {joined.seat_token}"),))
     stub = caller.stub(pin)
+    pace = Pace(spec.interval)
     ended = await asyncio.gather(
         *(
-            play_seat_session(caller, stub, name, seat, md, stop, ids)
+            play_seat_session(caller, stub, name, seat, md, stop, ids, pace)
             for seat, md in enumerate(metadata)
         )
     )
@@ -479,8 +490,9 @@ async def games_worker(caller: Caller, spec: PhaseSpec, stop: asyncio.Event, wor
     while not stop.is_set():
         try:
             await play(caller, spec, stop, worker)
-        except grpc.aio.AioRpcError:
+        except grpc.aio.AioRpcError as e:
             caller.result.games_abandoned += 1
+            caller.result.client_errors[f"{e.code().name}: {e.details()}"[:120]] += 1
             await asyncio.sleep(0.01)
         except (RuntimeError, ValueError) as e:
             caller.result.games_abandoned += 1
@@ -1322,7 +1334,11 @@ def print_report(out: RunOutcome, cfg: RunConfig) -> None:
         if rpc in g.latencies:
             cells = stat_cells(g.latencies[rpc], g.window, out.games.server_lat.get(rpc))
             print(row([f"games {rpc}", *cells]))
-    moves = [x for rpc in MOVE_RPCS for x in g.latencies.get(rpc, [])]
+    if "PlayGame move" in g.latencies:  # --session: from a move's send to its answer
+        print(
+            row(["games PlayGame move", *stat_cells(g.latencies["PlayGame move"], g.window, None)])
+        )
+    moves = [x for rpc in (*MOVE_RPCS, "PlayGame move") for x in g.latencies.get(rpc, [])]
     srv_moves = [x for rpc in MOVE_RPCS for x in out.games.server_lat.get(rpc, [])]
     every = [x for rpc in GAME_RPCS for x in g.latencies.get(rpc, [])]
     srv_every = [x for rpc in GAME_RPCS for x in out.games.server_lat.get(rpc, [])]
