@@ -29,6 +29,8 @@ from ramino_client import (
     play_seat,
     play_seat_async,
 )
+from ramino_client.session import Update, _Resume, move_message
+from ramino_client.session import options as session_options
 
 from .conftest import SECRET, ThreadServer, choose
 
@@ -155,3 +157,17 @@ async def test_a_session_falls_back_to_unary_moves_and_the_watch_without_play_ga
         await asyncio.gather(*tasks, return_exceptions=True)
         # Each move answered once, in version order.
         assert answered[:12] == sorted(set(answered[:12]))
+
+
+def test_options_pushed_again_for_the_version_of_a_resent_move_are_not_handed_out() -> None:
+    """A reopened session is pushed the options of the version it resumed at
+    while the move it made from them is sent again: handing them out would
+    have its player make a second move at a version already played."""
+    resume = _Resume(after_version=7)
+    pushed = game_pb2.SeatOptions(
+        version=7, turn=0, moves=[game_pb2.Move(draw_from_stock=game_pb2.DrawFromStockMove())]
+    )
+    resume.unanswered["m1"] = move_message(DrawFromStock(), "m1", 7)
+    assert not resume.take(Update(7, options=session_options(pushed)))
+    del resume.unanswered["m1"]
+    assert resume.take(Update(7, options=session_options(pushed)))

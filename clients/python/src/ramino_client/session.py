@@ -150,6 +150,14 @@ class _Resume:
         self.unanswered: dict[str, game_pb2.PlayGameRequest] = {}
         self.ended = False
 
+    def sent_at(self, version: int) -> bool:
+        """Whether a move sent at ``version`` is waiting for its answer."""
+        for request in self.unanswered.values():
+            move = getattr(request, str(request.WhichOneof("message")))
+            if move.HasField("expected_version") and move.expected_version == version:
+                return True
+        return False
+
     def take(self, update: Update) -> bool:
         """Whether ``update`` is new (not one received before a reconnect)."""
         if update.request_id:
@@ -157,6 +165,11 @@ class _Resume:
                 return False
         elif update.event is not None:
             if self.last_version is not None and update.version <= self.last_version:
+                return False
+        elif update.snapshot is None and update.options is not None:
+            if self.sent_at(update.options.version):
+                # Pushed again on a reopened stream while a move made from
+                # them is resent: its answer brings the options after it.
                 return False
         if update.result is not None or update.event is not None or update.snapshot is not None:
             self.last_version = max(self.last_version or 0, update.version)
