@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 import signal
 import socket
@@ -18,10 +19,34 @@ INSTALL_HINT = (
 )
 
 
+_PORTS = random.Random()
+"""Its own generator: ports drawn are no part of what a test decides."""
+
+
+def _ephemeral_low() -> int:
+    """The first port of the kernel's ephemeral range (outgoing connections
+    take their local ports there)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port free now, for a server started next. Taken below the
+    ephemeral range: a port the kernel hands out for port 0 comes from the
+    range outgoing connections use, so a client's socket could take it
+    before the server binds it (a rehearsal pod failed to bind so)."""
+    low = _ephemeral_low()
+    for _ in range(200):
+        port = _PORTS.randrange(10000, low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free loopback port between 10000 and {low}")
 
 
 def stop_process(process: subprocess.Popen[bytes] | None) -> None:
