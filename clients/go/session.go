@@ -18,8 +18,10 @@ import (
 // A stream the server drains or loses is opened again after the last
 // version received, with the moves not yet answered sent again under their
 // request ids (the server answers a repeated id with its first answer): Recv
-// misses and repeats nothing across it. A Session is used from one
-// goroutine at a time for Send and one for Recv.
+// misses and repeats nothing across it, and options pushed alone again for
+// the version a resent move was sent at (ExpectVersion) are not handed out:
+// that move's answer brings the options after it. A Session is used from
+// one goroutine at a time for Send and one for Recv.
 type Session struct {
 	ctx  context.Context
 	seat *Seat
@@ -62,10 +64,12 @@ func (x *Session) Reconnects() int {
 	return x.reconnects
 }
 
-// pending is a move sent and not yet answered.
+// pending is a move sent and not yet answered, and the version it was
+// sent at (nil: any).
 type pending struct {
-	id      string
-	request *raminov1.PlayGameRequest
+	id       string
+	request  *raminov1.PlayGameRequest
+	expected *int64
 }
 
 // open is the session's stream, opened when there is none: its start
@@ -117,7 +121,7 @@ func (x *Session) Send(move *raminov1.Move, opts ...CallOption) (string, error) 
 		return "", err
 	}
 	x.mu.Lock()
-	x.unanswered = append(x.unanswered, pending{o.requestID, request})
+	x.unanswered = append(x.unanswered, pending{o.requestID, request, o.expectedVersion})
 	x.mu.Unlock()
 	stream, err := x.open()
 	if err != nil {
@@ -137,6 +141,16 @@ func (x *Session) answered(id string) bool {
 	for i, p := range x.unanswered {
 		if p.id == id {
 			x.unanswered = append(x.unanswered[:i], x.unanswered[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// sentAt is whether a move sent at version is waiting for its answer.
+func (x *Session) sentAt(version int64) bool {
+	for _, p := range x.unanswered {
+		if p.expected != nil && *p.expected == version {
 			return true
 		}
 	}
@@ -168,8 +182,10 @@ func (x *Session) take(msg *raminov1.PlayGameResponse) bool {
 		x.ended = x.ended || r.GetView().GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED
 	case *raminov1.PlayGameResponse_Snapshot:
 		x.ended = x.ended || p.Snapshot.GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED
-	default:
-		return true // options alone
+	default: // options alone
+		// Pushed again on a reopened stream while a move made from them is
+		// sent again: its answer brings the options after it.
+		return msg.GetOptions() == nil || !x.sentAt(msg.GetOptions().GetVersion())
 	}
 	if x.last == nil || v > *x.last {
 		x.last = &v

@@ -90,7 +90,8 @@ func TestARefusedMoveOnASessionIsAnAnswer(t *testing.T) {
 
 // A session whose server is killed and started again opens again after the
 // last version it received, and sends again the move the server never
-// answered: every version comes once, in order, and the move is applied once.
+// answered: every version comes once, in order, the options at the version
+// the move was sent at are not handed out again, and the move is applied once.
 func TestASessionResumesAcrossAServerRestartAndItsMoveIsAppliedOnce(t *testing.T) {
 	srv := testserver.Start(t, testserver.Options{Store: "sqlite:" + filepath.Join(t.TempDir(), "ramino.db")})
 	ctx := testCtx(t)
@@ -121,6 +122,11 @@ func TestASessionResumesAcrossAServerRestartAndItsMoveIsAppliedOnce(t *testing.T
 		}
 		if msg.GetEvent() != nil {
 			t.Fatalf("an event before the move's answer: %v", msg)
+		}
+		// The reopened stream pushes the options at v first: they are not
+		// handed out while the draw made from them is sent again.
+		if msg.GetPayload() == nil && msg.GetOptions().GetVersion() == v {
+			t.Fatalf("options at %d handed out while the draw sent at %d is resent: %v", v, v, msg)
 		}
 		answer = msg.GetAnswer()
 	}

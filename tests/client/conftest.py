@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -42,6 +41,8 @@ from ramino_client import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
+
+from tests.support.redis_server import free_port
 
 SECRET = b"client-tests-secret-of-at-least-32-bytes"
 # While a server process restarts (a second or more on a busy machine), try
@@ -125,13 +126,6 @@ def server() -> Iterator[ThreadServer]:
     s.start()
     yield s
     s.close()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class ProcessServer:

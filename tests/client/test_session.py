@@ -10,6 +10,7 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import SimpleNamespace
 
 import grpc
 from ramino.api.auth import TokenIssuer
@@ -26,11 +27,13 @@ from ramino_client import (
     LegalMoves,
     Move,
     ServiceError,
+    Session,
     play_seat,
     play_seat_async,
 )
-from ramino_client.session import Update, _Resume, move_message
+from ramino_client.session import Update, _Resume, move_message, update_of
 from ramino_client.session import options as session_options
+from ramino_client.v1 import game_pb2 as client_pb2
 
 from .conftest import SECRET, ThreadServer, choose
 
@@ -171,3 +174,60 @@ def test_options_pushed_again_for_the_version_of_a_resent_move_are_not_handed_ou
     assert not resume.take(Update(7, options=session_options(pushed)))
     del resume.unanswered["m1"]
     assert resume.take(Update(7, options=session_options(pushed)))
+
+
+class _Scripted(Session):
+    """A session whose stream is a script of server messages, each taken as
+    a session takes it; the versions its moves are sent at are kept."""
+
+    def __init__(self, resume: _Resume, script: list[client_pb2.PlayGameResponse]) -> None:
+        self.seat = SimpleNamespace(last_view=None)
+        self._resume = resume
+        self._script = iter(script)
+        self.sent: list[int | None] = []
+
+    def __next__(self) -> Update:
+        for response in self._script:
+            update = update_of(response)
+            if self._resume.take(update):
+                return update
+        raise StopIteration
+
+    def send(
+        self, move: Move, *, expected_version: int | None = None, request_id: str | None = None
+    ) -> str:
+        request_id = request_id or f"sent-{len(self.sent)}"
+        self._resume.unanswered[request_id] = move_message(move, request_id, expected_version)
+        self.sent.append(expected_version)
+        return request_id
+
+
+def test_a_resent_moves_answer_after_its_own_events_is_not_played_from_again() -> None:
+    """A draw applied just before its stream was lost is sent again on the
+    reopened one; the server can hand its event out (with the options after
+    it) before it reads the resent draw, whose answer then brings the same
+    version's options again. The answer is new to ``_Resume`` (it answers
+    the draw), so it is ``play`` that keeps the seat from playing version 8
+    twice (the second move would be refused as stale)."""
+    resume = _Resume(after_version=7)
+    resume.unanswered["draw"] = move_message(DrawFromStock(), "draw", 7)
+    discard = client_pb2.Move(discard=client_pb2.DiscardMove(card_id=3))
+    after = client_pb2.SeatOptions(version=8, turn=0, moves=[discard])
+    drew = client_pb2.GameEvent(
+        version=8, seat=0, turn=0, drew_from_stock=client_pb2.DrewFromStock()
+    )
+    result = client_pb2.MoveResult(
+        events=[drew], view=client_pb2.GameView(version=8), legal_moves=[discard], options=after
+    )
+    session = _Scripted(
+        resume,
+        [
+            client_pb2.PlayGameResponse(version=8, event=drew, options=after),
+            client_pb2.PlayGameResponse(
+                version=8, answer=client_pb2.MoveAnswer(request_id="draw", result=result)
+            ),
+        ],
+    )
+    session.play(lambda legal, view: legal.moves[0])
+    assert session.sent == [8]
+    assert list(resume.unanswered) == ["sent-0"]

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,26 +30,11 @@ from tests.replicas.test_redis_replicas import (
     wait_finished,
 )
 from tests.service.test_sessions import Seen, assert_played, play_seat, two_people, version_of
-from tests.support.redis_server import RedisServer
+from tests.support.redis_server import RedisServer, free_port
 from tests.support.servers import ServerProcess
 
 LOCAL = [("grpc.use_local_subchannel_pool", 1)]  # a channel of its own: its own connection
 RPCS = re.compile(r'^ramino_rpcs_total\{code="([A-Z_]+)",method="([^"]+)"\} ([0-9.e+]+)$', re.M)
-
-
-def two_free_ports() -> int:
-    """A port p with p + 1 free as well (worker i serves metrics on p + i)."""
-    for _ in range(100):
-        with socket.socket() as a:
-            a.bind(("127.0.0.1", 0))
-            port = int(a.getsockname()[1])
-            with socket.socket() as b:
-                try:
-                    b.bind(("127.0.0.1", port + 1))
-                except OSError:
-                    continue
-                return port
-    raise RuntimeError("no two consecutive free ports")
 
 
 def rpcs(metrics_port: int) -> dict[str, float]:
@@ -90,7 +74,7 @@ async def two_workers(redis_server: RedisServer, tmp_path: Path) -> AsyncIterato
         bot_delay=0.002,
         allow_bot_games=True,
         workers=2,
-        metrics_port=two_free_ports(),
+        metrics_port=free_port(2),  # worker i serves metrics on its port + i
         log_level="info",
         token_secret=None,
     )

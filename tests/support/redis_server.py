@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shutil
 import signal
@@ -32,21 +33,24 @@ def _ephemeral_low() -> int:
         return 32768
 
 
-def free_port() -> int:
-    """A loopback port free now, for a server started next. Taken below the
-    ephemeral range: a port the kernel hands out for port 0 comes from the
-    range outgoing connections use, so a client's socket could take it
-    before the server binds it (a rehearsal pod failed to bind so)."""
+def free_port(count: int = 1) -> int:
+    """A loopback port free now, for a server started next, and with it the
+    ``count - 1`` ports after it (a server of N workers serves metrics on
+    ports p to p + N - 1). Taken below the ephemeral range: a port the
+    kernel hands out for port 0 comes from the range outgoing connections
+    use, so a client's socket could take it before the server binds it (a
+    rehearsal pod failed to bind so)."""
     low = _ephemeral_low()
     for _ in range(200):
-        port = _PORTS.randrange(10000, low)
-        with socket.socket() as s:
+        port = _PORTS.randrange(10000, low - count + 1)
+        with contextlib.ExitStack() as bound:
             try:
-                s.bind(("127.0.0.1", port))
+                for p in range(port, port + count):
+                    bound.enter_context(socket.socket()).bind(("127.0.0.1", p))
             except OSError:
                 continue
             return port
-    raise RuntimeError(f"no free loopback port between 10000 and {low}")
+    raise RuntimeError(f"no {count} free loopback ports in a row between 10000 and {low}")
 
 
 def stop_process(process: subprocess.Popen[bytes] | None) -> None:

@@ -150,8 +150,12 @@ func PlaySession(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, er
 		if e := msg.GetEvent(); e != nil && (e.GetMatchEnded() != nil || e.GetGameEnded() != nil) {
 			return seat.View(ctx)
 		}
-		// Options pushed again for a version already played (a reopened
-		// session's, while its move is sent again) are not played twice.
+		// Options for a version already played are not played twice: a move
+		// applied just before the stream was lost and sent again on the
+		// reopened one can have its events come first, with the options after
+		// them (played here), then its answer, with the same version's
+		// options again. (The session drops only options pushed alone for a
+		// resent move's version.)
 		if options.GetVersion() == played {
 			continue
 		}

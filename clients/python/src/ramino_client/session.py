@@ -336,8 +336,12 @@ class AsyncSession(AsyncIterator[Update]):
             legal, view = _policy(update, view)
             if update.ends_match:
                 break
-            # Options pushed again for a version already played (a resumed
-            # session's, while its move is resent) are not played twice.
+            # Options for a version already played are not played twice: a
+            # move applied just before its stream was lost and resent on the
+            # reopened one can have its events come first, with the options
+            # after them (played here), then its answer, with the same
+            # version's options again. (_Resume.take drops only options
+            # pushed alone for a resent move's version.)
             if legal is not None and legal.moves and legal.version != played:
                 played = legal.version
                 await self.send(choose(legal, view), expected_version=legal.version)
@@ -490,8 +494,12 @@ class Session(Iterator[Update]):
             legal, view = _policy(update, view)
             if update.ends_match:
                 break
-            # Options pushed again for a version already played (a resumed
-            # session's, while its move is resent) are not played twice.
+            # Options for a version already played are not played twice: a
+            # move applied just before its stream was lost and resent on the
+            # reopened one can have its events come first, with the options
+            # after them (played here), then its answer, with the same
+            # version's options again. (_Resume.take drops only options
+            # pushed alone for a resent move's version.)
             if legal is not None and legal.moves and legal.version != played:
                 played = legal.version
                 self.send(choose(legal, view), expected_version=legal.version)
