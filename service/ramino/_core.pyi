@@ -250,4 +250,5 @@ def evaluate_actions(
     turns_left: int = 300,
     no_draw_seat: int | None = None,
     time_ms: float | None = None,
+    margin_weight: float = 0.01,
 ) -> list[tuple[float, int, int, float, float]]: ...

@@ -10,7 +10,7 @@ import pytest
 import ramino
 from ramino._core import evaluate_actions
 from ramino.bots import BOT_KINDS, LEVELS, Budget, SearchBot, make_bot
-from ramino.bots.search import observe
+from ramino.bots.search import margin_weight, observe
 from ramino.engine import Command, Game, IllegalMove, Knock, TookDiscard
 from ramino.errors import InvalidHand
 from ramino.simulate import play_game
@@ -41,11 +41,23 @@ def test_every_level_is_made_by_name_and_unknown_names_are_refused() -> None:
         ({"time_ms": 0.0}, "positive number of ms, not 0.0"),
         ({"time_ms": None, "iterations": 0}, "at least 1, not 0"),
         ({"time_ms": 5.0, "width": 1}, "at least 2 discards, not 1"),
+        ({"time_ms": 5.0, "margin_weight": -0.5}, "margin weight is at least 0, not -0.5"),
     ],
 )
 def test_a_bad_budget_is_refused_by_name(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Budget(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_game_of_one_round_is_searched_for_its_win_and_a_match_for_its_points() -> None:
+    # ramino51 and rami51 are one round (their winner is who goes out), rummy
+    # and gin matches to a target score, where the points carry over.
+    for variant in ("ramino51", "rami51"):
+        assert margin_weight(Game.new(variant, ["a", "b"], seed=1).rules.variant) == 0.001
+    for variant in ("rummy", "gin"):
+        assert margin_weight(Game.new(variant, ["a", "b"], seed=1).rules.variant) == 0.01
+    one_round = Game.new("gin", ["a", "b"], seed=1, overrides={"max_rounds": 1})
+    assert margin_weight(one_round.rules.variant) == 0.001
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
@@ -163,7 +175,7 @@ def test_what_a_seat_is_said_to_have_seen_agrees_with_the_hidden_state(
 
 
 def _gin_seen(
-    actions: list[str], iterations: int, seed: int = 3
+    actions: list[str], iterations: int, seed: int = 3, **extra: float
 ) -> list[tuple[float, int, int, float, float]]:
     v = ramino.Variant("gin")
     mine = "AS 2S 3S 4H 5H 6H 9C 9D KC QD JH".split()
@@ -184,6 +196,7 @@ def _gin_seen(
         actions=actions,
         iterations=iterations,
         seed=seed,
+        **extra,
     )
 
 
@@ -198,6 +211,14 @@ def test_the_iteration_budget_is_honoured_exactly_and_repeats() -> None:
     assert _gin_seen(["discard KC", "discard 4H"], 25) != _gin_seen(
         ["discard KC", "discard 4H"], 25, seed=4
     )
+
+
+def test_the_playouts_weigh_a_point_at_a_hundredth_unless_told_otherwise() -> None:
+    actions = ["discard KC", "discard 4H"]
+    assert _gin_seen(actions, 40) == _gin_seen(actions, 40, margin_weight=0.01)
+    assert _gin_seen(actions, 40) != _gin_seen(actions, 40, margin_weight=0.0)
+    with pytest.raises(ValueError, match="margin_weight is a number at least 0, not -1"):
+        _gin_seen(actions, 4, margin_weight=-1.0)
 
 
 def test_the_playouts_refuse_bad_input_by_name() -> None:

@@ -9,7 +9,11 @@
 //! counts and known cards, weighted by what each seat collects and throws
 //! away), then plays every candidate action on that same deal to the end of
 //! the round with a fast greedy policy for every seat, and scores the round
-//! under the variant. The action with the best mean utility wins.
+//! under the variant. The action with the best mean utility wins. Every few
+//! iterations the actions are raced: one that trails the leader by more than
+//! three standard errors is played out no more, and the deals left go to the
+//! actions still in contention (the first, against which the others are
+//! paired, always stays).
 //!
 //! The playout follows the variant's parameters, never its name: opening
 //! threshold and pure run, taking the discard before opening, the card taken
@@ -119,14 +123,21 @@ pub enum Action {
 }
 
 /// When to stop sampling deals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     /// The most iterations (deals sampled; each plays every action once).
     pub max_iterations: u32,
     /// Wall-clock time allowed, checked between iterations; `None`: no limit.
     /// At least one iteration always runs.
     pub time: Option<Duration>,
+    /// What a point of margin is worth in the utility, beside the round's
+    /// win (+1) or loss (-1): [`DEFAULT_MARGIN_WEIGHT`] weighs a hundred
+    /// points as much as the win; near 0 the playouts seek the win alone.
+    pub margin_weight: f64,
 }
+
+/// The default [`Budget::margin_weight`]: a hundredth per point.
+pub const DEFAULT_MARGIN_WEIGHT: f64 = 0.01;
 
 impl Budget {
     /// A fixed number of iterations and no clock: deterministic.
@@ -135,6 +146,7 @@ impl Budget {
         Budget {
             max_iterations: n,
             time: None,
+            margin_weight: DEFAULT_MARGIN_WEIGHT,
         }
     }
 }
@@ -144,10 +156,12 @@ impl Budget {
 pub struct Evaluation {
     pub action: Action,
     /// Mean utility for the deciding seat: +1 for a round won, -1 for a
-    /// round another seat won, plus a hundredth of its point margin over the
-    /// mean of the others (signed so that more is better).
+    /// round another seat won, plus its point margin over the mean of the
+    /// others (signed so that more is better) times the budget's
+    /// `margin_weight`.
     pub mean: f64,
-    /// Playouts run for this action.
+    /// Playouts run for this action: every iteration's for the first, and
+    /// fewer for an action dropped from the race.
     pub playouts: u32,
     /// Playouts in which the deciding seat went out (or won the knock).
     pub wins: u32,
@@ -310,6 +324,7 @@ pub fn evaluate(
     // Sums of the paired differences with the first action, and of their squares.
     let mut diffs = vec![(0.0f64, 0.0f64); actions.len()];
     let mut utilities = vec![0.0f64; actions.len()];
+    let mut active = vec![true; actions.len()];
     let mut done = 0u32;
     while done < budget.max_iterations.max(1) {
         if done > 0 {
@@ -319,13 +334,19 @@ pub fn evaluate(
                 }
             }
         }
+        if done >= 2 * RACE_EVERY && done % RACE_EVERY == 0 {
+            race(&evals, &diffs, &mut active);
+        }
         let deal = base.determinize(seen, &weights, &mut rng);
         let playout_seed = rng.next_u32();
         for (i, &a) in actions.iter().enumerate() {
+            if !active[i] {
+                continue;
+            }
             let mut sim = deal.clone();
             sim.rng = ChaCha20::new(&seed, &[0; 12], playout_seed);
             let outcome = sim.run(seen.seat, a);
-            let u = outcome.utility(seen.seat);
+            let u = outcome.utility(seen.seat, budget.margin_weight);
             utilities[i] = u;
             totals[i] += u;
             evals[i].playouts += 1;
@@ -333,7 +354,7 @@ pub fn evaluate(
                 evals[i].wins += 1;
             }
         }
-        for (d, u) in diffs.iter_mut().zip(&utilities) {
+        for ((d, u), _) in diffs.iter_mut().zip(&utilities).zip(&active).filter(|(_, &on)| on) {
             let x = u - utilities[0];
             d.0 += x;
             d.1 += x * x;
@@ -341,15 +362,55 @@ pub fn evaluate(
         done += 1;
     }
     for ((e, t), (d, d2)) in evals.iter_mut().zip(totals).zip(diffs) {
-        let n = f64::from(e.playouts);
-        e.mean = t / n;
-        e.advantage = d / n;
-        if e.playouts > 1 {
-            let var = ((d2 - d * d / n) / (n - 1.0)).max(0.0);
-            e.stderr = (var / n).sqrt();
-        }
+        e.mean = t / f64::from(e.playouts);
+        (e.advantage, e.stderr) = paired(d, d2, e.playouts);
     }
     Ok(evals)
+}
+
+/// Iterations between two looks at the candidates' standing (from the
+/// second look on), each stopping the playouts of the clearly beaten.
+const RACE_EVERY: u32 = 16;
+
+/// Standard errors by which a candidate must trail the leader to be dropped.
+const RACE_MARGIN: f64 = 3.0;
+
+/// The mean paired advantage over the first action, and its standard error,
+/// from the sums of the differences and of their squares over `n` playouts.
+fn paired(d: f64, d2: f64, n: u32) -> (f64, f64) {
+    let n = f64::from(n);
+    if n < 2.0 {
+        return (d / n.max(1.0), 0.0);
+    }
+    let var = ((d2 - d * d / n) / (n - 1.0)).max(0.0);
+    (d / n, (var / n).sqrt())
+}
+
+/// Racing: an action whose advantage over the first trails the leader's by
+/// more than [`RACE_MARGIN`] standard errors of the two is played no more,
+/// so that the deals go to the actions still in contention. The first
+/// action, against which every other is paired, always stays.
+fn race(evals: &[Evaluation], diffs: &[(f64, f64)], active: &mut [bool]) {
+    let standing: Vec<(f64, f64)> = evals
+        .iter()
+        .zip(diffs)
+        .map(|(e, &(d, d2))| paired(d, d2, e.playouts))
+        .collect();
+    let Some(leader) = (0..standing.len())
+        .filter(|&i| active[i])
+        .max_by(|&a, &b| standing[a].0.total_cmp(&standing[b].0))
+    else {
+        return;
+    };
+    let (best, best_se) = standing[leader];
+    for i in 1..active.len() {
+        if active[i] && i != leader {
+            let (adv, se) = standing[i];
+            if adv + RACE_MARGIN * (se * se + best_se * best_se).sqrt() < best {
+                active[i] = false;
+            }
+        }
+    }
 }
 
 fn check_actions(v: &Variant, seen: &Seen, actions: &[Action]) -> Result<(), PlayoutError> {
@@ -427,9 +488,9 @@ struct Outcome {
 }
 
 impl Outcome {
-    /// Winning the round first (+1, -1 when another seat wins, 0 with no
-    /// winner), the point margin a hundredth of that per point.
-    fn utility(&self, seat: usize) -> f64 {
+    /// Winning the round (+1, -1 when another seat wins, 0 with no winner),
+    /// plus the point margin times `margin_weight`.
+    fn utility(&self, seat: usize, margin_weight: f64) -> f64 {
         let n = self.scores.len();
         let mine = self.scores[seat] as f64;
         let others: f64 = self
@@ -450,7 +511,7 @@ impl Outcome {
             Some(_) => -1.0,
             None => 0.0,
         };
-        win + margin / 100.0
+        win + margin * margin_weight
     }
 }
 

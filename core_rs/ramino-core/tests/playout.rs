@@ -221,3 +221,53 @@ fn bad_inputs_are_named() {
     );
     assert_eq!(e.unwrap_err().reason(), "BAD_ACTION");
 }
+
+/// The margin weight changes what a playout is worth, not how it is played:
+/// at 0 a playout is worth its win alone (+1, -1 or 0), and past that the
+/// means move in proportion to the weight, by the same mean margin.
+#[test]
+fn the_margin_weight_scales_the_points_beside_the_win() {
+    let v = Variant::ramino51();
+    let seen = seen_for(&v, "AS 2S 3S 4H 5H 6H 9C 9D KC QD JH 7C 7D 8S 2H", "", 1, 13);
+    let actions = [
+        Action::Discard("KC".parse().unwrap()),
+        Action::Discard("2H".parse().unwrap()),
+    ];
+    let at = |w: f64| {
+        let budget = Budget {
+            margin_weight: w,
+            ..Budget::iterations(60)
+        };
+        evaluate(&v, &seen, &actions, &budget, [5; 32]).unwrap()
+    };
+    let (none, small, large) = (at(0.0), at(0.001), at(0.01));
+    for (i, e) in none.iter().enumerate() {
+        let sum = e.mean * f64::from(e.playouts);
+        assert!((sum - sum.round()).abs() < 1e-9, "{e:?}");
+        assert!(e.mean.abs() <= 1.0, "{e:?}");
+        assert_eq!(e.wins, small[i].wins);
+        assert_eq!(e.wins, large[i].wins);
+        let margin = (large[i].mean - e.mean) / 0.01;
+        assert!(
+            margin.abs() > 1.0,
+            "a mean margin of {margin} points: the playouts ended level"
+        );
+        assert!(((small[i].mean - e.mean) / 0.001 - margin).abs() < 1e-6, "{e:?}");
+    }
+}
+
+/// Racing: an action far behind the leader is played out no more once the
+/// standing says so, the first action plays every iteration, and an action
+/// as good as the leader (here the same action twice) stays to the end.
+#[test]
+fn a_clearly_beaten_action_leaves_the_race_and_the_first_stays() {
+    let v = Variant::gin();
+    let seen = seen_for(&v, "AS 2S 3S 4H 5H 6H 9C 9D 9H KC 2D", "", 1, 10);
+    let knock = Action::Knock("KC".parse().unwrap());
+    let actions = [knock, Action::Discard("9C".parse().unwrap()), knock];
+    let e = evaluate(&v, &seen, &actions, &Budget::iterations(200), [2; 32]).unwrap();
+    assert_eq!(e[0].playouts, 200, "{e:?}");
+    assert!((32..200).contains(&e[1].playouts), "{e:?}");
+    assert_eq!(e[2].playouts, 200, "{e:?}");
+    assert!(e[1].advantage < 0.0 && e[2].advantage == 0.0, "{e:?}");
+}

@@ -49,11 +49,14 @@ fn per_seat<T>(name: &str, values: Vec<T>, n: usize) -> PyResult<Vec<T>> {
 /// "take_discard", "pass_upcard", "discard <card>", "knock <card>".
 /// `iterations` bounds the deals sampled; `time_ms`, when given, bounds the
 /// wall-clock time too (at least one deal is always played).
+/// `margin_weight`: what a point of margin adds to a playout's utility beside
+/// the win's 1 (a hundredth by default).
 #[pyfunction]
 #[pyo3(signature = (
     variant, *, seat, hand_sizes, known, opened, had_turn, discarded, laid_any,
     discard, table, unseen, stock_size, actions, iterations, seed,
-    taken = None, rebuilds_left = 0, turns_left = 300, no_draw_seat = None, time_ms = None
+    taken = None, rebuilds_left = 0, turns_left = 300, no_draw_seat = None, time_ms = None,
+    margin_weight = 0.01
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn evaluate_actions(
@@ -78,6 +81,7 @@ pub(crate) fn evaluate_actions(
     turns_left: u16,
     no_draw_seat: Option<usize>,
     time_ms: Option<f64>,
+    margin_weight: f64,
 ) -> PyResult<Vec<Evaluated>> {
     let v = variant_arg(variant)?;
     let n = hand_sizes.len();
@@ -131,9 +135,15 @@ pub(crate) fn evaluate_actions(
             )));
         }
     }
+    if !(margin_weight.is_finite() && margin_weight >= 0.0) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "margin_weight is a number at least 0, not {margin_weight}"
+        )));
+    }
     let budget = core::Budget {
         max_iterations: iterations,
         time: time_ms.map(|t| Duration::from_secs_f64(t / 1000.0)),
+        margin_weight,
     };
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());

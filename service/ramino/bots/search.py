@@ -7,8 +7,12 @@ discard pile, the other hands' sizes, the cards each seat took from the
 discard pile and still holds, what each seat threw away) and hands it to the
 kernel's playouts (``ramino._core.evaluate_actions``, Rust, without the GIL):
 deals of the unseen cards consistent with that, each candidate played out to
-the end of the round on the same deals, the best mean score chosen. Melds,
-lay-offs, joker swaps and the defender's lay-offs are the greedy bot's.
+the end of the round on the same deals (raced: a candidate clearly beaten
+is dropped and the deals left go to the others), the best mean utility
+chosen: the round's win, and its points weighed by :func:`margin_weight`
+(little in a game of one round, where only the win counts; more in a
+match, where the points carry over). Melds, lay-offs, joker swaps and the
+defender's lay-offs are the greedy bot's.
 
 It reads only ``game.view(seat)``, ``game.legal_moves(seat)`` and the events
 as its seat sees them (``game.events(seat)``), so a game whose hidden cards
@@ -17,11 +21,12 @@ are dealt otherwise gets the same move from it.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass
 
-from ramino._core import evaluate_actions
+from ramino._core import Variant, evaluate_actions
 from ramino.bots.greedy import GreedyBot
 from ramino.engine import (
     Command,
@@ -49,6 +54,7 @@ __all__ = [
     "Observation",
     "SearchBot",
     "hint_budget",
+    "margin_weight",
     "observe",
     "parse_times",
     "set_level_times",
@@ -62,12 +68,15 @@ class Budget:
     the time allows). With no clock the bot is deterministic given its seed.
     ``width``: the most discards weighed (the greedy bot's best first).
     ``confidence``: how many standard errors a choice must beat the greedy
-    bot's by, playout for playout on the same deals, to be played instead."""
+    bot's by, playout for playout on the same deals, to be played instead.
+    ``margin_weight``: what a point of the round's margin is worth beside
+    the round's win (1); ``None``: :func:`margin_weight` of the game."""
 
     time_ms: float | None
     iterations: int | None = None
     width: int = 6
     confidence: float = 1.0
+    margin_weight: float | None = None
 
     def __post_init__(self) -> None:
         if self.time_ms is None and self.iterations is None:
@@ -80,6 +89,22 @@ class Budget:
             raise ValueError(f"a bot's confidence is at least 0, not {self.confidence}")
         if self.width < 2:
             raise ValueError(f"a bot weighs at least 2 discards, not {self.width}")
+        if self.margin_weight is not None and not self.margin_weight >= 0:
+            raise ValueError(f"a bot's margin weight is at least 0, not {self.margin_weight}")
+
+
+WIN_MARGIN_WEIGHT = 0.001
+"""A point's worth in a game of one round: its win is what counts, the
+margin breaks near ties (a thousand points weigh as much as the win)."""
+
+MATCH_MARGIN_WEIGHT = 0.01
+"""A point's worth in a match to a target score: a hundred points weigh as
+much as the round's win, since the points carry over."""
+
+
+def margin_weight(variant: Variant) -> float:
+    """What the playouts weigh a point of margin at in a game of ``variant``."""
+    return WIN_MARGIN_WEIGHT if variant.max_rounds == 1 else MATCH_MARGIN_WEIGHT
 
 
 LEVEL_BUDGETS: dict[str, Budget] = {
@@ -98,7 +123,9 @@ def hint_budget(level: str) -> Budget | None:
     """The budget of a hint by ``level`` (None for a level that does not search)."""
     if level not in HINT_ITERATIONS:
         return None
-    return Budget(time_ms=None, iterations=HINT_ITERATIONS[level], width=LEVEL_BUDGETS[level].width)
+    return dataclasses.replace(
+        LEVEL_BUDGETS[level], time_ms=None, iterations=HINT_ITERATIONS[level]
+    )
 
 
 def parse_times(text: str) -> dict[str, float]:
@@ -126,8 +153,7 @@ def set_level_times(times: dict[str, float]) -> None:
     """Changes the default time budget of searching levels (the server's
     ``--bot-time-ms``)."""
     for level, ms in times.items():
-        old = LEVEL_BUDGETS[level]
-        LEVEL_BUDGETS[level] = Budget(time_ms=ms, iterations=old.iterations, width=old.width)
+        LEVEL_BUDGETS[level] = dataclasses.replace(LEVEL_BUDGETS[level], time_ms=ms)
 
 
 # Iterations run when only a time is set: a bound no decision reaches in time.
@@ -322,6 +348,9 @@ class SearchBot(GreedyBot):
             iterations=b.iterations if b.iterations is not None else _UNBOUNDED,
             time_ms=time_ms,
             seed=self._search_rng.getrandbits(64),
+            margin_weight=(
+                margin_weight(game.rules.variant) if b.margin_weight is None else b.margin_weight
+            ),
         )
         # The greedy choice (the first) stands unless another beats it by
         # more than the noise of the playouts: a choice made on noise alone
