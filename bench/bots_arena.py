@@ -5,7 +5,9 @@ every variant, and four in ramino51 (the two levels in alternate seats). Each
 deal is played twice, the seats swapped, so that neither side gets the better
 cards. A game here is one round (a hand): ``max_rounds`` is set to 1, so that
 the figures are per deal, as OpenSpiel's are (a match to 150 or to 100 is a
-sum of such hands).
+sum of such hands). A game of ramino51 or rami51 is one round anyway; with
+``--whole-games`` every variant plays its whole game (rummy's match to 150,
+gin's to 100, with its bonuses), won by who wins the match.
 
 Printed per pair: the first level's share of the hands won (a hand with no
 winner counts half), the mean point margin per hand in its favour (scores
@@ -34,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ramino.bots import LEVEL_BUDGETS, LEVELS, Bot, Budget, make_bot
-from ramino.engine import Command, Game, RoundEnded
+from ramino.engine import Command, Game, MatchEnded, RoundEnded
 from ramino.simulate import game_seed
 
 CASES = [("ramino51", 2), ("ramino51", 4), ("rami51", 2), ("rummy", 2), ("gin", 2)]
@@ -121,30 +123,54 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
 
 
 def hand(
-    variant: str, seats: list[str], seed: int, table: dict[str, Budget], side: str
+    variant: str,
+    seats: list[str],
+    seed: int,
+    table: dict[str, Budget],
+    side: str,
+    whole: bool = False,
 ) -> tuple[float, float, float, float]:
     """One hand; the win share, margin, points of ``side`` and of the others
     (the round's own scores: a one-round gin match adds its match bonuses to
-    the totals, which are left out here)."""
+    the totals, which are left out here). ``whole``: the variant's whole
+    game instead (its own rounds, to its target score), scored by the
+    match's winners and totals."""
     bots = [bot(level, (seed + 7919 * k) % 2**63, table) for k, level in enumerate(seats)]
     game = Game.new(
-        variant, [f"{s}-{k}" for k, s in enumerate(seats)], seed=seed, overrides={"max_rounds": 1}
+        variant,
+        [f"{s}-{k}" for k, s in enumerate(seats)],
+        seed=seed,
+        overrides=None if whole else {"max_rounds": 1},
     )
     while not game.finished:
         seat = game.state.turn
         game.apply(seat, bots[seat].choose(game, seat))
-    ended = next(e for e in game.record.events if isinstance(e, RoundEnded))
     mine_seats = [k for k, s in enumerate(seats) if s == side]
     other_seats = [k for k, s in enumerate(seats) if s != side]
-    win = 0.5 if ended.winner is None else float(ended.winner in mine_seats)
-    mine = sum(ended.scores[k] for k in mine_seats) / len(mine_seats)
-    theirs = sum(ended.scores[k] for k in other_seats) / len(other_seats)
+    if whole:
+        match = next(e for e in game.record.events if isinstance(e, MatchEnded))
+        ours = sum(1 for k in match.winners if k in mine_seats)
+        win = ours / len(match.winners) if match.winners else 0.5
+        scores: tuple[int, ...] = match.totals
+    else:
+        ended = next(e for e in game.record.events if isinstance(e, RoundEnded))
+        win = 0.5 if ended.winner is None else float(ended.winner in mine_seats)
+        scores = ended.scores
+    mine = sum(scores[k] for k in mine_seats) / len(mine_seats)
+    theirs = sum(scores[k] for k in other_seats) / len(other_seats)
     margin = theirs - mine if variant in PENALTY else mine - theirs
     return win, margin, max(mine, 0.0), max(theirs, 0.0)
 
 
 def play_pair(
-    variant: str, players: int, a: str, b: str, games: int, seed: int, table: dict[str, Budget]
+    variant: str,
+    players: int,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    table: dict[str, Budget],
+    whole: bool = False,
 ) -> Tally:
     tally = Tally()
     start = time.process_time()
@@ -152,24 +178,25 @@ def play_pair(
         gs = game_seed(seed, i // 2)
         first, second = (a, b) if i % 2 == 0 else (b, a)
         seats = [first if k % 2 == 0 else second for k in range(players)]
-        tally.add(*hand(variant, seats, gs, table, a))
+        tally.add(*hand(variant, seats, gs, table, a, whole))
     tally.seconds = time.process_time() - start
     return tally
 
 
-def report(variant: str, players: int, a: str, b: str, t: Tally) -> None:
+def report(variant: str, players: int, a: str, b: str, t: Tally, whole: bool = False) -> None:
     n = len(t.wins)
     w, wi = interval(t.wins)
     m, mi = interval(t.margins)
+    unit = "games" if whole else "hands"
     line = (
-        f"  {variant:8} {players}p  {a:>6} vs {b:<6} {n:5} hands  "
+        f"  {variant:8} {players}p  {a:>6} vs {b:<6} {n:5} {unit}  "
         f"wins {100 * w:5.1f}% +-{100 * wi:4.1f}  margin {m:+7.2f} +-{mi:5.2f}"
     )
     if variant == "gin":
         total = t.mine + t.theirs
         share = t.mine / total if total else 0.5
         line += f"  points share {100 * share:5.1f}%"
-    line += f"  {1000 * t.seconds / max(n, 1):7.1f} ms/hand"
+    line += f"  {1000 * t.seconds / max(n, 1):7.1f} ms/{unit[:-1]}"
     print(line, flush=True)
 
 
@@ -195,6 +222,11 @@ def main() -> None:
     p.add_argument(
         "--time-ms", type=float, default=None, help="hard's time a decision (expert: 5x)"
     )
+    p.add_argument(
+        "--whole-games",
+        action="store_true",
+        help="play each variant's whole game (rummy to 150, gin to 100) instead of one hand",
+    )
     p.add_argument("--seed", type=int, default=24)
     args = p.parse_args()
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
@@ -211,7 +243,10 @@ def main() -> None:
                 players,
                 strong,
                 weak,
-                play_pair(variant, players, strong, weak, args.games, args.seed, table),
+                play_pair(
+                    variant, players, strong, weak, args.games, args.seed, table, args.whole_games
+                ),
+                args.whole_games,
             )
     latency_report()
 
