@@ -323,7 +323,8 @@ pub fn evaluate(
     let mut totals = vec![0.0f64; actions.len()];
     // Sums of the paired differences with the first action, and of their squares.
     let mut diffs = vec![(0.0f64, 0.0f64); actions.len()];
-    let mut utilities = vec![0.0f64; actions.len()];
+    // The first action's utility on the current deal (it always plays first).
+    let mut first = 0.0f64;
     let mut active = vec![true; actions.len()];
     let mut done = 0u32;
     while done < budget.max_iterations.max(1) {
@@ -347,17 +348,17 @@ pub fn evaluate(
             sim.rng = ChaCha20::new(&seed, &[0; 12], playout_seed);
             let outcome = sim.run(seen.seat, a);
             let u = outcome.utility(seen.seat, budget.margin_weight);
-            utilities[i] = u;
+            if i == 0 {
+                first = u;
+            }
+            let x = u - first;
+            diffs[i].0 += x;
+            diffs[i].1 += x * x;
             totals[i] += u;
             evals[i].playouts += 1;
             if outcome.winner == Some(seen.seat) {
                 evals[i].wins += 1;
             }
-        }
-        for ((d, u), _) in diffs.iter_mut().zip(&utilities).zip(&active).filter(|(_, &on)| on) {
-            let x = u - utilities[0];
-            d.0 += x;
-            d.1 += x * x;
         }
         done += 1;
     }
