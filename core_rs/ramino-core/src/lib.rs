@@ -13,6 +13,7 @@
 
 pub mod card;
 pub mod error;
+pub mod game;
 pub mod meld;
 pub mod playout;
 pub mod search;
