@@ -27,8 +27,10 @@ pub fn can_take_discard(state: &State, rules: &Rules, seat: usize) -> Option<&'s
 /// discard pile: it is that card, or its identical twin from the other pack.
 #[must_use]
 pub fn undiscardable(rules: &Rules, taken: Option<CardId>, card: CardId) -> bool {
-    let _ = (rules, taken, card);
-    todo!()
+    match taken {
+        None => false,
+        Some(t) => card == t || rules.card(card) == rules.card(t),
+    }
 }
 
 /// A way to lay a swapped joker of `hand` in new melds and keep a card that

@@ -51,6 +51,24 @@ pub fn knock_unmatched(rules: &Rules, hand: &[CardId], discard: Option<CardId>, 
 /// discard, a swapped joker).
 #[must_use]
 pub fn ids_of(hand: &[CardId], rules: &Rules, melds: &[Vec<Card>], first: &[Option<CardId>]) -> Vec<Vec<CardId>> {
-    let _ = (hand, rules, melds, first);
-    todo!()
+    let preferred: Vec<CardId> = first.iter().flatten().copied().filter(|c| hand.contains(c)).collect();
+    // Each card's ids in the order they are handed out: preferred first.
+    let mut pools: Vec<Vec<CardId>> = vec![Vec::new(); 53];
+    for &c in preferred.iter().chain(hand.iter().filter(|c| !preferred.contains(c))) {
+        pools[rules.card(c).index()].push(c);
+    }
+    let mut next = [0usize; 53];
+    melds
+        .iter()
+        .map(|meld| {
+            meld.iter()
+                .map(|card| {
+                    let i = card.index();
+                    let id = pools[i][next[i]];
+                    next[i] += 1;
+                    id
+                })
+                .collect()
+        })
+        .collect()
 }
