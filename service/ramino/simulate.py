@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ramino._core import GameKernel
 from ramino.bots import BOT_KINDS, Bot, Budget, make_bot
 from ramino.engine import (
     RESIGNATIONS,
@@ -33,7 +34,6 @@ from ramino.engine import (
     RoundStarted,
 )
 from ramino.engine.context import Override
-from ramino.engine.state import Seat, State, apply_event, conservation_errors
 
 __all__ = ["add_parser", "run", "simulate", "Summary", "play_game", "GameResult", "game_seed"]
 
@@ -86,7 +86,9 @@ def play_game(
         variant, [f"{b.kind}-{i}" for i, b in enumerate(bots)], seed=seed, overrides=overrides
     )
     rules = game.rules
-    shadow = State([Seat(p) for p in game.record.players])
+    # A second kernel game fed only the record's events: the replay must
+    # give the live state.
+    shadow = GameKernel(rules.kernel, game.record.players, seed, ())
     violations: list[str] = []
     endings: Counter[str] = Counter()
     turns = 0
@@ -97,18 +99,19 @@ def play_game(
         nonlocal turns, last
         for e in events:
             if isinstance(e, RoundEnded):
-                turns += sum(s.turns for s in shadow.seats)
+                turns += sum(s.turns for s in shadow.state().seats)
                 endings[_ending(e, last)] += 1
-            apply_event(shadow, e, rules)  # type: ignore[arg-type]
+            shadow.fold(e)
             if check:
-                for err in conservation_errors(shadow, rules.deck_size):
+                for err in shadow.conservation_errors():
                     violations.append(f"after event {shadow.version}: {err}")
             if not isinstance(e, RoundStarted):
                 last = e
 
     fold(game.record.events)
     while not game.finished:
-        seat = game.state.turn
+        seat = game.turn
+        assert seat is not None
         if commands >= MAX_COMMANDS_PER_GAME:
             violations.append(f"stalled after {commands} commands")
             break
@@ -124,7 +127,7 @@ def play_game(
             events = game.apply(seat, moves[0])
         commands += 1
         fold(events)
-    if check and shadow != game.state:
+    if check and shadow.state() != game.state:
         violations.append("the record's events do not fold into the live state")
     return GameResult(
         totals=tuple(s.total for s in game.state.seats),

@@ -95,13 +95,15 @@ def test_deal_player_counts_outside_the_variant_are_refused() -> None:
 
 def test_deal_is_a_deterministic_shuffle_of_the_round_seed() -> None:
     from ramino.engine import round_seed
-    from ramino.engine.deck import deal
 
     g = Game.new("rummy", ["a", "b", "c"], seed=2**200 + 5)
     order = ramino.shuffle(round_seed(2**200 + 5, 1), 52)
-    d = deal(order, 3, 7, 0, True)
-    assert [g.state.seats[s].hand for s in (0, 1, 2)] == d.hands
-    assert g.state.discard == [d.upcard] and g.state.stock == d.stock
+    # One card at a time from the first player (seat 0, left of the dealer,
+    # seat 2), 7 each; then the upcard; the rest is the stock, its next card
+    # on top (last).
+    hands = [list(order[i:21:3]) for i in range(3)]
+    assert [g.state.seats[s].hand for s in (0, 1, 2)] == hands
+    assert g.state.discard == [order[21]] and g.state.stock == list(reversed(order[22:]))
     again = Game.new("rummy", ["a", "b", "c"], seed=2**200 + 5)
     assert again.record.to_json() == g.record.to_json()
     other = Game.new("rummy", ["a", "b", "c"], seed=2**200 + 6)

@@ -361,7 +361,7 @@ class Moves:
             )
             engine = game.engine
             if self._pool is not None and (
-                heavy or len(engine.state.seats[seat].hand) > POOLED_HAND
+                heavy or len(engine.hand(seat)) > POOLED_HAND
             ):
                 # A bot's searches (on a large hand, or playouts), in the work pool; the lock
                 # is held, so nothing changes the game meanwhile. A full pool

@@ -106,7 +106,7 @@ class GreedyBot:
                 top = deck[view.discard_pile[-1]]
                 names = [deck[c] for c in view.hand]
                 dw = ramino.min_deadwood([*names, top], v)
-                wall = DrawFromStock() not in moves and not game.state.first_upcard
+                wall = DrawFromStock() not in moves and not view.first_upcard
                 if wall or top not in dw.deadwood:
                     return TakeDiscard()
             if DrawFromStock() in moves:

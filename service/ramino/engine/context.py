@@ -1,5 +1,6 @@
-"""What the engine derives once per variant: card names and penalties by id,
-and the parameters it reads on every command."""
+"""What a game reads of its variant: card names and penalties by id (for
+views, encoders and bots) and the kernel's rules of the variant, which
+decide every command (``ramino._core.GameRules``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from collections.abc import Mapping
 
 import ramino
+from ramino._core import GameRules
 
 __all__ = ["Rules", "rules_for", "Override"]
 
@@ -14,40 +16,30 @@ Override = bool | int | str | list[int]
 
 
 class Rules:
-    """A variant with the tables the engine needs, shared by every game of
-    that variant (read-only)."""
+    """A variant with its tables and its kernel rules, shared by every game
+    of that variant (read-only)."""
 
     __slots__ = (
         "variant",
+        "kernel",
         "names",
         "penalties",
-        "is_joker",
         "deck_size",
         "needs_opening",
-        "joker_meld_variant",
         "must_discard",
-        "reshuffle",
     )
 
     def __init__(self, variant: ramino.Variant) -> None:
         self.variant = variant
+        self.kernel = GameRules(variant)
         cards = ramino.deck_cards(variant)
         self.names: tuple[str, ...] = tuple(str(c) for c in cards)
         by_name = {n: variant.card_penalty(n) for n in set(self.names)}
         self.penalties: tuple[int, ...] = tuple(by_name[n] for n in self.names)
-        self.is_joker: tuple[bool, ...] = tuple(c.is_joker for c in cards)
         self.deck_size = len(cards)
-        # Without a threshold or a pure-run rule there is no opening: a player
-        # may lay off from the first turn (basic rummy).
-        self.needs_opening = variant.open_threshold > 0 or variant.open_requires_pure_run
-        # The search question "can this hand, less the card it keeps to
-        # discard, lay the joker in a new meld?" is an opening with no
-        # threshold that may use every card searched.
-        self.joker_meld_variant = variant.replace(
-            open_threshold=0, open_requires_pure_run=False, must_discard_to_go_out=False
-        )
-        self.must_discard = variant.must_discard_to_go_out
-        self.reshuffle = variant.stock_exhausted == "reshuffle"
+        self.needs_opening: bool = self.kernel.needs_opening
+        """Whether a seat opens before it may lay off (the kernel says)."""
+        self.must_discard: bool = self.kernel.must_discard
 
     def penalty(self, cards: list[int]) -> int:
         p = self.penalties

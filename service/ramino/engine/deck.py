@@ -17,14 +17,13 @@ one); the rest is the stock, the next card on top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import ramino
 from ramino import reasons
 from ramino._core import derive_seed
 from ramino.engine.errors import InvalidSetup
 
-__all__ = ["SEED_LIMIT", "round_seed", "reshuffle_seed", "Deal", "deal", "stack_deck"]
+__all__ = ["SEED_LIMIT", "round_seed", "reshuffle_seed", "stack_deck"]
 
 SEED_LIMIT = 2**256
 
@@ -42,29 +41,11 @@ def reshuffle_seed(seed: int, round_number: int, rebuild: int) -> int:
 
 
 def _slots(players: int, size: int, extra: int) -> list[int]:
-    """Which hand (0 = first player) each dealt card goes to, in deal order."""
+    """Which hand (0 = first player) each dealt card goes to, in deal order:
+    the order the kernel deals in (``core_rs/ramino-core/src/game/round.rs``
+    ``deal``), which a stacked deck is made to fit (the tests deal what they
+    stack)."""
     return [p for _ in range(size) for p in range(players)] + [0] * extra
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    hands: list[list[int]]
-    """Hands in turn order, the first player's first."""
-    upcard: int | None
-    stock: list[int]
-    """Top card last."""
-
-
-def deal(order: Sequence[int], players: int, size: int, extra: int, upcard: bool) -> Deal:
-    """Deals ``order`` (a permutation of card ids) to ``players`` hands."""
-    hands: list[list[int]] = [[] for _ in range(players)]
-    slots = _slots(players, size, extra)
-    for p, card in zip(slots, order, strict=False):
-        hands[p].append(card)
-    rest = list(order[len(slots) :])
-    up = rest.pop(0) if upcard else None
-    rest.reverse()
-    return Deal(hands, up, rest)
 
 
 def stack_deck(

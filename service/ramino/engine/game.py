@@ -1,4 +1,10 @@
-"""A game: its record, and its state kept up to date event by event."""
+"""A game: its record, and the kernel's game that folds it.
+
+Every rule is the kernel's (``ramino._core.GameKernel`` over
+``core_rs/ramino-core/src/game``): this class keeps the record (the truth of
+a game) beside it and hands the kernel's answers out under the engine's
+Python names.
+"""
 
 from __future__ import annotations
 
@@ -6,69 +12,32 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ramino import reasons
-from ramino.engine.commands import Command
+from ramino._core import GameKernel
+from ramino.engine.commands import Command, Knock
 from ramino.engine.context import Override, Rules, rules_for
-from ramino.engine.deck import SEED_LIMIT
 from ramino.engine.errors import InvalidSetup, RecordError
 from ramino.engine.events import Event, project
-from ramino.engine.hint import Hint, hint
-from ramino.engine.moves import legal_moves
+from ramino.engine.hint import Hint
 from ramino.engine.record import Record, copy_overrides
-from ramino.engine.rules import Setup, decide, follow_up
 from ramino.engine.snapshot import state_from_data, state_to_data
-from ramino.engine.state import OVER, Seat, State, apply_event, conservation_errors
+from ramino.engine.state import State
 from ramino.engine.views import View, build_view
 
 __all__ = ["Game"]
-
-
-def _check_setup(
-    rules: Rules, players: Sequence[str], seed: object, decks: Sequence[Sequence[int]]
-) -> None:
-    v = rules.variant
-    if not v.min_players <= len(players) <= v.max_players:
-        raise InvalidSetup(
-            f"{v.name} is played by {v.min_players} to {v.max_players} players, "
-            f"not {len(players)}",
-            reasons.PLAYER_COUNT,
-        )
-    for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidSetup(
-                f"a player's name is a non-empty string, got {name!r}", reasons.BAD_PLAYER_NAME
-            )
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
-        raise InvalidSetup("the seed is an integer from 0 to 2**256 - 1", reasons.BAD_SEED)
-    for n in range(2, len(players) + 1):
-        size = v.hand_size(n)
-        if size is None:
-            continue
-        dealt = n * size + v.first_player_extra_cards + (1 if v.upcard else 0)
-        if dealt + 1 > rules.deck_size:
-            raise InvalidSetup(
-                f"{n} hands of {size} leave no stock in a deck of {rules.deck_size}",
-                reasons.DECK_TOO_SMALL,
-            )
-    for d in decks:
-        if sorted(d) != list(range(rules.deck_size)):
-            raise InvalidSetup(
-                f"a stacked deck is a permutation of the {rules.deck_size} card ids",
-                reasons.BAD_DECK,
-            )
 
 
 class Game:
     """One match of rummy: create it with :meth:`new` or :meth:`from_record`,
     then :meth:`apply` commands. Every method is deterministic."""
 
-    __slots__ = ("_record", "_rules", "_setup", "_state", "_turns")
+    __slots__ = ("_record", "_rules", "_kernel", "_turns", "_state")
 
-    def __init__(self, record: Record, rules: Rules, state: State) -> None:
+    def __init__(self, record: Record, rules: Rules, kernel: GameKernel) -> None:
         self._record = record
         self._rules = rules
-        self._setup = Setup(record.seed, record.decks)
-        self._state = state
+        self._kernel = kernel
         self._turns: tuple[int | None, ...] = ()
+        self._state: State | None = None
 
     @classmethod
     def new(
@@ -85,7 +54,7 @@ class Game:
         the first rounds (see :func:`ramino.engine.stack_deck`)."""
         ov = copy_overrides(overrides)
         rules = rules_for(variant, ov)
-        _check_setup(rules, players, seed, decks)
+        kernel = GameKernel(rules.kernel, players, seed, decks)
         record = Record(
             variant=variant,
             overrides=ov,
@@ -93,9 +62,9 @@ class Game:
             seed=seed,
             decks=tuple(tuple(d) for d in decks),
         )
-        game = cls(record, rules, State([Seat(p) for p in players]))
-        turns: list[int | None] = []
-        game._settle(record.events, turns)
+        game = cls(record, rules, kernel)
+        events, turns = kernel.settle()
+        record.events.extend(events)
         game._turns = tuple(turns)
         return game
 
@@ -104,29 +73,24 @@ class Game:
         """The game that ``record`` describes, replayed event by event."""
         try:
             rules = rules_for(record.variant, record.overrides)
-            _check_setup(rules, record.players, record.seed, record.decks)
+            kernel = GameKernel(rules.kernel, record.players, record.seed, record.decks)
         except (InvalidSetup, ValueError) as e:
             raise RecordError(f"bad record header: {e}", reasons.RECORD_INCONSISTENT) from None
-        state = State([Seat(p) for p in record.players])
         for event in record.events:
-            apply_event(state, event, rules)
-        game = cls(
-            Record(
-                record.variant,
-                copy_overrides(record.overrides),
-                record.players,
-                record.seed,
-                record.decks,
-                list(record.events),
-            ),
-            rules,
-            state,
-        )
-        if follow_up(state, rules, game._setup):
+            kernel.fold(event)
+        if kernel.follow_up():
             raise RecordError(
                 "the record stops halfway through a step", reasons.RECORD_INCONSISTENT
             )
-        return game
+        copy = Record(
+            record.variant,
+            copy_overrides(record.overrides),
+            record.players,
+            record.seed,
+            record.decks,
+            list(record.events),
+        )
+        return cls(copy, rules, kernel)
 
     # --- reading ---------------------------------------------------------
 
@@ -137,8 +101,12 @@ class Game:
 
     @property
     def state(self) -> State:
-        """The live state (do not modify it: it is the fold of the record)."""
-        return self._state
+        """The state as Python data (a copy of the kernel's, made once per
+        version: do not modify it)."""
+        state = self._state
+        if state is None or state.version != self._kernel.version:
+            state = self._state = self._kernel.state()
+        return state
 
     @property
     def rules(self) -> Rules:
@@ -146,15 +114,16 @@ class Game:
 
     @property
     def version(self) -> int:
-        return self._state.version
+        return self._kernel.version
 
     @property
     def finished(self) -> bool:
-        return self._state.phase == OVER
+        return self._kernel.finished
 
     @property
     def turn(self) -> int | None:
-        return None if self.finished else self._state.turn
+        """Whose turn it is, ``None`` once the match is over."""
+        return self._kernel.turn
 
     @property
     def turns(self) -> tuple[int | None, ...]:
@@ -163,56 +132,55 @@ class Game:
         tells its viewers of the turn, so that none asks again."""
         return self._turns
 
-    def _turn_now(self) -> int | None:
-        state = self._state
-        return state.turn if state.in_round() else None
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards in ``seat``'s hand (for the server's own use: a view
+        hides them from everyone else)."""
+        return self._kernel.hand(seat)
 
     def view(self, viewer: int | None) -> View:
         """What ``viewer`` (a seat, or ``None`` for a spectator) may see now."""
-        return build_view(self._state, self._rules, viewer)
+        return build_view(self.state, self._rules, viewer)
 
     def events(self, viewer: int | None, since: int = 0) -> list[Event]:
         """The events from version ``since`` on, as ``viewer`` may see them."""
         return [project(e, viewer) for e in self._record.events[since:]]
 
     def legal_moves(self, seat: int) -> list[Command]:
-        return legal_moves(self._state, self._rules, seat)
+        """The moves ``seat`` may make now (empty when it is not its turn)."""
+        return self._kernel.legal_moves(seat)
+
+    def knocks(self, seat: int) -> list[Knock]:
+        """Gin: the knocks ``seat`` may make now, best (least unmatched) first."""
+        return self._kernel.knocks(seat)
 
     def hint(self, seat: int, legal: Sequence[Command] | None = None) -> Hint | None:
         """The hint on ``seat``'s hand (see :class:`~ramino.engine.hint.Hint`),
         ``None`` when it holds no card; ``legal``: its :meth:`legal_moves`
         now, when the caller has them."""
-        return hint(self._state, self._rules, seat, legal)
+        return self._kernel.hint(seat, legal)
 
     def conservation_errors(self) -> list[str]:
         """Empty while every card is in exactly one place."""
-        return conservation_errors(self._state, self._rules.deck_size)
+        return self._kernel.conservation_errors()
 
     # --- playing -----------------------------------------------------------
 
     def check(self, seat: int, command: Command) -> None:
         """Raises what :meth:`apply` would raise, changing nothing."""
-        decide(self._state, self._rules, seat, command)
+        self._kernel.decide(seat, command)
 
     def apply(self, seat: int, command: Command) -> list[Event]:
         """Plays ``command`` for ``seat``: the new events (also appended to the
         record), or :class:`~ramino.engine.IllegalMove` /
         :class:`~ramino.engine.MalformedCommand` with nothing changed."""
-        events = decide(self._state, self._rules, seat, command)
-        out = self._record.events
-        start = len(out)
-        turns = []
-        for e in events:
-            apply_event(self._state, e, self._rules)
-            out.append(e)
-            turns.append(self._turn_now())
-        self._settle(out, turns)
+        events, turns = self._kernel.apply(seat, command)
+        self._record.events.extend(events)
         self._turns = tuple(turns)
-        return out[start:]
+        return events
 
     def snapshot(self) -> dict[str, Any]:
         """The state as JSON data (see :mod:`ramino.engine.snapshot`)."""
-        return state_to_data(self._state)
+        return state_to_data(self.state)
 
     @classmethod
     def from_snapshot(cls, header: Record, data: object) -> Game:
@@ -221,6 +189,7 @@ class Game:
         holds only the events absorbed or applied after the snapshot."""
         rules = rules_for(header.variant, header.overrides)
         state = state_from_data(data)
+        kernel = GameKernel.from_state(rules.kernel, header.seed, header.decks, state)
         record = Record(
             header.variant,
             copy_overrides(header.overrides),
@@ -229,23 +198,12 @@ class Game:
             header.decks,
             [],
         )
-        return cls(record, rules, state)
+        return cls(record, rules, kernel)
 
     def absorb(self, events: Sequence[Event]) -> None:
         """Folds events recorded elsewhere (another server holding the same
         game) into this game, as :meth:`from_record` would have."""
         out = self._record.events
         for e in events:
-            apply_event(self._state, e, self._rules)
+            self._kernel.fold(e)
             out.append(e)
-
-    def _settle(self, out: list[Event], turns: list[int | None] | None = None) -> None:
-        while True:
-            more = follow_up(self._state, self._rules, self._setup)
-            if not more:
-                return
-            for e in more:
-                apply_event(self._state, e, self._rules)
-                out.append(e)
-                if turns is not None:
-                    turns.append(self._turn_now())
