@@ -3,10 +3,8 @@
 //! Python engine (`ramino.engine.moves.legal_moves`, `ramino.engine.hint`)
 //! answers for the same state, card ids included.
 
-use ramino_core::game::{
-    self, best_discards, discard_scores, discardable, keep_one, knock_unmatched, meld_info, CardId, Command, Phase,
-    RawEnd, Rules, State,
-};
+use ramino_core::game::policy::{best_discards, discard_scores, discardable, keep_one, knock_unmatched};
+use ramino_core::game::{self, meld_info, CardId, Command, Phase, RawEnd, Rules, State};
 use ramino_core::{Card, End, ParamValue, Variant};
 
 /// Hands out the ids of a deck by card name, the first unused id of each
@@ -484,7 +482,7 @@ fn gin_s_defender_lays_off_melds_and_accepts_the_layout() {
         &["2H", "7H 7D 7C 7S 4S 5S 6S KD QC 3D"],
         &[(0, "AS 2S 3S"), (0, "4H 5H 6H")],
         "",
-        "KD 5C QD QH",
+        "9D 5C QD QH",
     );
     s.phase = Phase::Layoff;
     s.turn = 1;
