@@ -58,7 +58,8 @@ pub fn discard_scores(
             &searched
         }
     };
-    // Per rank, the suits held; per suit and rank (1 to 13), the cards held.
+    // Per rank, the suits held; per suit and rank, the cards held (ranks
+    // offset by 2, so that a neighbour two ranks off either end has a place).
     let mut suits_of_rank = [[false; 4]; 14];
     let mut in_suit = [[0i64; 18]; 4];
     for card in &cards {
