@@ -9,7 +9,7 @@ use super::super::types::{CardId, Command, Raw, RawEnd, Refusal, Rules, BAD_VALU
 
 /// A command whose fields have their shape: card ids of the deck, meld
 /// indexes, ends. `Resign` never gets here (it needs no shape).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(super) enum Shaped {
     DrawFromStock,
     TakeDiscard,
