@@ -36,7 +36,7 @@ impl PyOpening {
 /// The minimum deadwood of a hand.
 #[pyclass(name = "Deadwood", module = "ramino", frozen)]
 #[derive(Clone)]
-struct PyDeadwood {
+pub(crate) struct PyDeadwood {
     /// Penalty of the cards left over.
     #[pyo3(get)]
     value: u32,
@@ -68,6 +68,18 @@ impl PyDeadwood {
     }
 }
 
+impl PyDeadwood {
+    /// The kernel's value again (a policy given the deadwood the caller
+    /// already has).
+    pub(crate) fn to_core(&self) -> core::Deadwood {
+        core::Deadwood {
+            value: self.value,
+            melds: self.cards.clone(),
+            deadwood: self.left.clone(),
+        }
+    }
+}
+
 /// Best opening and minimum deadwood of one hand (from `analyze_many`).
 #[pyclass(name = "Analysis", module = "ramino", frozen, get_all)]
 #[derive(Clone)]
@@ -83,7 +95,7 @@ fn opening_py(o: core::Opening) -> PyOpening {
     }
 }
 
-fn deadwood_py(d: core::Deadwood) -> PyDeadwood {
+pub(crate) fn deadwood_py(d: core::Deadwood) -> PyDeadwood {
     PyDeadwood {
         value: d.value,
         cards: d.melds,

@@ -39,24 +39,44 @@ pub use types::*;
 #[must_use]
 pub fn project(event: &Event, viewer: Option<usize>) -> Event {
     match event {
-        Event::RoundStarted { round, dealer, first_player, hands, hand_sizes, upcard, stock_size, .. } => {
-            Event::RoundStarted {
-                round: *round,
-                dealer: *dealer,
-                first_player: *first_player,
-                hands: hands.iter().enumerate().map(|(s, h)| if Some(s) == viewer { h.clone() } else { None }).collect(),
-                hand_sizes: hand_sizes.clone(),
-                upcard: *upcard,
-                stock_size: *stock_size,
-                stock: None,
-            }
-        }
-        Event::DrewFromStock { seat, card } => {
-            Event::DrewFromStock { seat: *seat, card: if Some(*seat) == viewer { *card } else { None } }
-        }
-        Event::StockReshuffled { rebuild, kept, stock_size, .. } => {
-            Event::StockReshuffled { rebuild: *rebuild, kept: *kept, stock_size: *stock_size, stock: None }
-        }
+        Event::RoundStarted {
+            round,
+            dealer,
+            first_player,
+            hands,
+            hand_sizes,
+            upcard,
+            stock_size,
+            ..
+        } => Event::RoundStarted {
+            round: *round,
+            dealer: *dealer,
+            first_player: *first_player,
+            hands: hands
+                .iter()
+                .enumerate()
+                .map(|(s, h)| if Some(s) == viewer { h.clone() } else { None })
+                .collect(),
+            hand_sizes: hand_sizes.clone(),
+            upcard: *upcard,
+            stock_size: *stock_size,
+            stock: None,
+        },
+        Event::DrewFromStock { seat, card } => Event::DrewFromStock {
+            seat: *seat,
+            card: if Some(*seat) == viewer { *card } else { None },
+        },
+        Event::StockReshuffled {
+            rebuild,
+            kept,
+            stock_size,
+            ..
+        } => Event::StockReshuffled {
+            rebuild: *rebuild,
+            kept: *kept,
+            stock_size: *stock_size,
+            stock: None,
+        },
         other => other.clone(),
     }
 }
@@ -75,9 +95,17 @@ impl Game {
     ///
     /// # Errors
     /// A setup the variant cannot play ([`check_setup`]).
-    pub fn new(rules: std::sync::Arc<Rules>, players: &[String], setup: Setup) -> Result<(Game, Vec<Event>), GameError> {
+    pub fn new(
+        rules: std::sync::Arc<Rules>,
+        players: &[String],
+        setup: Setup,
+    ) -> Result<(Game, Vec<Event>), GameError> {
         check_setup(&rules, players, &setup.decks)?;
-        let mut game = Game { state: State::new(players), rules, setup };
+        let mut game = Game {
+            state: State::new(players),
+            rules,
+            setup,
+        };
         let events = game.settle()?;
         Ok((game, events))
     }

@@ -5,46 +5,147 @@
 use std::collections::HashMap;
 
 use crate::card::Card;
-use crate::search::Deadwood;
+use crate::meld::validate_meld;
+use crate::search::{min_deadwood, Deadwood};
 use crate::variant::Variant;
 
+use super::decide::undiscardable;
 use super::types::{CardId, Rules};
 
-/// The cards of `hand` worth offering to end the turn, in hand order.
+/// The cards of `hand` worth offering to end the turn, in hand order: not a
+/// swapped joker waiting for its meld; not the card taken from the discard
+/// pile nor its twin (RULES.md section 5); in gin, where the taken card may
+/// be discarded back, it is kept while there is another choice (throwing
+/// back what was just taken wastes the turn, and twice in succession draws
+/// the hand).
 #[must_use]
-pub fn discardable(rules: &Rules, hand: &[CardId], taken: Option<CardId>, pending_joker: Option<CardId>) -> Vec<CardId> {
-    let _ = (rules, hand, taken, pending_joker);
-    todo!()
+pub fn discardable(
+    rules: &Rules,
+    hand: &[CardId],
+    taken: Option<CardId>,
+    pending_joker: Option<CardId>,
+) -> Vec<CardId> {
+    let cards: Vec<CardId> = hand.iter().copied().filter(|&c| Some(c) != pending_joker).collect();
+    if !rules.variant.knocking {
+        return cards.into_iter().filter(|&c| !undiscardable(rules, taken, c)).collect();
+    }
+    if taken.is_some() && cards.len() > 1 {
+        return cards.into_iter().filter(|&c| Some(c) != taken).collect();
+    }
+    cards
 }
 
-/// How good a discard each card of `allowed` is, higher better.
+/// How good a discard each card of `allowed` (cards of `hand`) is, higher
+/// better: deadwood before melded cards, high penalties first, lone cards
+/// before cards with partners (another suit of the rank, or the suit within
+/// two ranks). A joker last while there is another choice. A card's twin
+/// scores as it does. `deadwood`: the hand's least deadwood, when the caller
+/// has it (an empty or oversized hand, which the search refuses, counts
+/// every card as deadwood).
 #[must_use]
-pub fn discard_scores(rules: &Rules, hand: &[CardId], allowed: &[CardId], deadwood: Option<&Deadwood>) -> HashMap<CardId, i64> {
-    let _ = (rules, hand, allowed, deadwood);
-    todo!()
+pub fn discard_scores(
+    rules: &Rules,
+    hand: &[CardId],
+    allowed: &[CardId],
+    deadwood: Option<&Deadwood>,
+) -> HashMap<CardId, i64> {
+    let cards = rules.cards_of(hand);
+    let searched;
+    let loose: &[Card] = match deadwood {
+        Some(d) => &d.deadwood,
+        None => {
+            searched = min_deadwood(&cards, &rules.variant).map_or_else(|_| cards.clone(), |d| d.deadwood);
+            &searched
+        }
+    };
+    // Per rank, the suits held; per suit and rank, the cards held (ranks
+    // offset by 2, so that a neighbour two ranks off either end has a place).
+    let mut suits_of_rank = [[false; 4]; 14];
+    let mut in_suit = [[0i64; 18]; 4];
+    for card in &cards {
+        if let (Some(rank), Some(suit)) = (card.rank(), card.suit()) {
+            suits_of_rank[usize::from(rank)][suit as usize] = true;
+            in_suit[suit as usize][usize::from(rank) + 2] += 1;
+        }
+    }
+    let mut by_card: HashMap<Card, i64> = HashMap::new();
+    let mut scores = HashMap::new();
+    for &c in allowed {
+        let card = rules.card(c);
+        let score = *by_card.entry(card).or_insert_with(|| {
+            let penalty = i64::from(rules.penalties[c as usize]);
+            match (card.rank(), card.suit()) {
+                (Some(rank), Some(suit)) if loose.contains(&card) => {
+                    let (r, s) = (usize::from(rank), suit as usize);
+                    let mut partners = suits_of_rank[r].iter().filter(|&&h| h).count() as i64 - 1;
+                    // Ranks r-2..=r+2 sit at r..=r+4 (offset by 2).
+                    partners += in_suit[s][r] + in_suit[s][r + 1] + in_suit[s][r + 3] + in_suit[s][r + 4];
+                    penalty * 2 - 8 * partners
+                }
+                (Some(_), Some(_)) => penalty * 2 - 500,
+                _ => -1000,
+            }
+        });
+        scores.insert(c, score);
+    }
+    scores
 }
 
 /// The cards of `allowed` that [`discard_scores`] ranks best, in the order
-/// given.
+/// given (a bot draws among them; the hint takes the first); empty when
+/// `allowed` is.
 #[must_use]
 pub fn best_discards(rules: &Rules, hand: &[CardId], allowed: &[CardId], deadwood: Option<&Deadwood>) -> Vec<CardId> {
-    let _ = (rules, hand, allowed, deadwood);
-    todo!()
+    let scores = discard_scores(rules, hand, allowed, deadwood);
+    let Some(&top) = scores.values().max() else {
+        return Vec::new();
+    };
+    allowed.iter().copied().filter(|c| scores[c] == top).collect()
 }
 
 /// Every card melds but going out needs a discard: the melds less one card
-/// kept back, else less the meld of least value.
+/// kept back (an end of a long run, a card of a set of four), else less the
+/// meld of least value (the first of them; a list that is not of melds
+/// counts 0 for one).
 #[must_use]
 pub fn keep_one(melds: &[Vec<Card>], variant: &Variant) -> Vec<Vec<Card>> {
-    let _ = (melds, variant);
-    todo!()
+    for (i, m) in melds.iter().enumerate() {
+        if m.len() >= 4 {
+            for rest in [&m[1..], &m[..m.len() - 1]] {
+                if validate_meld(rest, variant).is_ok() {
+                    let mut out = melds.to_vec();
+                    out[i] = rest.to_vec();
+                    return out;
+                }
+            }
+        }
+    }
+    if melds.len() > 1 {
+        let values: Vec<u32> = melds
+            .iter()
+            .map(|m| validate_meld(m, variant).map_or(0, |v| v.value))
+            .collect();
+        let least = values.iter().copied().min().unwrap_or(0);
+        let drop = values.iter().position(|&v| v == least).unwrap_or(0);
+        return melds
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != drop)
+            .map(|(_, m)| m.clone())
+            .collect();
+    }
+    Vec::new()
 }
 
 /// The unmatched total that a knock of `discard` and `melds` shows of `hand`.
 #[must_use]
 pub fn knock_unmatched(rules: &Rules, hand: &[CardId], discard: Option<CardId>, melds: &[Vec<CardId>]) -> u32 {
-    let _ = (rules, hand, discard, melds);
-    todo!()
+    let left: Vec<CardId> = hand
+        .iter()
+        .copied()
+        .filter(|&c| Some(c) != discard && !melds.iter().any(|m| m.contains(&c)))
+        .collect();
+    rules.penalty(&left)
 }
 
 /// Card codes back to ids of `hand`, the ids `first` preferred (the taken

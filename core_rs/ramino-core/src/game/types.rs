@@ -140,14 +140,29 @@ pub enum Command {
     TakeDiscard,
     TurnOverDiscardPile,
     /// `None`: the melds were not a list at all (`NO_MELDS`).
-    LayMelds { melds: Option<Vec<Vec<Raw>>> },
-    LayOff { card: Raw, meld: Raw, end: RawEnd },
-    SwapJoker { card: Raw, meld: Raw, joker: Raw },
-    Discard { card: Raw },
+    LayMelds {
+        melds: Option<Vec<Vec<Raw>>>,
+    },
+    LayOff {
+        card: Raw,
+        meld: Raw,
+        end: RawEnd,
+    },
+    SwapJoker {
+        card: Raw,
+        meld: Raw,
+        joker: Raw,
+    },
+    Discard {
+        card: Raw,
+    },
     Resign,
     PassUpcard,
     /// `discard` `None`: big gin. `melds` `None`: not a list (`NO_MELDS`).
-    Knock { discard: Option<Raw>, melds: Option<Vec<Vec<Raw>>> },
+    Knock {
+        discard: Option<Raw>,
+        melds: Option<Vec<Vec<Raw>>>,
+    },
     AcceptLayout,
     /// Not a command at all (`UNKNOWN_COMMAND`); the text names it.
     Unknown(String),
@@ -176,7 +191,14 @@ impl Command {
     /// A well-formed `LayMelds` of card ids.
     #[must_use]
     pub fn lay_melds(melds: &[Vec<CardId>]) -> Command {
-        Command::LayMelds { melds: Some(melds.iter().map(|m| m.iter().map(|&c| Raw::from(c)).collect()).collect()) }
+        Command::LayMelds {
+            melds: Some(
+                melds
+                    .iter()
+                    .map(|m| m.iter().map(|&c| Raw::from(c)).collect())
+                    .collect(),
+            ),
+        }
     }
 
     /// A well-formed `LayOff`.
@@ -197,7 +219,12 @@ impl Command {
     pub fn knock(discard: Option<CardId>, melds: &[Vec<CardId>]) -> Command {
         Command::Knock {
             discard: discard.map(Raw::from),
-            melds: Some(melds.iter().map(|m| m.iter().map(|&c| Raw::from(c)).collect()).collect()),
+            melds: Some(
+                melds
+                    .iter()
+                    .map(|m| m.iter().map(|&c| Raw::from(c)).collect())
+                    .collect(),
+            ),
         }
     }
 
@@ -210,7 +237,11 @@ impl Command {
     /// A well-formed `SwapJoker`.
     #[must_use]
     pub fn swap_joker(card: CardId, meld: usize, joker: CardId) -> Command {
-        Command::SwapJoker { card: Raw::from(card), meld: meld as Raw, joker: Raw::from(joker) }
+        Command::SwapJoker {
+            card: Raw::from(card),
+            meld: meld as Raw,
+            joker: Raw::from(joker),
+        }
     }
 }
 
@@ -298,23 +329,68 @@ pub enum Event {
         stock_size: usize,
         stock: Option<Vec<CardId>>,
     },
-    DrewFromStock { seat: usize, card: Option<CardId> },
-    TookDiscard { seat: usize, card: CardId },
+    DrewFromStock {
+        seat: usize,
+        card: Option<CardId>,
+    },
+    TookDiscard {
+        seat: usize,
+        card: CardId,
+    },
     /// The discard pile, turned over unshuffled, is the new stock.
-    DiscardPileTurnedOver { seat: usize, rebuild: u32 },
+    DiscardPileTurnedOver {
+        seat: usize,
+        rebuild: u32,
+    },
     /// All of the discard pile but its top card `kept` shuffled into a new
     /// stock (top card last).
-    StockReshuffled { rebuild: u32, kept: CardId, stock_size: usize, stock: Option<Vec<CardId>> },
-    MeldsLaid { seat: usize, melds: Vec<Vec<CardId>>, opening: bool },
-    LaidOff { seat: usize, card: CardId, meld: usize, end: End },
-    JokerSwapped { seat: usize, card: CardId, meld: usize, joker: CardId },
-    Discarded { seat: usize, card: CardId },
-    Resigned { seat: usize },
-    PassedUpcard { seat: usize },
-    Knocked { seat: usize, discard: Option<CardId>, melds: Vec<Vec<CardId>>, deadwood: u32 },
-    LayoutAccepted { seat: usize },
+    StockReshuffled {
+        rebuild: u32,
+        kept: CardId,
+        stock_size: usize,
+        stock: Option<Vec<CardId>>,
+    },
+    MeldsLaid {
+        seat: usize,
+        melds: Vec<Vec<CardId>>,
+        opening: bool,
+    },
+    LaidOff {
+        seat: usize,
+        card: CardId,
+        meld: usize,
+        end: End,
+    },
+    JokerSwapped {
+        seat: usize,
+        card: CardId,
+        meld: usize,
+        joker: CardId,
+    },
+    Discarded {
+        seat: usize,
+        card: CardId,
+    },
+    Resigned {
+        seat: usize,
+    },
+    PassedUpcard {
+        seat: usize,
+    },
+    Knocked {
+        seat: usize,
+        discard: Option<CardId>,
+        melds: Vec<Vec<CardId>>,
+        deadwood: u32,
+    },
+    LayoutAccepted {
+        seat: usize,
+    },
     RoundEnded(RoundResult),
-    MatchEnded { totals: Vec<i64>, winners: Vec<usize> },
+    MatchEnded {
+        totals: Vec<i64>,
+        winners: Vec<usize>,
+    },
 }
 
 impl Event {
@@ -420,7 +496,13 @@ impl State {
     #[must_use]
     pub fn new(players: &[String]) -> State {
         State {
-            seats: players.iter().map(|p| SeatState { name: p.clone(), ..SeatState::default() }).collect(),
+            seats: players
+                .iter()
+                .map(|p| SeatState {
+                    name: p.clone(),
+                    ..SeatState::default()
+                })
+                .collect(),
             round: 0,
             dealer: NO_SEAT,
             first_player: NO_SEAT,
@@ -507,17 +589,32 @@ pub struct Refusal {
 impl Refusal {
     #[must_use]
     pub fn illegal(reason: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal { kind: RefusalKind::Illegal, reason, message: message.into(), detail: None }
+        Refusal {
+            kind: RefusalKind::Illegal,
+            reason,
+            message: message.into(),
+            detail: None,
+        }
     }
 
     #[must_use]
     pub fn illegal_detail(reason: &'static str, message: impl Into<String>, detail: &'static str) -> Refusal {
-        Refusal { kind: RefusalKind::Illegal, reason, message: message.into(), detail: Some(detail) }
+        Refusal {
+            kind: RefusalKind::Illegal,
+            reason,
+            message: message.into(),
+            detail: Some(detail),
+        }
     }
 
     #[must_use]
     pub fn malformed(reason: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal { kind: RefusalKind::Malformed, reason, message: message.into(), detail: None }
+        Refusal {
+            kind: RefusalKind::Malformed,
+            reason,
+            message: message.into(),
+            detail: None,
+        }
     }
 }
 
@@ -540,12 +637,18 @@ pub struct GameError {
 impl GameError {
     #[must_use]
     pub fn corrupt(message: impl Into<String>) -> GameError {
-        GameError { reason: super::reasons::RECORD_INCONSISTENT, message: message.into() }
+        GameError {
+            reason: super::reasons::RECORD_INCONSISTENT,
+            message: message.into(),
+        }
     }
 
     #[must_use]
     pub fn setup(reason: &'static str, message: impl Into<String>) -> GameError {
-        GameError { reason, message: message.into() }
+        GameError {
+            reason,
+            message: message.into(),
+        }
     }
 }
 
