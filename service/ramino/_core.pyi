@@ -4,6 +4,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal, TypeAlias, final
 
 from ramino.engine.commands import Command as _Command
+from ramino.engine.commands import Knock as _Knock
 from ramino.engine.events import Event as _Event
 from ramino.engine.hint import Hint as _Hint
 from ramino.engine.state import State as _State
@@ -261,6 +262,10 @@ def evaluate_actions(
 # The game kernel (core_rs/ramino-py/src/game.rs): commands, events, the
 # state and the hint are the classes of ramino.engine.
 
+MAX_MELD_MOVES: int
+MAX_LAYOFF_MOVES: int
+MAX_SWAP_MOVES: int
+
 @final
 class GameRules:
     def __new__(cls, variant: _VariantLike) -> GameRules: ...
@@ -292,6 +297,7 @@ class GameKernel:
     def follow_up(self) -> list[_Event]: ...
     def fold(self, event: _Event) -> None: ...
     def legal_moves(self, seat: int) -> list[_Command]: ...
+    def knocks(self, seat: int) -> list[_Knock]: ...
     def hint(self, seat: int, legal: Sequence[_Command] | None = None) -> _Hint | None: ...
     def state(self) -> _State: ...
     @property

@@ -1175,6 +1175,17 @@ impl GameKernel {
         commands_to_py(py, &moves)
     }
 
+    /// Gin: the knocks `seat` may make now, best (least unmatched) first
+    /// (empty when it may not knock).
+    fn knocks<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
+        let Ok(seat) = self.seat_index(seat) else {
+            return PyList::new(py, Vec::<Bound<'_, PyAny>>::new());
+        };
+        let game = &self.game;
+        let found = py.allow_threads(|| kernel::knocks(&game.state, &game.rules, seat));
+        commands_to_py(py, &found)
+    }
+
     /// The hint on `seat`'s hand (`ramino.engine.hint.Hint`), None when it
     /// holds no card; `legal`: its legal moves now, when the caller has them.
     #[pyo3(signature = (seat, legal = None))]
@@ -1419,6 +1430,9 @@ fn knock_deadwood(cards: &Bound<'_, PyAny>, rules: &GameRules) -> PyResult<u32> 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameRules>()?;
     m.add_class::<GameKernel>()?;
+    m.add("MAX_MELD_MOVES", kernel::MAX_MELD_MOVES)?;
+    m.add("MAX_LAYOFF_MOVES", kernel::MAX_LAYOFF_MOVES)?;
+    m.add("MAX_SWAP_MOVES", kernel::MAX_SWAP_MOVES)?;
     m.add_function(wrap_pyfunction!(discardable, m)?)?;
     m.add_function(wrap_pyfunction!(discard_scores, m)?)?;
     m.add_function(wrap_pyfunction!(best_discards, m)?)?;
