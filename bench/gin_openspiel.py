@@ -47,7 +47,7 @@ from ramino.engine import (  # noqa: E402
     RoundStarted,
     TakeDiscard,
 )
-from ramino.engine.moves import knocks  # noqa: E402
+
 from ramino.simulate import game_seed  # noqa: E402
 
 from tests.engine.test_gin_openspiel import (  # noqa: E402
@@ -112,7 +112,7 @@ class Side:
             self.fallbacks += 1
         game = self.replay.game
         if phase == "Knock":
-            best = knocks(game.state, game.rules, seat)
+            best = game.knocks(seat)
             if best and best[0].discard is not None:
                 self.queue = self.knock_actions(best[0])
                 return self.act(state, seat, phase, finished_layoffs)

@@ -40,7 +40,7 @@ from ramino.engine import (
     TakeDiscard,
     stack_deck,
 )
-from ramino.engine.moves import hand_melds, knocks
+from ramino.engine.moves import hand_melds
 
 if os.environ.get("CI"):
     import pyspiel  # in CI the check must run: `make test` installs open-spiel
@@ -200,7 +200,7 @@ class Replay:
             if self.knock_discard is None:
                 return {
                     self.os_card(k.discard)
-                    for k in knocks(g.state, g.rules, seat)
+                    for k in g.knocks(seat)
                     if k.discard is not None
                 }
             return self.knock_meld_actions(seat)
