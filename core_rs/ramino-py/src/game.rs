@@ -73,6 +73,10 @@ struct Classes {
     commands: Vec<Py<PyType>>,
     /// In [`EVENT_NAMES`] order.
     events: Vec<Py<PyType>>,
+    /// Each command's field names, in order (see [`instance`]).
+    command_fields: Vec<Vec<Py<PyString>>>,
+    /// Each event's field names, in order.
+    event_fields: Vec<Vec<Py<PyString>>>,
     state: Py<PyType>,
     seat: Py<PyType>,
     table_meld: Py<PyType>,
@@ -93,6 +97,60 @@ fn classes_of(registry: &Bound<'_, PyAny>, names: &[&str]) -> PyResult<Vec<Py<Py
         .collect()
 }
 
+/// The names of a dataclass's fields, in the order of its `__init__`.
+fn field_names(py: Python<'_>, classes: &[Py<PyType>]) -> PyResult<Vec<Vec<Py<PyString>>>> {
+    let fields = py.import("dataclasses")?.getattr("fields")?;
+    classes
+        .iter()
+        .map(|cls| {
+            fields
+                .call1((cls.bind(py),))?
+                .try_iter()?
+                .map(|f| Ok(PyString::intern(py, &f?.getattr("name")?.extract::<String>()?).unbind()))
+                .collect()
+        })
+        .collect()
+}
+
+/// An instance of one of the engine's frozen, slotted dataclasses (a
+/// command or an event) with `args` as its fields, in order: the object is
+/// allocated as `object.__new__(cls)` would and each field set as
+/// `object.__setattr__` would, which is what the dataclass's own `__init__`
+/// does, without running that Python function (most of the cost of an
+/// event). Where the arguments do not match the fields, the class is called.
+fn instance<'py, A>(
+    py: Python<'py>,
+    cls: &Bound<'py, PyType>,
+    names: &[Py<PyString>],
+    args: A,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    A: IntoPyObject<'py, Target = PyTuple, Output = Bound<'py, PyTuple>>,
+    A::Error: Into<PyErr>,
+{
+    let args = args.into_pyobject(py).map_err(Into::into)?;
+    if args.len() != names.len() {
+        return cls.call1(args);
+    }
+    // SAFETY: `cls` is a live type object; `PyType_GenericAlloc` returns a new
+    // reference (or null with an exception set), which `from_owned_ptr` takes;
+    // every pointer passed to `PyObject_GenericSetAttr` is a live object held
+    // by a `Bound` for the duration of the call.
+    unsafe {
+        let obj = pyo3::ffi::PyType_GenericAlloc(cls.as_type_ptr(), 0);
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let obj = Bound::from_owned_ptr(py, obj);
+        for (name, value) in names.iter().zip(args.iter()) {
+            if pyo3::ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(obj)
+    }
+}
+
 /// The engine's classes, imported once (at the first call that needs them).
 fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
     static CLASSES: GILOnceCell<Classes> = GILOnceCell::new();
@@ -101,9 +159,13 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
         let events = py.import("ramino.engine.events")?;
         let state = py.import("ramino.engine.state")?;
         let errors = py.import("ramino.engine.errors")?;
+        let commands = classes_of(&commands.getattr("COMMAND_TYPES")?, &COMMAND_NAMES)?;
+        let events = classes_of(&events.getattr("EVENT_TYPES")?, &EVENT_NAMES)?;
         Ok(Classes {
-            commands: classes_of(&commands.getattr("COMMAND_TYPES")?, &COMMAND_NAMES)?,
-            events: classes_of(&events.getattr("EVENT_TYPES")?, &EVENT_NAMES)?,
+            command_fields: field_names(py, &commands)?,
+            event_fields: field_names(py, &events)?,
+            commands,
+            events,
             state: class(&state, "State")?,
             seat: class(&state, "Seat")?,
             table_meld: class(&state, "TableMeld")?,
@@ -368,20 +430,21 @@ fn command_to_py<'py>(py: Python<'py>, c: &Classes, cmd: &Command) -> PyResult<B
         return Err(PyValueError::new_err(format!("not a command: {cmd:?}")));
     };
     let cls = c.commands[i].bind(py);
+    let names = &c.command_fields[i];
     match cmd {
-        Command::LayMelds { melds } => cls.call1((raw_melds_py(py, melds)?,)),
+        Command::LayMelds { melds } => instance(py, cls, names, (raw_melds_py(py, melds)?,)),
         Command::LayOff { card, meld, end } => {
             let end = match end {
                 RawEnd::Start => "start",
                 RawEnd::End => "end",
                 RawEnd::Bad(text) => text.as_str(),
             };
-            cls.call1((*card, *meld, end))
+            instance(py, cls, names, (*card, *meld, end))
         }
-        Command::SwapJoker { card, meld, joker } => cls.call1((*card, *meld, *joker)),
-        Command::Discard { card } => cls.call1((*card,)),
-        Command::Knock { discard, melds } => cls.call1((*discard, raw_melds_py(py, melds)?)),
-        _ => cls.call0(),
+        Command::SwapJoker { card, meld, joker } => instance(py, cls, names, (*card, *meld, *joker)),
+        Command::Discard { card } => instance(py, cls, names, (*card,)),
+        Command::Knock { discard, melds } => instance(py, cls, names, (*discard, raw_melds_py(py, melds)?)),
+        _ => instance(py, cls, names, ()),
     }
 }
 
@@ -747,17 +810,26 @@ fn seat_or_minus_one(seat: usize) -> i64 {
     }
 }
 
-/// The engine's event class named `name` (an [`Event::type_name`]).
-fn event_class<'a, 'py>(py: Python<'py>, c: &'a Classes, name: &str) -> PyResult<&'a Bound<'py, PyType>> {
+/// The engine's event class named `name` (an [`Event::type_name`]) and its
+/// field names.
+fn event_class<'a, 'py>(
+    py: Python<'py>,
+    c: &'a Classes,
+    name: &str,
+) -> PyResult<(&'a Bound<'py, PyType>, &'a [Py<PyString>])> {
     let i = EVENT_NAMES
         .iter()
         .position(|n| *n == name)
         .ok_or_else(|| PyValueError::new_err(format!("no engine class for {name}")))?;
-    Ok(c.events[i].bind(py))
+    Ok((c.events[i].bind(py), &c.event_fields[i]))
 }
 
-fn round_ended<'py>(py: Python<'py>, cls: &Bound<'py, PyType>, r: &RoundResult) -> PyResult<Bound<'py, PyAny>> {
-    cls.call1((
+fn round_ended<'py>(
+    py: Python<'py>,
+    (cls, names): (&Bound<'py, PyType>, &[Py<PyString>]),
+    r: &RoundResult,
+) -> PyResult<Bound<'py, PyAny>> {
+    instance(py, cls, names, (
         r.round,
         r.ending.as_str(),
         r.winner,
@@ -768,7 +840,7 @@ fn round_ended<'py>(py: Python<'py>, cls: &Bound<'py, PyType>, r: &RoundResult) 
 }
 
 fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'py, PyAny>> {
-    let cls = event_class(py, c, e.type_name())?;
+    let (cls, names) = event_class(py, c, e.type_name())?;
     match e {
         Event::RoundStarted {
             round,
@@ -784,7 +856,7 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
                 .iter()
                 .map(|h| h.as_deref().map(|h| ids_tuple(py, h)).transpose())
                 .collect::<PyResult<Vec<_>>>()?;
-            cls.call1((
+            instance(py, cls, names, (
                 *round,
                 *dealer,
                 *first_player,
@@ -795,43 +867,43 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
                 stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
             ))
         }
-        Event::DrewFromStock { seat, card } => cls.call1((*seat, *card)),
-        Event::TookDiscard { seat, card } | Event::Discarded { seat, card } => cls.call1((*seat, *card)),
-        Event::DiscardPileTurnedOver { seat, rebuild } => cls.call1((*seat, *rebuild)),
+        Event::DrewFromStock { seat, card } => instance(py, cls, names, (*seat, *card)),
+        Event::TookDiscard { seat, card } | Event::Discarded { seat, card } => instance(py, cls, names, (*seat, *card)),
+        Event::DiscardPileTurnedOver { seat, rebuild } => instance(py, cls, names, (*seat, *rebuild)),
         Event::StockReshuffled {
             rebuild,
             kept,
             stock_size,
             stock,
-        } => cls.call1((
+        } => instance(py, cls, names, (
             *rebuild,
             *kept,
             *stock_size,
             stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
         )),
-        Event::MeldsLaid { seat, melds, opening } => cls.call1((*seat, melds_tuple(py, melds)?, *opening)),
+        Event::MeldsLaid { seat, melds, opening } => instance(py, cls, names, (*seat, melds_tuple(py, melds)?, *opening)),
         Event::LaidOff { seat, card, meld, end } => {
             let end = match end {
                 End::Start => intern!(py, "start"),
                 End::End => intern!(py, "end"),
             };
-            cls.call1((*seat, *card, *meld, end))
+            instance(py, cls, names, (*seat, *card, *meld, end))
         }
         Event::JokerSwapped {
             seat,
             card,
             meld,
             joker,
-        } => cls.call1((*seat, *card, *meld, *joker)),
-        Event::Resigned { seat } | Event::PassedUpcard { seat } | Event::LayoutAccepted { seat } => cls.call1((*seat,)),
+        } => instance(py, cls, names, (*seat, *card, *meld, *joker)),
+        Event::Resigned { seat } | Event::PassedUpcard { seat } | Event::LayoutAccepted { seat } => instance(py, cls, names, (*seat,)),
         Event::Knocked {
             seat,
             discard,
             melds,
             deadwood,
-        } => cls.call1((*seat, *discard, melds_tuple(py, melds)?, *deadwood)),
-        Event::RoundEnded(r) => round_ended(py, cls, r),
-        Event::MatchEnded { totals, winners } => cls.call1((PyTuple::new(py, totals)?, PyTuple::new(py, winners)?)),
+        } => instance(py, cls, names, (*seat, *discard, melds_tuple(py, melds)?, *deadwood)),
+        Event::RoundEnded(r) => round_ended(py, (cls, names), r),
+        Event::MatchEnded { totals, winners } => instance(py, cls, names, (PyTuple::new(py, totals)?, PyTuple::new(py, winners)?)),
     }
 }
 
