@@ -249,7 +249,7 @@ fuzz:
 	$(stage-begin)
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
 	if rustup toolchain list | grep -q '^nightly'; then tc=+nightly; else tc=; export RUSTC_BOOTSTRAP=1; fi; \
-	for target in parse_and_validate search; do \
+	for target in parse_and_validate search game; do \
 		cargo $$tc fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=64 -print_final_stats=0 2>&1 | tail -n 1 || exit 1; \
 	done
 	$(stage-end)
