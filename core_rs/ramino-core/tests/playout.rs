@@ -1,12 +1,9 @@
-//! The playouts of the searching bots: their lay-off rule against the
-//! kernel's meld validator, the budget, determinism, and input errors.
+//! The playouts of the searching bots: the budget, determinism, input
+//! errors, and the kernel's round underneath.
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use ramino_core::{
-    evaluate, extend_meld, validate_meld, Action, Budget, Card, End, ParamValue, PlayoutError, SeatSeen, Seen, Suit,
-    TableMeld, Variant,
-};
+use ramino_core::{evaluate, Action, Budget, Card, ParamValue, PlayoutError, SeatSeen, Seen, Variant};
 
 fn variants() -> Vec<Variant> {
     vec![
@@ -18,39 +15,6 @@ fn variants() -> Vec<Variant> {
             .with_override("ace_high", ParamValue::Bool(true))
             .unwrap(),
     ]
-}
-
-const SUITS: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
-
-/// A candidate meld: a run of `len` from `start` in `suit`, or a set of
-/// `rank` in the first `len` of a suit order; `joker` replaces one card.
-fn meld_cards(
-    run: bool,
-    suit: usize,
-    start: u8,
-    len: usize,
-    rank: u8,
-    order: &[usize],
-    joker: Option<usize>,
-) -> Vec<Card> {
-    let mut cards: Vec<Card> = if run {
-        (0..len as u8)
-            .map(|k| start + k)
-            .take_while(|&p| p <= 14)
-            .map(|p| Card::new(if p == 14 { 1 } else { p }, SUITS[suit]))
-            .collect()
-    } else {
-        order
-            .iter()
-            .take(len.min(4))
-            .map(|&s| Card::new(rank, SUITS[s]))
-            .collect()
-    };
-    if let Some(j) = joker {
-        let j = j % cards.len();
-        cards[j] = Card::JOKER;
-    }
-    cards
 }
 
 fn seat(hand_size: usize, known: Vec<Card>, opened: bool) -> SeatSeen {
@@ -92,36 +56,6 @@ fn seen_for(v: &Variant, mine: &str, discard: &str, others: usize, size: usize) 
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, rng_seed: RngSeed::Fixed(24), .. ProptestConfig::default() })]
-
-    /// The playout lays a natural card off exactly where the kernel's
-    /// validator accepts the extended meld, at that end.
-    #[test]
-    fn lay_offs_agree_with_the_validator(
-        vi in 0usize..5,
-        run in any::<bool>(),
-        suit in 0usize..4,
-        start in 1u8..=13,
-        len in 3usize..=6,
-        rank in 1u8..=13,
-        order in Just(vec![0usize, 1, 2, 3]).prop_shuffle(),
-        joker in proptest::option::of(0usize..6),
-    ) {
-        let v = &variants()[vi];
-        let joker = if v.jokers > 0 { joker } else { None };
-        let cards = meld_cards(run, suit, start, len, rank, &order, joker);
-        let Ok(meld) = validate_meld(&cards, v) else { return Ok(()) };
-        let table = TableMeld::of(&meld);
-        for k in 0..52u8 {
-            let c = Card::from_index(k);
-            let at_start = extend_meld(&meld, c, End::Start, v).is_ok();
-            let at_end = extend_meld(&meld, c, End::End, v).is_ok();
-            match table.accepts(c, v) {
-                Some(true) => prop_assert!(at_start, "{c} at the start of {:?}", meld.cards),
-                Some(false) => prop_assert!(at_end, "{c} at the end of {:?}", meld.cards),
-                None => prop_assert!(!at_start && !at_end, "{c} onto {:?}", meld.cards),
-            }
-        }
-    }
 
     /// An iteration budget runs exactly that many playouts of every action,
     /// and the same seed gives the same figures.
