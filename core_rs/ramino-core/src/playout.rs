@@ -62,7 +62,7 @@ use crate::card::Card;
 use crate::game::greedy;
 use crate::game::policy::ids_of;
 use crate::game::{apply_event, at_wall, decide, follow_up, meld_info};
-use crate::game::{CardId, Command, Event, Phase, Rules, Setup, State};
+use crate::game::{CardId, Command, Event, Phase, RoundResult, Rules, Setup, State};
 use crate::meld::validate_meld;
 use crate::search::min_deadwood;
 use crate::shuffle::ChaCha20;
@@ -720,58 +720,86 @@ impl Base {
         pick: &mut impl FnMut(usize) -> usize,
     ) -> Result<Outcome, &'static str> {
         let rules = &self.rules;
-        if let Some(end) = self.settle(&mut state, setup) {
-            return Ok(end);
-        }
-        let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
-        let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
-        let mut events = Some(events);
-        loop {
-            for e in events.take().unwrap_or_default() {
-                if apply_event(&mut state, &e, rules).is_err() {
-                    return Ok(self.no_winner(&state));
+        let result = match settle(&mut state, rules, setup) {
+            Settled::Playing => {
+                let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
+                let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
+                if events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
+                    play_round(&mut state, rules, setup, pick)
+                } else {
+                    None
                 }
             }
-            if let Some(end) = self.settle(&mut state, setup) {
-                return Ok(end);
-            }
-            match greedy::play(&state, rules, state.turn, pick) {
-                Some((_, more)) => events = Some(more),
-                None => return Ok(self.no_winner(&state)),
-            }
+            Settled::Ended(result) => Some(result),
+            Settled::Stuck => None,
+        };
+        let (winner, scores) = match result {
+            Some(r) => (r.winner, r.scores),
+            // What a state the kernel cannot play on (which no consistent
+            // position gives) comes to: no winner.
+            None => (None, vec![0; state.seats.len()]),
+        };
+        Ok(Outcome {
+            winner,
+            scores,
+            lower_is_better: rules.variant.scoring == Scoring::Penalty,
+        })
+    }
+}
+
+/// Plays the round of `state` to its end, every seat by the greedy policy
+/// ([`greedy::play`], ties broken by `pick`), each command's events and
+/// what the state then calls for ([`follow_up`], `setup`'s seed
+/// reshuffling the stock) folded into `state`: the round's result, as the
+/// kernel's `RoundEnded` gives it (the event itself is not folded, nor the
+/// next round dealt). `None`: `state` is not in a round, or the kernel
+/// cannot go on from it (a state no record gives).
+pub fn play_round(
+    state: &mut State,
+    rules: &Rules,
+    setup: &Setup,
+    pick: &mut impl FnMut(usize) -> usize,
+) -> Option<RoundResult> {
+    let mut memo = greedy::Memo::default();
+    loop {
+        if !state.in_round() {
+            return None;
+        }
+        match settle(state, rules, setup) {
+            Settled::Playing => {}
+            Settled::Ended(result) => return Some(result),
+            Settled::Stuck => return None,
+        }
+        let (_, events) = greedy::play(state, rules, state.turn, pick, &mut memo)?;
+        for e in &events {
+            apply_event(state, e, rules).ok()?;
         }
     }
+}
 
-    /// Folds what the state calls for by itself (a reshuffle); the round's
-    /// end when it comes to that.
-    fn settle(&self, state: &mut State, setup: &Setup) -> Option<Outcome> {
-        loop {
-            let more = follow_up(state, &self.rules, setup);
-            if more.is_empty() {
-                return None;
-            }
-            for e in more {
-                if let Event::RoundEnded(result) = e {
-                    return Some(Outcome {
-                        winner: result.winner,
-                        scores: result.scores,
-                        lower_is_better: self.rules.variant.scoring == Scoring::Penalty,
-                    });
-                }
-                if apply_event(state, &e, &self.rules).is_err() {
-                    return Some(self.no_winner(state));
-                }
-            }
+/// Where a round stands once the state's own events are folded.
+enum Settled {
+    Playing,
+    Ended(RoundResult),
+    /// An event of the kernel's did not fold.
+    Stuck,
+}
+
+/// Folds what the state calls for by itself (a reshuffle), up to the
+/// round's end.
+fn settle(state: &mut State, rules: &Rules, setup: &Setup) -> Settled {
+    loop {
+        let more = follow_up(state, rules, setup);
+        if more.is_empty() {
+            return Settled::Playing;
         }
-    }
-
-    /// A round given up with no winner: what a state the kernel cannot play
-    /// on (which no consistent position gives) comes to.
-    fn no_winner(&self, state: &State) -> Outcome {
-        Outcome {
-            winner: None,
-            scores: vec![0; state.seats.len()],
-            lower_is_better: self.rules.variant.scoring == Scoring::Penalty,
+        for e in more {
+            if let Event::RoundEnded(result) = e {
+                return Settled::Ended(result);
+            }
+            if apply_event(state, &e, rules).is_err() {
+                return Settled::Stuck;
+            }
         }
     }
 }
