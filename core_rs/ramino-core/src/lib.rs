@@ -24,9 +24,7 @@ pub mod variant;
 pub use card::{Card, Deck, Suit};
 pub use error::{CardError, HandError, MeldError, VariantError};
 pub use meld::{extend_meld, swap_joker, validate_meld, End, JokerRole, Meld, MeldKind};
-pub use playout::{
-    evaluate, Action, Budget, Evaluation, PlayoutError, SeatSeen, Seen, TableMeld, DEFAULT_MARGIN_WEIGHT,
-};
+pub use playout::{evaluate, Action, Budget, Evaluation, PlayoutError, SeatSeen, Seen, DEFAULT_MARGIN_WEIGHT};
 pub use search::{
     best_opening, check_hand, joker_swaps, layoff_targets, min_deadwood, Deadwood, JokerSwap, LayOff, Opening, MAX_HAND,
 };

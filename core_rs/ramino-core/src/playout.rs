@@ -8,19 +8,20 @@
 //! other hands and the stock, consistently with what is known ([`Seen`]'s
 //! counts and known cards, weighted by what each seat collects and throws
 //! away), then plays every candidate action on that same deal to the end of
-//! the round with a fast greedy policy for every seat, and scores the round
-//! under the variant. The action with the best mean utility wins. Every few
-//! iterations the actions are raced: one that trails the leader by more than
-//! three standard errors is played out no more, and the deals left go to the
-//! actions still in contention (the first, against which the others are
-//! paired, always stays).
+//! the round, and scores the round. The action with the best mean utility
+//! wins. Every few iterations the actions are raced: one that trails the
+//! leader by more than three standard errors is played out no more, and the
+//! deals left go to the actions still in contention (the first, against
+//! which the others are paired, always stays).
 //!
-//! The playout follows the variant's parameters, never its name: opening
-//! threshold and pure run, taking the discard before opening, the card taken
-//! not discarded back, lay-offs (natural cards), going out with or without a
-//! discard, the stock rebuilt or turned over, the turn limit, and knocking
-//! play (knock, gin, lay-offs of the defender, undercut, the wall). It does
-//! not swap jokers or lay jokers off: a policy, not a rules engine.
+//! A playout is the game kernel's own round ([`crate::game`]): the deal
+//! becomes a kernel [`State`], the candidate action a kernel command, and
+//! every seat then plays by the one greedy policy ([`crate::game::greedy`]),
+//! each command checked by [`decide`] and folded by [`apply_event`], until
+//! the kernel's [`follow_up`] ends the round; its `RoundEnded` scores are the
+//! playout's. The stock is rebuilt at most [`Seen::rebuilds_left`] times
+//! more, and the round ends with no winner after [`Seen::turns_left`] more
+//! turns.
 //!
 //! ```
 //! use ramino_core::{evaluate, Action, Budget, Card, Seen, SeatSeen, Variant};
@@ -58,10 +59,14 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::card::Card;
-use crate::meld::{position_rank, validate_meld, Meld, MeldKind};
-use crate::search::{best_opening, min_deadwood};
+use crate::game::greedy;
+use crate::game::policy::ids_of;
+use crate::game::{apply_event, at_wall, decide, follow_up, meld_info};
+use crate::game::{CardId, Command, Event, Phase, RoundResult, Rules, Setup, State};
+use crate::meld::validate_meld;
+use crate::search::min_deadwood;
 use crate::shuffle::ChaCha20;
-use crate::variant::{Scoring, StockExhausted, Variant};
+use crate::variant::{Scoring, Variant};
 
 /// What the deciding seat knows of one seat (itself included).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,9 +106,12 @@ pub struct Seen {
     pub taken: Option<Card>,
     /// Times the stock may still be rebuilt this round.
     pub rebuilds_left: u8,
-    /// Turns left before the round ends with no winner.
+    /// Turns left, after the current one, before the round ends with no
+    /// winner.
     pub turns_left: u16,
-    /// A seat whose first turn starts without a draw and has not begun.
+    /// The first player of a variant whose first turn has no draw (the
+    /// kernel's first player; `None`: the deciding seat). The playouts start
+    /// from the deciding seat's turn, so no later turn starts without a draw.
     pub no_draw_seat: Option<usize>,
 }
 
@@ -227,76 +235,11 @@ fn action_name(a: Action) -> String {
     }
 }
 
-/// A meld on the table as the playout keeps it: what natural card extends it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableMeld {
-    kind: MeldKind,
-    /// Runs: the suit index; sets: the rank.
-    key: u8,
-    /// Runs: first and last position; sets: unused.
-    low: u8,
-    high: u8,
-    /// Sets: bit set of the natural suits in it.
-    suits: u8,
-    len: u8,
-}
-
-impl TableMeld {
-    /// The compact form of a legal meld.
-    #[must_use]
-    pub fn of(m: &Meld) -> TableMeld {
-        let mut suits = 0u8;
-        for c in &m.cards {
-            if let Some(s) = c.suit() {
-                suits |= 1 << (s as u8);
-            }
-        }
-        TableMeld {
-            kind: m.kind,
-            key: match m.kind {
-                MeldKind::Run => m.suit.map_or(0, |s| s as u8),
-                MeldKind::Set => m.low,
-            },
-            low: m.low,
-            high: m.high,
-            suits,
-            len: m.cards.len() as u8,
-        }
-    }
-
-    /// Whether the natural `card` can be laid off onto this meld, and at
-    /// which end of a run (`Some(true)`: the start). `None`: it cannot.
-    #[must_use]
-    pub fn accepts(&self, card: Card, v: &Variant) -> Option<bool> {
-        let (rank, suit) = (card.rank()?, card.suit()? as u8);
-        match self.kind {
-            MeldKind::Set => (self.len < 4 && rank == self.key && self.suits & (1 << suit) == 0).then_some(false),
-            MeldKind::Run => {
-                if suit != self.key || self.len >= 14 {
-                    return None;
-                }
-                if self.low > 1 && position_rank(self.low - 1) == rank {
-                    return Some(true);
-                }
-                if self.high < v.top_position() && position_rank(self.high + 1) == rank {
-                    return Some(false);
-                }
-                None
-            }
-        }
-    }
-
-    fn lay_off(&mut self, card: Card, at_start: bool) {
-        self.len += 1;
-        match self.kind {
-            MeldKind::Set => self.suits |= 1 << card.suit().map_or(0, |s| s as u8),
-            MeldKind::Run if at_start => self.low -= 1,
-            MeldKind::Run => self.high += 1,
-        }
-    }
-}
-
 /// Runs the playouts: one [`Evaluation`] per action, in the order given.
+///
+/// # Errors
+/// A [`Seen`] the playouts cannot start from, no action, or an action the
+/// rules refuse in that position (`BadAction`, `why` the kernel's reason).
 pub fn evaluate(
     v: &Variant,
     seen: &Seen,
@@ -305,8 +248,14 @@ pub fn evaluate(
     seed: [u8; 32],
 ) -> Result<Vec<Evaluation>, PlayoutError> {
     let start = Instant::now();
-    let base = Sim::from_seen(v, seen)?;
-    check_actions(v, seen, actions)?;
+    let base = Base::of(v, seen)?;
+    if actions.is_empty() {
+        return Err(PlayoutError::NoActions);
+    }
+    let plans = actions
+        .iter()
+        .map(|&a| base.plan(seen, a))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut rng = ChaCha20::from_seed(&seed);
     let weights = Weights::of(seen);
     let mut evals: Vec<Evaluation> = actions
@@ -340,13 +289,31 @@ pub fn evaluate(
         }
         let deal = base.determinize(seen, &weights, &mut rng);
         let playout_seed = rng.next_u32();
-        for (i, &a) in actions.iter().enumerate() {
+        // The reshuffles of the stock: the same for every action on this deal.
+        let mut setup_seed = seed;
+        for (b, x) in setup_seed.iter_mut().zip(playout_seed.to_le_bytes()) {
+            *b ^= x;
+        }
+        let setup = Setup {
+            seed: setup_seed,
+            decks: Vec::new(),
+        };
+        for (i, plan) in plans.iter().enumerate() {
             if !active[i] {
                 continue;
             }
-            let mut sim = deal.clone();
-            sim.rng = ChaCha20::new(&seed, &[0; 12], playout_seed);
-            let outcome = sim.run(seen.seat, a);
+            // The policy's ties: the same draws for every action on this deal.
+            let mut ties = ChaCha20::new(&seed, &[0; 12], playout_seed);
+            let mut pick = |n: usize| match u32::try_from(n) {
+                Ok(n) if n > 1 => ties.below(n) as usize,
+                _ => 0,
+            };
+            let outcome = base
+                .run(base.start(plan.phase, &deal), &plan.command, &setup, &mut pick)
+                .map_err(|why| PlayoutError::BadAction {
+                    action: action_name(actions[i]),
+                    why,
+                })?;
             let u = outcome.utility(seen.seat, budget.margin_weight);
             if i == 0 {
                 first = u;
@@ -414,33 +381,6 @@ fn race(evals: &[Evaluation], diffs: &[(f64, f64)], active: &mut [bool]) {
     }
 }
 
-fn check_actions(v: &Variant, seen: &Seen, actions: &[Action]) -> Result<(), PlayoutError> {
-    if actions.is_empty() {
-        return Err(PlayoutError::NoActions);
-    }
-    let hand = &seen.seats[seen.seat].known;
-    let bad = |a: Action, why| {
-        Err(PlayoutError::BadAction {
-            action: action_name(a),
-            why,
-        })
-    };
-    for &a in actions {
-        match a {
-            Action::TakeDiscard | Action::PassUpcard if seen.discard.is_empty() => {
-                return bad(a, "the discard pile is empty")
-            }
-            Action::PassUpcard if !v.knocking => return bad(a, "only knocking play offers the upcard"),
-            Action::Knock(_) if !v.knocking => return bad(a, "only knocking play knocks"),
-            Action::Discard(c) | Action::Knock(c) if !hand.contains(&c) => {
-                return bad(a, "the card is not in the seat's hand")
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
 /// Sampling weights of the unseen cards for each other seat's hand.
 struct Weights {
     per_seat: Vec<[f64; 53]>,
@@ -479,7 +419,7 @@ impl Weights {
     }
 }
 
-/// How a playout ended.
+/// How a playout ended: the kernel's `RoundEnded`, as the utility reads it.
 #[derive(Clone, Debug, PartialEq)]
 struct Outcome {
     winner: Option<usize>,
@@ -516,36 +456,35 @@ impl Outcome {
     }
 }
 
-/// One dealt state of a round, played by the policy.
-#[derive(Clone)]
-struct Sim<'a> {
-    v: &'a Variant,
-    hands: Vec<Vec<Card>>,
-    opened: Vec<bool>,
-    laid_any: Vec<bool>,
-    had_turn: Vec<bool>,
-    /// Top card last.
-    stock: Vec<Card>,
-    /// Top card last.
-    discard: Vec<Card>,
-    table: Vec<TableMeld>,
-    rebuilds_left: u8,
-    turns_left: u16,
-    no_draw_seat: Option<usize>,
-    taken: Option<Card>,
-    /// Whether the seat to play had laid cards before this turn.
-    laid_before: bool,
-    rng: ChaCha20,
+/// A candidate action as the kernel plays it: the phase of the deciding
+/// seat's turn it is taken in, and the command.
+struct Plan {
+    phase: Phase,
+    command: Command,
 }
 
-/// What a seat's turn comes to.
-enum Step {
-    Next,
-    Over(Outcome),
+/// The unseen cards dealt for one iteration: what each other seat holds
+/// beyond its known cards, and the stock (top card last).
+struct Dealt {
+    hands: Vec<Vec<CardId>>,
+    stock: Vec<CardId>,
 }
 
-impl<'a> Sim<'a> {
-    fn from_seen(v: &'a Variant, seen: &Seen) -> Result<Sim<'a>, PlayoutError> {
+/// What every playout of one evaluation starts from: the kernel's rules
+/// (built once), and the state of the deciding seat's turn in each phase,
+/// dealt with the unseen cards in order (each iteration deals them anew).
+struct Base {
+    rules: Rules,
+    draw: State,
+    play: State,
+    /// The ids of [`Seen::unseen`], in its order.
+    unseen: Vec<CardId>,
+    /// The number of known cards of each seat (the first of its hand).
+    known: Vec<usize>,
+}
+
+impl Base {
+    fn of(v: &Variant, seen: &Seen) -> Result<Base, PlayoutError> {
         let n = seen.seats.len();
         if !(2..=6).contains(&n) {
             return Err(PlayoutError::PlayerCount { players: n });
@@ -581,505 +520,291 @@ impl<'a> Sim<'a> {
                 needed,
             });
         }
-        let deck = v.deck();
-        let mut counts = [0u8; 53];
-        let mut table = Vec::with_capacity(seen.table.len());
         for (index, m) in seen.table.iter().enumerate() {
-            let meld = validate_meld(m, v).map_err(|_| PlayoutError::BadTable { index })?;
-            table.push(TableMeld::of(&meld));
+            validate_meld(m, v).map_err(|_| PlayoutError::BadTable { index })?;
         }
-        let everything = seen
+        // Turns started this round: the deciding seat's current one, and one
+        // for a seat that has had a turn (what the kernel reads of them:
+        // whether a seat is past its first turn, and whether it laid
+        // everything in the turn it goes out in).
+        let turns: Vec<u32> = seen
             .seats
             .iter()
-            .flat_map(|s| s.known.iter())
-            .chain(&seen.discard)
-            .chain(seen.table.iter().flatten())
-            .chain(&seen.unseen);
-        for c in everything {
-            counts[c.index()] += 1;
-            if counts[c.index()] > deck.copies(*c) {
-                return Err(PlayoutError::TooManyCopies { card: c.to_string() });
-            }
+            .enumerate()
+            .map(|(i, s)| u32::from(i == seen.seat) + u32::from(s.had_turn || s.laid_any || s.opened))
+            .collect();
+        let mut variant = v.clone();
+        variant.max_stock_rebuilds = seen.rebuilds_left;
+        let started = u16::try_from(turns.iter().sum::<u32>()).unwrap_or(u16::MAX);
+        variant.max_turns_per_round = started.saturating_add(seen.turns_left);
+        let rules = Rules::new(variant);
+
+        // Card ids, each card's in order, handed out as the cards come.
+        let mut pools: Vec<Vec<CardId>> = vec![Vec::new(); 53];
+        for (id, card) in rules.cards.iter().enumerate().rev() {
+            // A deck has at most 108 cards: every id fits a `CardId`.
+            pools[card.index()].push(id as CardId);
         }
-        Ok(Sim {
-            v,
-            hands: seen.seats.iter().map(|s| s.known.clone()).collect(),
-            opened: seen.seats.iter().map(|s| s.opened).collect(),
-            laid_any: seen.seats.iter().map(|s| s.laid_any).collect(),
-            had_turn: seen.seats.iter().map(|s| s.had_turn).collect(),
-            stock: Vec::new(),
-            discard: seen.discard.clone(),
-            table,
-            rebuilds_left: seen.rebuilds_left,
-            turns_left: seen.turns_left,
-            no_draw_seat: seen.no_draw_seat,
-            taken: seen.taken,
-            laid_before: seen.seats[seen.seat].laid_any,
-            rng: ChaCha20::from_seed(&[0; 32]),
+        let mut ids = |cards: &[Card]| -> Result<Vec<CardId>, PlayoutError> {
+            cards
+                .iter()
+                .map(|c| {
+                    pools[c.index()]
+                        .pop()
+                        .ok_or_else(|| PlayoutError::TooManyCopies { card: c.to_string() })
+                })
+                .collect()
+        };
+        let hands = seen
+            .seats
+            .iter()
+            .map(|s| ids(&s.known))
+            .collect::<Result<Vec<_>, _>>()?;
+        let discard = ids(&seen.discard)?;
+        let table = seen.table.iter().map(|m| ids(m)).collect::<Result<Vec<_>, _>>()?;
+        let unseen = ids(&seen.unseen)?;
+
+        let mut state = State::new(&vec![String::new(); n]);
+        state.round = 1;
+        state.first_player = seen.no_draw_seat.unwrap_or(seen.seat);
+        state.dealer = (state.first_player + n - 1) % n;
+        state.turn = seen.seat;
+        // The unseen cards dealt in order; each iteration deals them anew.
+        let mut rest = unseen.iter().copied();
+        for (i, (s, seat)) in seen.seats.iter().zip(&mut state.seats).enumerate() {
+            seat.hand.clone_from(&hands[i]);
+            if i != seen.seat {
+                seat.hand.extend(rest.by_ref().take(s.hand_size - s.known.len()));
+            }
+            seat.opened = s.opened;
+            seat.turns = turns[i];
+            // A seat that laid cards before this turn did so in an earlier
+            // turn; one that opened this turn, in this one.
+            seat.first_laid_turn = if s.laid_any || (s.opened && i != seen.seat) {
+                1
+            } else if s.opened {
+                seat.turns
+            } else {
+                0
+            };
+        }
+        state.stock = rest.collect();
+        state.discard = discard;
+        // Who laid a table meld is not seen, and nothing here reads it.
+        state.melds = table
+            .into_iter()
+            .enumerate()
+            .map(|(index, m)| meld_info(0, m, &rules).map_err(|_| PlayoutError::BadTable { index }))
+            .collect::<Result<_, _>>()?;
+
+        let v = &rules.variant;
+        let me = &seen.seats[seen.seat];
+        let mut draw = state.clone();
+        draw.phase = Phase::Draw;
+        // Knocking play: the first upcard is on offer until someone draws;
+        // until then a seat that had a turn passed it.
+        draw.first_upcard = v.knocking
+            && v.upcard
+            && seen.discard.len() == 1
+            && seen.taken.is_none()
+            && seen.seats.iter().all(|s| s.discarded.is_empty());
+        if draw.first_upcard {
+            draw.passes = seen.seats.iter().map(|s| u32::from(s.had_turn)).sum();
+        }
+        let mut play = state;
+        play.phase = Phase::Play;
+        play.taken = seen
+            .taken
+            .and_then(|t| play.seats[seen.seat].hand.iter().copied().find(|&c| rules.card(c) == t));
+        play.opened_this_turn = rules.needs_opening && me.opened && !me.laid_any;
+        play.wall_take = play.taken.is_some() && at_wall(&play, &rules);
+        Ok(Base {
+            known: hands.iter().map(Vec::len).collect(),
+            rules,
+            draw,
+            play,
+            unseen,
         })
+    }
+
+    /// The kernel command of `action` for the deciding seat.
+    fn plan(&self, seen: &Seen, action: Action) -> Result<Plan, PlayoutError> {
+        let bad = |why| PlayoutError::BadAction {
+            action: action_name(action),
+            why,
+        };
+        let (phase, command) = match action {
+            Action::DrawFromStock => (Phase::Draw, Command::DrawFromStock),
+            Action::TakeDiscard => (Phase::Draw, Command::TakeDiscard),
+            Action::PassUpcard => (Phase::Draw, Command::PassUpcard),
+            Action::Discard(card) | Action::Knock(card) => {
+                let hand = &self.play.seats[seen.seat].hand;
+                // The card's id in hand, not the one taken while another will do.
+                let mut ids = hand.iter().copied().filter(|&c| self.rules.card(c) == card);
+                let first = ids.next().ok_or_else(|| bad("the card is not in the seat's hand"))?;
+                let id = if Some(first) == self.play.taken {
+                    ids.next().unwrap_or(first)
+                } else {
+                    first
+                };
+                if let Action::Discard(_) = action {
+                    (Phase::Play, Command::discard(id))
+                } else {
+                    // The knock of that discard with the melds of the least
+                    // deadwood of the rest (the kernel's `knocks`).
+                    let rest: Vec<CardId> = hand.iter().copied().filter(|&c| c != id).collect();
+                    let d = min_deadwood(&self.rules.cards_of(&rest), &self.rules.variant)
+                        .map_err(|_| bad("the search takes no hand of that size"))?;
+                    let melds = ids_of(&rest, &self.rules, &d.melds, &[]);
+                    (Phase::Play, Command::knock(Some(id), &melds))
+                }
+            }
+        };
+        Ok(Plan { phase, command })
     }
 
     /// The other hands filled from the unseen cards (weighted), the rest
     /// shuffled into the stock.
-    fn determinize(&self, seen: &Seen, weights: &Weights, rng: &mut ChaCha20) -> Sim<'a> {
-        let mut sim = self.clone();
-        let mut pool = seen.unseen.clone();
+    fn determinize(&self, seen: &Seen, weights: &Weights, rng: &mut ChaCha20) -> Dealt {
+        let mut pool = self.unseen.clone();
+        let mut hands = vec![Vec::new(); seen.seats.len()];
         for (i, s) in seen.seats.iter().enumerate() {
             if i == seen.seat {
                 continue;
             }
             let w = &weights.per_seat[i];
             for _ in s.known.len()..s.hand_size {
-                let total: f64 = pool.iter().map(|c| w[c.index()]).sum();
+                let weight = |c: &CardId| w[self.rules.card(*c).index()];
+                let total: f64 = pool.iter().map(weight).sum();
                 let mut x = f64::from(rng.next_u32()) / 4_294_967_296.0 * total;
                 let mut pick = pool.len() - 1;
                 for (k, c) in pool.iter().enumerate() {
-                    x -= w[c.index()];
+                    x -= weight(c);
                     if x < 0.0 {
                         pick = k;
                         break;
                     }
                 }
-                sim.hands[i].push(pool.swap_remove(pick));
+                hands[i].push(pool.swap_remove(pick));
             }
         }
         shuffle_in_place(&mut pool, rng);
-        sim.stock = pool;
-        sim
+        Dealt { hands, stock: pool }
     }
 
-    fn outcome(&self, winner: Option<usize>, scores: Vec<i64>) -> Outcome {
-        Outcome {
+    /// The state of the deciding seat's turn in `phase` with `dealt`.
+    fn start(&self, phase: Phase, dealt: &Dealt) -> State {
+        let mut state = if phase == Phase::Draw {
+            self.draw.clone()
+        } else {
+            self.play.clone()
+        };
+        for ((seat, extra), &known) in state.seats.iter_mut().zip(&dealt.hands).zip(&self.known) {
+            if !extra.is_empty() {
+                seat.hand.truncate(known);
+                seat.hand.extend_from_slice(extra);
+            }
+        }
+        state.stock.clone_from(&dealt.stock);
+        state
+    }
+
+    /// Plays `command` for the seat whose turn it is, then every seat by
+    /// the greedy policy, to the end of the round. `Err`: the rules refuse
+    /// `command` (their reason).
+    fn run(
+        &self,
+        mut state: State,
+        command: &Command,
+        setup: &Setup,
+        pick: &mut impl FnMut(usize) -> usize,
+    ) -> Result<Outcome, &'static str> {
+        let rules = &self.rules;
+        let result = match settle(&mut state, rules, setup) {
+            Settled::Playing => {
+                let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
+                let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
+                if events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
+                    play_round(&mut state, rules, setup, pick)
+                } else {
+                    None
+                }
+            }
+            Settled::Ended(result) => Some(result),
+            Settled::Stuck => None,
+        };
+        let (winner, scores) = match result {
+            Some(r) => (r.winner, r.scores),
+            // What a state the kernel cannot play on (which no consistent
+            // position gives) comes to: no winner.
+            None => (None, vec![0; state.seats.len()]),
+        };
+        Ok(Outcome {
             winner,
             scores,
-            lower_is_better: self.v.scoring == Scoring::Penalty,
-        }
+            lower_is_better: rules.variant.scoring == Scoring::Penalty,
+        })
     }
+}
 
-    fn no_winner(&self) -> Outcome {
-        self.outcome(None, vec![0; self.hands.len()])
-    }
-
-    /// Plays `first` for `seat`, then the policy for everyone to the end.
-    fn run(&mut self, seat: usize, first: Action) -> Outcome {
-        let n = self.hands.len();
-        let step = match first {
-            Action::DrawFromStock | Action::TakeDiscard => self.turn(seat, Some(first == Action::TakeDiscard)),
-            Action::PassUpcard => Step::Next,
-            Action::Discard(c) => self.finish_turn(seat, Some(c)),
-            Action::Knock(c) => self.knock(seat, c),
-        };
-        if let Step::Over(o) = step {
-            return o;
+/// Plays the round of `state` to its end, every seat by the greedy policy
+/// ([`greedy::play`], ties broken by `pick`), each command's events and
+/// what the state then calls for ([`follow_up`], `setup`'s seed
+/// reshuffling the stock) folded into `state`: the round's result, as the
+/// kernel's `RoundEnded` gives it (the event itself is not folded, nor the
+/// next round dealt). `None`: `state` is not in a round, or the kernel
+/// cannot go on from it (a state no record gives).
+pub fn play_round(
+    state: &mut State,
+    rules: &Rules,
+    setup: &Setup,
+    pick: &mut impl FnMut(usize) -> usize,
+) -> Option<RoundResult> {
+    let mut memo = greedy::Memo::default();
+    loop {
+        if !state.in_round() {
+            return None;
         }
-        let mut s = (seat + 1) % n;
-        loop {
-            if self.turns_left == 0 {
-                return self.no_winner();
-            }
-            self.turns_left -= 1;
-            if let Step::Over(o) = self.turn(s, None) {
-                return o;
-            }
-            s = (s + 1) % n;
+        match settle(state, rules, setup) {
+            Settled::Playing => {}
+            Settled::Ended(result) => return Some(result),
+            Settled::Stuck => return None,
         }
-    }
-
-    /// A whole turn of `s` by the policy (`take`: the draw decided already).
-    fn turn(&mut self, s: usize, take: Option<bool>) -> Step {
-        self.taken = None;
-        self.laid_before = self.laid_any[s];
-        let first = !self.had_turn[s];
-        self.had_turn[s] = true;
-        if self.v.knocking {
-            return self.gin_turn(s, take);
-        }
-        if self.no_draw_seat == Some(s) {
-            self.no_draw_seat = None;
-        } else {
-            let take = take.unwrap_or_else(|| self.wants_discard(s, first));
-            if take && !self.discard.is_empty() {
-                let top = self.discard.pop().expect("not empty");
-                self.hands[s].push(top);
-                self.taken = Some(top);
-            } else if !self.draw_stock(s) {
-                return Step::Over(self.no_winner());
-            }
-        }
-        self.meld(s, first);
-        self.finish_turn(s, None)
-    }
-
-    fn must_open_with_discard(&self, s: usize, first: bool) -> bool {
-        self.v.discard_take_requires_open && !self.opened[s] && !first && self.v.open_threshold > 0
-    }
-
-    /// The policy's draw: the discard top when it joins a meld of the hand
-    /// (and, where taking it obliges an opening, when that opening exists).
-    fn wants_discard(&self, s: usize, first: bool) -> bool {
-        let Some(&top) = self.discard.last() else { return false };
-        let mut with = self.hands[s].clone();
-        with.push(top);
-        if self.must_open_with_discard(s, first) {
-            return matches!(best_opening(&with, self.v, Some(top)), Ok(Some(_)));
-        }
-        if top.is_joker() {
-            return true;
-        }
-        match min_deadwood(&with, self.v) {
-            Ok(d) => d.melds.iter().any(|m| m.contains(&top)),
-            Err(_) => false,
-        }
-    }
-
-    /// Draws the stock top, rebuilding the stock first when it is empty;
-    /// false when it cannot be rebuilt (the round ends with no winner).
-    fn draw_stock(&mut self, s: usize) -> bool {
-        if self.stock.is_empty() {
-            if self.rebuilds_left == 0 || self.discard.len() < 2 {
-                return false;
-            }
-            self.rebuilds_left -= 1;
-            let top = self.discard.pop().expect("two cards");
-            let mut pile = std::mem::take(&mut self.discard);
-            match self.v.stock_exhausted {
-                StockExhausted::Reshuffle => shuffle_in_place(&mut pile, &mut self.rng),
-                // Turned over: the pile's bottom card becomes the stock top.
-                StockExhausted::TurnOver => pile.reverse(),
-            }
-            self.stock = pile;
-            self.discard.push(top);
-        }
-        let c = self.stock.pop().expect("a stock card");
-        self.hands[s].push(c);
-        true
-    }
-
-    /// The policy's melding: open with the best opening as soon as there is
-    /// one; once open, lay every meld of the least deadwood and lay off what
-    /// the table takes, always keeping a card to discard where going out
-    /// needs one.
-    fn meld(&mut self, s: usize, first: bool) {
-        let v = self.v;
-        let mut opened_now = false;
-        if v.open_threshold > 0 && !self.opened[s] {
-            let include = if self.taken.is_some() && self.must_open_with_discard(s, first) {
-                self.taken
-            } else {
-                None
-            };
-            let Ok(Some(opening)) = best_opening(&self.hands[s], v, include) else {
-                return;
-            };
-            self.lay(s, &opening.melds);
-            self.opened[s] = true;
-            opened_now = true;
-        } else if self.hands[s].len() > 1 || !v.must_discard_to_go_out {
-            let Ok(d) = min_deadwood(&self.hands[s], v) else { return };
-            let mut melds = d.melds;
-            if d.deadwood.is_empty() && v.must_discard_to_go_out {
-                keep_one(&mut melds, v);
-            }
-            if !melds.is_empty() {
-                self.lay(s, &melds);
-                self.opened[s] = true;
-            }
-        }
-        if opened_now && !v.layoff_on_opening_turn {
-            return;
-        }
-        self.lay_offs(s);
-    }
-
-    fn lay(&mut self, s: usize, melds: &[Vec<Card>]) {
-        for m in melds {
-            for c in m {
-                let i = self.hands[s].iter().position(|h| h == c).expect("melded card in hand");
-                self.hands[s].swap_remove(i);
-            }
-            if let Ok(meld) = validate_meld(m, self.v) {
-                self.table.push(TableMeld::of(&meld));
-            }
-        }
-        self.laid_any[s] = true;
-    }
-
-    fn lay_offs(&mut self, s: usize) {
-        let keep = usize::from(self.v.must_discard_to_go_out);
-        let mut i = 0;
-        while i < self.hands[s].len() && self.hands[s].len() > keep {
-            let c = self.hands[s][i];
-            let target = self
-                .table
-                .iter()
-                .enumerate()
-                .find_map(|(k, m)| m.accepts(c, self.v).map(|at| (k, at)));
-            if let Some((k, at_start)) = target {
-                self.table[k].lay_off(c, at_start);
-                self.hands[s].swap_remove(i);
-                self.laid_any[s] = true;
-                i = 0;
-            } else {
-                i += 1;
-            }
-        }
-    }
-
-    /// Discards (`card`, or the policy's choice) and scores the round when
-    /// the hand is empty.
-    fn finish_turn(&mut self, s: usize, card: Option<Card>) -> Step {
-        if !self.hands[s].is_empty() {
-            let c = card.unwrap_or_else(|| self.choose_discard(s));
-            let i = self.hands[s].iter().position(|h| *h == c).expect("discard in hand");
-            self.hands[s].swap_remove(i);
-            self.discard.push(c);
-        }
-        if self.hands[s].is_empty() {
-            return Step::Over(self.went_out(s));
-        }
-        Step::Next
-    }
-
-    /// The policy's discard: never the card just taken (nor its twin), a
-    /// joker last, the deadwood card of highest penalty with the fewest
-    /// partners (a card of the same rank, or the suit within two ranks).
-    fn choose_discard(&self, s: usize) -> Card {
-        let hand = &self.hands[s];
-        let melded: Vec<Card> = if self.opened[s] || hand.len() < 3 {
-            Vec::new()
-        } else {
-            min_deadwood(hand, self.v).map(|d| d.melds.concat()).unwrap_or_default()
-        };
-        let mut best = hand[0];
-        let mut best_score = i64::MIN;
-        for &c in hand {
-            if Some(c) == self.taken && hand.iter().any(|h| Some(*h) != self.taken) {
-                continue;
-            }
-            let score = if c.is_joker() {
-                -10_000
-            } else {
-                let (r, su) = (c.rank().unwrap_or(0), c.suit());
-                let partners = hand
-                    .iter()
-                    .filter(|h| {
-                        !h.is_joker()
-                            && **h != c
-                            && ((h.rank() == Some(r) && h.suit() != su)
-                                || (h.suit() == su && h.rank().unwrap_or(0).abs_diff(r) <= 2))
-                    })
-                    .count() as i64;
-                let base = i64::from(self.v.penalty(&c)) * 2 - 8 * partners;
-                if melded.contains(&c) {
-                    base - 500
-                } else {
-                    base
-                }
-            };
-            if score > best_score {
-                best_score = score;
-                best = c;
-            }
-        }
-        best
-    }
-
-    /// `s` went out. A seat that laid nothing before this turn "closed in
-    /// hand" (51 variants) or "went rummy" (rummy).
-    fn went_out(&self, s: usize) -> Outcome {
-        let v = self.v;
-        let laid_before = self.laid_before;
-        let n = self.hands.len();
-        let mut scores = vec![0i64; n];
-        match v.scoring {
-            Scoring::Penalty => {
-                let closed = !laid_before && v.closed_hand_multiplier > 1;
-                let mult = if closed { i64::from(v.closed_hand_multiplier) } else { 1 };
-                for (i, score) in scores.iter_mut().enumerate() {
-                    *score = if i == s {
-                        i64::from(if closed { v.closed_hand_score } else { v.winner_score })
-                    } else if !self.opened[i] && v.never_opened_penalty > 0 {
-                        i64::from(v.never_opened_penalty) * mult
-                    } else {
-                        i64::from(v.hand_penalty(&self.hands[i])) * mult
-                    };
-                }
-            }
-            Scoring::WinnerCollects => {
-                let pot: i64 = (0..n)
-                    .filter(|&i| i != s)
-                    .map(|i| i64::from(v.hand_penalty(&self.hands[i])))
-                    .sum();
-                let mult = if laid_before { 1 } else { i64::from(v.rummy_multiplier) };
-                scores[s] = pot * mult;
-            }
-        }
-        self.outcome(Some(s), scores)
-    }
-
-    // --- knocking play -------------------------------------------------------
-
-    fn gin_turn(&mut self, s: usize, take: Option<bool>) -> Step {
-        let v = self.v;
-        let wall = v.wall_stock_size > 0 && self.stock.len() <= usize::from(v.wall_stock_size);
-        let top = self.discard.last().copied();
-        let take = match take {
-            Some(t) => t,
-            None => match top {
-                None => false,
-                Some(top) => {
-                    let mut with = self.hands[s].clone();
-                    with.push(top);
-                    match min_deadwood(&with, v) {
-                        Ok(d) if wall => {
-                            let worst = d.deadwood.iter().map(|c| v.penalty(c)).max().unwrap_or(0);
-                            d.value - worst <= u32::from(v.knock_card)
-                        }
-                        Ok(d) => d.melds.iter().any(|m| m.contains(&top)),
-                        Err(_) => false,
-                    }
-                }
-            },
-        };
-        if take && top.is_some() {
-            let top = self.discard.pop().expect("a top card");
-            self.hands[s].push(top);
-            self.taken = Some(top);
-        } else if wall || self.stock.is_empty() {
-            return Step::Over(self.no_winner());
-        } else {
-            let c = self.stock.pop().expect("a stock card");
-            self.hands[s].push(c);
-        }
-        let Ok(d) = min_deadwood(&self.hands[s], v) else {
-            return Step::Over(self.no_winner());
-        };
-        if d.deadwood.is_empty() && v.big_gin {
-            return Step::Over(self.score_knock(s, &d.melds, 0, true));
-        }
-        // The costliest loose card, not the one just taken while another
-        // will do; with no loose card, the melded card whose loss costs least.
-        let pick = d
-            .deadwood
-            .iter()
-            .filter(|c| Some(**c) != self.taken || d.deadwood.len() == 1)
-            .max_by_key(|c| v.penalty(c))
-            .copied();
-        let (card, left) = match pick {
-            Some(c) => (c, d.value - v.penalty(&c)),
-            None => self.cheapest_melded_discard(s),
-        };
-        if left <= u32::from(v.knock_card) {
-            return self.knock(s, card);
-        }
-        let i = self.hands[s].iter().position(|h| *h == card).expect("in hand");
-        self.hands[s].swap_remove(i);
-        self.discard.push(card);
-        Step::Next
-    }
-
-    fn cheapest_melded_discard(&self, s: usize) -> (Card, u32) {
-        let hand = &self.hands[s];
-        let mut best = (hand[0], u32::MAX);
-        for (i, &c) in hand.iter().enumerate() {
-            let mut rest = hand.clone();
-            rest.remove(i);
-            if let Ok(d) = min_deadwood(&rest, self.v) {
-                if d.value < best.1 {
-                    best = (c, d.value);
-                }
-            }
-        }
-        best
-    }
-
-    /// `s` discards `card` and knocks with the melds of its least deadwood.
-    fn knock(&mut self, s: usize, card: Card) -> Step {
-        let i = self.hands[s].iter().position(|h| *h == card).expect("in hand");
-        self.hands[s].swap_remove(i);
-        self.discard.push(card);
-        let Ok(d) = min_deadwood(&self.hands[s], self.v) else {
-            return Step::Over(self.no_winner());
-        };
-        Step::Over(self.score_knock(s, &d.melds, d.value, false))
-    }
-
-    /// The knock of `s` scored: the defender lays off its loose cards onto
-    /// the knocker's melds (not after gin), then the totals are compared.
-    fn score_knock(&self, s: usize, melds: &[Vec<Card>], knocker: u32, big_gin: bool) -> Outcome {
-        let v = self.v;
-        let n = self.hands.len();
-        let d = (s + 1) % n;
-        let defender_dw = min_deadwood(&self.hands[d], v).map(|x| x.deadwood).unwrap_or_default();
-        let mut scores = vec![0i64; n];
-        if knocker == 0 {
-            let total = defender_dw.iter().map(|c| v.penalty(c)).sum::<u32>();
-            let bonus = if big_gin { v.big_gin_bonus } else { v.gin_bonus };
-            scores[s] = i64::from(total) + i64::from(bonus);
-            return self.outcome(Some(s), scores);
-        }
-        let mut table: Vec<TableMeld> = melds
-            .iter()
-            .filter_map(|m| validate_meld(m, v).ok().map(|m| TableMeld::of(&m)))
-            .collect();
-        let mut loose = defender_dw;
-        let mut changed = true;
-        while changed {
-            changed = false;
-            let mut k = 0;
-            while k < loose.len() {
-                let c = loose[k];
-                if let Some((t, at)) = table
-                    .iter()
-                    .enumerate()
-                    .find_map(|(t, m)| m.accepts(c, v).map(|at| (t, at)))
-                {
-                    table[t].lay_off(c, at);
-                    loose.swap_remove(k);
-                    changed = true;
-                } else {
-                    k += 1;
-                }
-            }
-        }
-        let defender: u32 = loose.iter().map(|c| v.penalty(c)).sum();
-        if defender < knocker {
-            scores[d] = i64::from(knocker - defender) + i64::from(v.undercut_bonus);
-            self.outcome(Some(d), scores)
-        } else if defender == knocker {
-            self.outcome(None, scores)
-        } else {
-            scores[s] = i64::from(defender - knocker);
-            self.outcome(Some(s), scores)
+        let (_, events) = greedy::play(state, rules, state.turn, pick, &mut memo)?;
+        for e in &events {
+            apply_event(state, e, rules).ok()?;
         }
     }
 }
 
-/// Every card melds but going out needs a discard: keep back one card (an end
-/// of a long run, a card of a set of four) or else the cheapest meld.
-fn keep_one(melds: &mut Vec<Vec<Card>>, v: &Variant) {
-    for m in melds.iter_mut() {
-        if m.len() >= 4 {
-            let (head, tail) = (m[1..].to_vec(), m[..m.len() - 1].to_vec());
-            for rest in [head, tail] {
-                if validate_meld(&rest, v).is_ok() {
-                    *m = rest;
-                    return;
-                }
+/// Where a round stands once the state's own events are folded.
+enum Settled {
+    Playing,
+    Ended(RoundResult),
+    /// An event of the kernel's did not fold.
+    Stuck,
+}
+
+/// Folds what the state calls for by itself (a reshuffle), up to the
+/// round's end.
+fn settle(state: &mut State, rules: &Rules, setup: &Setup) -> Settled {
+    loop {
+        let more = follow_up(state, rules, setup);
+        if more.is_empty() {
+            return Settled::Playing;
+        }
+        for e in more {
+            if let Event::RoundEnded(result) = e {
+                return Settled::Ended(result);
+            }
+            if apply_event(state, &e, rules).is_err() {
+                return Settled::Stuck;
             }
         }
     }
-    let cheapest = melds
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, m)| validate_meld(m, v).map_or(0, |x| x.value))
-        .map(|(i, _)| i);
-    if let Some(i) = cheapest {
-        melds.remove(i);
-    }
 }
 
-fn shuffle_in_place(cards: &mut [Card], rng: &mut ChaCha20) {
+fn shuffle_in_place(cards: &mut [CardId], rng: &mut ChaCha20) {
     for i in (1..cards.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;
         cards.swap(i, j);

@@ -17,6 +17,7 @@
 
 mod decide;
 mod fold;
+pub mod greedy;
 mod hint;
 mod moves;
 pub mod policy;

@@ -1,0 +1,577 @@
+//! The greedy policy, written once (a port of the Python greedy bot's
+//! `GreedyBot.choose`, `service/ramino/bots/greedy.py`): the bots' playouts
+//! ([`crate::playout`]) play every seat by it, and the greedy bot is to call
+//! it too.
+//!
+//! It opens as soon as it can, lays every meld of its least deadwood, lays
+//! off what fits, swaps jokers it can use, takes the discard only when the
+//! card joins a meld (or is a joker), and discards by the one discard policy
+//! ([`super::policy::best_discards`]), ties broken by the caller's `pick`. In
+//! gin it takes the upcard when it joins a meld (at the wall: whenever the
+//! knock it allows is legal), knocks as soon as it can with the least
+//! unmatched total, else discards; as the defender it lays off every card it
+//! can, then the melds of its least deadwood, then accepts the layout.
+//!
+//! It reads what the seat may see: its hand, the table, the discard pile,
+//! the stock's size, the card it took, a swapped joker, whether it must open
+//! and whether the first upcard is on offer; the rules ([`decide`],
+//! [`legal_moves`], [`knocks`]) answer whether a command is legal. Where the
+//! Python bot would fail (a hand the search refuses, no legal move at all),
+//! which no folded record gives, it proposes nothing.
+//!
+//! `pick(n)` chooses an index below `n` among equally good discards (the
+//! Python bot's `self._rng.choice`); it is called once per choice, even of
+//! one, as Python's `choice` draws for it.
+
+use crate::card::Card;
+use crate::meld::End;
+use crate::search::{best_opening, joker_swaps, layoff_targets, min_deadwood, Deadwood, MAX_HAND};
+
+use super::decide::{decide, joker_meld};
+use super::moves::{knocks, legal_moves};
+use super::policy::{best_discards, discardable, ids_of, keep_one};
+use super::types::{CardId, Command, Event, Phase, Rules, State, TableMeld};
+
+/// The command the greedy policy plays for `seat` now (the seat whose turn
+/// it is), or `None` when it has none (see the module's notes).
+#[must_use]
+pub fn choose(state: &State, rules: &Rules, seat: usize, pick: &mut impl FnMut(usize) -> usize) -> Option<Command> {
+    play(state, rules, seat, pick, &mut Memo::default()).map(|(command, _)| command)
+}
+
+/// [`choose`], with the events [`decide`] gives the command (so that a
+/// caller folding them need not decide it again). `memo`: what earlier
+/// calls in the same round found (any memo will do: one it does not fit
+/// starts afresh).
+#[must_use]
+pub fn play(
+    state: &State,
+    rules: &Rules,
+    seat: usize,
+    pick: &mut impl FnMut(usize) -> usize,
+    memo: &mut Memo,
+) -> Option<(Command, Vec<Event>)> {
+    let seat_id = i64::try_from(seat).ok()?;
+    if seat >= state.seats.len() {
+        return None;
+    }
+    let mut g = Greedy {
+        state,
+        rules,
+        seat,
+        seat_id,
+        hand: &state.seats[seat].hand,
+        pick,
+        memo,
+    };
+    let proposal = if rules.variant.knocking {
+        g.gin()
+    } else if state.phase == Phase::Draw {
+        g.rummy_draw()
+    } else {
+        g.rummy_play()
+    };
+    match proposal {
+        Proposal::Checked(checked) => Some(checked),
+        Proposal::Unchecked(command) => g.check(command).or_else(|| g.fallback()),
+        Proposal::Fallback => g.fallback(),
+        Proposal::Nothing => None,
+    }
+}
+
+/// Card indexes: the naturals and the joker.
+const KINDS: usize = Card::NATURALS + 1;
+
+/// What a table meld takes, by card index, not yet searched.
+const UNKNOWN: u32 = u32::MAX;
+
+/// The lay-offs and joker swaps of each card onto each table meld, kept
+/// from one call of [`play`] to the next. The kernel's search lists them
+/// card by card and meld by meld ([`layoff_targets`], [`joker_swaps`]), each
+/// the same whatever else the hand and the table hold, so a card is searched
+/// against a meld once, until that meld changes.
+#[derive(Clone, Debug, Default)]
+pub struct Memo {
+    melds: Vec<MeldMemo>,
+}
+
+/// One table meld's entries.
+#[derive(Clone, Debug)]
+struct MeldMemo {
+    /// The meld's cards the entries are for.
+    cards: Vec<CardId>,
+    /// By card index: bit 0, the card is laid off at the start; bit 1, at
+    /// the end; [`UNKNOWN`]: not searched.
+    layoffs: [u32; KINDS],
+    /// By card index: bit `i`, the card may take the joker at position `i`.
+    swaps: [u32; KINDS],
+}
+
+impl MeldMemo {
+    fn entries(&mut self, entry: Entry) -> &mut [u32; KINDS] {
+        match entry {
+            Entry::Layoffs => &mut self.layoffs,
+            Entry::Swaps => &mut self.swaps,
+        }
+    }
+}
+
+impl Memo {
+    /// Keeps the entries of the melds of `table` that have not changed.
+    fn fit(&mut self, table: &[TableMeld]) {
+        self.melds.truncate(table.len());
+        for (i, m) in table.iter().enumerate() {
+            match self.melds.get_mut(i) {
+                Some(memo) if memo.cards == m.cards => {}
+                Some(memo) => {
+                    memo.cards.clone_from(&m.cards);
+                    memo.layoffs = [UNKNOWN; KINDS];
+                    memo.swaps = [UNKNOWN; KINDS];
+                }
+                None => self.melds.push(MeldMemo {
+                    cards: m.cards.clone(),
+                    layoffs: [UNKNOWN; KINDS],
+                    swaps: [UNKNOWN; KINDS],
+                }),
+            }
+        }
+    }
+}
+
+/// Which of a meld's entries a search fills.
+#[derive(Clone, Copy)]
+enum Entry {
+    Layoffs,
+    Swaps,
+}
+
+/// What a step of the policy proposes: a command [`decide`] accepted (with
+/// its events), one still to check, the fallback, or nothing.
+enum Proposal {
+    Checked((Command, Vec<Event>)),
+    Unchecked(Command),
+    Fallback,
+    Nothing,
+}
+
+struct Greedy<'a, P> {
+    state: &'a State,
+    rules: &'a Rules,
+    seat: usize,
+    seat_id: i64,
+    hand: &'a [CardId],
+    pick: &'a mut P,
+    memo: &'a mut Memo,
+}
+
+impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
+    /// `command` with its events when the rules take it now (the Python
+    /// `_legal`).
+    fn check(&self, command: Command) -> Option<(Command, Vec<Event>)> {
+        decide(self.state, self.rules, self.seat_id, &command)
+            .ok()
+            .map(|events| (command, events))
+    }
+
+    /// The Python `_discard_choice`: among the best discards of `allowed`
+    /// (not empty), the one `pick` chooses. `deadwood`: the hand's least
+    /// deadwood, when already searched.
+    fn discard_choice(&mut self, allowed: &[CardId], deadwood: Option<&Deadwood>) -> Option<CardId> {
+        let best = best_discards(self.rules, self.hand, allowed, deadwood);
+        if best.is_empty() {
+            return None;
+        }
+        let i = (self.pick)(best.len());
+        Some(best[i % best.len()])
+    }
+
+    /// The Python `_fallback`: the best discard among the legal ones, else
+    /// the first legal move.
+    fn fallback(&mut self) -> Option<(Command, Vec<Event>)> {
+        let moves = legal_moves(self.state, self.rules, self.seat);
+        let discards: Vec<CardId> = moves
+            .iter()
+            .filter_map(|m| match m {
+                Command::Discard { card } => CardId::try_from(*card).ok(),
+                _ => None,
+            })
+            .collect();
+        if discards.is_empty() {
+            let first = moves.into_iter().next()?;
+            return self.check(first);
+        }
+        let best = self.discard_choice(&discards, None)?;
+        self.check(Command::discard(best))
+    }
+
+    /// The lay-offs of `cards` (the hand's) onto `table`, as the kernel's
+    /// [`layoff_targets`] lists them: by card (sorted), meld and end.
+    fn layoffs(&mut self, cards: &[Card], table: &[TableMeld]) -> Vec<(Card, usize, End)> {
+        if cards.len() > MAX_HAND {
+            return Vec::new();
+        }
+        let kinds = distinct(cards);
+        if !self.search(&kinds, table, Entry::Layoffs) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &c in &kinds {
+            for (i, memo) in self.memo.melds.iter().enumerate() {
+                let ends = memo.layoffs[c.index()];
+                if ends & 1 != 0 {
+                    out.push((c, i, End::Start));
+                }
+                if ends & 2 != 0 {
+                    out.push((c, i, End::End));
+                }
+            }
+        }
+        out
+    }
+
+    /// The joker swaps of `cards` (the hand's) on `table`, as the kernel's
+    /// [`joker_swaps`] lists them: by natural card (sorted), meld and joker.
+    fn swaps(&mut self, cards: &[Card], table: &[TableMeld]) -> Vec<(Card, usize, usize)> {
+        if cards.len() > MAX_HAND {
+            return Vec::new();
+        }
+        let kinds: Vec<Card> = distinct(cards).into_iter().filter(|c| !c.is_joker()).collect();
+        if !self.search(&kinds, table, Entry::Swaps) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &c in &kinds {
+            for (i, memo) in self.memo.melds.iter().enumerate() {
+                let jokers = memo.swaps[c.index()];
+                out.extend((0..32).filter(|j| jokers & (1 << j) != 0).map(|j| (c, i, j)));
+            }
+        }
+        out
+    }
+
+    /// Fills the memo's `entry` of `kinds` against every meld of `table`,
+    /// searching each meld for the cards not yet searched against it: false
+    /// when the search refuses the table (it then lists nothing at all).
+    fn search(&mut self, kinds: &[Card], table: &[TableMeld], entry: Entry) -> bool {
+        let rules = self.rules;
+        let v = &rules.variant;
+        self.memo.fit(table);
+        for memo in &mut self.memo.melds {
+            let missing: Vec<Card> = kinds
+                .iter()
+                .copied()
+                .filter(|&c| memo.entries(entry)[c.index()] == UNKNOWN)
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let meld = [rules.cards_of(&memo.cards)];
+            // Each card's bits: the ends, or the joker positions.
+            let found: Vec<(Card, u32)> = match entry {
+                Entry::Layoffs => match layoff_targets(&missing, &meld, v) {
+                    Ok(found) => found
+                        .into_iter()
+                        .map(|lo| (lo.card, if lo.end == End::Start { 1 } else { 2 }))
+                        .collect(),
+                    Err(_) => return false,
+                },
+                Entry::Swaps => match joker_swaps(&missing, &meld, v) {
+                    Ok(found) => found.into_iter().map(|sw| (sw.card, 1 << sw.joker_index)).collect(),
+                    Err(_) => return false,
+                },
+            };
+            let entries = memo.entries(entry);
+            for c in missing {
+                entries[c.index()] = 0;
+            }
+            for (c, bits) in found {
+                entries[c.index()] |= bits;
+            }
+        }
+        true
+    }
+
+    // --- knocking play (gin) -------------------------------------------------
+
+    /// The Python `_gin`, its legal moves asked for one at a time (the same
+    /// answers as the whole list).
+    fn gin(&mut self) -> Proposal {
+        match self.state.phase {
+            Phase::Draw => self.gin_draw(),
+            Phase::Play => self.gin_play(),
+            _ => self.gin_defend(),
+        }
+    }
+
+    fn gin_draw(&mut self) -> Proposal {
+        let (state, rules) = (self.state, self.rules);
+        let take = self.check(Command::TakeDiscard);
+        let draw = self.check(Command::DrawFromStock);
+        if let (Some(&top), true) = (state.discard.last(), take.is_some()) {
+            let top = rules.card(top);
+            let mut cards = rules.cards_of(self.hand);
+            cards.push(top);
+            let joins = min_deadwood(&cards, &rules.variant).is_ok_and(|d| !d.deadwood.contains(&top));
+            let wall = draw.is_none() && !state.first_upcard;
+            if wall || joins {
+                return take.map_or(Proposal::Nothing, Proposal::Checked);
+            }
+        }
+        // Else the stock, else a pass, else the discard after all.
+        draw.or_else(|| self.check(Command::PassUpcard))
+            .or(take)
+            .map_or(Proposal::Nothing, Proposal::Checked)
+    }
+
+    fn gin_play(&mut self) -> Proposal {
+        let (state, rules) = (self.state, self.rules);
+        let v = &rules.variant;
+        let deadwood = min_deadwood(&rules.cards_of(self.hand), v).ok();
+        let knock = match &deadwood {
+            Some(d) => self.best_knock(d),
+            None => knocks(state, rules, self.seat)
+                .into_iter()
+                .next()
+                .and_then(|k| self.check(k)),
+        };
+        if let Some(checked) = knock {
+            return Proposal::Checked(checked);
+        }
+        // The legal discards: one per distinct card, the first of the hand.
+        let mut legal: Vec<CardId> = Vec::new();
+        for &c in self.hand {
+            let card = rules.card(c);
+            if !legal.iter().any(|&l| rules.card(l) == card)
+                && decide(state, rules, self.seat_id, &Command::discard(c)).is_ok()
+            {
+                legal.push(c);
+            }
+        }
+        let allowed: Vec<CardId> = discardable(rules, self.hand, state.taken, None)
+            .into_iter()
+            .filter(|c| legal.contains(c))
+            .collect();
+        if allowed.is_empty() {
+            // The Python bot would fail here (no legal discard and no knock).
+            return Proposal::Nothing;
+        }
+        match self.discard_choice(&allowed, deadwood.as_ref()) {
+            Some(c) => Proposal::Unchecked(Command::discard(c)),
+            None => Proposal::Nothing,
+        }
+    }
+
+    /// The first of the kernel's [`knocks`] (the least unmatched total, the
+    /// first in hand order among equals; big gin first), with its events;
+    /// `deadwood` is the hand's least deadwood.
+    ///
+    /// Only the discards that may beat the best found are searched: a hand
+    /// less one card keeps at least its least deadwood less that card's
+    /// penalty, exactly that when the card is loose in it. Should the rules
+    /// refuse that knock, the kernel's whole list answers.
+    fn best_knock(&self, deadwood: &Deadwood) -> Option<(Command, Vec<Event>)> {
+        let (state, rules) = (self.state, self.rules);
+        let v = &rules.variant;
+        let hand = self.hand;
+        if v.big_gin && hand.len() <= MAX_HAND && deadwood.deadwood.is_empty() {
+            let melds = ids_of(hand, rules, &deadwood.melds, &[]);
+            if let Some(checked) = self.check(Command::knock(None, &melds)) {
+                return Some(checked);
+            }
+        }
+        let knock_card = u32::from(v.knock_card);
+        // Each distinct card (its first id) that may knock: the least total
+        // its discard can leave, and whether that is the total.
+        let mut tried: Vec<Card> = Vec::new();
+        let mut bounds: Vec<(u32, usize, CardId, bool)> = Vec::new();
+        for &d in hand {
+            let card = rules.card(d);
+            if tried.contains(&card) {
+                continue;
+            }
+            tried.push(card);
+            let floor = deadwood.value.saturating_sub(rules.penalties[d as usize]);
+            if floor <= knock_card {
+                bounds.push((floor, tried.len(), d, deadwood.deadwood.contains(&card)));
+            }
+        }
+        bounds.sort_unstable();
+        // (total, order, discard, the rest's melds)
+        let mut best: Option<(u32, usize, CardId, Vec<Vec<Card>>)> = None;
+        for (floor, order, d, exact) in bounds {
+            if best.as_ref().is_some_and(|b| (floor, order) >= (b.0, b.1)) {
+                break;
+            }
+            let Ok(rest) = min_deadwood(&rules.cards_of(&without(hand, d)), v) else {
+                continue;
+            };
+            debug_assert!(!exact || rest.value == floor);
+            if rest.value <= knock_card && best.as_ref().is_none_or(|b| (rest.value, order) < (b.0, b.1)) {
+                best = Some((rest.value, order, d, rest.melds));
+            }
+        }
+        let (_, _, d, melds) = best?;
+        let rest = without(hand, d);
+        self.check(Command::knock(Some(d), &ids_of(&rest, rules, &melds, &[])))
+            .or_else(|| knocks(state, rules, self.seat).into_iter().find_map(|k| self.check(k)))
+    }
+
+    fn gin_defend(&mut self) -> Proposal {
+        let (state, rules) = (self.state, self.rules);
+        let v = &rules.variant;
+        let hand_cards = rules.cards_of(self.hand);
+        // The first legal lay-off, in the order of the legal moves.
+        let knock_melds = state.knock_melds.min(state.melds.len());
+        if knock_melds > 0 && !self.hand.is_empty() {
+            for (target, meld, end) in self.layoffs(&hand_cards, &state.melds[..knock_melds]) {
+                let Some(&card) = self.hand.iter().find(|&&c| rules.card(c) == target) else {
+                    continue;
+                };
+                if let Some(checked) = self.check(Command::lay_off(card, meld, end)) {
+                    return Proposal::Checked(checked);
+                }
+            }
+        }
+        if !self.hand.is_empty() {
+            if let Ok(d) = min_deadwood(&hand_cards, v) {
+                if let Some(first) = d.melds.first() {
+                    let melds = ids_of(self.hand, rules, std::slice::from_ref(first), &[]);
+                    return Proposal::Unchecked(Command::lay_melds(&melds));
+                }
+            }
+        }
+        Proposal::Unchecked(Command::AcceptLayout)
+    }
+
+    // --- rummy ---------------------------------------------------------------
+
+    /// The Python `_draw`: the discard when it joins a meld (or is a joker)
+    /// and may be taken, else the stock, else the pile turned over.
+    fn rummy_draw(&mut self) -> Proposal {
+        let (state, rules) = (self.state, self.rules);
+        if let Some(&top) = state.discard.last() {
+            let card = rules.card(top);
+            let mut wanted = card.is_joker();
+            if !wanted {
+                let mut cards = rules.cards_of(self.hand);
+                cards.push(card);
+                wanted = min_deadwood(&cards, &rules.variant).is_ok_and(|d| !d.deadwood.contains(&card));
+            }
+            if wanted {
+                if let Some(checked) = self.check(Command::TakeDiscard) {
+                    return Proposal::Checked(checked);
+                }
+            }
+        }
+        if state.stock.is_empty() {
+            Proposal::Unchecked(Command::TurnOverDiscardPile)
+        } else {
+            Proposal::Unchecked(Command::DrawFromStock)
+        }
+    }
+
+    /// The Python `_play`: open with the best opening; lay a swapped
+    /// joker's meld; lay the melds of the least deadwood (one card kept
+    /// back where going out needs a discard); the first legal lay-off (a
+    /// joker only as one of the last two cards); the first legal joker
+    /// swap; else discard.
+    fn rummy_play(&mut self) -> Proposal {
+        let (state, rules) = (self.state, self.rules);
+        let v = &rules.variant;
+        let s = &state.seats[self.seat];
+        let hand_cards = rules.cards_of(self.hand);
+        let first = [state.taken, state.pending_joker];
+
+        if rules.needs_opening && !s.opened {
+            let include = if state.must_open {
+                state.taken.map(|t| rules.card(t))
+            } else {
+                None
+            };
+            if let Ok(Some(opening)) = best_opening(&hand_cards, v, include) {
+                let melds = ids_of(self.hand, rules, &opening.melds, &first);
+                if let Some(checked) = self.check(Command::lay_melds(&melds)) {
+                    return Proposal::Checked(checked);
+                }
+            }
+            return self.choose_discard(None);
+        }
+
+        if state.pending_joker.is_some() {
+            if let Some((rest, jm)) = joker_meld(rules, state.taken, self.hand) {
+                return Proposal::Unchecked(Command::lay_melds(&ids_of(&rest, rules, &jm, &first)));
+            }
+        }
+
+        let deadwood = min_deadwood(&hand_cards, v).ok();
+        if let Some(d) = deadwood.as_ref().filter(|d| !d.melds.is_empty()) {
+            let melds = if d.deadwood.is_empty() && rules.must_discard {
+                keep_one(&d.melds, v)
+            } else {
+                d.melds.clone()
+            };
+            if !melds.is_empty() {
+                let ids = ids_of(self.hand, rules, &melds, &first);
+                if let Some(checked) = self.check(Command::lay_melds(&ids)) {
+                    return Proposal::Checked(checked);
+                }
+            }
+        }
+
+        if !state.melds.is_empty() {
+            for (target, meld, end) in self.layoffs(&hand_cards, &state.melds) {
+                if target.is_joker() && self.hand.len() > 2 {
+                    continue;
+                }
+                let Some(&card) = self
+                    .hand
+                    .iter()
+                    .find(|&&c| rules.card(c) == target && Some(c) != state.pending_joker)
+                else {
+                    continue;
+                };
+                if let Some(checked) = self.check(Command::lay_off(card, meld, end)) {
+                    return Proposal::Checked(checked);
+                }
+            }
+            if v.joker_swap && state.pending_joker.is_none() {
+                for (target, meld, joker_index) in self.swaps(&hand_cards, &state.melds) {
+                    let Some(&card) = self.hand.iter().find(|&&c| rules.card(c) == target) else {
+                        continue;
+                    };
+                    let joker = state.melds[meld].cards[joker_index];
+                    if let Some(checked) = self.check(Command::swap_joker(card, meld, joker)) {
+                        return Proposal::Checked(checked);
+                    }
+                }
+            }
+        }
+        self.choose_discard(deadwood.as_ref())
+    }
+
+    /// The Python `_choose_discard`: the best of the cards worth offering,
+    /// the fallback when there is none.
+    fn choose_discard(&mut self, deadwood: Option<&Deadwood>) -> Proposal {
+        let allowed = discardable(self.rules, self.hand, self.state.taken, self.state.pending_joker);
+        if allowed.is_empty() {
+            return Proposal::Fallback;
+        }
+        match self.discard_choice(&allowed, deadwood) {
+            Some(c) => Proposal::Unchecked(Command::discard(c)),
+            None => Proposal::Fallback,
+        }
+    }
+}
+
+/// `hand` less the card `id`.
+fn without(hand: &[CardId], id: CardId) -> Vec<CardId> {
+    hand.iter().copied().filter(|&c| c != id).collect()
+}
+
+/// The distinct cards of `cards`, sorted (the order of the kernel's search).
+fn distinct(cards: &[Card]) -> Vec<Card> {
+    let mut d = cards.to_vec();
+    d.sort_unstable();
+    d.dedup();
+    d
+}
