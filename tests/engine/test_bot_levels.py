@@ -230,3 +230,23 @@ def test_the_playouts_refuse_bad_input_by_name() -> None:
     with pytest.raises(InvalidHand) as e2:
         _gin_seen([], 1)
     assert e2.value.reason == "NO_ACTIONS"
+
+
+def test_a_card_that_left_a_hand_is_not_known_there_after_the_pile_is_reshuffled() -> None:
+    """A card another seat took from the discard pile and later discarded
+    (or melded) is no longer known to be in its hand: once the pile is
+    reshuffled into the stock it is unseen again. (Three hard seats in rummy,
+    seed 55436, once searched with a third seat's hand said to hold more
+    known cards than cards.)"""
+    seed = 55436
+    g = Game.new("rummy", ["a", "b", "c"], seed=seed)
+    budget = Budget(time_ms=None, iterations=12, width=3)
+    bots = [SearchBot(seed * 8 + s, "hard", budget) for s in range(3)]
+    while not g.finished:
+        seat = g.turn
+        assert seat is not None
+        obs = observe(g, seat)
+        for k, s in enumerate(g.state.seats):
+            names = Counter(g.rules.names[c] for c in s.hand)
+            assert not Counter(obs.known[k]) - names
+        g.apply(seat, bots[seat].choose(g, seat))

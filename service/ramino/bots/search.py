@@ -42,6 +42,9 @@ from ramino.engine.events import (
     Discarded,
     DrewFromStock,
     JokerSwapped,
+    Knocked,
+    LaidOff,
+    MeldsLaid,
     PassedUpcard,
     RoundStarted,
     TookDiscard,
@@ -203,10 +206,21 @@ def observe(game: Game, seat: int, view: View | None = None) -> Observation:
             had_turn[e.seat] = True
             draws += 1
         elif isinstance(e, JokerSwapped):
+            held[e.seat].discard(e.card)
             held[e.seat].add(e.joker)
         elif isinstance(e, Discarded):
+            # A card that leaves a hand is no longer known to be there, even
+            # once the pile it went to is shuffled back into the stock.
+            held[e.seat].discard(e.card)
             discarded[e.seat].append(deck[e.card])
             had_turn[e.seat] = True
+        elif isinstance(e, LaidOff):
+            held[e.seat].discard(e.card)
+        elif isinstance(e, MeldsLaid | Knocked):
+            for meld in e.melds:
+                held[e.seat].difference_update(meld)
+            if isinstance(e, Knocked) and e.discard is not None:
+                held[e.seat].discard(e.discard)
         elif isinstance(e, PassedUpcard):
             had_turn[e.seat] = True
     visible = set(view.hand) | set(view.discard_pile)
