@@ -4,9 +4,12 @@ Run from the repository root:
 
     .venv/bin/python bench/core_bench.py            # 100,000 hands per set
     .venv/bin/python bench/core_bench.py --quick    # 5,000 hands per set
+    .venv/bin/python bench/core_bench.py --quick --sections 1 \
+        --baseline nov=/tmp/old/_core.abi3.so          # section 1 beside another build
 
 Sections:
-  1. min_deadwood on 10-card one-deck hands against OpenSpiel's gin rummy utils;
+  1. min_deadwood on 10-card one-deck hands against OpenSpiel's gin rummy utils,
+     and the split of one call (the binding's overhead beside the search);
   2. best_opening latency (mean, p50, p99, max) on random and dense hands;
   3. speed-up over the brute-force reference of tests/reference.py;
   4. analyze_many throughput on one thread and on two threads.
@@ -19,7 +22,9 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import importlib.machinery
 import importlib.util
+import json
 import math
 import os
 import platform
@@ -211,16 +216,55 @@ def interleaved_means(
     return [t / n / 1e3 for t in totals]
 
 
-def bench_gin(rng: random.Random, n: int) -> None:
+def load_core(label: str, path: Path) -> Any:
+    """Another build of ``ramino._core`` (an older commit's, say), loaded beside
+    ours under a module name of its own; its functions take its own Cards and
+    Variants."""
+    name = f"ramino_baseline_{label}._core"
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def criterion_us(group: str, bench: str, hands: int = 256) -> tuple[float, Path] | None:
+    """The median time per hand (us) of a criterion bench of ramino-core, from
+    the estimates its last run left under the cargo target directory, or None."""
+    roots = [Path(os.environ["CARGO_TARGET_DIR"])] if "CARGO_TARGET_DIR" in os.environ else []
+    roots.append(ROOT / "target")
+    for root in roots:
+        path = root / "criterion" / group / bench / "new" / "estimates.json"
+        if path.exists():
+            median_ns = json.loads(path.read_text())["median"]["point_estimate"]
+            return median_ns / hands / 1e3, path
+    return None
+
+
+def bench_gin(
+    variant: ramino.Variant, hands: list[Hand], baselines: Sequence[tuple[str, Path]]
+) -> None:
     rule("1. min_deadwood, 10-card one-deck hands (variant rummy: ace 1, J Q K 10)")
-    variant = ramino.Variant("rummy")
-    hands = random_hands(rng, variant, 10, n)
+    n = len(hands)
     print(f"hands: {n}, one hand per Python call, hand passed as a list of ramino.Card;")
     print("  sides timed in turn on each 1,000 hands, 3 rounds, a chunk's fastest round counted")
+    empty: Hand = []
     sides: list[tuple[Callable[[Any], object], Sequence[Any]]] = [
         (lambda h: ramino.min_deadwood(h, variant), hands),
         (lambda h: ramino.penalty(h, variant), hands),
+        (lambda h: ramino.penalty(empty, variant), hands),
+        (lambda h: None, hands),
     ]
+    for label, path in baselines:
+        core = load_core(label, path)
+        theirs = core.Variant("rummy")
+        their_hands = [core.parse_cards([str(c) for c in h]) for h in hands]
+
+        def search(h: Any, core: Any = core, v: Any = theirs) -> object:
+            return core.min_deadwood(h, v)
+
+        sides.append((search, their_hands))
     utils: Any = None
     os_hands: list[list[int]] = []
     try:
@@ -249,26 +293,73 @@ def bench_gin(rng: random.Random, n: int) -> None:
         # OpenSpiel the Python frame that ours pays).
         sides.append((lambda h: utils.min_deadwood(h), os_hands))
     means = interleaved_means(sides)
-    ours_mean, floor_mean = means[0], means[1]
-    print(f"  ramino.min_deadwood          {ours_mean:8.2f} us/hand")
+    ours_mean, floor_mean, empty_mean, loop_mean = means[:4]
+    base_means = means[4 : 4 + len(baselines)]
+    theirs_mean = None if missing else means[-1]
+
+    def versus(mean: float) -> str:
+        return "" if theirs_mean is None else f"  {mean / theirs_mean:5.2f}x OpenSpiel's time"
+
+    print(f"  ramino.min_deadwood          {ours_mean:8.2f} us/hand{versus(ours_mean)}")
+    for (label, path), mean in zip(baselines, base_means, strict=True):
+        print(f"  {label + ' min_deadwood':28s} {mean:8.2f} us/hand{versus(mean)}  ({path})")
     print(f"  (ramino.penalty, same hands: {floor_mean:8.2f} us/hand, binding overhead floor)")
-    if missing:
+    if theirs_mean is None:
         print(f"  OpenSpiel not measured: {missing}.")
         print("  Install it with: .venv/bin/pip install open-spiel (see bench/README.md)")
+    else:
+        print(
+            f"  OpenSpiel min_deadwood       {theirs_mean:8.2f} us/hand  (pyspiel, returns an int)"
+        )
+        ratio = theirs_mean / ours_mean
+        print(f"  ratio OpenSpiel / ramino     {ratio:8.2f}x  (> 1: ramino is faster)")
+        ours_values = [ramino.min_deadwood(h, variant).value for h in hands]
+        theirs_values = [utils.min_deadwood(h) for h in os_hands]
+        agree = sum(a == b for a, b in zip(ours_values, theirs_values, strict=True))
+        print(f"  agreement                    {agree} / {n} hands")
+        shown = 0
+        for hand, a, b in zip(hands, ours_values, theirs_values, strict=True):
+            if a != b and shown < 5:
+                print(f"    disagree: {show(hand)}: ramino {a}, OpenSpiel {b}")
+                shown += 1
+    split_gin(ours_mean, floor_mean, empty_mean, loop_mean)
+
+
+def split_gin(ours: float, floor: float, empty: float, loop: float) -> None:
+    """Where a min_deadwood call's time goes, from the sides timed together:
+    the bench's own loop (a lambda returning None), the call with its variant
+    argument and an int result (penalty of an empty hand), the 10 cards read
+    (penalty of the hand), and the rest: the search and its result object,
+    split by the kernel's own time from criterion when a run left it."""
+
+    def row(what: str, us: float | None, how: str) -> None:
+        figure = "     -" if us is None else f"{us:6.3f}"
+        print(f"    {what:40s} {figure}  {how}")
+
+    print("  split of one ramino.min_deadwood call (us; the sides above, timed together):")
+    row("the bench's loop and lambda", loop, "lambda h: None")
+    row("call, variant argument, int result", empty - loop, "penalty([]) less the loop")
+    row("reading the 10 cards", floor - empty, "penalty(hand) less penalty([])")
+    row("GIL release and re-acquire", 0.0, "not paid: GIL_HELD_MAX, 11 cards")
+    row("search and the Deadwood result", ours - floor, "min_deadwood less penalty")
+    kernel = criterion_us("min_deadwood", "gin_rummy_10")
+    if kernel is None:
+        row("  the kernel's search alone", None, "no criterion run found: cargo bench")
+        print("      -p ramino-core --bench search -- min_deadwood/gin (its estimates are read)")
         return
-    theirs_mean = means[2]
-    print(f"  OpenSpiel min_deadwood       {theirs_mean:8.2f} us/hand  (pyspiel, returns an int)")
-    ratio = theirs_mean / ours_mean
-    print(f"  ratio OpenSpiel / ramino     {ratio:8.2f}x  (> 1: ramino is faster)")
-    ours_values = [ramino.min_deadwood(h, variant).value for h in hands]
-    theirs_values = [utils.min_deadwood(h) for h in os_hands]
-    agree = sum(a == b for a, b in zip(ours_values, theirs_values, strict=True))
-    print(f"  agreement                    {agree} / {n} hands")
-    shown = 0
-    for hand, a, b in zip(hands, ours_values, theirs_values, strict=True):
-        if a != b and shown < 5:
-            print(f"    disagree: {show(hand)}: ramino {a}, OpenSpiel {b}")
-            shown += 1
+    us, path = kernel
+    age = datetime.datetime.now() - datetime.datetime.fromtimestamp(path.stat().st_mtime)
+    row(
+        "  the kernel's search alone",
+        us,
+        f"criterion median, {age.total_seconds() / 60:.0f} min ago",
+    )
+    if us < ours - floor:
+        row("  the result object, the search in situ", ours - floor - us, "the rest")
+    else:
+        # Criterion's samples take wall time, preemptions and all, where the
+        # sides above count each chunk's fastest round.
+        print("      (criterion's figure is above the whole: a busy machine slowed its run)")
 
 
 # ---------------------------------------------------------------- 2. best_opening
@@ -543,7 +634,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--ref-seconds", type=float, default=30.0, help="time budget of the reference per set"
     )
+    parser.add_argument(
+        "--sections", default="1234", help="the sections to run, e.g. 1 or 14 (3 runs 2 too)"
+    )
+    parser.add_argument(
+        "--baseline",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
+        help="another build of ramino._core (a .so) timed in section 1 beside ours; repeatable",
+    )
     args = parser.parse_args(argv)
+    baselines = []
+    for item in args.baseline:
+        label, sep, path = item.partition("=")
+        if not sep or not Path(path).is_file():
+            parser.error(f"--baseline wants LABEL=PATH of a built extension, not {item!r}")
+        baselines.append((label, Path(path)))
     n = args.hands if args.hands is not None else (5000 if args.quick else 100_000)
 
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -554,11 +661,17 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  hands    {n} per set, seed {args.seed}")
 
     rng = random.Random(args.seed)
-    bench_gin(rng, n)
+    gin = ramino.Variant("rummy")
+    gin_hands = random_hands(rng, gin, 10, n)  # dealt whatever runs: the same sets follow
+    if "1" in args.sections:
+        bench_gin(gin, gin_hands, baselines)
     sets = opening_sets(rng, n)
-    times = bench_openings(sets)
-    bench_reference(sets, times, args.ref_hands, args.ref_seconds)
-    bench_batch(sets[0])
+    if "2" in args.sections or "3" in args.sections:
+        times = bench_openings(sets)
+        if "3" in args.sections:
+            bench_reference(sets, times, args.ref_hands, args.ref_seconds)
+    if "4" in args.sections:
+        bench_batch(sets[0])
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 //! The exact searches of a hand: its best opening, its minimum deadwood,
 //! its penalty, and both searches over many hands at once; each runs
-//! without the GIL.
+//! without the GIL, but for a small hand (see [`GIL_HELD_MAX`]).
 
+use pyo3::marker::Ungil;
 use pyo3::prelude::*;
 
 use ramino_core as core;
 use ramino_core::Card;
 
-use crate::cards::{cards_arg, single_card, strings};
+use crate::cards::{cards_arg, hand_arg, single_card, strings};
 use crate::errors::{CoreError, CoreResult};
 use crate::variants::variant_or_default;
 
@@ -103,6 +104,28 @@ pub(crate) fn deadwood_py(d: core::Deadwood) -> PyDeadwood {
     }
 }
 
+/// The largest hand searched with the GIL held. Releasing the GIL and taking
+/// it back costs 0.04 to 0.1 us a call (November's binding beside the same
+/// with `allow_threads`, timed in turn), up to a third of a 10-card search
+/// (0.24 us): the whole drift of gin's `min_deadwood` since November. A
+/// search that short leaves other threads nothing worth the switch; the
+/// slowest of either search on hands up to 11 cards took 8 us (random and
+/// dense ramino51 hands with 2 to 4 jokers, 8 to 20 cards, the slowest
+/// re-timed), 12 cards 17 us and 15 cards 60 us: from 12 cards on, and for
+/// any large hand a client sends, the search runs without the GIL.
+pub(crate) const GIL_HELD_MAX: usize = 11;
+
+/// `search()`, for a hand of `len` cards: with the GIL held for a small
+/// hand, else without it, so that other Python threads (the service's event
+/// loop among them) go on while it works.
+fn search_hand<T: Ungil>(py: Python<'_>, len: usize, search: impl Ungil + FnOnce() -> T) -> T {
+    if len <= GIL_HELD_MAX {
+        search()
+    } else {
+        py.allow_threads(search)
+    }
+}
+
 /// Disjoint melds meeting the opening rule with the highest total value, or
 /// None. With `include`, the opening must use that card.
 #[pyfunction]
@@ -114,13 +137,9 @@ fn best_opening(
     include: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<PyOpening>> {
     let v = variant_or_default(variant)?;
-    let hand = cards_arg(hand)?;
+    let hand = hand_arg(hand)?;
     let include = include.map(single_card).transpose()?;
-    // The search runs without the GIL: other Python threads (the service's
-    // event loop among them) go on while it works.
-    let o = py
-        .allow_threads(|| core::best_opening(&hand, &v, include))
-        .map_err(CoreError::from)?;
+    let o = search_hand(py, hand.len(), || core::best_opening(&hand, &v, include)).map_err(CoreError::from)?;
     Ok(o.map(opening_py))
 }
 
@@ -129,10 +148,8 @@ fn best_opening(
 #[pyo3(signature = (hand, variant = None))]
 fn min_deadwood(py: Python<'_>, hand: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyAny>>) -> PyResult<PyDeadwood> {
     let v = variant_or_default(variant)?;
-    let hand = cards_arg(hand)?;
-    let d = py
-        .allow_threads(|| core::min_deadwood(&hand, &v))
-        .map_err(CoreError::from)?;
+    let hand = hand_arg(hand)?;
+    let d = search_hand(py, hand.len(), || core::min_deadwood(&hand, &v)).map_err(CoreError::from)?;
     Ok(deadwood_py(d))
 }
 
@@ -141,7 +158,7 @@ fn min_deadwood(py: Python<'_>, hand: &Bound<'_, PyAny>, variant: Option<&Bound<
 #[pyo3(signature = (hand, variant = None))]
 fn penalty(hand: &Bound<'_, PyAny>, variant: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
     let v = variant_or_default(variant)?;
-    let hand = cards_arg(hand)?;
+    let hand = hand_arg(hand)?;
     if hand.len() > core::MAX_HAND {
         return Err(CoreError::Hand(core::HandError::TooLarge {
             len: hand.len(),

@@ -165,9 +165,11 @@ variant_class!(
     same_dealer_after_draw,
 );
 
-pub(crate) fn variant_arg(obj: &Bound<'_, PyAny>) -> PyResult<Cow<'static, core::Variant>> {
+/// A variant argument: a `Variant`'s parameters borrowed from it (it is
+/// frozen), or a preset by name.
+pub(crate) fn variant_arg<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, core::Variant>> {
     if let Ok(v) = obj.downcast::<PyVariant>() {
-        return Ok(Cow::Owned(v.get().0.clone()));
+        return Ok(Cow::Borrowed(&v.get().0));
     }
     if let Ok(s) = obj.downcast::<PyString>() {
         return Ok(Cow::Borrowed(
@@ -180,7 +182,8 @@ pub(crate) fn variant_arg(obj: &Bound<'_, PyAny>) -> PyResult<Cow<'static, core:
     )))
 }
 
-pub(crate) fn variant_or_default(variant: Option<&Bound<'_, PyAny>>) -> PyResult<Cow<'static, core::Variant>> {
+/// A variant argument, ramino51 when none is given.
+pub(crate) fn variant_or_default<'a>(variant: Option<&'a Bound<'_, PyAny>>) -> PyResult<Cow<'a, core::Variant>> {
     match variant {
         Some(v) => variant_arg(v),
         None => Ok(Cow::Borrowed(core::Variant::preset_ref("ramino51").expect("a preset"))),
