@@ -829,14 +829,19 @@ fn round_ended<'py>(
     (cls, names): (&Bound<'py, PyType>, &[Py<PyString>]),
     r: &RoundResult,
 ) -> PyResult<Bound<'py, PyAny>> {
-    instance(py, cls, names, (
-        r.round,
-        r.ending.as_str(),
-        r.winner,
-        r.closed_hand,
-        PyTuple::new(py, &r.scores)?,
-        melds_tuple(py, &r.hands)?,
-    ))
+    instance(
+        py,
+        cls,
+        names,
+        (
+            r.round,
+            r.ending.as_str(),
+            r.winner,
+            r.closed_hand,
+            PyTuple::new(py, &r.scores)?,
+            melds_tuple(py, &r.hands)?,
+        ),
+    )
 }
 
 fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'py, PyAny>> {
@@ -856,16 +861,21 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
                 .iter()
                 .map(|h| h.as_deref().map(|h| ids_tuple(py, h)).transpose())
                 .collect::<PyResult<Vec<_>>>()?;
-            instance(py, cls, names, (
-                *round,
-                *dealer,
-                *first_player,
-                PyTuple::new(py, hands)?,
-                PyTuple::new(py, hand_sizes)?,
-                *upcard,
-                *stock_size,
-                stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
-            ))
+            instance(
+                py,
+                cls,
+                names,
+                (
+                    *round,
+                    *dealer,
+                    *first_player,
+                    PyTuple::new(py, hands)?,
+                    PyTuple::new(py, hand_sizes)?,
+                    *upcard,
+                    *stock_size,
+                    stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
+                ),
+            )
         }
         Event::DrewFromStock { seat, card } => instance(py, cls, names, (*seat, *card)),
         Event::TookDiscard { seat, card } | Event::Discarded { seat, card } => instance(py, cls, names, (*seat, *card)),
@@ -875,13 +885,20 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
             kept,
             stock_size,
             stock,
-        } => instance(py, cls, names, (
-            *rebuild,
-            *kept,
-            *stock_size,
-            stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
-        )),
-        Event::MeldsLaid { seat, melds, opening } => instance(py, cls, names, (*seat, melds_tuple(py, melds)?, *opening)),
+        } => instance(
+            py,
+            cls,
+            names,
+            (
+                *rebuild,
+                *kept,
+                *stock_size,
+                stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
+            ),
+        ),
+        Event::MeldsLaid { seat, melds, opening } => {
+            instance(py, cls, names, (*seat, melds_tuple(py, melds)?, *opening))
+        }
         Event::LaidOff { seat, card, meld, end } => {
             let end = match end {
                 End::Start => intern!(py, "start"),
@@ -895,7 +912,9 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
             meld,
             joker,
         } => instance(py, cls, names, (*seat, *card, *meld, *joker)),
-        Event::Resigned { seat } | Event::PassedUpcard { seat } | Event::LayoutAccepted { seat } => instance(py, cls, names, (*seat,)),
+        Event::Resigned { seat } | Event::PassedUpcard { seat } | Event::LayoutAccepted { seat } => {
+            instance(py, cls, names, (*seat,))
+        }
         Event::Knocked {
             seat,
             discard,
@@ -903,7 +922,9 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
             deadwood,
         } => instance(py, cls, names, (*seat, *discard, melds_tuple(py, melds)?, *deadwood)),
         Event::RoundEnded(r) => round_ended(py, (cls, names), r),
-        Event::MatchEnded { totals, winners } => instance(py, cls, names, (PyTuple::new(py, totals)?, PyTuple::new(py, winners)?)),
+        Event::MatchEnded { totals, winners } => {
+            instance(py, cls, names, (PyTuple::new(py, totals)?, PyTuple::new(py, winners)?))
+        }
     }
 }
 
