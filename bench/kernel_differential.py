@@ -94,6 +94,7 @@ def main() -> int:
     parser.add_argument("--probes", type=int, default=3, help="probe commands per step")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="", help="parameter sets whose label contains this")
+    parser.add_argument("--set", default="", help="the one parameter set of this exact label")
     parser.add_argument(
         "--hidden", type=int, default=50, help="deals per set for the hidden-information property"
     )
@@ -105,6 +106,8 @@ def main() -> int:
         return 2
     vectors = args.vector_games if args.write_vectors else 0
     sets = [ps for ps in parameter_sets() if args.only in ps.label]
+    if args.set:
+        sets = [ps for ps in sets if ps.label == args.set]
     total = Stats()
     failures: list[tuple[str, str]] = []
     corpus: list[dict[str, Any]] = []
