@@ -24,8 +24,8 @@
 //! one, as Python's `choice` draws for it.
 
 use crate::card::Card;
-use crate::meld::End;
-use crate::search::{best_opening, joker_swaps, layoff_targets, min_deadwood, Deadwood, MAX_HAND};
+use crate::meld::{extension_fits, validate_meld, End, Meld, MeldKind};
+use crate::search::{best_opening, min_deadwood, Deadwood, MAX_HAND};
 
 use super::decide::{decide, joker_meld};
 use super::moves::{knocks, legal_moves};
@@ -100,6 +100,9 @@ pub struct Memo {
 struct MeldMemo {
     /// The meld's cards the entries are for.
     cards: Vec<CardId>,
+    /// The meld, validated as the kernel's search validates the table
+    /// (`None`: it is not a meld, and the search lists nothing at all).
+    meld: Option<Meld>,
     /// By card index: bit 0, the card is laid off at the start; bit 1, at
     /// the end; [`UNKNOWN`]: not searched.
     layoffs: [u32; KINDS],
@@ -118,18 +121,21 @@ impl MeldMemo {
 
 impl Memo {
     /// Keeps the entries of the melds of `table` that have not changed.
-    fn fit(&mut self, table: &[TableMeld]) {
+    fn fit(&mut self, table: &[TableMeld], rules: &Rules) {
         self.melds.truncate(table.len());
         for (i, m) in table.iter().enumerate() {
+            let meld = || validate_meld(&rules.cards_of(&m.cards), &rules.variant).ok();
             match self.melds.get_mut(i) {
                 Some(memo) if memo.cards == m.cards => {}
                 Some(memo) => {
                     memo.cards.clone_from(&m.cards);
+                    memo.meld = meld();
                     memo.layoffs = [UNKNOWN; KINDS];
                     memo.swaps = [UNKNOWN; KINDS];
                 }
                 None => self.melds.push(MeldMemo {
                     cards: m.cards.clone(),
+                    meld: meld(),
                     layoffs: [UNKNOWN; KINDS],
                     swaps: [UNKNOWN; KINDS],
                 }),
@@ -205,17 +211,18 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
     }
 
     /// The lay-offs of `cards` (the hand's) onto `table`, as the kernel's
-    /// [`layoff_targets`] lists them: by card (sorted), meld and end.
+    /// [`crate::search::layoff_targets`] lists them: by card (sorted), meld
+    /// and end.
     fn layoffs(&mut self, cards: &[Card], table: &[TableMeld]) -> Vec<(Card, usize, End)> {
         if cards.len() > MAX_HAND {
             return Vec::new();
         }
         let kinds = distinct(cards);
-        if !self.search(&kinds, table, Entry::Layoffs) {
+        if !self.search(kinds, table, Entry::Layoffs) {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for &c in &kinds {
+        for c in each(kinds) {
             for (i, memo) in self.memo.melds.iter().enumerate() {
                 let ends = memo.layoffs[c.index()];
                 if ends & 1 != 0 {
@@ -230,17 +237,18 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
     }
 
     /// The joker swaps of `cards` (the hand's) on `table`, as the kernel's
-    /// [`joker_swaps`] lists them: by natural card (sorted), meld and joker.
+    /// [`crate::search::joker_swaps`] lists them: by natural card (sorted),
+    /// meld and joker.
     fn swaps(&mut self, cards: &[Card], table: &[TableMeld]) -> Vec<(Card, usize, usize)> {
         if cards.len() > MAX_HAND {
             return Vec::new();
         }
-        let kinds: Vec<Card> = distinct(cards).into_iter().filter(|c| !c.is_joker()).collect();
-        if !self.search(&kinds, table, Entry::Swaps) {
+        let kinds = distinct(cards) & !(1 << Card::JOKER.index());
+        if !self.search(kinds, table, Entry::Swaps) {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for &c in &kinds {
+        for c in each(kinds) {
             for (i, memo) in self.memo.melds.iter().enumerate() {
                 let jokers = memo.swaps[c.index()];
                 out.extend((0..32).filter(|j| jokers & (1 << j) != 0).map(|j| (c, i, j)));
@@ -249,43 +257,47 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
         out
     }
 
-    /// Fills the memo's `entry` of `kinds` against every meld of `table`,
-    /// searching each meld for the cards not yet searched against it: false
-    /// when the search refuses the table (it then lists nothing at all).
-    fn search(&mut self, kinds: &[Card], table: &[TableMeld], entry: Entry) -> bool {
+    /// Fills the memo's `entry` of the cards `kinds` (bits by card index)
+    /// against every meld of `table`, searching each meld for the cards not
+    /// yet searched against it, as the kernel's search does (`extend_meld`
+    /// at each end a run has, one end of a set; `swap_joker` on each joker):
+    /// false when the search refuses the table (it then lists nothing at
+    /// all).
+    fn search(&mut self, kinds: u64, table: &[TableMeld], entry: Entry) -> bool {
         let rules = self.rules;
         let v = &rules.variant;
-        self.memo.fit(table);
+        self.memo.fit(table, rules);
         for memo in &mut self.memo.melds {
-            let missing: Vec<Card> = kinds
-                .iter()
-                .copied()
-                .filter(|&c| memo.entries(entry)[c.index()] == UNKNOWN)
-                .collect();
-            if missing.is_empty() {
+            let entries = memo.entries(entry);
+            let missing = each(kinds)
+                .filter(|c| entries[c.index()] == UNKNOWN)
+                .fold(0u64, |bits, c| bits | 1 << c.index());
+            if missing == 0 {
                 continue;
             }
-            let meld = [rules.cards_of(&memo.cards)];
-            // Each card's bits: the ends, or the joker positions.
-            let found: Vec<(Card, u32)> = match entry {
-                Entry::Layoffs => match layoff_targets(&missing, &meld, v) {
-                    Ok(found) => found
-                        .into_iter()
-                        .map(|lo| (lo.card, if lo.end == End::Start { 1 } else { 2 }))
-                        .collect(),
-                    Err(_) => return false,
-                },
-                Entry::Swaps => match joker_swaps(&missing, &meld, v) {
-                    Ok(found) => found.into_iter().map(|sw| (sw.card, 1 << sw.joker_index)).collect(),
-                    Err(_) => return false,
-                },
+            let Some(meld) = &memo.meld else {
+                return false;
             };
-            let entries = memo.entries(entry);
-            for c in missing {
-                entries[c.index()] = 0;
-            }
-            for (c, bits) in found {
-                entries[c.index()] |= bits;
+            let cards = rules.cards_of(&memo.cards);
+            let entries = match entry {
+                Entry::Layoffs => &mut memo.layoffs,
+                Entry::Swaps => &mut memo.swaps,
+            };
+            for c in each(missing) {
+                // Each card's bits: the ends, or the joker positions.
+                let bits = match entry {
+                    Entry::Layoffs => {
+                        let fits = |end| extension_fits(&cards, meld.kind, c, end, v).is_ok();
+                        let start = meld.kind == MeldKind::Run && fits(End::Start);
+                        u32::from(start) | u32::from(fits(End::End)) << 1
+                    }
+                    Entry::Swaps => meld
+                        .jokers
+                        .iter()
+                        .filter(|role| c.rank() == Some(role.rank) && c.suit().is_some_and(|s| role.suits.contains(&s)))
+                        .fold(0, |bits, role| bits | 1 << role.index),
+                };
+                entries[c.index()] = bits;
             }
         }
         true
@@ -568,10 +580,15 @@ fn without(hand: &[CardId], id: CardId) -> Vec<CardId> {
     hand.iter().copied().filter(|&c| c != id).collect()
 }
 
-/// The distinct cards of `cards`, sorted (the order of the kernel's search).
-fn distinct(cards: &[Card]) -> Vec<Card> {
-    let mut d = cards.to_vec();
-    d.sort_unstable();
-    d.dedup();
-    d
+/// The distinct cards of `cards`: bit `i` for the card of index `i`.
+fn distinct(cards: &[Card]) -> u64 {
+    cards.iter().fold(0, |bits, c| bits | 1 << c.index())
+}
+
+/// The cards of `kinds` (bits by card index), sorted (the order of the
+/// kernel's search).
+fn each(kinds: u64) -> impl Iterator<Item = Card> {
+    (0..=Card::NATURALS as u8)
+        .filter(move |&i| kinds & (1 << i) != 0)
+        .map(Card::from_index)
 }
