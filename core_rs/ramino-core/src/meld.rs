@@ -98,6 +98,12 @@ pub fn validate_meld(cards: &[Card], variant: &Variant) -> Result<Meld, MeldErro
     form(cards, variant).map(|f| f.meld(cards, variant))
 }
 
+/// The kind of the meld of `cards`, or [`validate_meld`]'s error (its
+/// answer, without building the meld).
+pub fn validate_form(cards: &[Card], variant: &Variant) -> Result<MeldKind, MeldError> {
+    form(cards, variant).map(|f| f.kind)
+}
+
 /// What validation finds of a legal meld, before anything is built: its
 /// kind, its span (first and last run position, or the set's rank twice)
 /// and the run's suit.

@@ -90,10 +90,20 @@ const UNKNOWN: u32 = u32::MAX;
 /// card by card and meld by meld ([`layoff_targets`], [`joker_swaps`]), each
 /// the same whatever else the hand and the table hold, so a card is searched
 /// against a meld once, until that meld changes.
+///
+/// It also keeps the least deadwood of the last few hands searched: a turn
+/// searches the same hand more than once (the draw asks of the hand with
+/// the discard what the play then asks of the hand that took it).
 #[derive(Clone, Debug, Default)]
 pub struct Memo {
     melds: Vec<MeldMemo>,
+    /// Hands (in hand order) and their least deadwood (`None`: the search
+    /// refuses the hand), the latest last.
+    deadwoods: Vec<(Vec<Card>, Option<Deadwood>)>,
 }
+
+/// Hands whose least deadwood the memo keeps.
+const DEADWOODS: usize = 4;
 
 /// One table meld's entries.
 #[derive(Clone, Debug)]
@@ -179,11 +189,41 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             .map(|events| (command, events))
     }
 
+    /// The least deadwood of `cards` ([`min_deadwood`]'s answer, `None` for
+    /// its refusal), from the memo when the hand was searched lately.
+    fn deadwood(&mut self, cards: &[Card]) -> Option<Deadwood> {
+        let memo = &mut self.memo.deadwoods;
+        if let Some((_, d)) = memo.iter().find(|(hand, _)| hand == cards) {
+            return d.clone();
+        }
+        let d = min_deadwood(cards, &self.rules.variant).ok();
+        if memo.len() == DEADWOODS {
+            memo.remove(0);
+        }
+        memo.push((cards.to_vec(), d.clone()));
+        d
+    }
+
     /// The Python `_discard_choice`: among the best discards of `allowed`
     /// (not empty), the one `pick` chooses. `deadwood`: the hand's least
     /// deadwood, when already searched.
     fn discard_choice(&mut self, allowed: &[CardId], deadwood: Option<&Deadwood>) -> Option<CardId> {
-        let best = best_discards(self.rules, self.hand, allowed, deadwood);
+        let searched;
+        let deadwood = match deadwood {
+            Some(d) => d,
+            None => {
+                // What the policy would search: the hand's least deadwood,
+                // or every card loose where the search refuses the hand.
+                let cards = self.rules.cards_of(self.hand);
+                searched = self.deadwood(&cards).unwrap_or(Deadwood {
+                    value: 0,
+                    melds: Vec::new(),
+                    deadwood: cards,
+                });
+                &searched
+            }
+        };
+        let best = best_discards(self.rules, self.hand, allowed, Some(deadwood));
         if best.is_empty() {
             return None;
         }
@@ -250,8 +290,11 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
         let mut out = Vec::new();
         for c in each(kinds) {
             for (i, memo) in self.memo.melds.iter().enumerate() {
-                let jokers = memo.swaps[c.index()];
-                out.extend((0..32).filter(|j| jokers & (1 << j) != 0).map(|j| (c, i, j)));
+                let mut jokers = memo.swaps[c.index()];
+                while jokers != 0 {
+                    out.push((c, i, jokers.trailing_zeros() as usize));
+                    jokers &= jokers - 1;
+                }
             }
         }
         out
@@ -323,7 +366,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             let top = rules.card(top);
             let mut cards = rules.cards_of(self.hand);
             cards.push(top);
-            let joins = min_deadwood(&cards, &rules.variant).is_ok_and(|d| !d.deadwood.contains(&top));
+            let joins = self.deadwood(&cards).is_some_and(|d| !d.deadwood.contains(&top));
             let wall = draw.is_none() && !state.first_upcard;
             if wall || joins {
                 return take.map_or(Proposal::Nothing, Proposal::Checked);
@@ -337,8 +380,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
 
     fn gin_play(&mut self) -> Proposal {
         let (state, rules) = (self.state, self.rules);
-        let v = &rules.variant;
-        let deadwood = min_deadwood(&rules.cards_of(self.hand), v).ok();
+        let deadwood = self.deadwood(&rules.cards_of(self.hand));
         let knock = match &deadwood {
             Some(d) => self.best_knock(d),
             None => knocks(state, rules, self.seat)
@@ -430,7 +472,6 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
 
     fn gin_defend(&mut self) -> Proposal {
         let (state, rules) = (self.state, self.rules);
-        let v = &rules.variant;
         let hand_cards = rules.cards_of(self.hand);
         // The first legal lay-off, in the order of the legal moves.
         let knock_melds = state.knock_melds.min(state.melds.len());
@@ -445,7 +486,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             }
         }
         if !self.hand.is_empty() {
-            if let Ok(d) = min_deadwood(&hand_cards, v) {
+            if let Some(d) = self.deadwood(&hand_cards) {
                 if let Some(first) = d.melds.first() {
                     let melds = ids_of(self.hand, rules, std::slice::from_ref(first), &[]);
                     return Proposal::Unchecked(Command::lay_melds(&melds));
@@ -467,7 +508,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             if !wanted {
                 let mut cards = rules.cards_of(self.hand);
                 cards.push(card);
-                wanted = min_deadwood(&cards, &rules.variant).is_ok_and(|d| !d.deadwood.contains(&card));
+                wanted = self.deadwood(&cards).is_some_and(|d| !d.deadwood.contains(&card));
             }
             if wanted {
                 if let Some(checked) = self.check(Command::TakeDiscard) {
@@ -515,7 +556,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             }
         }
 
-        let deadwood = min_deadwood(&hand_cards, v).ok();
+        let deadwood = self.deadwood(&hand_cards);
         if let Some(d) = deadwood.as_ref().filter(|d| !d.melds.is_empty()) {
             let melds = if d.deadwood.is_empty() && rules.must_discard {
                 keep_one(&d.melds, v)
@@ -588,7 +629,11 @@ fn distinct(cards: &[Card]) -> u64 {
 /// The cards of `kinds` (bits by card index), sorted (the order of the
 /// kernel's search).
 fn each(kinds: u64) -> impl Iterator<Item = Card> {
-    (0..=Card::NATURALS as u8)
-        .filter(move |&i| kinds & (1 << i) != 0)
-        .map(Card::from_index)
+    let mut left = kinds;
+    std::iter::from_fn(move || {
+        let i = left.trailing_zeros();
+        left &= left.wrapping_sub(1);
+        // A card index is below 53 (`left` is 0 past the last one).
+        (i < 64).then(|| Card::from_index(i as u8))
+    })
 }
