@@ -99,7 +99,18 @@ pub struct Memo {
     melds: Vec<MeldMemo>,
     /// Hands (in hand order) and their least deadwood (`None`: the search
     /// refuses the hand), the latest last.
-    deadwoods: Vec<(Vec<Card>, Option<Deadwood>)>,
+    deadwoods: Vec<Searched>,
+}
+
+/// A hand searched for its least deadwood.
+#[derive(Clone, Debug)]
+struct Searched {
+    /// The hand, in hand order.
+    hand: Vec<Card>,
+    /// The search's answer (`None`: it refuses the hand).
+    deadwood: Option<Deadwood>,
+    /// The cards of the deadwood (bits by card index; 0 with none).
+    loose: u64,
 }
 
 /// Hands whose least deadwood the memo keeps.
@@ -193,14 +204,30 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
     /// its refusal), from the memo when the hand was searched lately.
     fn deadwood(&mut self, cards: &[Card]) -> Option<Deadwood> {
         let memo = &mut self.memo.deadwoods;
-        if let Some((_, d)) = memo.iter().find(|(hand, _)| hand == cards) {
-            return d.clone();
+        if let Some(s) = memo.iter().find(|s| s.hand == cards) {
+            return s.deadwood.clone();
         }
-        let d = min_deadwood(cards, &self.rules.variant).ok();
+        let kinds = distinct(cards);
+        let left_over =
+            |s: &Searched| kinds & !s.loose == 0 && s.deadwood.as_ref().is_some_and(|d| within(cards, &d.deadwood));
+        let d = match memo.iter().find(|s| left_over(s)) {
+            // Cards left over by a least deadwood hold no meld (it would
+            // have been laid too, every card weighing something): all loose.
+            Some(_) if !cards.is_empty() && cards.iter().all(|c| self.rules.variant.penalty(c) > 0) => Some(Deadwood {
+                value: self.rules.variant.hand_penalty(cards),
+                melds: Vec::new(),
+                deadwood: cards.to_vec(),
+            }),
+            _ => min_deadwood(cards, &self.rules.variant).ok(),
+        };
         if memo.len() == DEADWOODS {
             memo.remove(0);
         }
-        memo.push((cards.to_vec(), d.clone()));
+        memo.push(Searched {
+            hand: cards.to_vec(),
+            loose: d.as_ref().map_or(0, |d| distinct(&d.deadwood)),
+            deadwood: d.clone(),
+        });
         d
     }
 
@@ -392,12 +419,16 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             return Proposal::Checked(checked);
         }
         // The legal discards: one per distinct card, the first of the hand.
+        // The rules answer a discard of any card of the hand alike (the card
+        // is only checked to be in hand), so they are asked once.
         let mut legal: Vec<CardId> = Vec::new();
+        let discards = self
+            .hand
+            .first()
+            .is_some_and(|&c| decide(state, rules, self.seat_id, &Command::discard(c)).is_ok());
         for &c in self.hand {
             let card = rules.card(c);
-            if !legal.iter().any(|&l| rules.card(l) == card)
-                && decide(state, rules, self.seat_id, &Command::discard(c)).is_ok()
-            {
+            if discards && !legal.iter().any(|&l| rules.card(l) == card) {
                 legal.push(c);
             }
         }
@@ -619,6 +650,23 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
 /// `hand` less the card `id`.
 fn without(hand: &[CardId], id: CardId) -> Vec<CardId> {
     hand.iter().copied().filter(|&c| c != id).collect()
+}
+
+/// Whether `part` is part of `whole` (as many copies of each card at most).
+fn within(part: &[Card], whole: &[Card]) -> bool {
+    if part.len() > whole.len() {
+        return false;
+    }
+    let mut counts = [0u8; KINDS];
+    for c in whole {
+        counts[c.index()] += 1;
+    }
+    part.iter().all(|c| {
+        let n = &mut counts[c.index()];
+        let had = *n > 0;
+        *n = n.saturating_sub(1);
+        had
+    })
 }
 
 /// The distinct cards of `cards`: bit `i` for the card of index `i`.
