@@ -95,6 +95,80 @@ pub const fn position_rank(pos: u8) -> u8 {
 
 /// Validates an ordered list of cards as one meld under `variant`.
 pub fn validate_meld(cards: &[Card], variant: &Variant) -> Result<Meld, MeldError> {
+    form(cards, variant).map(|f| f.meld(cards, variant))
+}
+
+/// The kind of the meld of `cards`, or [`validate_meld`]'s error (its
+/// answer, without building the meld).
+pub fn validate_form(cards: &[Card], variant: &Variant) -> Result<MeldKind, MeldError> {
+    form(cards, variant).map(|f| f.kind)
+}
+
+/// What validation finds of a legal meld, before anything is built: its
+/// kind, its span (first and last run position, or the set's rank twice)
+/// and the run's suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Form {
+    kind: MeldKind,
+    low: u8,
+    high: u8,
+    suit: Option<Suit>,
+}
+
+impl Form {
+    /// The meld of `cards` (the cards this form was found of).
+    fn meld(self, cards: &[Card], variant: &Variant) -> Meld {
+        let (low, high) = (self.low, self.high);
+        let (value, jokers) = match self.kind {
+            MeldKind::Set => {
+                let seen = cards.iter().filter_map(|c| c.suit()).fold(0u8, |m, s| m | 1 << s as u8);
+                let missing: Vec<Suit> = Suit::ALL.into_iter().filter(|&s| seen & (1 << s as u8) == 0).collect();
+                let jokers = cards
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.is_joker())
+                    .map(|(index, _)| JokerRole {
+                        index,
+                        position: low,
+                        rank: low,
+                        suits: missing.clone(),
+                    })
+                    .collect();
+                (variant.set_card_value(low) * cards.len() as u32, jokers)
+            }
+            MeldKind::Run => {
+                let suit = self.suit.expect("a run has a suit");
+                let jokers = cards
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.is_joker())
+                    .map(|(index, _)| {
+                        let position = low + index as u8;
+                        JokerRole {
+                            index,
+                            position,
+                            rank: position_rank(position),
+                            suits: vec![suit],
+                        }
+                    })
+                    .collect();
+                ((low..=high).map(|p| variant.position_value(p)).sum(), jokers)
+            }
+        };
+        Meld {
+            kind: self.kind,
+            cards: cards.to_vec(),
+            value,
+            jokers,
+            low,
+            high,
+            suit: self.suit,
+        }
+    }
+}
+
+/// The checks of [`validate_meld`], in its order, allocating nothing.
+fn form(cards: &[Card], variant: &Variant) -> Result<Form, MeldError> {
     if cards.len() < 3 {
         return Err(MeldError::TooShort);
     }
@@ -113,15 +187,15 @@ pub fn validate_meld(cards: &[Card], variant: &Variant) -> Result<Meld, MeldErro
         same_suit &= s == suit0;
     }
     if same_rank {
-        validate_set(cards, rank0, variant)
+        set_form(cards, rank0)
     } else if same_suit {
-        validate_run(cards, suit0, variant)
+        run_form(cards, suit0, variant)
     } else {
         Err(MeldError::MixedSuits)
     }
 }
 
-fn validate_set(cards: &[Card], rank: u8, variant: &Variant) -> Result<Meld, MeldError> {
+fn set_form(cards: &[Card], rank: u8) -> Result<Form, MeldError> {
     if cards.len() > 4 {
         return Err(MeldError::SetTooLong);
     }
@@ -132,31 +206,15 @@ fn validate_set(cards: &[Card], rank: u8, variant: &Variant) -> Result<Meld, Mel
         }
         seen |= 1 << s as u8;
     }
-    let missing: Vec<Suit> = Suit::ALL.into_iter().filter(|&s| seen & (1 << s as u8) == 0).collect();
-    let jokers = cards
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.is_joker())
-        .map(|(index, _)| JokerRole {
-            index,
-            position: rank,
-            rank,
-            suits: missing.clone(),
-        })
-        .collect();
-    let per_card = variant.set_card_value(rank);
-    Ok(Meld {
+    Ok(Form {
         kind: MeldKind::Set,
-        cards: cards.to_vec(),
-        value: per_card * cards.len() as u32,
-        jokers,
         low: rank,
         high: rank,
         suit: None,
     })
 }
 
-fn validate_run(cards: &[Card], suit: Suit, variant: &Variant) -> Result<Meld, MeldError> {
+fn run_form(cards: &[Card], suit: Suit, variant: &Variant) -> Result<Form, MeldError> {
     if cards.len() > 14 {
         return Err(MeldError::RunTooLong);
     }
@@ -165,11 +223,6 @@ fn validate_run(cards: &[Card], suit: Suit, variant: &Variant) -> Result<Meld, M
         .enumerate()
         .find_map(|(i, c)| c.rank().map(|r| (i, r)))
         .expect("a run has naturals");
-    // The first natural fixes where the run starts; an ace may sit low or high.
-    let mut starts = vec![r0 as i32 - i0 as i32];
-    if r0 == 1 {
-        starts.push(14 - i0 as i32);
-    }
     let fits = |start: i32| {
         cards.iter().enumerate().all(|(i, c)| match c.rank() {
             None => true,
@@ -179,7 +232,13 @@ fn validate_run(cards: &[Card], suit: Suit, variant: &Variant) -> Result<Meld, M
             }
         })
     };
-    let Some(start) = starts.into_iter().find(|&s| fits(s)) else {
+    // The first natural fixes where the run starts; an ace may sit low or high.
+    let low_start = r0 as i32 - i0 as i32;
+    let start = if fits(low_start) {
+        low_start
+    } else if r0 == 1 && fits(14 - i0 as i32) {
+        14 - i0 as i32
+    } else {
         return Err(classify_broken_run(cards));
     };
     let end = start + cards.len() as i32 - 1;
@@ -189,29 +248,10 @@ fn validate_run(cards: &[Card], suit: Suit, variant: &Variant) -> Result<Meld, M
     if end == 14 && !variant.ace_high {
         return Err(MeldError::AceHighNotAllowed);
     }
-    let (low, high) = (start as u8, end as u8);
-    let value = (low..=high).map(|p| variant.position_value(p)).sum();
-    let jokers = cards
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.is_joker())
-        .map(|(index, _)| {
-            let position = low + index as u8;
-            JokerRole {
-                index,
-                position,
-                rank: position_rank(position),
-                suits: vec![suit],
-            }
-        })
-        .collect();
-    Ok(Meld {
+    Ok(Form {
         kind: MeldKind::Run,
-        cards: cards.to_vec(),
-        value,
-        jokers,
-        low,
-        high,
+        low: start as u8,
+        high: end as u8,
         suit: Some(suit),
     })
 }
@@ -272,6 +312,36 @@ pub fn extend_meld(meld: &Meld, card: Card, end: End, variant: &Variant) -> Resu
         return Err(MeldError::MixedSuits);
     }
     Ok(extended)
+}
+
+/// Whether [`extend_meld`] accepts `card` at `end` of the meld of `cards`
+/// whose kind is `kind` (its answer, without building the meld: the bots'
+/// playouts ask it for every card and table meld).
+pub fn extension_fits(
+    cards: &[Card],
+    kind: MeldKind,
+    card: Card,
+    end: End,
+    variant: &Variant,
+) -> Result<(), MeldError> {
+    // Longer than any meld: the validation refuses it by length alone.
+    const ROOM: usize = 16;
+    let n = cards.len() + 1;
+    let mut buffer = [card; ROOM];
+    let mut long = Vec::new();
+    let extended: &mut [Card] = if n <= ROOM {
+        &mut buffer[..n]
+    } else {
+        long.resize(n, card);
+        &mut long
+    };
+    let rest = if end == End::Start { 1..n } else { 0..n - 1 };
+    extended[rest].copy_from_slice(cards);
+    if form(extended, variant)?.kind != kind {
+        // A joker added to a two-natural meld cannot turn a run into a set.
+        return Err(MeldError::MixedSuits);
+    }
+    Ok(())
 }
 
 /// The meld that results from giving `card` for the joker at `joker_index`,

@@ -24,8 +24,8 @@
 //! one, as Python's `choice` draws for it.
 
 use crate::card::Card;
-use crate::meld::End;
-use crate::search::{best_opening, joker_swaps, layoff_targets, min_deadwood, Deadwood, MAX_HAND};
+use crate::meld::{extension_fits, validate_meld, End, Meld, MeldKind};
+use crate::search::{best_opening, min_deadwood, Deadwood, MAX_HAND};
 
 use super::decide::{decide, joker_meld};
 use super::moves::{knocks, legal_moves};
@@ -90,16 +90,40 @@ const UNKNOWN: u32 = u32::MAX;
 /// card by card and meld by meld ([`layoff_targets`], [`joker_swaps`]), each
 /// the same whatever else the hand and the table hold, so a card is searched
 /// against a meld once, until that meld changes.
+///
+/// It also keeps the least deadwood of the last few hands searched: a turn
+/// searches the same hand more than once (the draw asks of the hand with
+/// the discard what the play then asks of the hand that took it).
 #[derive(Clone, Debug, Default)]
 pub struct Memo {
     melds: Vec<MeldMemo>,
+    /// Hands (in hand order) and their least deadwood (`None`: the search
+    /// refuses the hand), the latest last.
+    deadwoods: Vec<Searched>,
 }
+
+/// A hand searched for its least deadwood.
+#[derive(Clone, Debug)]
+struct Searched {
+    /// The hand, in hand order.
+    hand: Vec<Card>,
+    /// The search's answer (`None`: it refuses the hand).
+    deadwood: Option<Deadwood>,
+    /// The cards of the deadwood (bits by card index; 0 with none).
+    loose: u64,
+}
+
+/// Hands whose least deadwood the memo keeps.
+const DEADWOODS: usize = 4;
 
 /// One table meld's entries.
 #[derive(Clone, Debug)]
 struct MeldMemo {
     /// The meld's cards the entries are for.
     cards: Vec<CardId>,
+    /// The meld, validated as the kernel's search validates the table
+    /// (`None`: it is not a meld, and the search lists nothing at all).
+    meld: Option<Meld>,
     /// By card index: bit 0, the card is laid off at the start; bit 1, at
     /// the end; [`UNKNOWN`]: not searched.
     layoffs: [u32; KINDS],
@@ -118,18 +142,21 @@ impl MeldMemo {
 
 impl Memo {
     /// Keeps the entries of the melds of `table` that have not changed.
-    fn fit(&mut self, table: &[TableMeld]) {
+    fn fit(&mut self, table: &[TableMeld], rules: &Rules) {
         self.melds.truncate(table.len());
         for (i, m) in table.iter().enumerate() {
+            let meld = || validate_meld(&rules.cards_of(&m.cards), &rules.variant).ok();
             match self.melds.get_mut(i) {
                 Some(memo) if memo.cards == m.cards => {}
                 Some(memo) => {
                     memo.cards.clone_from(&m.cards);
+                    memo.meld = meld();
                     memo.layoffs = [UNKNOWN; KINDS];
                     memo.swaps = [UNKNOWN; KINDS];
                 }
                 None => self.melds.push(MeldMemo {
                     cards: m.cards.clone(),
+                    meld: meld(),
                     layoffs: [UNKNOWN; KINDS],
                     swaps: [UNKNOWN; KINDS],
                 }),
@@ -173,11 +200,57 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             .map(|events| (command, events))
     }
 
+    /// The least deadwood of `cards` ([`min_deadwood`]'s answer, `None` for
+    /// its refusal), from the memo when the hand was searched lately.
+    fn deadwood(&mut self, cards: &[Card]) -> Option<Deadwood> {
+        let memo = &mut self.memo.deadwoods;
+        if let Some(s) = memo.iter().find(|s| s.hand == cards) {
+            return s.deadwood.clone();
+        }
+        let kinds = distinct(cards);
+        let left_over =
+            |s: &Searched| kinds & !s.loose == 0 && s.deadwood.as_ref().is_some_and(|d| within(cards, &d.deadwood));
+        let d = match memo.iter().find(|s| left_over(s)) {
+            // Cards left over by a least deadwood hold no meld (it would
+            // have been laid too, every card weighing something): all loose.
+            Some(_) if !cards.is_empty() && cards.iter().all(|c| self.rules.variant.penalty(c) > 0) => Some(Deadwood {
+                value: self.rules.variant.hand_penalty(cards),
+                melds: Vec::new(),
+                deadwood: cards.to_vec(),
+            }),
+            _ => min_deadwood(cards, &self.rules.variant).ok(),
+        };
+        if memo.len() == DEADWOODS {
+            memo.remove(0);
+        }
+        memo.push(Searched {
+            hand: cards.to_vec(),
+            loose: d.as_ref().map_or(0, |d| distinct(&d.deadwood)),
+            deadwood: d.clone(),
+        });
+        d
+    }
+
     /// The Python `_discard_choice`: among the best discards of `allowed`
     /// (not empty), the one `pick` chooses. `deadwood`: the hand's least
     /// deadwood, when already searched.
     fn discard_choice(&mut self, allowed: &[CardId], deadwood: Option<&Deadwood>) -> Option<CardId> {
-        let best = best_discards(self.rules, self.hand, allowed, deadwood);
+        let searched;
+        let deadwood = match deadwood {
+            Some(d) => d,
+            None => {
+                // What the policy would search: the hand's least deadwood,
+                // or every card loose where the search refuses the hand.
+                let cards = self.rules.cards_of(self.hand);
+                searched = self.deadwood(&cards).unwrap_or(Deadwood {
+                    value: 0,
+                    melds: Vec::new(),
+                    deadwood: cards,
+                });
+                &searched
+            }
+        };
+        let best = best_discards(self.rules, self.hand, allowed, Some(deadwood));
         if best.is_empty() {
             return None;
         }
@@ -205,17 +278,18 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
     }
 
     /// The lay-offs of `cards` (the hand's) onto `table`, as the kernel's
-    /// [`layoff_targets`] lists them: by card (sorted), meld and end.
+    /// [`crate::search::layoff_targets`] lists them: by card (sorted), meld
+    /// and end.
     fn layoffs(&mut self, cards: &[Card], table: &[TableMeld]) -> Vec<(Card, usize, End)> {
         if cards.len() > MAX_HAND {
             return Vec::new();
         }
         let kinds = distinct(cards);
-        if !self.search(&kinds, table, Entry::Layoffs) {
+        if !self.search(kinds, table, Entry::Layoffs) {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for &c in &kinds {
+        for c in each(kinds) {
             for (i, memo) in self.memo.melds.iter().enumerate() {
                 let ends = memo.layoffs[c.index()];
                 if ends & 1 != 0 {
@@ -230,62 +304,70 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
     }
 
     /// The joker swaps of `cards` (the hand's) on `table`, as the kernel's
-    /// [`joker_swaps`] lists them: by natural card (sorted), meld and joker.
+    /// [`crate::search::joker_swaps`] lists them: by natural card (sorted),
+    /// meld and joker.
     fn swaps(&mut self, cards: &[Card], table: &[TableMeld]) -> Vec<(Card, usize, usize)> {
         if cards.len() > MAX_HAND {
             return Vec::new();
         }
-        let kinds: Vec<Card> = distinct(cards).into_iter().filter(|c| !c.is_joker()).collect();
-        if !self.search(&kinds, table, Entry::Swaps) {
+        let kinds = distinct(cards) & !(1 << Card::JOKER.index());
+        if !self.search(kinds, table, Entry::Swaps) {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for &c in &kinds {
+        for c in each(kinds) {
             for (i, memo) in self.memo.melds.iter().enumerate() {
-                let jokers = memo.swaps[c.index()];
-                out.extend((0..32).filter(|j| jokers & (1 << j) != 0).map(|j| (c, i, j)));
+                let mut jokers = memo.swaps[c.index()];
+                while jokers != 0 {
+                    out.push((c, i, jokers.trailing_zeros() as usize));
+                    jokers &= jokers - 1;
+                }
             }
         }
         out
     }
 
-    /// Fills the memo's `entry` of `kinds` against every meld of `table`,
-    /// searching each meld for the cards not yet searched against it: false
-    /// when the search refuses the table (it then lists nothing at all).
-    fn search(&mut self, kinds: &[Card], table: &[TableMeld], entry: Entry) -> bool {
+    /// Fills the memo's `entry` of the cards `kinds` (bits by card index)
+    /// against every meld of `table`, searching each meld for the cards not
+    /// yet searched against it, as the kernel's search does (`extend_meld`
+    /// at each end a run has, one end of a set; `swap_joker` on each joker):
+    /// false when the search refuses the table (it then lists nothing at
+    /// all).
+    fn search(&mut self, kinds: u64, table: &[TableMeld], entry: Entry) -> bool {
         let rules = self.rules;
         let v = &rules.variant;
-        self.memo.fit(table);
+        self.memo.fit(table, rules);
         for memo in &mut self.memo.melds {
-            let missing: Vec<Card> = kinds
-                .iter()
-                .copied()
-                .filter(|&c| memo.entries(entry)[c.index()] == UNKNOWN)
-                .collect();
-            if missing.is_empty() {
+            let entries = memo.entries(entry);
+            let missing = each(kinds)
+                .filter(|c| entries[c.index()] == UNKNOWN)
+                .fold(0u64, |bits, c| bits | 1 << c.index());
+            if missing == 0 {
                 continue;
             }
-            let meld = [rules.cards_of(&memo.cards)];
-            // Each card's bits: the ends, or the joker positions.
-            let found: Vec<(Card, u32)> = match entry {
-                Entry::Layoffs => match layoff_targets(&missing, &meld, v) {
-                    Ok(found) => found
-                        .into_iter()
-                        .map(|lo| (lo.card, if lo.end == End::Start { 1 } else { 2 }))
-                        .collect(),
-                    Err(_) => return false,
-                },
-                Entry::Swaps => match joker_swaps(&missing, &meld, v) {
-                    Ok(found) => found.into_iter().map(|sw| (sw.card, 1 << sw.joker_index)).collect(),
-                    Err(_) => return false,
-                },
+            let Some(meld) = &memo.meld else {
+                return false;
             };
-            let entries = memo.entries(entry);
-            for c in missing {
-                entries[c.index()] = 0;
-            }
-            for (c, bits) in found {
-                entries[c.index()] |= bits;
+            let cards = rules.cards_of(&memo.cards);
+            let entries = match entry {
+                Entry::Layoffs => &mut memo.layoffs,
+                Entry::Swaps => &mut memo.swaps,
+            };
+            for c in each(missing) {
+                // Each card's bits: the ends, or the joker positions.
+                let bits = match entry {
+                    Entry::Layoffs => {
+                        let fits = |end| extension_fits(&cards, meld.kind, c, end, v).is_ok();
+                        let start = meld.kind == MeldKind::Run && fits(End::Start);
+                        u32::from(start) | u32::from(fits(End::End)) << 1
+                    }
+                    Entry::Swaps => meld
+                        .jokers
+                        .iter()
+                        .filter(|role| c.rank() == Some(role.rank) && c.suit().is_some_and(|s| role.suits.contains(&s)))
+                        .fold(0, |bits, role| bits | 1 << role.index),
+                };
+                entries[c.index()] = bits;
             }
         }
         true
@@ -311,7 +393,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             let top = rules.card(top);
             let mut cards = rules.cards_of(self.hand);
             cards.push(top);
-            let joins = min_deadwood(&cards, &rules.variant).is_ok_and(|d| !d.deadwood.contains(&top));
+            let joins = self.deadwood(&cards).is_some_and(|d| !d.deadwood.contains(&top));
             let wall = draw.is_none() && !state.first_upcard;
             if wall || joins {
                 return take.map_or(Proposal::Nothing, Proposal::Checked);
@@ -325,8 +407,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
 
     fn gin_play(&mut self) -> Proposal {
         let (state, rules) = (self.state, self.rules);
-        let v = &rules.variant;
-        let deadwood = min_deadwood(&rules.cards_of(self.hand), v).ok();
+        let deadwood = self.deadwood(&rules.cards_of(self.hand));
         let knock = match &deadwood {
             Some(d) => self.best_knock(d),
             None => knocks(state, rules, self.seat)
@@ -338,12 +419,16 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             return Proposal::Checked(checked);
         }
         // The legal discards: one per distinct card, the first of the hand.
+        // The rules answer a discard of any card of the hand alike (the card
+        // is only checked to be in hand), so they are asked once.
         let mut legal: Vec<CardId> = Vec::new();
+        let discards = self
+            .hand
+            .first()
+            .is_some_and(|&c| decide(state, rules, self.seat_id, &Command::discard(c)).is_ok());
         for &c in self.hand {
             let card = rules.card(c);
-            if !legal.iter().any(|&l| rules.card(l) == card)
-                && decide(state, rules, self.seat_id, &Command::discard(c)).is_ok()
-            {
+            if discards && !legal.iter().any(|&l| rules.card(l) == card) {
                 legal.push(c);
             }
         }
@@ -418,7 +503,6 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
 
     fn gin_defend(&mut self) -> Proposal {
         let (state, rules) = (self.state, self.rules);
-        let v = &rules.variant;
         let hand_cards = rules.cards_of(self.hand);
         // The first legal lay-off, in the order of the legal moves.
         let knock_melds = state.knock_melds.min(state.melds.len());
@@ -433,7 +517,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             }
         }
         if !self.hand.is_empty() {
-            if let Ok(d) = min_deadwood(&hand_cards, v) {
+            if let Some(d) = self.deadwood(&hand_cards) {
                 if let Some(first) = d.melds.first() {
                     let melds = ids_of(self.hand, rules, std::slice::from_ref(first), &[]);
                     return Proposal::Unchecked(Command::lay_melds(&melds));
@@ -455,7 +539,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             if !wanted {
                 let mut cards = rules.cards_of(self.hand);
                 cards.push(card);
-                wanted = min_deadwood(&cards, &rules.variant).is_ok_and(|d| !d.deadwood.contains(&card));
+                wanted = self.deadwood(&cards).is_some_and(|d| !d.deadwood.contains(&card));
             }
             if wanted {
                 if let Some(checked) = self.check(Command::TakeDiscard) {
@@ -503,7 +587,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             }
         }
 
-        let deadwood = min_deadwood(&hand_cards, v).ok();
+        let deadwood = self.deadwood(&hand_cards);
         if let Some(d) = deadwood.as_ref().filter(|d| !d.melds.is_empty()) {
             let melds = if d.deadwood.is_empty() && rules.must_discard {
                 keep_one(&d.melds, v)
@@ -568,10 +652,36 @@ fn without(hand: &[CardId], id: CardId) -> Vec<CardId> {
     hand.iter().copied().filter(|&c| c != id).collect()
 }
 
-/// The distinct cards of `cards`, sorted (the order of the kernel's search).
-fn distinct(cards: &[Card]) -> Vec<Card> {
-    let mut d = cards.to_vec();
-    d.sort_unstable();
-    d.dedup();
-    d
+/// Whether `part` is part of `whole` (as many copies of each card at most).
+fn within(part: &[Card], whole: &[Card]) -> bool {
+    if part.len() > whole.len() {
+        return false;
+    }
+    let mut counts = [0u8; KINDS];
+    for c in whole {
+        counts[c.index()] += 1;
+    }
+    part.iter().all(|c| {
+        let n = &mut counts[c.index()];
+        let had = *n > 0;
+        *n = n.saturating_sub(1);
+        had
+    })
+}
+
+/// The distinct cards of `cards`: bit `i` for the card of index `i`.
+fn distinct(cards: &[Card]) -> u64 {
+    cards.iter().fold(0, |bits, c| bits | 1 << c.index())
+}
+
+/// The cards of `kinds` (bits by card index), sorted (the order of the
+/// kernel's search).
+fn each(kinds: u64) -> impl Iterator<Item = Card> {
+    let mut left = kinds;
+    std::iter::from_fn(move || {
+        let i = left.trailing_zeros();
+        left &= left.wrapping_sub(1);
+        // A card index is below 53 (`left` is 0 past the last one).
+        (i < 64).then(|| Card::from_index(i as u8))
+    })
 }

@@ -49,46 +49,72 @@ pub fn discard_scores(
     allowed: &[CardId],
     deadwood: Option<&Deadwood>,
 ) -> HashMap<CardId, i64> {
-    let cards = rules.cards_of(hand);
-    let searched;
-    let loose: &[Card] = match deadwood {
-        Some(d) => &d.deadwood,
-        None => {
-            searched = min_deadwood(&cards, &rules.variant).map_or_else(|_| cards.clone(), |d| d.deadwood);
-            &searched
-        }
-    };
-    // Per rank, the suits held; per suit and rank, the cards held (ranks
-    // offset by 2, so that a neighbour two ranks off either end has a place).
-    let mut suits_of_rank = [[false; 4]; 14];
-    let mut in_suit = [[0i64; 18]; 4];
-    for card in &cards {
-        if let (Some(rank), Some(suit)) = (card.rank(), card.suit()) {
-            suits_of_rank[usize::from(rank)][suit as usize] = true;
-            in_suit[suit as usize][usize::from(rank) + 2] += 1;
-        }
-    }
-    let mut by_card: HashMap<Card, i64> = HashMap::new();
-    let mut scores = HashMap::new();
-    for &c in allowed {
-        let card = rules.card(c);
-        let score = *by_card.entry(card).or_insert_with(|| {
-            let penalty = i64::from(rules.penalties[c as usize]);
-            match (card.rank(), card.suit()) {
-                (Some(rank), Some(suit)) if loose.contains(&card) => {
-                    let (r, s) = (usize::from(rank), suit as usize);
-                    let mut partners = suits_of_rank[r].iter().filter(|&&h| h).count() as i64 - 1;
-                    // Ranks r-2..=r+2 sit at r..=r+4 (offset by 2).
-                    partners += in_suit[s][r] + in_suit[s][r + 1] + in_suit[s][r + 3] + in_suit[s][r + 4];
-                    penalty * 2 - 8 * partners
-                }
-                (Some(_), Some(_)) => penalty * 2 - 500,
-                _ => -1000,
+    let scores = Scores::of(rules, hand, deadwood);
+    allowed.iter().map(|&c| (c, scores.of_card(rules, c))).collect()
+}
+
+/// What [`discard_scores`] reads of a hand, by card index: the hand's
+/// loose cards, the suits held per rank, the cards held per suit and rank.
+struct Scores {
+    /// Bit `i`: the card of index `i` is left over by the least deadwood.
+    loose: u64,
+    suits_of_rank: [[bool; 4]; 14],
+    /// Ranks offset by 2, so that a neighbour two ranks off either end has
+    /// a place.
+    in_suit: [[i64; 18]; 4],
+}
+
+impl Scores {
+    fn of(rules: &Rules, hand: &[CardId], deadwood: Option<&Deadwood>) -> Scores {
+        let mut loose = 0u64;
+        let mut mark = |cards: &mut dyn Iterator<Item = Card>| {
+            for c in cards {
+                loose |= 1 << c.index();
             }
-        });
-        scores.insert(c, score);
+        };
+        match deadwood {
+            Some(d) => mark(&mut d.deadwood.iter().copied()),
+            None => {
+                let cards = rules.cards_of(hand);
+                match min_deadwood(&cards, &rules.variant) {
+                    Ok(d) => mark(&mut d.deadwood.into_iter()),
+                    Err(_) => mark(&mut cards.into_iter()),
+                }
+            }
+        }
+        let mut suits_of_rank = [[false; 4]; 14];
+        let mut in_suit = [[0i64; 18]; 4];
+        for &c in hand {
+            let card = rules.card(c);
+            if let (Some(rank), Some(suit)) = (card.rank(), card.suit()) {
+                suits_of_rank[usize::from(rank)][suit as usize] = true;
+                in_suit[suit as usize][usize::from(rank) + 2] += 1;
+            }
+        }
+        Scores {
+            loose,
+            suits_of_rank,
+            in_suit,
+        }
     }
-    scores
+
+    /// The score of the card of id `c`.
+    fn of_card(&self, rules: &Rules, c: CardId) -> i64 {
+        let card = rules.card(c);
+        let penalty = i64::from(rules.penalties[c as usize]);
+        match (card.rank(), card.suit()) {
+            (Some(rank), Some(suit)) if self.loose & (1 << card.index()) != 0 => {
+                let (r, s) = (usize::from(rank), suit as usize);
+                let in_suit = &self.in_suit[s];
+                let mut partners = self.suits_of_rank[r].iter().filter(|&&h| h).count() as i64 - 1;
+                // Ranks r-2..=r+2 sit at r..=r+4 (offset by 2).
+                partners += in_suit[r] + in_suit[r + 1] + in_suit[r + 3] + in_suit[r + 4];
+                penalty * 2 - 8 * partners
+            }
+            (Some(_), Some(_)) => penalty * 2 - 500,
+            _ => -1000,
+        }
+    }
 }
 
 /// The cards of `allowed` that [`discard_scores`] ranks best, in the order
@@ -96,11 +122,23 @@ pub fn discard_scores(
 /// `allowed` is.
 #[must_use]
 pub fn best_discards(rules: &Rules, hand: &[CardId], allowed: &[CardId], deadwood: Option<&Deadwood>) -> Vec<CardId> {
-    let scores = discard_scores(rules, hand, allowed, deadwood);
-    let Some(&top) = scores.values().max() else {
+    if allowed.is_empty() {
         return Vec::new();
-    };
-    allowed.iter().copied().filter(|c| scores[c] == top).collect()
+    }
+    let scores = Scores::of(rules, hand, deadwood);
+    let mut best = Vec::new();
+    let mut top = i64::MIN;
+    for &c in allowed {
+        let score = scores.of_card(rules, c);
+        if score > top {
+            top = score;
+            best.clear();
+        }
+        if score == top {
+            best.push(c);
+        }
+    }
+    best
 }
 
 /// Every card melds but going out needs a discard: the melds less one card
@@ -152,20 +190,35 @@ pub fn knock_unmatched(rules: &Rules, hand: &[CardId], discard: Option<CardId>, 
 /// discard, a swapped joker).
 #[must_use]
 pub fn ids_of(hand: &[CardId], rules: &Rules, melds: &[Vec<Card>], first: &[Option<CardId>]) -> Vec<Vec<CardId>> {
-    let preferred: Vec<CardId> = first.iter().flatten().copied().filter(|c| hand.contains(c)).collect();
-    // Each card's ids in the order they are handed out: preferred first.
-    let mut pools: Vec<Vec<CardId>> = vec![Vec::new(); 53];
-    for &c in preferred.iter().chain(hand.iter().filter(|c| !preferred.contains(c))) {
-        pools[rules.card(c).index()].push(c);
+    let preferred = || first.iter().flatten().copied().filter(|c| hand.contains(c));
+    let order = || preferred().chain(hand.iter().copied().filter(|c| !preferred().any(|p| p == *c)));
+    // Each card's ids in the order they are handed out (preferred first), in
+    // one list by card index: card `i`'s are `pools[next[i]..end[i]]`.
+    let mut end = [0usize; 53];
+    for c in order() {
+        end[rules.card(c).index()] += 1;
+    }
+    let mut at = 0;
+    for n in &mut end {
+        at += *n;
+        *n = at;
     }
     let mut next = [0usize; 53];
+    next[1..].copy_from_slice(&end[..52]);
+    let mut pools = vec![0; at];
+    let mut fill = next;
+    for c in order() {
+        let i = rules.card(c).index();
+        pools[fill[i]] = c;
+        fill[i] += 1;
+    }
     melds
         .iter()
         .map(|meld| {
             meld.iter()
                 .map(|card| {
                     let i = card.index();
-                    let id = pools[i][next[i]];
+                    let id = pools[..end[i]][next[i]];
                     next[i] += 1;
                     id
                 })

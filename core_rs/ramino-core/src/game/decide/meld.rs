@@ -3,7 +3,7 @@
 //! end.
 
 use crate::card::Card;
-use crate::meld::{extend_meld, validate_meld, End};
+use crate::meld::{extension_fits, validate_form, validate_meld, End};
 use crate::search::{best_opening, layoff_targets, min_deadwood, MAX_HAND};
 
 use super::super::reasons as r;
@@ -12,15 +12,15 @@ use super::discard::undiscardable;
 use super::shape::in_hand;
 
 /// Refuses a play that would leave `left` in hand and a turn that cannot
-/// end. `table` is the table after the play (to see whether a last
+/// end. `table` gives the table after the play (to see whether a last
 /// undiscardable card can still be laid off where going out needs no
-/// discard).
+/// discard; built only then).
 fn check_leftover(
     state: &State,
     rules: &Rules,
     left: &[CardId],
     pending: Option<CardId>,
-    table: &[Vec<Card>],
+    table: impl FnOnce() -> Vec<Vec<Card>>,
 ) -> Result<(), Refusal> {
     if left.is_empty() {
         if rules.must_discard {
@@ -43,11 +43,7 @@ fn check_leftover(
     if left.iter().all(|&c| undiscardable(rules, state.taken, c)) {
         // The last card can still be laid off: going out. (The table's melds
         // are all legal, so the search cannot fail.)
-        if !rules.must_discard
-            && left.len() == 1
-            && !table.is_empty()
-            && layoff_targets(&rules.cards_of(left), table, &rules.variant).is_ok_and(|t| !t.is_empty())
-        {
+        if !rules.must_discard && left.len() == 1 && layoff_exists(&rules.cards_of(left), &table(), &rules.variant) {
             return Ok(());
         }
         return Err(Refusal::illegal(
@@ -56,6 +52,11 @@ fn check_leftover(
         ));
     }
     Ok(())
+}
+
+/// Whether `table` is not empty and the search lists a lay-off of `cards` on it.
+fn layoff_exists(cards: &[Card], table: &[Vec<Card>], v: &crate::Variant) -> bool {
+    !table.is_empty() && layoff_targets(cards, table, v).is_ok_and(|t| !t.is_empty())
 }
 
 /// Whether a hand holding a swapped joker can lay it in a new meld and still
@@ -146,9 +147,12 @@ pub(super) fn lay_melds(
     let used = |c: &CardId| melds.iter().any(|m| m.contains(c));
     let left: Vec<CardId> = hand.iter().copied().filter(|c| !used(c)).collect();
     let pending = state.pending_joker.filter(|p| !used(p));
-    let mut table = table_cards(state, rules);
-    table.extend(melds.iter().map(|m| rules.cards_of(m)));
-    check_leftover(state, rules, &left, pending, &table)?;
+    let table = || {
+        let mut table = table_cards(state, rules);
+        table.extend(melds.iter().map(|m| rules.cards_of(m)));
+        table
+    };
+    check_leftover(state, rules, &left, pending, table)?;
     Ok(vec![Event::MeldsLaid { seat, melds, opening }])
 }
 
@@ -181,12 +185,21 @@ pub(super) fn table_meld(state: &State, index: usize) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The table meld `cards` with `card` laid off at `end`, or the meld
-/// kernel's reason why not.
+/// The table meld `cards` with `card` laid off at `end` (its cards), or the
+/// meld kernel's reason why not (`validate_meld`, then `extend_meld`).
 pub(super) fn extended(rules: &Rules, cards: &[CardId], card: CardId, end: End) -> Result<Vec<Card>, Refusal> {
-    validate_meld(&rules.cards_of(cards), &rules.variant)
-        .and_then(|m| extend_meld(&m, rules.card(card), end, &rules.variant))
-        .map(|m| m.cards)
+    let v = &rules.variant;
+    let mut meld = rules.cards_of(cards);
+    validate_form(&meld, v)
+        .and_then(|kind| extension_fits(&meld, kind, rules.card(card), end, v))
+        .map(|()| {
+            if end == End::Start {
+                meld.insert(0, rules.card(card));
+            } else {
+                meld.push(rules.card(card));
+            }
+            meld
+        })
         .map_err(|e| {
             Refusal::illegal_detail(
                 r::CANNOT_LAY_OFF,
@@ -221,9 +234,12 @@ pub(super) fn lay_off(
     }
     let after = extended(rules, &meld.cards, card, end)?;
     let left: Vec<CardId> = hand.iter().copied().filter(|&c| c != card).collect();
-    let mut table = table_cards(state, rules);
-    table[index] = after;
-    check_leftover(state, rules, &left, state.pending_joker, &table)?;
+    let table = || {
+        let mut table = table_cards(state, rules);
+        table[index] = after;
+        table
+    };
+    check_leftover(state, rules, &left, state.pending_joker, table)?;
     Ok(vec![Event::LaidOff {
         seat,
         card,
