@@ -46,6 +46,7 @@ from typing import Any, Protocol
 
 import ramino
 import ramino.engine as live
+from ramino import _core
 from ramino.errors import RaminoError
 
 import tests.engine_reference as ref
@@ -423,6 +424,14 @@ class _BotGame:
     def legal_moves(self, seat: int) -> list[Any]:
         return [build_command(plain(m), live.COMMAND_TYPES) for m in self._game.legal_moves(seat)]
 
+    def greedy(self, seat: int, discard: Any) -> Any:
+        """The kernel's greedy policy (the greedy bots' only one) on the
+        reference's state now."""
+        state = self._game.state
+        state = dataclasses.replace(state, results=[_live_event(r) for r in state.results])
+        kernel = _core.GameKernel.from_state(self.rules.kernel, 0, [], state)
+        return kernel.greedy(seat, discard)
+
     def check(self, seat: int, command: Any) -> None:
         try:
             self._game.check(seat, build_command(plain(command), ref.COMMAND_TYPES))
@@ -480,16 +489,7 @@ class _Policy:
         bot = self._bot(seat, seed)
         if self._adapter is None:
             self._adapter = _BotGame(game, self.variant, self.overrides)
-        try:
-            return plain(bot.choose(self._adapter, seat))
-        except ramino.InvalidHand:
-            # The searching bot's observation keeps a card taken from the
-            # discard pile as known in the taker's hand after it went back
-            # to the pile and was reshuffled into the stock (a bug of
-            # ramino.bots.search.observe, not of the rules): play greedily.
-            from ramino.bots.greedy import GreedyBot
-
-            return plain(GreedyBot.choose(bot, self._adapter, seat))
+        return plain(bot.choose(self._adapter, seat))
 
 
 # --- probes --------------------------------------------------------------------

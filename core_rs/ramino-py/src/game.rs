@@ -1268,6 +1268,41 @@ impl GameKernel {
         commands_to_py(py, &moves)
     }
 
+    /// The greedy policy's command for `seat` now (the kernel's
+    /// `game::greedy`), `None` when it has none; `discard(allowed, best)`
+    /// chooses each discard: the cards the policy lets the seat discard and
+    /// the best of them by the discard policy, as lists of card ids; it
+    /// returns a card id (one outside `allowed` counts as the first of
+    /// `best`). An error it raises is raised here.
+    fn greedy<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+        discard: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let seat = self.seat_index(seat)?;
+        let mut failed: Option<PyErr> = None;
+        let mut chooser = |allowed: &[CardId], best: &[CardId]| -> CardId {
+            let chosen = discard
+                .call1((allowed.to_vec(), best.to_vec()))
+                .and_then(|c| c.extract::<CardId>());
+            match chosen {
+                Ok(card) => card,
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    best[0]
+                }
+            }
+        };
+        let game = &self.game;
+        let found = kernel::greedy::choose_with(&game.state, &game.rules, seat, &mut chooser);
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let c = classes(py)?;
+        found.map(|cmd| command_to_py(py, c, &cmd)).transpose()
+    }
+
     /// Gin: the knocks `seat` may make now, best (least unmatched) first
     /// (empty when it may not knock).
     fn knocks<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {

@@ -281,7 +281,8 @@ class SearchBot(GreedyBot):
         self, game: Game, view: View, moves: list[Command]
     ) -> list[tuple[str, Command]]:
         """The choices worth a search, the greedy bot's preference first."""
-        knocking = game.rules.variant.knocking
+        seat = view.viewer
+        assert seat is not None
         if view.phase == "draw":
             draws: list[tuple[str, Command]] = []
             for cmd, name in (
@@ -291,14 +292,14 @@ class SearchBot(GreedyBot):
             ):
                 if cmd in moves:
                     draws.append((name, cmd))
-            greedy = self._gin(game, view) if knocking else self._draw(game, view)
+            greedy = GreedyBot.choose(self, game, seat)
             draws.sort(key=lambda d: d[1] != greedy)
             return draws
         if view.phase != "play":
             return []
         deck = view.deck
         # Melds, lay-offs and swaps first, as the greedy bot plays them.
-        greedy = self._gin(game, view) if knocking else self._play(game, view)
+        greedy = GreedyBot.choose(self, game, seat)
         if greedy is not None and not isinstance(greedy, Discard | Knock):
             return []
         out: list[tuple[str, Command]] = []

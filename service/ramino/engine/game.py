@@ -8,7 +8,7 @@ Python names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ramino import reasons
@@ -152,6 +152,13 @@ class Game:
     def knocks(self, seat: int) -> list[Knock]:
         """Gin: the knocks ``seat`` may make now, best (least unmatched) first."""
         return self._kernel.knocks(seat)
+
+    def greedy(self, seat: int, discard: Callable[[list[int], list[int]], int]) -> Command | None:
+        """The greedy policy's move for ``seat`` now (the kernel's, which the
+        greedy bots and the playouts share), ``None`` when it has none;
+        ``discard(allowed, best)`` picks each discard among the cards the
+        policy would throw and the best of them."""
+        return self._kernel.greedy(seat, discard)
 
     def hint(self, seat: int, legal: Sequence[Command] | None = None) -> Hint | None:
         """The hint on ``seat``'s hand (see :class:`~ramino.engine.hint.Hint`),

@@ -21,7 +21,10 @@
 //!
 //! `pick(n)` chooses an index below `n` among equally good discards (the
 //! Python bot's `self._rng.choice`); it is called once per choice, even of
-//! one, as Python's `choice` draws for it.
+//! one, as Python's `choice` draws for it. [`choose_with`] hands the whole
+//! choice to the caller instead (the cards it may discard and the best of
+//! them): the easy bot, which throws a card at random half the time, plays
+//! the greedy policy so.
 
 use crate::card::Card;
 use crate::meld::{extension_fits, validate_meld, End, Meld, MeldKind};
@@ -39,6 +42,20 @@ pub fn choose(state: &State, rules: &Rules, seat: usize, pick: &mut impl FnMut(u
     play(state, rules, seat, pick, &mut Memo::default()).map(|(command, _)| command)
 }
 
+/// [`choose`], each discard chosen by `discard(allowed, best)`: the cards
+/// the policy would let the seat discard and the best of them by the
+/// discard policy (never empty). A card it returns outside `allowed` counts
+/// as the first of `best`.
+#[must_use]
+pub fn choose_with(
+    state: &State,
+    rules: &Rules,
+    seat: usize,
+    discard: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
+) -> Option<Command> {
+    play_with(state, rules, seat, discard, &mut Memo::default()).map(|(command, _)| command)
+}
+
 /// [`choose`], with the events [`decide`] gives the command (so that a
 /// caller folding them need not decide it again). `memo`: what earlier
 /// calls in the same round found (any memo will do: one it does not fit
@@ -49,6 +66,17 @@ pub fn play(
     rules: &Rules,
     seat: usize,
     pick: &mut impl FnMut(usize) -> usize,
+    memo: &mut Memo,
+) -> Option<(Command, Vec<Event>)> {
+    let mut discard = |_: &[CardId], best: &[CardId]| best[pick(best.len()) % best.len()];
+    play_with(state, rules, seat, &mut discard, memo)
+}
+
+fn play_with(
+    state: &State,
+    rules: &Rules,
+    seat: usize,
+    pick: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
     memo: &mut Memo,
 ) -> Option<(Command, Vec<Event>)> {
     let seat_id = i64::try_from(seat).ok()?;
@@ -191,7 +219,7 @@ struct Greedy<'a, P> {
     memo: &'a mut Memo,
 }
 
-impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
+impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
     /// `command` with its events when the rules take it now (the Python
     /// `_legal`).
     fn check(&self, command: Command) -> Option<(Command, Vec<Event>)> {
@@ -254,8 +282,8 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
         if best.is_empty() {
             return None;
         }
-        let i = (self.pick)(best.len());
-        Some(best[i % best.len()])
+        let chosen = (self.pick)(allowed, &best);
+        Some(if allowed.contains(&chosen) { chosen } else { best[0] })
     }
 
     /// The Python `_fallback`: the best discard among the legal ones, else
