@@ -28,6 +28,7 @@ from ramino.engine import (
     TURN_LIMIT,
     WENT_OUT,
     Discarded,
+    Event,
     Game,
     IllegalMove,
     RoundEnded,
@@ -95,7 +96,7 @@ def play_game(
     commands = 0
     last: object = None
 
-    def fold(events: Sequence[object]) -> None:
+    def fold(events: Sequence[Event]) -> None:
         nonlocal turns, last
         for e in events:
             if isinstance(e, RoundEnded):
