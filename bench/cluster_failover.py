@@ -19,6 +19,17 @@ node runs ``appendfsync`` as ``--appendfsync`` says (default ``always``).
 Run from the repository root (it uses the test support's launchers):
 
     .venv/bin/python bench/cluster_failover.py --trials 3
+
+``--store-calls N`` instead calls every method of the store, and of the
+tickets and ratings beside it, concurrently through N kills in a row of
+their shard's primary (each killed node comes back as a replica, killed in
+turn: tests/replicas/test_redis_cluster_failover_calls.py's cycles), and
+prints per cycle the seconds from the kill to the promotion and to every
+method answering again, and the failures meanwhile; then the totals, and
+any failure that is not one of the store's answers (an AttributeError that
+would be INTERNAL, say):
+
+    .venv/bin/python bench/cluster_failover.py --store-calls 20
 """
 
 from __future__ import annotations
@@ -35,6 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ramino.store.redis import RedisStore  # noqa: E402
 
+from tests.replicas.test_redis_cluster_failover_calls import (  # noqa: E402
+    Cycle,
+    drive_through_kills,
+)
 from tests.replicas.test_redis_cluster_replicas import game_slot, open_servers  # noqa: E402
 from tests.replicas.test_redis_replicas import (  # noqa: E402
     Acks,
@@ -144,13 +159,58 @@ async def run(args: argparse.Namespace) -> None:
         )
 
 
+async def store_calls(cycles: int) -> int:
+    """Every store method through ``cycles`` kills; 1 if any call failed
+    with anything but the store's answers."""
+    print(f"store calls through {cycles} kills of their shard's primary, in a row")
+    with tempfile.TemporaryDirectory(prefix="ramino-failover-") as tmp:
+        servers = RedisClusterServers(Path(tmp) / "cluster", node_timeout_ms=1500)
+        servers.start()
+        seen: list[Cycle] = []
+
+        def report(n: int, c: Cycle) -> None:
+            seen.append(c)
+            failures = ", ".join(f"{k} {v}" for k, v in sorted(c.failures.items())) or "none"
+            print(
+                f"  [kill {n + 1:2}] promoted after {c.promoted:4.1f} s, every method "
+                f"answering after {c.answering:4.1f} s; failures: {failures}",
+                flush=True,
+            )
+
+        try:
+            calls = await drive_through_kills(servers, cycles, report)
+        except AssertionError as stopped:
+            print(f"  stopped: {stopped}")
+            return 1
+        finally:
+            servers.stop()
+    print(
+        f"{len(seen)} kills: {calls.ok.total()} calls answered, {calls.failed.total()} failed "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(calls.failed.items())) or 'none'}), "
+        f"{len(calls.wrong)} with another error; promotion {min(c.promoted for c in seen):.1f}-"
+        f"{max(c.promoted for c in seen):.1f} s, all answering again "
+        f"{min(c.answering for c in seen):.1f}-{max(c.answering for c in seen):.1f} s"
+    )
+    return 1 if calls.wrong else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mode", choices=["async", "wait", "both"], default="both")
     p.add_argument("--appendfsync", choices=["always", "everysec", "no"], default="always")
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--trials", type=int, default=2)
-    asyncio.run(run(p.parse_args(argv)))
+    p.add_argument(
+        "--store-calls",
+        type=int,
+        default=0,
+        metavar="KILLS",
+        help="every store call through this many kills instead (issue 36)",
+    )
+    args = p.parse_args(argv)
+    if args.store_calls:
+        return asyncio.run(store_calls(args.store_calls))
+    asyncio.run(run(args))
     return 0
 
 

@@ -418,7 +418,8 @@ async def test_sqlite_log_stays_bounded_under_sustained_writes_and_is_truncated_
     """Passive checkpoints never catch up with a busy writer (the log grew
     without bound: 438 MB after 20,000 moves); past its limit the checkpointer
     holds the writers, checkpoints the rest and truncates the log, and a
-    writer that outruns it waits at twice the limit."""
+    writer that outruns it waits (from three quarters of the limit; the exact
+    bound is ``test_sqlite_wal_bound.py``'s)."""
     limit = 1 << 20
     path = tmp_path / "games.db"
     store = SqliteStore(path, wal_limit=limit)
@@ -426,9 +427,9 @@ async def test_sqlite_log_stays_bounded_under_sustained_writes_and_is_truncated_
     sizes: list[int] = []
     rounds, games = (80, 25) if create else (400, 50)  # 2,000 creates, 20,000 appends
     await _sustained(store, rounds, games, sizes, create)
-    # Writers are held at twice the limit: one round's batch (checked before
-    # it is written) may land past it, never two. Unbounded, the log would
-    # hold every round (hundreds of MB here).
+    # Writers are held below the limit: one round's batch (checked before it
+    # is written) may land past where they wait, never two. Unbounded, the
+    # log would hold every round (hundreds of MB here).
     step = max(b - a for a, b in zip(sizes, sizes[1:], strict=False))
     assert max(sizes) <= 2 * limit + step, (max(sizes), step)
     assert max(sizes) < 8 * limit, max(sizes)

@@ -75,9 +75,12 @@ log = structlog.get_logger("ramino.store")
 CHECKPOINT_EVERY = 0.5
 """Seconds between two passive checkpoints of the write-ahead log."""
 WAL_LIMIT = 64 * 1024 * 1024
-"""Bytes of write-ahead log past which the checkpointer catches up with the
-writer and truncates the log; writers wait (without blocking the event loop)
-once it is twice as large (a writer faster than the checkpoints)."""
+"""Bytes the write-ahead log's file never passes (64 MiB, 67.1 MB), however
+busy the writers: past half of it the checkpointer catches up with them and
+starts the log again from its beginning, cut back to half of it
+(``journal_size_limit``); writers that outrun it wait from three quarters
+of it (without blocking the event loop), so that the one commit that may
+land after their check still fits."""
 TICK = 0.1
 """Seconds between two looks at the log's size."""
 CATCH_UP_PASSES = 8
@@ -85,6 +88,18 @@ HELD_FRAMES = 256
 """A catch-up's passive passes beside the writer stop once at most this many
 pages of log are left (or after ``CATCH_UP_PASSES``): the held part copies
 only those."""
+
+
+def restart_size(limit: int) -> int:
+    """Bytes a log started again is cut back to, and past which the
+    checkpointer catches up: half the limit."""
+    return limit // 2
+
+
+def hold_size(limit: int) -> int:
+    """Bytes of log from which the store's writers wait for the checkpointer:
+    three quarters of the limit (a commit's worth of room below it)."""
+    return limit * 3 // 4
 
 
 class Checkpointer:
@@ -96,13 +111,15 @@ class Checkpointer:
     GIL while SQLite works) and never blocks it.
 
     A passive checkpoint never catches up with a busy writer, though, and the
-    log only grows: past ``limit`` bytes (or once the writes stop), the thread
-    copies what it can beside the writer, then asks the store to hold its
-    writers (they wait on the event loop, which goes on serving everything
-    else), checkpoints the rest, starts the log again from its beginning (cut
-    back to ``limit``, or to nothing when idle), and lets the writers go. A
-    store whose log reaches ``2 * limit`` before that holds its writers itself
-    (:meth:`SqliteStore._writable`)."""
+    log only grows: past half of ``limit`` (:func:`restart_size`; or once the
+    writes stop), the thread copies what it can beside the writer, then asks
+    the store to hold its writers (they wait on the event loop, which goes on
+    serving everything else), checkpoints the rest, starts the log again from
+    its beginning (its file cut back to half of ``limit``, or to nothing when
+    idle), and lets the writers go. A store whose log reaches three quarters
+    of ``limit`` before that holds its writers itself
+    (:meth:`SqliteStore._writable`), so that the file never passes ``limit``
+    (WAL_LIMIT)."""
 
     def __init__(self, path: str, every: float = CHECKPOINT_EVERY, limit: int = WAL_LIMIT) -> None:
         self.path, self.every, self.limit = path, every, limit
@@ -138,7 +155,7 @@ class Checkpointer:
         # A truncating checkpoint waits for the store's readers (never for its
         # writers: they are held first).
         db.execute("PRAGMA busy_timeout=5000")
-        db.execute(f"PRAGMA journal_size_limit={int(self.limit)}")
+        db.execute(f"PRAGMA journal_size_limit={restart_size(self.limit)}")
         # As the store's: its one write (see _catch_up) syncs the log's
         # header, not also its commit.
         db.execute("PRAGMA synchronous=NORMAL")
@@ -152,7 +169,7 @@ class Checkpointer:
                 since += TICK
                 try:
                     version = None
-                    if self.held.is_set() or self.wal_size() > self.limit:
+                    if self.held.is_set() or self.wal_size() > restart_size(self.limit):
                         self._catch_up(db, idle=False)
                     elif since >= self.every:
                         since = 0.0
@@ -171,8 +188,9 @@ class Checkpointer:
 
     def _catch_up(self, db: sqlite3.Connection, idle: bool) -> None:
         """Checkpoints the whole log with the writers held, and starts it
-        again from its beginning (``RESTART``: cut back to ``limit`` bytes;
-        ``TRUNCATE`` when ``idle``: to nothing)."""
+        again from its beginning (``RESTART``: its file cut back to half of
+        ``limit`` by the first commit after, made here; ``TRUNCATE`` when
+        ``idle``: to nothing)."""
         gate = self._gate
         if gate is None:
             return  # nothing written through the store yet: nothing to catch up
@@ -234,7 +252,7 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         # A log that restarts from its beginning is cut back to this size.
-        self._db.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
+        self._db.execute(f"PRAGMA journal_size_limit={restart_size(wal_limit)}")
         self._db.executescript(SCHEMA)
         self.checkpointer: Checkpointer | None = None
         if str(path) != ":memory:":
@@ -254,18 +272,22 @@ class SqliteStore:
     async def _writable(self) -> None:
         """Returns once this store may write: at once, unless the
         checkpointer is truncating the log (or must: the log has reached
-        twice its limit, a writer faster than the checkpoints)."""
+        three quarters of its limit, a writer faster than the checkpoints)."""
         checkpointer = self.checkpointer
         if checkpointer is None:
             return
         if not self._attached:
             checkpointer.attach(asyncio.get_running_loop(), self)
             self._attached = True
-        if self._hold is None and checkpointer.wal_size() > 2 * checkpointer.limit:
-            self._hold_writers()
-            checkpointer.urge()
-        while self._hold is not None:
+        while True:
+            if self._hold is None and checkpointer.wal_size() > hold_size(checkpointer.limit):
+                self._hold_writers()
+                checkpointer.urge()
+            if self._hold is None:
+                return
             # Shielded: a waiter that goes away must not cancel the hold.
+            # Then it looks again: the writers let go together must not all
+            # write past the size that holds them.
             await asyncio.shield(self._hold)
 
     def _hold_writers(self) -> None:

@@ -48,7 +48,8 @@ replicas have it.
 
 The package, one concern a module: :mod:`.keys` (the key layout),
 :mod:`.scripts` (the Lua scripts), :mod:`.url` (the store URL and TLS),
-:mod:`.retry` (reconnecting, and what counts as out of reach) and
+:mod:`.retry` (the clients: reconnecting, connections guarded against a
+failover's tear-down, and StoreUnavailable once out of reach) and
 :mod:`.store` (:class:`RedisStore`).
 """
 

@@ -1,15 +1,25 @@
 """Reconnecting: what counts as Redis out of reach or its Cluster changing
-hands, and the clients that wait it out (for ``RECONNECT_BUDGET``)."""
+hands, and the store's clients, which wait it out (for ``RECONNECT_BUDGET``)
+and then raise the store's own :class:`~ramino.store.StoreUnavailable`.
+
+Every client the store makes is one of :class:`StoreRedis`,
+:class:`StoreCluster` and :class:`NodeRedis`, and every connection they
+open is :func:`guarded`: a connection torn down by another task while a
+command is on it (a Cluster failover closes every connection of a node,
+those in use too) is a connection error from the socket up, on every path
+(a command, a pipeline, a script, a health check, a read or a write), so
+redis-py's own retries and the Cluster's reload of its slot map see it as
+the lost connection it is."""
 
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from typing import Any, ParamSpec, TypeVar
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 from redis.asyncio import Redis, RedisCluster
-from redis.asyncio import connection as redis_connection
+from redis.asyncio.connection import AbstractConnection, Connection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import (
@@ -27,7 +37,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ramino.store.base import StoreUnavailable
 
 T = TypeVar("T")
-P = ParamSpec("P")
+C = TypeVar("C", bound=AbstractConnection)
 
 RETRYABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # What a Cluster answers while a slot changes hands or a failover runs.
@@ -41,41 +51,74 @@ TOPOLOGY = (
     RedisClusterException,
 )
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, *TOPOLOGY)
-"""Redis's errors for a store out of reach, once the store's own retries are
-spent: the store raises them as :class:`~ramino.store.StoreUnavailable`
-(UNAVAILABLE, which clients retry)."""
+"""Redis's errors for a store out of reach: once the retries are spent, the
+store's clients raise them as :class:`~ramino.store.StoreUnavailable`
+(UNAVAILABLE, which clients retry), the redis-py error as its cause."""
 RECONNECT_BUDGET = 30.0
 """Seconds a store call keeps reconnecting (a Redis restart, a failover)."""
 
 
-_CONNECTION_MODULE = redis_connection.__file__
+def torn_down(error: BaseException) -> bool:
+    """Whether ``error``, raised by a connection's own send or read, is
+    redis-py using the reader, writer or parser of a connection that a
+    disconnect has just dropped (set to None) under it: redis-py 8.1 raises
+    ``AttributeError: 'NoneType' object has no attribute 'writelines'``
+    (or ``'readline'``, ``'readexactly'``...) when a failover's disconnect
+    comes between two awaits of a command."""
+    if isinstance(error, AttributeError):
+        return error.obj is None
+    return isinstance(error, TypeError) and "NoneType" in str(error)
 
 
-def _torn_down(error: AttributeError) -> bool:
-    """Whether ``error`` is redis-py's write on a connection torn down under
-    it (redis-py 8.1: ``'NoneType' object has no attribute 'writelines'``, a
-    race with a disconnect during a failover): raised by redis-py's own
-    connection module about its writer being None, and nothing else (an
-    AttributeError of ours stays the bug it is)."""
-    if error.name != "writelines" or error.obj is not None:
-        return False
-    tb = error.__traceback__
-    if tb is None:
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb.tb_frame.f_code.co_filename == _CONNECTION_MODULE
+class _ClosedIsLost(AbstractConnection):
+    """A connection whose sends and reads raise a connection torn down under
+    them as :class:`redis.exceptions.ConnectionError` (see :func:`guarded`)."""
+
+    async def _lost(self, failed: BaseException, doing: str) -> RedisConnectionError:
+        # redis-py has disconnected already (it does on any error of a send
+        # or a read); again, in case this one came from elsewhere.
+        await self.disconnect(nowait=True)
+        return RedisConnectionError(f"the connection closed under a {doing}: {failed}")
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            await super().send_packed_command(command, check_health)
+        except (AttributeError, TypeError) as failed:
+            if not torn_down(failed):
+                raise
+            raise await self._lost(failed, "write") from failed
+
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().read_response(*args, **kwargs)
+        except (AttributeError, TypeError) as failed:
+            if not torn_down(failed):
+                raise
+            raise await self._lost(failed, "read") from failed
+
+    async def can_read(self) -> bool:
+        try:
+            return await super().can_read()
+        except (AttributeError, TypeError) as failed:
+            if not torn_down(failed):
+                raise
+            raise await self._lost(failed, "check") from failed
 
 
-async def translated(call: Callable[[], Awaitable[T]]) -> T:
-    """``call``'s answer; redis-py's write on a torn-down connection is
-    raised as the connection error it is (retried, else UNAVAILABLE)."""
-    try:
-        return await call()
-    except AttributeError as failed:
-        if not _torn_down(failed):
-            raise
-        raise RedisConnectionError(f"the connection closed under a write: {failed}") from failed
+_GUARDED: dict[type[AbstractConnection], type[AbstractConnection]] = {}
+
+
+def guarded(connection_class: type[C]) -> type[C]:
+    """``connection_class`` whose sends and reads raise a connection torn
+    down under them (:func:`torn_down`) as the connection error it is."""
+    if issubclass(connection_class, _ClosedIsLost):
+        return cast("type[C]", connection_class)
+    made = _GUARDED.get(connection_class)
+    if made is None:
+        name = f"Guarded{connection_class.__name__}"
+        bases = (_ClosedIsLost, connection_class)
+        made = _GUARDED[connection_class] = type(name, bases, {"__module__": __name__})
+    return cast("type[C]", made)
 
 
 def cancelled() -> bool:
@@ -87,74 +130,91 @@ def cancelled() -> bool:
     return task is not None and task.cancelling() > 0
 
 
-async def patiently(call: Callable[[], Awaitable[T]]) -> T:
-    """``call``'s answer, called again with a growing pause while Redis is
-    out of reach or its Cluster is changing hands, for ``RECONNECT_BUDGET``."""
+async def patiently(
+    call: Callable[[], Awaitable[T]], between: Callable[[], Awaitable[None]] | None = None
+) -> T:
+    """``call``'s answer, called again with a growing pause (and ``between``
+    in it) while Redis is out of reach or its Cluster is changing hands;
+    :class:`~ramino.store.StoreUnavailable` once ``RECONNECT_BUDGET`` is
+    spent."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + RECONNECT_BUDGET
     delay = 0.05
     while True:
         try:
-            return await translated(call)
+            return await call()
         except (*RETRYABLE, *TOPOLOGY) as failed:
             if cancelled():
                 raise asyncio.CancelledError from failed
             if loop.time() >= deadline:
-                raise
+                raise StoreUnavailable() from failed
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+            if between is not None:
+                await between()
 
 
-class PatientCluster(RedisCluster):
-    """A cluster client that waits out a failover. redis-py's own retries
-    follow each other at once (reloading the slot map in between), so they
-    are spent long before a replica is promoted; here each command is tried
-    again with a pause, for ``RECONNECT_BUDGET``."""
+class StoreCluster(RedisCluster):
+    """The store's cluster client: it waits out a failover, then answers
+    :class:`~ramino.store.StoreUnavailable`. redis-py's own retries follow
+    each other at once (reloading the slot map in between), so they are
+    spent long before a replica is promoted; here each command is tried
+    again with a pause, for ``RECONNECT_BUDGET``. Its connections are
+    :func:`guarded`, those of the nodes it learns later too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # RedisCluster makes its nodes' connections of the class in its
+        # ``connection_kwargs`` (RedisTls.cluster changes it: to a guarded one).
+        kwargs = self.nodes_manager.connection_kwargs
+        kwargs["connection_class"] = guarded(kwargs.get("connection_class", Connection))
+        for node in (
+            *self.nodes_manager.startup_nodes.values(),
+            *self.nodes_manager.nodes_cache.values(),
+        ):
+            node.connection_class = guarded(node.connection_class)
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         run = super().execute_command
-        return await patiently(lambda: run(*args, **kwargs))
+        return await patiently(lambda: run(*args, **kwargs), between=self._reload)
+
+    async def _reload(self) -> None:
+        """Reloads the slot map, and points the client's key lookup at a live
+        node. redis-py asks one node (the default node of its last reload)
+        where the keys of some commands are (``COMMAND GETKEYS``: XREAD's);
+        when that node dies, the lookup fails before any node is chosen, and
+        redis-py then never reloads (it does for a node that fails a
+        command): every watch feed of the replica waited for ever after a
+        failover of that node."""
+        with contextlib.suppress(*RETRYABLE, *TOPOLOGY):
+            await self.nodes_manager.initialize()
+            await self.commands_parser.initialize(self.nodes_manager.default_node)
 
 
-class TranslatingRedis(Redis):
-    """One Redis's client (redis-py retries its own connection errors): its
-    commands raise a write on a torn-down connection as a connection error."""
+class NodeRedis(Redis):
+    """A client of one node of a cluster (its own retries short: the store
+    tries again, with the cluster's slot map reloaded); its connections are
+    :func:`guarded`, and it raises redis-py's errors as they are."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        pool = self.connection_pool
+        pool.connection_class = guarded(pool.connection_class)
+
+
+class StoreRedis(NodeRedis):
+    """The store's client of one Redis: redis-py retries its connection
+    errors (:func:`client_retry`, about half a minute), and then it answers
+    :class:`~ramino.store.StoreUnavailable`."""
 
     async def execute_command(self, *args: Any, **options: Any) -> Any:
         run: Callable[..., Awaitable[Any]] = super().execute_command
-        return await translated(lambda: run(*args, **options))
+        try:
+            return await run(*args, **options)
+        except UNREACHABLE as failed:
+            raise StoreUnavailable() from failed
 
 
 def client_retry() -> Retry:
     # About half a minute of reconnecting: long enough for a Redis restart.
     return Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=40)
-
-
-def reachable(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """``method`` with Redis out of reach (its retries spent) raised as
-    :class:`~ramino.store.StoreUnavailable`, the store's own error."""
-
-    @functools.wraps(method)
-    async def call(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await method(*args, **kwargs)
-        except UNREACHABLE as failed:
-            raise StoreUnavailable() from failed
-
-    return call
-
-
-def reachable_stream(
-    method: Callable[P, AsyncIterator[T]],
-) -> Callable[P, AsyncIterator[T]]:
-    """:func:`reachable` for a method that yields."""
-
-    @functools.wraps(method)
-    async def call(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
-        try:
-            async for item in method(*args, **kwargs):
-                yield item
-        except UNREACHABLE as failed:
-            raise StoreUnavailable() from failed
-
-    return call

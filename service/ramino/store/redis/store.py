@@ -1,6 +1,8 @@
 """The Redis store (:class:`RedisStore`): the store protocol of
 :mod:`ramino.store.base` over the layout of :mod:`.keys`, the scripts of
-:mod:`.scripts`, reconnecting as :mod:`.retry` says."""
+:mod:`.scripts`, on the clients of :mod:`.retry` (which reconnect, and raise
+:class:`~ramino.store.StoreUnavailable` once they give up: every call of the
+store, and of the tickets and ratings kept beside it on its client)."""
 
 from __future__ import annotations
 
@@ -30,23 +32,21 @@ from ramino.store.base import (
     Page,
     RequestRecord,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
     decode_page_token,
     encode_page_token,
 )
-from ramino.store.redis import retry
 from ramino.store.redis.keys import INDEXES, PARTS, Layout
 from ramino.store.redis.retry import (
     RETRYABLE,
     TOPOLOGY,
-    PatientCluster,
-    TranslatingRedis,
+    NodeRedis,
+    StoreCluster,
+    StoreRedis,
     cancelled,
     client_retry,
     patiently,
-    reachable,
-    reachable_stream,
-    translated,
 )
 from ramino.store.redis.scripts import APPEND, CREATE, LEASE, RELEASE, REQUEST, Script, evalsha
 from ramino.store.redis.url import StoreUrl
@@ -97,10 +97,10 @@ class RedisStore:
             if parsed.tls is not None:
                 options.update(ssl=True, **parsed.tls.ssl_options())
             nodes = [ClusterNode(host, port) for host, port in parsed.nodes]
-            self._redis = PatientCluster(startup_nodes=nodes, max_connections=256, **options)
+            self._redis = StoreCluster(startup_nodes=nodes, max_connections=256, **options)
             # Blocking stream reads hold a connection each: a pool of their
             # own, with a socket timeout past their 5 s block.
-            self._blocking = PatientCluster(
+            self._blocking = StoreCluster(
                 startup_nodes=[ClusterNode(host, port) for host, port in parsed.nodes],
                 max_connections=4096,
                 socket_timeout=15,
@@ -113,12 +113,8 @@ class RedisStore:
         else:
             if parsed.tls is not None:
                 options.update(parsed.tls.redis_options())
-            self._redis = TranslatingRedis.from_url(
-                parsed.redis_url, max_connections=256, **options
-            )
-            self._blocking = TranslatingRedis.from_url(
-                parsed.redis_url, max_connections=4096, **options
-            )
+            self._redis = StoreRedis.from_url(parsed.redis_url, max_connections=256, **options)
+            self._blocking = StoreRedis.from_url(parsed.redis_url, max_connections=4096, **options)
             self._layout = Layout(prefix)
         self._prefix = prefix
         self._requests_kept = requests_kept
@@ -134,13 +130,15 @@ class RedisStore:
 
     @property
     def client(self) -> Any:
-        """The redis-py client (a ``RedisCluster`` on a cluster)."""
+        """The redis-py client (a ``RedisCluster`` on a cluster): a store
+        out of reach is :class:`~ramino.store.StoreUnavailable` from it too,
+        so the tickets and ratings kept beside the games on it answer as
+        the store does."""
         return self._redis
 
     def _key(self, game_id: str, part: str) -> str:
         return self._layout.key(game_id, part)
 
-    @reachable
     async def ping(self) -> bool:
         return bool(await self._redis.ping())
 
@@ -149,9 +147,6 @@ class RedisStore:
         a write is answered only once that many replicas have it."""
         if not self._wait:
             return await evalsha(self._redis, script, keys, args)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + retry.RECONNECT_BUDGET
-        delay = 0.05
 
         async def attempt() -> Any:
             node = await self._node_client(keys[0])
@@ -162,15 +157,7 @@ class RedisStore:
                     await self._replicated(conn)
                 return result
 
-        while True:
-            try:
-                return await translated(attempt)
-            except (*RETRYABLE, *TOPOLOGY):
-                if loop.time() > deadline:
-                    raise
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
-                await self._refresh()
+        return await patiently(attempt, between=self._refresh)
 
     async def _replicated(self, conn: Any) -> None:
         loop = asyncio.get_running_loop()
@@ -193,7 +180,7 @@ class RedisStore:
         node = self._redis.get_node_from_key(key)
         client = self._nodes.get(node.name)
         if client is None:
-            client = self._nodes[node.name] = TranslatingRedis(
+            client = self._nodes[node.name] = NodeRedis(
                 host=node.host,
                 port=node.port,
                 username=self._credentials[0],
@@ -214,7 +201,6 @@ class RedisStore:
             with contextlib.suppress(*RETRYABLE, *TOPOLOGY):
                 await self._redis.nodes_manager.initialize()
 
-    @reachable
     async def create(
         self, summary: GameSummary, first: str, request: RequestRecord | None = None
     ) -> None:
@@ -244,7 +230,6 @@ class RedisStore:
         if not done:
             raise GameExists(gid)
 
-    @reachable
     async def append(
         self,
         game_id: str,
@@ -295,7 +280,6 @@ class RedisStore:
             raise VersionConflict(game_id, expected_version, actual)
         return code
 
-    @reachable
     async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
         rows = await self._redis.xrange(self._key(game_id, "log"), min=f"({after_version}-0")
         # A game with entries after version 0 exists; only a first read checks.
@@ -307,14 +291,12 @@ class RedisStore:
             raise GameNotFound(game_id)
         return [_entry(stream_id, fields) for stream_id, fields in rows]
 
-    @reachable
     async def version(self, game_id: str) -> int:
         v = await self._redis.hget(self._key(game_id, "meta"), "version")
         if v is None:
             raise GameNotFound(game_id)
         return int(v)
 
-    @reachable
     async def request(self, game_id: str, request_id: str) -> RequestRecord | None:
         """The record of ``request_id``; with ``wait`` set, given only once
         the replicas asked for have the write that made it (a retry of a
@@ -326,14 +308,12 @@ class RedisStore:
         found = await self._run(REQUEST, [key], [request_id])
         return RequestRecord.from_bytes(bytes(found[1])) if int(found[0]) else None
 
-    @reachable
     async def requests_kept(self, game_id: str) -> int:
         """How many request records the game keeps (for tests): the larger of
         the record hash and the order list, so that a leak in either shows."""
         records = int(await self._redis.hlen(self._key(game_id, "req")))
         return max(records, int(await self._redis.llen(self._key(game_id, "reqs"))))
 
-    @reachable_stream
     async def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
         """Every entry after ``after_version``, whichever replica appended it;
         across a lost connection (or a failover: the cluster client asks the
@@ -353,7 +333,8 @@ class RedisStore:
             try:
                 found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
                 delay = 0.05
-            except (*RETRYABLE, *TOPOLOGY, ResponseError) as failed:
+            except (*RETRYABLE, *TOPOLOGY, StoreUnavailable, ResponseError) as failed:
+                # A watch feed outlasts the budget of one call: it waits on.
                 if cancelled():
                     raise asyncio.CancelledError from failed
                 # A primary that turns replica unblocks its readers (UNBLOCKED).
@@ -427,7 +408,6 @@ class RedisStore:
                 )
         return out
 
-    @reachable
     async def list_games(
         self,
         page_size: int,
@@ -467,26 +447,22 @@ class RedisStore:
         token = encode_page_token(page[-1].created_at, page[-1].game_id) if more else ""
         return Page(page, token)
 
-    @reachable
     async def save_snapshot(self, game_id: str, version: int, data: str) -> None:
         await self._redis.hset(
             self._key(game_id, "snap"), mapping={"version": version, "data": data}
         )
 
-    @reachable
     async def load_snapshot(self, game_id: str) -> tuple[int, str] | None:
         found = await self._redis.hmget(self._key(game_id, "snap"), ["version", "data"])
         if found[0] is None:
             return None
         return int(found[0]), found[1].decode()
 
-    @reachable
     async def due_games(self, now: float, limit: int = 100) -> list[str]:
         fetched = await self._index_after("duties", None, now, limit)
         due = sorted(i for items, _ in fetched for i in items)[:limit]
         return [game_id for _, game_id in due]
 
-    @reachable
     async def acquire_lease(self, game_id: str, owner: str, ttl: float) -> bool:
         return bool(
             await evalsha(
@@ -494,11 +470,9 @@ class RedisStore:
             )
         )
 
-    @reachable
     async def release_lease(self, game_id: str, owner: str) -> None:
         await evalsha(self._redis, RELEASE, [self._key(game_id, "lease")], [owner])
 
-    @reachable
     async def expire_finished(self, before: float, archive: Archive | None = None) -> list[str]:
         found = await self._pipelined(
             lambda pipe: [

@@ -12,6 +12,7 @@ from redis.asyncio import RedisCluster
 from redis.asyncio.connection import SSLConnection
 
 from ramino.store.redis.keys import DEFAULT_BUCKETS
+from ramino.store.redis.retry import guarded
 
 TLS_OPTIONS = ("tls_ca_file", "tls_cert_file", "tls_key_file", "tls_server_name")
 """The URL options of a store over TLS."""
@@ -84,9 +85,12 @@ class RedisTls:
         }
 
     def connection_class(self) -> type[SSLConnection]:
+        """The class of a connection over this TLS (:func:`.retry.guarded`,
+        as every connection of the store)."""
         if self.server_name is None:
-            return SSLConnection
-        return type("NamedTlsConnection", (_NamedTlsConnection,), {"server_name": self.server_name})
+            return guarded(SSLConnection)
+        name = {"server_name": self.server_name}
+        return guarded(type("NamedTlsConnection", (_NamedTlsConnection,), name))
 
     def redis_options(self) -> dict[str, Any]:
         """The options of a ``Redis`` client (one server) over this TLS."""
