@@ -348,7 +348,6 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             let Some(meld) = &memo.meld else {
                 return false;
             };
-            let cards = rules.cards_of(&memo.cards);
             let entries = match entry {
                 Entry::Layoffs => &mut memo.layoffs,
                 Entry::Swaps => &mut memo.swaps,
@@ -357,7 +356,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
                 // Each card's bits: the ends, or the joker positions.
                 let bits = match entry {
                     Entry::Layoffs => {
-                        let fits = |end| extension_fits(&cards, meld.kind, c, end, v).is_ok();
+                        let fits = |end| extension_fits(&meld.cards, meld.kind, c, end, v).is_ok();
                         let start = meld.kind == MeldKind::Run && fits(End::Start);
                         u32::from(start) | u32::from(fits(End::End)) << 1
                     }
