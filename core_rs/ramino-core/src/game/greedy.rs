@@ -23,6 +23,8 @@
 //! Python bot's `self._rng.choice`); it is called once per choice, even of
 //! one, as Python's `choice` draws for it.
 
+use std::sync::Arc;
+
 use crate::card::Card;
 use crate::meld::{extension_fits, validate_meld, End, Meld, MeldKind};
 use crate::search::{best_opening, min_deadwood, Deadwood, MAX_HAND};
@@ -108,7 +110,7 @@ struct Searched {
     /// The hand, in hand order.
     hand: Vec<Card>,
     /// The search's answer (`None`: it refuses the hand).
-    deadwood: Option<Deadwood>,
+    deadwood: Option<Arc<Deadwood>>,
     /// The cards of the deadwood (bits by card index; 0 with none).
     loose: u64,
 }
@@ -202,7 +204,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
 
     /// The least deadwood of `cards` ([`min_deadwood`]'s answer, `None` for
     /// its refusal), from the memo when the hand was searched lately.
-    fn deadwood(&mut self, cards: &[Card]) -> Option<Deadwood> {
+    fn deadwood(&mut self, cards: &[Card]) -> Option<Arc<Deadwood>> {
         let memo = &mut self.memo.deadwoods;
         if let Some(s) = memo.iter().find(|s| s.hand == cards) {
             return s.deadwood.clone();
@@ -213,12 +215,14 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
         let d = match memo.iter().find(|s| left_over(s)) {
             // Cards left over by a least deadwood hold no meld (it would
             // have been laid too, every card weighing something): all loose.
-            Some(_) if !cards.is_empty() && cards.iter().all(|c| self.rules.variant.penalty(c) > 0) => Some(Deadwood {
-                value: self.rules.variant.hand_penalty(cards),
-                melds: Vec::new(),
-                deadwood: cards.to_vec(),
-            }),
-            _ => min_deadwood(cards, &self.rules.variant).ok(),
+            Some(_) if !cards.is_empty() && cards.iter().all(|c| self.rules.variant.penalty(c) > 0) => {
+                Some(Arc::new(Deadwood {
+                    value: self.rules.variant.hand_penalty(cards),
+                    melds: Vec::new(),
+                    deadwood: cards.to_vec(),
+                }))
+            }
+            _ => min_deadwood(cards, &self.rules.variant).ok().map(Arc::new),
         };
         if memo.len() == DEADWOODS {
             memo.remove(0);
@@ -242,10 +246,12 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
                 // What the policy would search: the hand's least deadwood,
                 // or every card loose where the search refuses the hand.
                 let cards = self.rules.cards_of(self.hand);
-                searched = self.deadwood(&cards).unwrap_or(Deadwood {
-                    value: 0,
-                    melds: Vec::new(),
-                    deadwood: cards,
+                searched = self.deadwood(&cards).unwrap_or_else(|| {
+                    Arc::new(Deadwood {
+                        value: 0,
+                        melds: Vec::new(),
+                        deadwood: cards,
+                    })
                 });
                 &searched
             }
@@ -439,7 +445,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
             // The Python bot would fail here (no legal discard and no knock).
             return Proposal::Nothing;
         }
-        match self.discard_choice(&allowed, deadwood.as_ref()) {
+        match self.discard_choice(&allowed, deadwood.as_deref()) {
             Some(c) => Proposal::Unchecked(Command::discard(c)),
             None => Proposal::Nothing,
         }
@@ -629,7 +635,7 @@ impl<P: FnMut(usize) -> usize> Greedy<'_, P> {
                 }
             }
         }
-        self.choose_discard(deadwood.as_ref())
+        self.choose_discard(deadwood.as_deref())
     }
 
     /// The Python `_choose_discard`: the best of the cards worth offering,
