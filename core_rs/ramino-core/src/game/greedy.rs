@@ -26,6 +26,8 @@
 //! them): the easy bot, which throws a card at random half the time, plays
 //! the greedy policy so.
 
+use std::sync::Arc;
+
 use crate::card::Card;
 use crate::meld::{extension_fits, validate_meld, End, Meld, MeldKind};
 use crate::search::{best_opening, min_deadwood, Deadwood, MAX_HAND};
@@ -136,7 +138,7 @@ struct Searched {
     /// The hand, in hand order.
     hand: Vec<Card>,
     /// The search's answer (`None`: it refuses the hand).
-    deadwood: Option<Deadwood>,
+    deadwood: Option<Arc<Deadwood>>,
     /// The cards of the deadwood (bits by card index; 0 with none).
     loose: u64,
 }
@@ -230,7 +232,7 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
 
     /// The least deadwood of `cards` ([`min_deadwood`]'s answer, `None` for
     /// its refusal), from the memo when the hand was searched lately.
-    fn deadwood(&mut self, cards: &[Card]) -> Option<Deadwood> {
+    fn deadwood(&mut self, cards: &[Card]) -> Option<Arc<Deadwood>> {
         let memo = &mut self.memo.deadwoods;
         if let Some(s) = memo.iter().find(|s| s.hand == cards) {
             return s.deadwood.clone();
@@ -241,12 +243,14 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
         let d = match memo.iter().find(|s| left_over(s)) {
             // Cards left over by a least deadwood hold no meld (it would
             // have been laid too, every card weighing something): all loose.
-            Some(_) if !cards.is_empty() && cards.iter().all(|c| self.rules.variant.penalty(c) > 0) => Some(Deadwood {
-                value: self.rules.variant.hand_penalty(cards),
-                melds: Vec::new(),
-                deadwood: cards.to_vec(),
-            }),
-            _ => min_deadwood(cards, &self.rules.variant).ok(),
+            Some(_) if !cards.is_empty() && cards.iter().all(|c| self.rules.variant.penalty(c) > 0) => {
+                Some(Arc::new(Deadwood {
+                    value: self.rules.variant.hand_penalty(cards),
+                    melds: Vec::new(),
+                    deadwood: cards.to_vec(),
+                }))
+            }
+            _ => min_deadwood(cards, &self.rules.variant).ok().map(Arc::new),
         };
         if memo.len() == DEADWOODS {
             memo.remove(0);
@@ -270,10 +274,12 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
                 // What the policy would search: the hand's least deadwood,
                 // or every card loose where the search refuses the hand.
                 let cards = self.rules.cards_of(self.hand);
-                searched = self.deadwood(&cards).unwrap_or(Deadwood {
-                    value: 0,
-                    melds: Vec::new(),
-                    deadwood: cards,
+                searched = self.deadwood(&cards).unwrap_or_else(|| {
+                    Arc::new(Deadwood {
+                        value: 0,
+                        melds: Vec::new(),
+                        deadwood: cards,
+                    })
                 });
                 &searched
             }
@@ -376,7 +382,6 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
             let Some(meld) = &memo.meld else {
                 return false;
             };
-            let cards = rules.cards_of(&memo.cards);
             let entries = match entry {
                 Entry::Layoffs => &mut memo.layoffs,
                 Entry::Swaps => &mut memo.swaps,
@@ -385,7 +390,7 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
                 // Each card's bits: the ends, or the joker positions.
                 let bits = match entry {
                     Entry::Layoffs => {
-                        let fits = |end| extension_fits(&cards, meld.kind, c, end, v).is_ok();
+                        let fits = |end| extension_fits(&meld.cards, meld.kind, c, end, v).is_ok();
                         let start = meld.kind == MeldKind::Run && fits(End::Start);
                         u32::from(start) | u32::from(fits(End::End)) << 1
                     }
@@ -468,7 +473,7 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
             // The Python bot would fail here (no legal discard and no knock).
             return Proposal::Nothing;
         }
-        match self.discard_choice(&allowed, deadwood.as_ref()) {
+        match self.discard_choice(&allowed, deadwood.as_deref()) {
             Some(c) => Proposal::Unchecked(Command::discard(c)),
             None => Proposal::Nothing,
         }
@@ -658,7 +663,7 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
                 }
             }
         }
-        self.choose_discard(deadwood.as_ref())
+        self.choose_discard(deadwood.as_deref())
     }
 
     /// The Python `_choose_discard`: the best of the cards worth offering,

@@ -122,7 +122,7 @@ pub fn follow_up(state: &State, rules: &Rules, setup: &Setup) -> Vec<Event> {
         }
         Phase::Draw | Phase::Play | Phase::Layoff => {}
     }
-    if state.active().len() < 2 {
+    if state.seats.iter().filter(|s| !s.resigned).count() < 2 {
         return vec![round_ended(state, rules, Ending::Resignations, None)];
     }
     if v.knocking {
