@@ -143,7 +143,9 @@ def replay_cost(variant: str, players: int, games: int) -> tuple[float, float]:
 def _engine_costs(engine: Any, variant: str, players: int, logs: list[Any]) -> dict[str, float]:
     """Microseconds per move of ``engine``'s apply, legal moves and hint."""
     names = [f"p{k}" for k in range(players)]
-    games = [(seed, [(seat, engine.command_from_data(c)) for seat, c in moves]) for seed, moves in logs]
+    games = [
+        (seed, [(seat, engine.command_from_data(c)) for seat, c in moves]) for seed, moves in logs
+    ]
     n = sum(len(m) for _, m in games)
 
     def replay(legal: bool, hint: bool) -> Callable[[], None]:
@@ -167,9 +169,14 @@ def _engine_costs(engine: Any, variant: str, players: int, logs: list[Any]) -> d
     return {"moves": n, "apply": apply * us, "legal_moves": legal * us, "hint": hint * us}
 
 
-def kernel_vs_python(variant: str, players: int, games: int) -> tuple[dict[str, float], dict[str, float]]:
+def kernel_vs_python(
+    variant: str, players: int, games: int
+) -> tuple[dict[str, float], dict[str, float]]:
     """The kernel's and the Python engine's costs per move on the same moves."""
-    logs = [(seed, [(seat, to_data(c)) for seat, c in moves]) for seed, moves in _record(variant, players, games)]
+    logs = [
+        (seed, [(seat, to_data(c)) for seat, c in moves])
+        for seed, moves in _record(variant, players, games)
+    ]
     return (
         _engine_costs(sys.modules["ramino.engine"], variant, players, logs),
         _engine_costs(python_engine, variant, players, logs),
@@ -196,8 +203,8 @@ def main() -> None:
             ratio = python[step] / kernel[step] if kernel[step] > 0 else float("inf")
             verdict = "ok" if ratio >= KERNEL_TARGET else "MISSED"
             print(
-                f"  {variant:10} {players:>5} {kernel['moves']:>7.0f} {step:>12} {python[step]:>9.1f} "
-                f"{kernel[step]:>8.2f} {ratio:>6.1f}x  {verdict}"
+                f"  {variant:10} {players:>5} {kernel['moves']:>7.0f} {step:>12} "
+                f"{python[step]:>9.1f} {kernel[step]:>8.2f} {ratio:>6.1f}x  {verdict}"
             )
     print("\n1. simulated games per CPU second, greedy bots in every seat")
     print(f"  {'variant':10} {'seats':>5} {'commands/game':>14} {'games/s':>9} {'checked':>9}")

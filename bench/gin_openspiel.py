@@ -47,7 +47,6 @@ from ramino.engine import (  # noqa: E402
     RoundStarted,
     TakeDiscard,
 )
-
 from ramino.simulate import game_seed  # noqa: E402
 
 from tests.engine.test_gin_openspiel import (  # noqa: E402

@@ -33,9 +33,9 @@ def test_no_engine_module_searches_a_hand_or_refuses_a_move_itself() -> None:
                 raise AssertionError(f"ramino.engine.{name} calls the search {node.id}")
             if isinstance(node, ast.Raise) and name != "errors":
                 text = ast.unparse(node)
-                assert "IllegalMove" not in text and "MalformedCommand" not in text, (
-                    f"ramino.engine.{name} refuses a command itself: {text}"
-                )
+                assert (
+                    "IllegalMove" not in text and "MalformedCommand" not in text
+                ), f"ramino.engine.{name} refuses a command itself: {text}"
 
 
 def test_the_engine_has_no_fold_of_its_own() -> None:

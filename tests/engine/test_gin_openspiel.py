@@ -198,11 +198,7 @@ class Replay:
             return out
         if phase == "Knock":
             if self.knock_discard is None:
-                return {
-                    self.os_card(k.discard)
-                    for k in g.knocks(seat)
-                    if k.discard is not None
-                }
+                return {self.os_card(k.discard) for k in g.knocks(seat) if k.discard is not None}
             return self.knock_meld_actions(seat)
         assert phase == "Layoff"
         out = {PASS}

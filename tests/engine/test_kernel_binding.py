@@ -208,7 +208,7 @@ def test_a_state_crosses_into_the_kernel_and_back_unchanged(case: int) -> None:
         assert k.phase == state.phase
         assert k.round == state.round
         assert k.finished == (state.phase == "over")
-        assert k.turn == (state.turn if state.phase in ('draw', 'play', 'layoff') else None)
+        assert k.turn == (state.turn if state.phase in ("draw", "play", "layoff") else None)
         for s, seat in enumerate(state.seats):
             assert k.hand(s) == tuple(seat.hand)
 

@@ -1118,8 +1118,8 @@ impl GameKernel {
         py: Python<'py>,
         events: &[Event],
         turns: Vec<Option<usize>>,
-    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
-        Ok((events_to_py(py, events)?, PyList::new(py, turns)?))
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
+        Ok((events_to_py(py, events)?, PyTuple::new(py, turns)?))
     }
 
     fn seat_index(&self, seat: i64) -> PyResult<usize> {
@@ -1215,7 +1215,7 @@ impl GameKernel {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
         command: &Bound<'py, PyAny>,
-    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
         let command = command_from_py(command)?;
         let mut events = self.game.decide(raw_seat(seat), &command).map_err(|r| refused(py, r))?;
         let mut turns = Vec::with_capacity(events.len());
@@ -1229,7 +1229,7 @@ impl GameKernel {
 
     /// Folds the events the state calls for (a new game's deal), one step at
     /// a time: the events and whose turn it is after each.
-    fn settle<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+    fn settle<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyTuple>)> {
         let mut events = Vec::new();
         let mut turns = Vec::new();
         self.settle_into(py, &mut events, &mut turns)?;

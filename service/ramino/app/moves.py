@@ -360,9 +360,7 @@ class Moves:
                 else [entry("timed_out", self._t.clock(), seat=seat, turn=seat)]
             )
             engine = game.engine
-            if self._pool is not None and (
-                heavy or len(engine.hand(seat)) > POOLED_HAND
-            ):
+            if self._pool is not None and (heavy or len(engine.hand(seat)) > POOLED_HAND):
                 # A bot's searches (on a large hand, or playouts), in the work pool; the lock
                 # is held, so nothing changes the game meanwhile. A full pool
                 # fails this duty: the sweep comes back to it.

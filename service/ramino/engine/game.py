@@ -63,9 +63,8 @@ class Game:
             decks=tuple(tuple(d) for d in decks),
         )
         game = cls(record, rules, kernel)
-        events, turns = kernel.settle()
+        events, game._turns = kernel.settle()
         record.events.extend(events)
-        game._turns = tuple(turns)
         return game
 
     @classmethod
@@ -180,9 +179,8 @@ class Game:
         """Plays ``command`` for ``seat``: the new events (also appended to the
         record), or :class:`~ramino.engine.IllegalMove` /
         :class:`~ramino.engine.MalformedCommand` with nothing changed."""
-        events, turns = self._kernel.apply(seat, command)
-        self._record.events.extend(events)
-        self._turns = tuple(turns)
+        events, self._turns = self._kernel.apply(seat, command)
+        self._record.events += events
         return events
 
     def snapshot(self) -> dict[str, Any]:

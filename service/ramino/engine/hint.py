@@ -28,6 +28,7 @@ __all__ = [
     "knock_unmatched",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class Hint:
     """What a careful player would do with a seat's hand (cards by id)."""
