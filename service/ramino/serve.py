@@ -177,8 +177,9 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "--watch-lag",
         float,
         1.0,
-        "seconds an event may wait for a watch stream that takes none (a client "
-        "that stopped reading) before it is ended (WATCHER_TOO_SLOW)",
+        "seconds an event may wait for a watch stream or session that takes none (a "
+        "client that stopped reading) before it is ended (WATCHER_TOO_SLOW, its status "
+        "sent after what was in flight, even to a client whose window is full)",
     ),
     (
         "--spectator-interval",
@@ -191,8 +192,9 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "--spectator-messages",
         float,
         2000.0,
-        "messages a second this server sends the spectators that take batches, in "
-        "all, at most; past it their interval grows",
+        "messages a second this server sends its spectators in all, about at most: "
+        "past it the interval of those that take batches grows, and those that did "
+        "not ask for batches (batch_events unset) are sent batches too",
     ),
     (
         "--abandon-after",

@@ -14,6 +14,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from ramino.app.fanout import WatcherTooSlow, WatchInterrupted
 from ramino.engine.errors import IllegalMove
 from ramino.errors import (
     Busy,
@@ -73,6 +74,16 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             )
         case GameNotFound():
             return make_status(grpc.StatusCode.NOT_FOUND, exc.reason, str(exc))
+        case WatcherTooSlow() | WatchInterrupted():
+            # The version to resume after, as data (the message says it too).
+            code = (
+                grpc.StatusCode.UNAVAILABLE
+                if isinstance(exc, WatchInterrupted)
+                else grpc.StatusCode.RESOURCE_EXHAUSTED
+            )
+            return make_status(
+                code, exc.reason, str(exc), {"after_version": str(exc.after_version)}
+            )
         case GameExists():
             return make_status(grpc.StatusCode.ALREADY_EXISTS, exc.reason, str(exc))
         case Interrupted():

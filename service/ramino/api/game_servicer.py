@@ -29,6 +29,7 @@ from ramino.api.requests import (
     request_record,
 )
 from ramino.api.session import SessionEncoder, options_bytes, read_moves, start_of
+from ramino.api.streams import StreamEnder
 from ramino.app import GameApp, SeatSpec, WatchItem
 from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.outcomes import LegalMoves, seen_game
@@ -66,12 +67,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """What a watch stream sends of an event, made once per viewer class."""
         self.encode_events: EncodeBatch = watch_events
         """What a spectator's stream that takes batches sends of its events."""
+        self._endings: set[asyncio.Task[Any]] = set()
+        """The statuses of streams ended from outside their task, on their
+        way to clients that have not read what came before them."""
 
     def drain(self) -> None:
         """The server stops: end the watch streams now, not at the grace's end."""
         self.app.begin_shutdown()
 
     async def close(self) -> None:
+        for ending in list(self._endings):
+            ending.cancel()  # the server has stopped: its calls are gone
+        await asyncio.gather(*self._endings, return_exceptions=True)
         await self.app.close()
 
     @staticmethod
@@ -303,9 +310,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         after = request.after_version if request.HasField("after_version") else None
         with self._stream_slot(context, "watch"):
             item: WatchItem
-            batch = self.encode_events if request.batch_events else None
-            watch = self.app.watch(
-                game_id, viewer, after, request.snapshot, self.encode_event, batch
+            ender = StreamEnder(context, after, self._endings)
+            # A spectator that did not ask for batches is sent them once the
+            # replica's spectator budget is spent (app/fanout.py).
+            watch = self.app.watching.watch(
+                game_id,
+                viewer,
+                after,
+                request.snapshot,
+                self.encode_event,
+                self.encode_events,
+                end=ender,
+                asked=request.batch_events,
             )
             told = False
             async for item in watch:
@@ -328,12 +344,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     )
                     if legal is not None and header is not None:
                         self.messages.options(header, legal, legal.version, legal.turn, msg.options)
+                    ender.handed(item.version)
                     yield msg
                 elif legal is not None and header is not None:
+                    ender.handed(item.version)
                     yield item.payload + options_bytes(
                         self.messages, header, legal, game_pb2.WatchGameResponse
                     )
                 else:
+                    ender.handed(item.version)
                     yield item.payload
 
     async def PlayGame(  # noqa: N802
@@ -354,9 +373,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         with self._stream_slot(context, "session"):
             session = self.app.session(game_id, claim.seat, self.encode_event)
             reader = asyncio.create_task(read_moves(requests, session, claim, self.claims))
+            ender = StreamEnder(context, after, self._endings)
             try:
-                async for item in session.run(after, start.snapshot):
-                    yield encoder.message(item)
+                async for item in session.run(after, start.snapshot, end=ender):
+                    message = encoder.message(item)
+                    ender.handed(item.version)
+                    yield message
             finally:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

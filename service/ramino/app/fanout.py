@@ -10,6 +10,12 @@ RESOURCE_EXHAUSTED, reason ``WATCHER_TOO_SLOW``, naming the last version it
 was sent, from which it resumes with ``after_version``, and it holds
 nothing more for the feed meanwhile.
 
+Every spectator's stream is under one replica-wide budget of messages a
+second (:class:`SpectatorBudget`): the spectators that ask for batches get
+fewer, larger ones as their number grows, and once the budget is spent
+the spectators that did not ask are sent batches too (their messages
+would otherwise cost a send per event each, however fast the game).
+
 The feed knows nothing of the transport: the encoder it is given turns an
 entry as a class sees it (its version and the event through the engine's
 viewer filter) into what the streams send. In one process the entries a
@@ -37,6 +43,49 @@ from ramino.errors import Busy, Interrupted, RaminoError
 from ramino.store import Store
 
 log = structlog.get_logger("ramino.watch")
+
+
+def _resume_with(message: str, after_version: int) -> str:
+    return f"{message}; resume with after_version={after_version}"
+
+
+class WatcherTooSlow(Busy):
+    """A stream ended because its client did not take what it was sent
+    (``WATCHER_TOO_SLOW``): it resumes after :attr:`after_version`."""
+
+    def __init__(self, message: str, after_version: int) -> None:
+        super().__init__(_resume_with(message, after_version), R.WATCHER_TOO_SLOW)
+        self.why, self.after_version = message, after_version
+
+    def __reduce__(self) -> tuple[type[WatcherTooSlow], tuple[str, int]]:  # type: ignore[override]
+        return (type(self), (self.why, self.after_version))
+
+
+class WatchInterrupted(Interrupted):
+    """A stream ended because following its game failed on the server
+    (``WATCH_INTERRUPTED``): it resumes after :attr:`after_version`."""
+
+    def __init__(self, message: str, after_version: int) -> None:
+        super().__init__(_resume_with(message, after_version), R.WATCH_INTERRUPTED)
+        self.why, self.after_version = message, after_version
+
+    def __reduce__(self) -> tuple[type[WatchInterrupted], tuple[str, int]]:  # type: ignore[override]
+        return (type(self), (self.why, self.after_version))
+
+
+Resume = Callable[[int], RaminoError]
+"""The error that ends a stream, made for the version it resumes after."""
+
+
+def too_slow(after_version: int) -> WatcherTooSlow:
+    """The end of a stream whose client did not take what it was sent."""
+    return WatcherTooSlow("the stream fell behind", after_version)
+
+
+def interrupted(after_version: int) -> WatchInterrupted:
+    """The end of a stream whose game's feed failed."""
+    return WatchInterrupted("following the game failed", after_version)
+
 
 Turn = int | None
 """Whose turn it is after an entry (None: no seat is to play, or not logged)."""
@@ -84,6 +133,7 @@ class Watcher:
     __slots__ = (
         "viewer",
         "batched",
+        "may_batch",
         "backlog",
         "clock",
         "sent",
@@ -92,7 +142,7 @@ class Watcher:
         "_wake",
         "_done",
         "_error",
-        "on_behind",
+        "on_end",
     )
 
     def __init__(
@@ -101,10 +151,14 @@ class Watcher:
         backlog: Backlog,
         clock: Callable[[], float] = time.monotonic,
         batched: bool = False,
+        may_batch: bool | None = None,
     ) -> None:
         self.viewer = viewer
         self.batched = batched
         """Whether the stream is sent its feed's batches (spectators only)."""
+        self.may_batch = batched if may_batch is None else may_batch
+        """Whether the stream may be sent batches: a spectator's that did
+        not ask for them is, once the replica's budget is spent."""
         self.backlog = backlog
         self.clock = clock
         self.sent = 0
@@ -114,14 +168,20 @@ class Watcher:
         self._wake = asyncio.Event()
         self._done = False
         self._error: RaminoError | None = None
-        self.on_behind: Callable[[], None] | None = None
-        """Called when the stream is ended as too slow (its transport may
-        still hold a send the client never takes)."""
+        self.on_end: Callable[[], None] | None = None
+        """Called once when nothing more comes to the stream (its feed
+        closed, it failed, or it was ended as too slow): its transport may
+        still hold a send that the client never takes, and the end behind it."""
 
     @property
     def queued(self) -> tuple[int, int]:
         """Entries and bytes handed to the stream and not taken yet."""
         return len(self._items), self._bytes
+
+    @property
+    def error(self) -> RaminoError | None:
+        """What the stream ends with once its queue is taken (None: no error)."""
+        return self._error
 
     def push(self, item: Delivery) -> None:
         if self._done:
@@ -139,14 +199,7 @@ class Watcher:
         if behind is not None:
             self._items.clear()
             self._bytes = 0
-            self.fail(
-                Busy(
-                    f"the watch fell {behind} behind; resume with after_version={self.sent}",
-                    R.WATCHER_TOO_SLOW,
-                )
-            )
-            if self.on_behind is not None:
-                self.on_behind()
+            self.fail(WatcherTooSlow(f"the watch fell {behind} behind", self.sent))
             return
         self._items.append((now, item))
         self._bytes += size
@@ -154,8 +207,11 @@ class Watcher:
 
     def end(self) -> None:
         """Nothing more comes: the stream ends once its queue is sent."""
+        first = not self._done
         self._done = True
         self._wake.set()
+        if first and self.on_end is not None:
+            self.on_end()
 
     def fail(self, error: RaminoError) -> None:
         """The stream ends with ``error`` once its queue is sent."""
@@ -178,15 +234,77 @@ class Watcher:
         return item
 
 
+class SpectatorBudget:
+    """The messages a second this replica sends its spectators in all,
+    at most about ``per_second`` (``Limits.spectator_messages``), whether
+    they asked for batches or not.
+
+    A spectator's stream that asks for batches is sent one message per
+    :meth:`interval` at most: ``floor`` (``Limits.spectator_interval``),
+    or longer once the batching streams are many, so that together they
+    stay within the budget. A spectator's stream that did not ask is sent
+    a message per event, a cost no interval bounds (a fast game, many
+    spectators), while the spectators were sent less than the budget in
+    the last second (:meth:`reached`); once they were sent that much, its
+    feed sends it batches too."""
+
+    __slots__ = ("per_second", "floor", "clock", "batching", "_start", "_this", "_last")
+
+    def __init__(
+        self, per_second: float, floor: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.per_second = per_second
+        self.floor = floor
+        self.clock = clock
+        self.batching = 0
+        """Open spectators' streams that are sent batches, in every game."""
+        self._start = clock()
+        self._this = 0
+        """Messages counted since ``_start`` (less than a second ago)."""
+        self._last = 0
+        """Messages counted in the second before ``_start``."""
+
+    def interval(self) -> float:
+        """Seconds between two batches to a game's batching spectators."""
+        return max(self.floor, self.batching / self.per_second)
+
+    def _roll(self, now: float) -> float:
+        """Seconds into the current second, counted from ``_start``."""
+        elapsed = now - self._start
+        if elapsed >= 1.0:
+            self._last = self._this if elapsed < 2.0 else 0
+            self._this = 0
+            self._start = now - elapsed % 1.0
+            elapsed %= 1.0
+        return elapsed
+
+    def spend(self, messages: int) -> None:
+        """Counts messages handed to spectators' streams."""
+        self._roll(self.clock())
+        self._this += messages
+
+    def spent(self) -> float:
+        """Messages handed to spectators' streams in about the last second."""
+        elapsed = self._roll(self.clock())
+        return self._this + self._last * (1.0 - elapsed)
+
+    def reached(self) -> bool:
+        """Whether the spectators were handed the budget's worth in the last second."""
+        return self.spent() >= self.per_second
+
+
 class Feed:
     """One game's entries after ``position``, fanned out to its watchers.
 
     The spectators that take batches (:attr:`Watcher.batched`) are handed
-    one delivery per ``interval()`` seconds at most, holding every entry
-    since the last, made by :attr:`batch` once for all of them; an entry
-    that comes after a quiet interval goes out at once. Batches end
+    one delivery per ``budget.interval()`` seconds at most, holding every
+    entry since the last, made by :attr:`batch` once for all of them; an
+    entry that comes after a quiet interval goes out at once. Batches end
     with the game's last entry and before the feed stops, so nothing is
-    held back."""
+    held back. The spectators that did not ask for batches are moved to
+    them once the budget is reached (:meth:`SpectatorBudget.reached`), at
+    an entry's delivery: the entries held for the next batch are sent
+    first, so that none comes to a stream twice."""
 
     def __init__(
         self,
@@ -196,14 +314,14 @@ class Feed:
         position: int,
         on_close: Callable[[Feed], None],
         batch: EncodeBatch | None = None,
-        interval: Callable[[], float] = lambda: 0.0,
+        budget: SpectatorBudget | None = None,
     ) -> None:
         self.store = store
         self.game_id = game_id
         self.encode = encode
         self.batch = batch
         """What a batch of spectators' entries is sent as."""
-        self.interval = interval
+        self.budget = budget or SpectatorBudget(math.inf, 0.0)
         self.position = position
         """The version of the last entry handed out (or, to batched
         watchers, held for the next batch)."""
@@ -273,8 +391,26 @@ class Feed:
         self._last_batch = asyncio.get_running_loop().time()
         version, last, turn = pending[-1]
         item = Delivery(version, type(last.value).__name__, self.batch(pending), turn)
+        self.budget.spend(len(self.batched))
         for w in list(self.batched):
             w.push(item)
+
+    def _batch_spectators(self) -> None:
+        """Sends batches to the spectators that did not ask for them (the
+        replica's budget is spent): after the entries held for the next
+        batch go out to those that did, which the others already had."""
+        watchers = self.classes.get(None, set())
+        moving = [w for w in watchers if w.may_batch]
+        if not moving:
+            return
+        self._send_batch()
+        for w in moving:
+            watchers.discard(w)
+            w.batched = True
+            self.batched.add(w)
+            self.budget.batching += 1
+        if not watchers:
+            self.classes.pop(None, None)
 
     def _hold(self, version: int, event: Seen[LogEvent], turn: Turn) -> None:
         """Holds an entry for the next batch, sent now after a quiet interval."""
@@ -282,7 +418,7 @@ class Feed:
         if self._timer is not None:
             return
         loop = asyncio.get_running_loop()
-        wait = self._last_batch + self.interval() - loop.time()
+        wait = self._last_batch + self.budget.interval() - loop.time()
         if wait <= 0:
             self._send_batch()
         else:
@@ -311,10 +447,7 @@ class Feed:
         """Ends every watcher with WATCH_INTERRUPTED (after what it was handed)."""
         log.exception("watch feed failed", game=self.game_id)
         self._send_batch()
-        error = Interrupted(
-            f"following the game failed; resume with after_version={self.position}",
-            R.WATCH_INTERRUPTED,
-        )
+        error = interrupted(self.position)
         for w in self._watchers():
             w.fail(error)
 
@@ -323,10 +456,13 @@ class Feed:
         engine and encoded once; True when nothing can follow it."""
         spectators: Seen[LogEvent] | None = None
         kind = type(event).__name__
+        if None in self.classes and self.batch is not None and self.budget.reached():
+            self._batch_spectators()
         for viewer, watchers in list(self.classes.items()):
             seen = see_event(event, viewer)
             if viewer is None:
                 spectators = seen
+                self.budget.spend(len(watchers))
             item = Delivery(version, kind, self.encode(version, seen, turn), turn)
             for w in list(watchers):
                 w.push(item)

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ramino import reasons as R
-from ramino.app.fanout import Encode
+from ramino.app.fanout import Encode, WatcherTooSlow
 from ramino.app.log import END_EVENTS
 from ramino.app.moves import Moves
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.app.table import Limits
-from ramino.app.watch import Watch, WatchItem
+from ramino.app.watch import Cancelling, StreamEnd, Watch, WatchItem
 from ramino.engine import Command
-from ramino.errors import Busy, RaminoError
+from ramino.errors import RaminoError
 from ramino.store import RequestRecord
 
 __all__ = ["Answer", "SessionItem", "Session", "MAX_MOVES_QUEUED"]
@@ -173,11 +173,15 @@ class Session:
 
     # --- the merge -------------------------------------------------------------------
 
-    async def run(self, after_version: int | None, snapshot: bool) -> AsyncIterator[SessionItem]:
+    async def run(
+        self, after_version: int | None, snapshot: bool, end: StreamEnd | None = None
+    ) -> AsyncIterator[SessionItem]:
         """The session's messages until the game ends, the client is done
         (its moves answered) or the replica shuts down; raises
         ``WATCHER_TOO_SLOW`` (resume after :attr:`last`) for a client that
-        does not keep up, and the watch's own errors."""
+        does not keep up, and the watch's own errors. ``end``: what ends
+        the session's stream from outside its task (see :meth:`Watch.watch`;
+        by default the task iterating is cancelled)."""
         self._taken = asyncio.Event()
         ready = asyncio.Event()
         items = self._watch.watch(
@@ -186,7 +190,7 @@ class Session:
             after_version,
             snapshot,
             self._encode,
-            stream=asyncio.current_task(),
+            end=end or Cancelling(asyncio.current_task()),
             ready=ready,
         )
         # The watch's checks (the seat, the stream limits) are made before
@@ -346,6 +350,6 @@ async def _chain(
         yield item
 
 
-def too_slow(last: int) -> Busy:
+def too_slow(last: int) -> WatcherTooSlow:
     """The error of a session whose client does not keep up."""
-    return Busy(f"the session fell behind; resume with after_version={last}", R.WATCHER_TOO_SLOW)
+    return WatcherTooSlow("the session fell behind", last)

@@ -104,8 +104,10 @@ class Limits:
     """Seconds between two batches of a game's entries to the spectators
     that take batches, at least."""
     spectator_messages: float = 2000.0
-    """Batches a second this replica sends its batching spectators in all,
-    at most: past it the interval grows (1,000 spectators: 0.5 s)."""
+    """Messages a second this replica sends its spectators in all, about at
+    most: past it the batching spectators' interval grows (1,000 of them:
+    0.5 s), and the spectators that did not ask for batches are sent
+    batches too (``app/fanout.py`` ``SpectatorBudget``)."""
     allow_bot_games: bool = False
     """Whether a game may have bots in every seat (tests, demos)."""
     abandon_after: float = 0.0

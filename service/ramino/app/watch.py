@@ -1,5 +1,14 @@
 """Watching games: each stream's entries through the fan-out, after a
-snapshot or from a version."""
+snapshot or from a version.
+
+Every stream that this replica ends reaches its client with a status
+(and, where it resumes, the version to resume after), even a client that
+reads nothing: its last send then waits in the transport, with the
+stream's end behind it, and the stream cannot end itself. A stream that
+nothing more comes to (too slow, its feed closed by the game's end, a
+failure or the replica draining) and that has not ended ``watch_lag``
+seconds later is ended by the transport from outside its task
+(:data:`StreamEnd`), after the last message it handed on."""
 
 from __future__ import annotations
 
@@ -14,7 +23,18 @@ from typing import Any
 import structlog
 
 from ramino import reasons as R
-from ramino.app.fanout import Backlog, Encode, EncodeBatch, Feed, Turn, Watcher
+from ramino.app.fanout import (
+    Backlog,
+    Encode,
+    EncodeBatch,
+    Feed,
+    Resume,
+    SpectatorBudget,
+    Turn,
+    Watcher,
+    interrupted,
+    too_slow,
+)
 from ramino.app.log import END_EVENTS, LogEvent, entry_turn, public_entry
 from ramino.app.outcomes import SeenGame, seen_game
 from ramino.app.table import GameTable
@@ -26,6 +46,26 @@ log = structlog.get_logger("ramino.app")
 
 CATCH_UP_BATCH = 256
 """Entries read from the store sent in one batch, at most."""
+
+StreamEnd = Callable[[Resume], None]
+"""Ends a stream now, from outside its task, with the error ``resume``
+makes for the version of the last message the stream handed to the
+transport (which the client gets before the end): the transport's, given
+to :meth:`Watch.watch`; a watch without one has its task cancelled."""
+
+
+class Cancelling:
+    """The end of a stream that has no transport: its task cancelled
+    (nothing reaches a client), only when it was too slow."""
+
+    __slots__ = ("task",)
+
+    def __init__(self, task: asyncio.Task[Any] | None) -> None:
+        self.task = task
+
+    def __call__(self, resume: Resume) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +93,9 @@ class Watch:
         table.on_written = self._written
         self._watching: dict[tuple[str, int | None], int] = {}
         """Open streams by game and viewer (a seat, or None: the spectators)."""
-        self._batching = 0
-        """Open spectators' streams that take batches, in every game."""
+        limits = table.limits
+        self.budget = SpectatorBudget(limits.spectator_messages, limits.spectator_interval)
+        """The replica's spectators' messages a second, batching or not."""
         self.clock: Callable[[], float] = time.monotonic
         """What a stream's backlog is timed by."""
         self._stopping: list[asyncio.Task[None]] = []
@@ -80,22 +121,29 @@ class Watch:
         snapshot: bool,
         encode: Encode,
         batch: EncodeBatch | None = None,
-        stream: asyncio.Task[Any] | None = None,
+        end: StreamEnd | None = None,
         ready: asyncio.Event | None = None,
+        asked: bool = True,
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
         a snapshot when asked for or when ``after_version`` is not a version
         of the game. A spectator given ``batch`` is sent its entries several
         to an item (at most one item per :meth:`spectator_interval`, and up
-        to ``CATCH_UP_BATCH`` of those read from the store). Ends after
-        the match's or the game's end, and when this replica shuts down.
-        ``stream``: the task of the stream that sends the items, cancelled
-        when its client stops reading (by default the task iterating).
+        to ``CATCH_UP_BATCH`` of those read from the store); one that did
+        not ask for them (``asked`` False) is sent one entry an item until
+        the replica's spectator budget is reached (:class:`SpectatorBudget`),
+        then batches. Ends after the match's or the game's end, and when
+        this replica shuts down.
+        ``end``: what ends the stream from outside its task when it has not
+        ended ``watch_lag`` seconds after nothing more came to it (a client
+        that reads nothing); by default (:class:`Cancelling`) the task
+        iterating is cancelled, and only when the stream was too slow.
         ``ready``: set once the watch's checks passed and it is attached (a
         watch resumed at the game's version yields nothing until the next
         event: its reader need not wait for an item to know it is open)."""
-        batched = batch is not None and viewer is None
+        spectator_batches = batch is not None and viewer is None
+        batched = spectator_batches and asked
         game = await self._t.load(game_id)
         check_spectator(viewer, game.header.spectators_disabled)
         # Spectators and each seat are counted apart: no number of
@@ -116,8 +164,6 @@ class Watch:
                 R.TOO_MANY_WATCHERS,
             )
         self._watching[key] = open_streams + 1
-        if batched:
-            self._batching += 1
         feed = watcher = None
         try:
             start = after_version
@@ -130,15 +176,18 @@ class Watch:
                 # Attached before anything is sent: every entry after
                 # ``attached`` comes through the feed, the others from the store.
                 feed = self._feed(game_id, encode, game.version)
-                if batched and feed.batch is None:
+                if spectator_batches and feed.batch is None:
                     feed.batch = batch
                 backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
-                watcher = Watcher(viewer, backlog, self.clock, batched)
-                watcher.on_behind = self._release(
-                    stream or asyncio.current_task(), watcher, limits.watch_lag
+                watcher = Watcher(viewer, backlog, self.clock, batched, spectator_batches)
+                end = end or Cancelling(asyncio.current_task())
+                watcher.on_end = self._end_later(
+                    end, watcher, limits.watch_lag, only_too_slow=isinstance(end, Cancelling)
                 )
                 watcher.sent = start
                 attached = feed.attach(watcher)
+                if batched:
+                    self.budget.batching += 1
             if ready is not None:
                 ready.set()
             if with_snapshot:
@@ -185,11 +234,11 @@ class Watch:
                     return
         finally:
             if watcher is not None:
-                watcher.on_behind = None  # the stream has ended: nothing to cancel
+                watcher.on_end = None  # the stream has ended: nothing to end
+                if watcher.batched:
+                    self.budget.batching -= 1
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
-            if batched:
-                self._batching -= 1
             left = self._watching.get(key, 1) - 1
             if left > 0:
                 self._watching[key] = left
@@ -208,36 +257,46 @@ class Watch:
                 encode,
                 position,
                 lambda f: self._drop_feed(key, f),
-                interval=self.spectator_interval,
+                budget=self.budget,
             )
             self._game_feeds.setdefault(game_id, []).append(feed)
         return feed
 
     @staticmethod
-    def _release(
-        task: asyncio.Task[Any] | None, watcher: Watcher, lag: float
+    def _end_later(
+        end: StreamEnd, watcher: Watcher, lag: float, only_too_slow: bool = False
     ) -> Callable[[], None]:
-        """What ends a stream too slow to take its error: a client that reads
-        nothing leaves the stream's last send waiting in the transport, and
-        the error behind it; ``lag`` seconds later the stream's task is
-        cancelled (gRPC ends the call), so it holds no place and no call."""
+        """What ends a stream that does not end by itself once nothing more
+        comes to it: a client that reads nothing leaves the stream's last
+        send waiting in the transport, and the stream's end behind it.
+        ``lag`` seconds later, a stream still open is ended by ``end`` (its
+        status goes out after what the stream handed on, and its place is
+        freed): with WATCH_INTERRUPTED when its feed failed, else with
+        WATCHER_TOO_SLOW (it did not take what it was sent in time).
+        ``only_too_slow``: a stream with no transport (its task is
+        cancelled) is ended so only when it was too slow."""
 
-        def cancel() -> None:
-            if task is not None and not task.done() and watcher.on_behind is not None:
-                task.cancel()
+        def check() -> None:
+            if watcher.on_end is None:
+                return  # the stream ended by itself
+            error = watcher.error
+            failed = error is not None and error.reason == R.WATCH_INTERRUPTED
+            end(interrupted if failed else too_slow)
 
-        def release() -> None:
-            asyncio.get_running_loop().call_later(lag, cancel)
+        def ended() -> None:
+            error = watcher.error
+            if only_too_slow and (error is None or error.reason != R.WATCHER_TOO_SLOW):
+                return
+            asyncio.get_running_loop().call_later(lag, check)
 
-        return release
+        return ended
 
     def spectator_interval(self) -> float:
         """Seconds between two batches to a game's batching spectators:
         ``Limits.spectator_interval``, or longer, so that this replica sends
         its batching spectators ``Limits.spectator_messages`` a second at
         most in all (each one then gets fewer, larger batches)."""
-        limits = self._t.limits
-        return max(limits.spectator_interval, self._batching / limits.spectator_messages)
+        return self.budget.interval()
 
     def _drop_feed(self, key: tuple[str, Encode], feed: Feed) -> None:
         if not feed.task.done():
