@@ -90,6 +90,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self._clock = clock
         self._streams: dict[str, int] = {}
         self._graces: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     def _player(self, context: Context) -> str:
         token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
@@ -205,7 +206,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 await asyncio.sleep(self.poll)
                 ticket = await self.matchmaker.ticket(player, ticket.ticket_id)
         finally:
-            if not finished:
+            if not finished and not self._closed:
                 task = asyncio.get_running_loop().create_task(
                     self._grace(player, ticket.ticket_id, self._clock())
                 )
@@ -223,8 +224,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             await self.matchmaker.cancel(player, ticket_id)
 
     async def close(self) -> None:
-        for task in list(self._graces):
+        # No grace starts once closing (a stream cut by the server's stop),
+        # and the ones running end here, not with the loop: a task left
+        # unstarted when its loop closes is a coroutine never awaited.
+        self._closed = True
+        graces = list(self._graces)
+        for task in graces:
             task.cancel()
+        await asyncio.gather(*graces, return_exceptions=True)
 
     # --- ratings, leaderboards, histories ------------------------------------------
 
