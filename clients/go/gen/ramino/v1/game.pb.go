@@ -2434,7 +2434,10 @@ type WatchGameRequest struct {
 	// spectator's stream is then sent at most one message per short interval
 	// (the server's `--spectator-interval`), carrying every event since, in
 	// order; a game that moves slower than that is sent each event at once.
-	// Unset: one event a message.
+	// Unset: one event a message, while the replica's spectators are sent
+	// less than its `--spectator-messages` a second; past that budget a
+	// spectator's stream is sent batches (`WatchGameResponse.events`) too, for
+	// the rest of its life. A seat's stream is never batched unless asked.
 	BatchEvents   bool `protobuf:"varint,4,opt,name=batch_events,json=batchEvents,proto3" json:"batch_events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2609,7 +2612,8 @@ type WatchGameResponse_Event struct {
 
 type WatchGameResponse_Events struct {
 	// Events in version order, each one after the other, the last at
-	// `version` (sent only to a request with `batch_events`).
+	// `version` (sent to a request with `batch_events`, and to a spectator
+	// once the replica's spectator budget is spent: see `batch_events`).
 	Events *GameEvents `protobuf:"bytes,4,opt,name=events,proto3,oneof"`
 }
 
