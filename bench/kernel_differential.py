@@ -13,7 +13,7 @@ mismatch of each set with how to replay it; exits 1 on any mismatch.
 hidden-information property on N deals per set (and mid-game on the reference).
 
 Run from the checkout:
-``.venv/bin/python bench/kernel_differential.py [--games 2000] [--against kernel|live]
+``.venv/bin/python bench/kernel_differential.py [--games 2000] [--first 0] [--against kernel|live]
 [--jobs N] [--only SUBSTRING] [--write-vectors tests/vectors/games]``.
 """
 
@@ -90,6 +90,12 @@ def _run_chunk(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="games per parameter set")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the index of the first game (to extend an earlier run)",
+    )
     parser.add_argument("--against", choices=("kernel", "live"), default="kernel")
     parser.add_argument("--probes", type=int, default=3, help="probe commands per step")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -111,7 +117,10 @@ def main() -> int:
     total = Stats()
     failures: list[tuple[str, str]] = []
     corpus: list[dict[str, Any]] = []
-    print(f"reference against {args.against}: {args.games} games per set, {len(sets)} sets")
+    print(
+        f"reference against {args.against}: {args.games} games per set from game {args.first}, "
+        f"{len(sets)} sets"
+    )
     print(
         f"{'set':66} {'games':>6} {'commands':>9} {'probes':>9} {'compared':>10} "
         f"{'mismatch':>8} {'time':>7}"
@@ -124,13 +133,13 @@ def main() -> int:
                 (
                     ps,
                     a,
-                    min(a + chunk, args.games),
+                    min(a + chunk, args.first + args.games),
                     args.against,
                     args.probes,
                     vectors,
                     a < args.hidden,
                 )
-                for a in range(0, args.games, chunk)
+                for a in range(args.first, args.first + args.games, chunk)
             ]
             stats = Stats()
             mismatches: list[str] = []
