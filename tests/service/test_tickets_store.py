@@ -84,7 +84,7 @@ async def test_waiting_tickets_come_oldest_first(tickets: TicketStore) -> None:
     assert await tickets.ticket(new_ticket_id(Q)) is None
     assert await tickets.ticket("not a ticket id") is None
     with pytest.raises(TicketExists):
-        await tickets.submit(early, 5)
+        await tickets.submit(replace(early, player_id="dan"), 5)
 
 
 async def test_a_claim_takes_every_ticket_or_none(tickets: TicketStore) -> None:
@@ -217,3 +217,47 @@ async def test_rated_games_in_play_are_kept_until_done_with(tickets: TicketStore
     assert await tickets.in_play(Q, 1e9, 10) == []
     await tickets.looked_at(Q, "g-rated", 30.0)  # done with: not brought back
     assert await tickets.in_play(Q, 1e9, 10) == []
+
+
+@pytest.mark.parametrize("store", ["redis", "redis-cluster"])
+async def test_a_submission_run_again_by_its_retry_is_done_and_changes_nothing(
+    request: pytest.FixtureRequest, store: str
+) -> None:
+    """Redis's client runs a command again when a failover lost its answer:
+    the submission's script then finds its own ticket, which may have been
+    claimed or ended since. That is the submission done, with nothing
+    changed (it was answered TicketExists, and the caller got INTERNAL); a
+    ticket of another player or time under the same id is still refused."""
+    games = redis_store(request, store)
+    tickets = tickets_beside(games)
+    try:
+        a, b = ticket("ann"), ticket("bob")
+        await tickets.submit(a, 5)
+        await tickets.submit(a, 5)  # the retry of the same submission
+        assert [t.ticket_id for t in await tickets.waiting(Q)] == [a.ticket_id]
+        await tickets.submit(b, 5)
+        assert await tickets.claim(match("m", a, b))
+        await tickets.submit(a, 5)  # a retry after the matchmaker claimed it
+        claimed = await tickets.ticket(a.ticket_id)
+        assert claimed is not None and claimed.state == MATCHING
+        assert await tickets.waiting(Q) == []
+        assert await tickets.active("ann") == 1
+        with pytest.raises(TicketExists):
+            await tickets.submit(replace(a, player_id="cid"), 5)
+        with pytest.raises(TicketExists):
+            await tickets.submit(replace(a, created_at=2.0), 5)
+        assert (await tickets.ticket(a.ticket_id)) == claimed
+    finally:
+        await tickets.close()
+        await games.close()
+
+
+async def test_memory_and_sqlite_refuse_a_ticket_id_in_use(tmp_path: Path) -> None:
+    """Their submissions are never run again: an id in use is refused."""
+    for store in (MemoryTickets(), SqliteTickets(tmp_path / "games.db")):
+        a = ticket("ann")
+        await store.submit(a, 5)
+        with pytest.raises(TicketExists):
+            await store.submit(a, 5)
+        assert [t.ticket_id for t in await store.waiting(Q)] == [a.ticket_id]
+        await store.close()

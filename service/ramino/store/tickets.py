@@ -176,7 +176,8 @@ class TicketStore(Protocol):
     async def submit(self, ticket: Ticket, limit: int) -> None:
         """Adds a waiting ticket; :class:`TooManyTickets` when its player
         holds ``limit`` active tickets already, :class:`TicketExists` for a
-        ticket id in use."""
+        ticket id in use (Redis's store: by another ticket; the same ticket
+        again is its submission run again by the client's retry, done)."""
         ...
 
     async def ticket(self, ticket_id: str) -> Ticket | None: ...

@@ -68,9 +68,18 @@ return 1
 """)
 
 # KEYS: tickets, waiting, ended, streams. ARGV: ticket id, its JSON, its
-# time, prune before.
+# time, prune before. A ticket already there under that id whose player and
+# submission time are this one's is this submission's own, run again by the
+# client's retry after its answer was lost (a failover): done, nothing
+# changed (the first run wrote everything at once; the ticket may have been
+# matched or ended since). Any other is a ticket id in use.
 SUBMIT = _Lua("""
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+  local was = cjson.decode(redis.call('HGET', KEYS[1], ARGV[1]))
+  local now = cjson.decode(ARGV[2])
+  if was.player_id == now.player_id and was.created_at == now.created_at then return 1 end
+  return 0
+end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 local old = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[4], 'LIMIT', 0, 100)
 for _, id in ipairs(old) do
