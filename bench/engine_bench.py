@@ -1,11 +1,9 @@
-"""Rules engine benchmarks (issues 3 and 31): figures only, nothing asserted.
+"""Rules engine benchmarks (issue 3): figures only, nothing asserted.
 
-0. The kernel beside the Python engine it replaced (issue 31): greedy games'
-   commands replayed on the engine (``ramino.engine``, whose rules are the
-   Rust kernel's) and on the frozen Python engine (``tests/engine_reference``),
-   in the same run: decide + apply (``Game.apply``, follow-ups included),
-   ``legal_moves`` and ``hint`` per move, microseconds and the ratio. Target:
-   each at least 10x.
+The engine is ``ramino.engine``, whose rules are the Rust kernel's (issue
+31); its figures beside the Python engine it replaced were section 0 of this
+script at commit 43b0902, where that engine lay frozen.
+
 1. Simulated games per second on one core, greedy bots in every seat, for
    each variant (ramino51 and rami51: one round; rummy: a match to 150), with
    the per-event checks of ``ramino simulate`` off and on.
@@ -27,23 +25,15 @@ from __future__ import annotations
 import argparse
 import gc
 import platform
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from ramino.bots import make_bot
-from ramino.engine import Command, Game, Record, project, to_data
+from ramino.engine import Command, Game, Record, project
 from ramino.simulate import Summary, game_seed, simulate
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import tests.engine_reference as python_engine  # noqa: E402  (the frozen baseline)
 
 TARGET = 100.0  # four-player ramino51 games per second on one core
 CASES = [("ramino51", 4), ("ramino51", 2), ("rami51", 4), ("rummy", 4), ("rummy", 2)]
-KERNEL_CASES = [*CASES, ("gin", 2)]
-KERNEL_TARGET = 10.0
 
 
 def _cpu(fn: Callable[[], object]) -> float:
@@ -140,49 +130,6 @@ def replay_cost(variant: str, players: int, games: int) -> tuple[float, float]:
     return events / len(texts), seconds * 1e6 / events
 
 
-def _engine_costs(engine: Any, variant: str, players: int, logs: list[Any]) -> dict[str, float]:
-    """Microseconds per move of ``engine``'s apply, legal moves and hint."""
-    names = [f"p{k}" for k in range(players)]
-    games = [
-        (seed, [(seat, engine.command_from_data(c)) for seat, c in moves]) for seed, moves in logs
-    ]
-    n = sum(len(m) for _, m in games)
-
-    def replay(legal: bool, hint: bool) -> Callable[[], None]:
-        def run() -> None:
-            for seed, moves in games:
-                g = engine.Game.new(variant, names, seed=seed)
-                for seat, cmd in moves:
-                    if legal:
-                        g.legal_moves(seat)
-                    if hint:
-                        g.hint(seat)
-                    g.apply(seat, cmd)
-
-        return run
-
-    new = _cpu(lambda: [engine.Game.new(variant, names, seed=s) for s, _ in games])
-    apply = _cpu(replay(False, False)) - new
-    legal = _cpu(replay(True, False)) - new - apply
-    hint = _cpu(replay(False, True)) - new - apply
-    us = 1e6 / n
-    return {"moves": n, "apply": apply * us, "legal_moves": legal * us, "hint": hint * us}
-
-
-def kernel_vs_python(
-    variant: str, players: int, games: int
-) -> tuple[dict[str, float], dict[str, float]]:
-    """The kernel's and the Python engine's costs per move on the same moves."""
-    logs = [
-        (seed, [(seat, to_data(c)) for seat, c in moves])
-        for seed, moves in _record(variant, players, games)
-    ]
-    return (
-        _engine_costs(sys.modules["ramino.engine"], variant, players, logs),
-        _engine_costs(python_engine, variant, players, logs),
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per figure (default 300)")
@@ -191,21 +138,6 @@ def main() -> None:
     games = 50 if args.quick else args.games
 
     print(f"python {platform.python_version()}, {platform.machine()}, {games} games per figure")
-    print("\n0. the kernel beside the Python engine it replaced, microseconds a move (same moves)")
-    print(
-        f"  {'variant':10} {'seats':>5} {'moves':>7} {'step':>12} {'python':>9} {'kernel':>8} "
-        f"{'ratio':>7}  target >= {KERNEL_TARGET:.0f}x"
-    )
-    for variant, players in KERNEL_CASES:
-        n = games // 3 if variant not in ("rummy", "gin") else max(5, games // 30)
-        kernel, python = kernel_vs_python(variant, players, n)
-        for step in ("apply", "legal_moves", "hint"):
-            ratio = python[step] / kernel[step] if kernel[step] > 0 else float("inf")
-            verdict = "ok" if ratio >= KERNEL_TARGET else "MISSED"
-            print(
-                f"  {variant:10} {players:>5} {kernel['moves']:>7.0f} {step:>12} "
-                f"{python[step]:>9.1f} {kernel[step]:>8.2f} {ratio:>6.1f}x  {verdict}"
-            )
     print("\n1. simulated games per CPU second, greedy bots in every seat")
     print(f"  {'variant':10} {'seats':>5} {'commands/game':>14} {'games/s':>9} {'checked':>9}")
     for variant, players in CASES:

@@ -1,37 +1,44 @@
-"""The differential proof of issue 31: the frozen Python engine
-(:mod:`tests.engine_reference`) and another engine play the same games command
-by command, and every answer is compared.
+"""The harness of the golden games (issue 31): an engine replays games that
+the frozen Python engine played, command by command, and every answer is
+compared with the one it gave.
 
-Three sides stand behind one small interface (:class:`Side`):
-:class:`ReferenceSide` (the frozen engine, the specification),
+The Python engine the kernel replaced played those games beside the kernel
+(the differential proof, run in full at commit 43b0902, where the engine lay
+frozen under ``tests/engine_reference`` and ``bench/kernel_differential.py``
+ran it); ``tests/vectors/games`` keeps a compact corpus of them, inputs and
+expected outputs (:func:`replay_vector` checks a side against one).
+
+Two sides stand behind one small interface (:class:`Side`):
 :class:`KernelSide` (the Rust kernel, ``ramino._core.GameKernel``) and
 :class:`LiveSide` (``ramino.engine.Game``, the kernel behind the engine's
-names, as the service plays it). Every answer is normalized to plain
-data (lists, dicts, ints, strings) before it is compared, so the classes of
-each side never matter:
+names, as the service plays it). Every answer is normalized to plain data
+(lists, dicts, ints, strings) before it is compared, so the classes of each
+side never matter:
 
 - an event or a command: its fields by name, with its class name under
   ``"type"`` (as :func:`ramino.engine.to_data` writes it);
 - a refusal: ``[kind, reason, detail]`` (``IllegalMove`` or
   ``MalformedCommand``; ``detail`` ``None`` but for a meld's finer reason);
-- the state: every field of :class:`tests.engine_reference.state.State`, its
-  seats' and table melds' fields (a meld's jokers in their order);
-- a hint: its fields, the deadwood as ``[value, melds, deadwood]``.
+- the state: the fields :data:`STATE_FIELDS`, its seats' and table melds'
+  (:data:`SEAT_FIELDS`, :data:`MELD_FIELDS`; a meld's jokers in their order);
+- a hint: the fields :data:`HINT_FIELDS`, the deadwood as ``[value, melds,
+  deadwood]``.
 
-:func:`play_and_compare` plays one game on two sides. At every step it
-compares, for every seat, the legal moves and the hint (seats holding
-cards); picks the command of the seat on turn by a policy, from the
-reference's legal moves (``random``, ``greedy``, ``hard``, ``mixed``);
-decides a few probe commands on both sides (illegal or malformed ones, another
-seat's move, a Resign) and compares the answers; then applies the command on
-both and compares the events, whose turn each event leaves, and the whole
-state. The first difference raises :class:`Mismatch`, which says how to
-replay it. With ``record=True`` the game also comes back as a golden vector
-(:func:`replay_vector` checks a side against one).
+:func:`play_and_compare` plays one game on the live engine and on another
+side (the raw binding by default, which tests the engine's conversions
+against it). At every step it compares, for every seat, the legal moves and
+the hint (seats holding cards); picks the command of the seat on turn by a
+policy, from the live engine's legal moves (``random``, ``greedy``, ``hard``,
+``mixed``); decides a few probe commands on both sides (illegal or malformed
+ones, another seat's move, a Resign) and compares the answers; then applies
+the command on both and compares the events, whose turn each event leaves,
+and the whole state. The first difference raises :class:`Mismatch`, which
+says how to replay it.
 
 :func:`hidden_information` is the property that a seat's view, legal moves and
 hint do not change when the cards it cannot see (the other hands and the
-stock) are permuted among themselves.
+stock) are permuted among themselves; :func:`hidden_information_midgame`
+checks it along a game of the live engine.
 """
 
 from __future__ import annotations
@@ -47,31 +54,28 @@ from typing import Any, Protocol
 import ramino
 import ramino.engine as live
 from ramino import _core
+from ramino.engine.context import rules_for
+from ramino.engine.deck import round_seed
 from ramino.errors import RaminoError
 
-import tests.engine_reference as ref
-from tests.engine_reference.context import rules_for as ref_rules_for
-from tests.engine_reference.deck import round_seed
-from tests.engine_reference.state import Seat as RefSeat
-from tests.engine_reference.state import State as RefState
-from tests.engine_reference.state import TableMeld as RefTableMeld
-
 __all__ = [
+    "GAME_POLICIES",
+    "HINT_FIELDS",
+    "MELD_FIELDS",
     "POLICIES",
+    "SEAT_FIELDS",
+    "STATE_FIELDS",
     "VECTOR_FORMAT",
     "GameResult",
     "KernelSide",
     "LiveSide",
     "Mismatch",
     "ParameterSet",
-    "ReferenceSide",
     "Side",
     "Stats",
-    "GAME_POLICIES",
     "first_difference",
     "hidden_information",
     "hidden_information_midgame",
-    "kernel_available",
     "parameter_sets",
     "play_and_compare",
     "policy_of",
@@ -83,12 +87,14 @@ Data = Any
 """Plain data: None, bool, int, str, lists and dicts of them."""
 
 POLICIES = ("random", "greedy", "hard", "mixed")
-"""How the seat on turn picks its command: at random among the reference's
+"""How the seat on turn picks its command: at random among the live engine's
 legal moves (Resign now and then); the greedy bot; the searching bot at a
 fixed number of deals and no clock; random for even seats and greedy for odd
 ones."""
 
 VECTOR_FORMAT = "ramino.differential/1"
+"""The format of the golden games: a vector's digests are over the fields
+below."""
 
 MAX_STEPS = 1500
 """Commands after which a game is closed: the seats resign one by one, in
@@ -97,10 +103,58 @@ otherwise never end)."""
 
 # --- normalization -------------------------------------------------------------
 
-_STATE_FIELDS = [f.name for f in dataclasses.fields(RefState)]
-_SEAT_FIELDS = [f.name for f in dataclasses.fields(RefSeat)]
-_MELD_FIELDS = [f.name for f in dataclasses.fields(RefTableMeld) if f.name != "view"]
-_HINT_FIELDS = [f.name for f in dataclasses.fields(ref.Hint)]
+STATE_FIELDS = (
+    "seats",
+    "round",
+    "dealer",
+    "first_player",
+    "turn",
+    "phase",
+    "stock",
+    "discard",
+    "melds",
+    "rebuilds",
+    "taken",
+    "must_open",
+    "pending_joker",
+    "opened_this_turn",
+    "results",
+    "winners",
+    "version",
+    "first_upcard",
+    "passes",
+    "repeated",
+    "drawn",
+    "wall_take",
+    "knocker",
+    "knock_melds",
+    "big_gin",
+    "defender_melded",
+    "accepted",
+)
+"""The state's fields compared, and digested by a vector of
+:data:`VECTOR_FORMAT`, so written out rather than read from the state's
+class: every field of :class:`ramino.engine.state.State`, which
+``test_golden_games`` checks (it fails when the state gains a field)."""
+
+SEAT_FIELDS = ("name", "hand", "opened", "first_laid_turn", "turns", "resigned", "total")
+"""A seat's fields: every field of :class:`ramino.engine.state.Seat`."""
+
+MELD_FIELDS = ("owner", "cards", "kind", "closed", "jokers", "value")
+"""A table meld's fields: every field of :class:`ramino.engine.state.TableMeld`
+but its ``view`` (built from the others, for views)."""
+
+HINT_FIELDS = (
+    "melds",
+    "melds_value",
+    "opening",
+    "deadwood",
+    "layoffs",
+    "discard",
+    "knock",
+    "knock_unmatched",
+)
+"""A hint's fields: every field of :class:`ramino.engine.Hint`."""
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -128,12 +182,12 @@ def plain(value: object) -> Data:
 
 
 def state_data(state: Any) -> Data:
-    """Every field of a state (a reference or a live :class:`State`)."""
+    """A state's :data:`STATE_FIELDS` (a live or a kernel's :class:`State`)."""
     out: dict[str, Data] = {}
-    for name in _STATE_FIELDS:
+    for name in STATE_FIELDS:
         value = getattr(state, name)
         if name == "seats":
-            out[name] = [{f: plain(getattr(s, f)) for f in _SEAT_FIELDS} for s in value]
+            out[name] = [{f: plain(getattr(s, f)) for f in SEAT_FIELDS} for s in value]
         elif name == "melds":
             out[name] = [_meld_data(m) for m in value]
         else:
@@ -143,7 +197,7 @@ def state_data(state: Any) -> Data:
 
 def _meld_data(meld: Any) -> Data:
     out: dict[str, Data] = {}
-    for name in _MELD_FIELDS:
+    for name in MELD_FIELDS:
         value = getattr(meld, name)
         if name == "jokers":
             out[name] = [[card, list(stands)] for card, stands in value.items()]
@@ -156,7 +210,7 @@ def hint_data(hint: Any) -> Data:
     if hint is None:
         return None
     out: dict[str, Data] = {}
-    for name in _HINT_FIELDS:
+    for name in HINT_FIELDS:
         value = getattr(hint, name)
         if name == "deadwood":
             out[name] = [value.value, plain(list(value.melds)), plain(list(value.deadwood))]
@@ -239,16 +293,15 @@ class Side(Protocol):
     def view(self, seat: int) -> Data: ...
 
 
-class _EngineSide:
-    """A side over a Python engine package's ``Game`` (the reference or the
-    live one)."""
+class LiveSide:
+    """``ramino.engine.Game`` as the service uses it: the kernel behind the
+    engine's names (a decision's events from the game's own kernel,
+    ``Game._kernel.decide``, as ``Game.check`` gives only the refusal)."""
 
-    name = "?"
+    name = "live"
 
-    def __init__(self, engine: Any, decide: Callable[[Any, Any, Any], list[Any]]) -> None:
-        self.engine = engine
+    def __init__(self) -> None:
         self.game: Any = None
-        self._decide = decide
 
     def new(
         self,
@@ -258,17 +311,17 @@ class _EngineSide:
         seed: int,
         decks: Sequence[Sequence[int]] = (),
     ) -> list[list[Data]]:
-        self.game = self.engine.Game.new(
+        self.game = live.Game.new(
             variant, list(players), seed=seed, overrides=dict(overrides), decks=decks
         )
         return [[plain(e) for e in self.game.record.events], list(self.game.turns)]
 
     def command(self, data: Mapping[str, Data]) -> object:
-        return build_command(data, self.engine.COMMAND_TYPES)
+        return build_command(data, live.COMMAND_TYPES)
 
     def decide(self, seat: Data, command: Mapping[str, Data]) -> Data:
         try:
-            events = self._decide(self.game, seat, self.command(command))
+            events = self.game._kernel.decide(seat, self.command(command))
         except Exception as e:  # every refusal and crash is an answer to compare
             return _refusal(e)
         return ["ok", [plain(e) for e in events]]
@@ -294,37 +347,6 @@ class _EngineSide:
         return plain(self.game.view(seat))
 
 
-class ReferenceSide(_EngineSide):
-    """The frozen Python engine: the specification."""
-
-    name = "reference"
-
-    def __init__(self) -> None:
-        from tests.engine_reference.rules import decide
-
-        super().__init__(ref, lambda game, seat, cmd: decide(game.state, game.rules, seat, cmd))
-
-
-class LiveSide(_EngineSide):
-    """``ramino.engine.Game`` as the service uses it: the kernel behind the
-    engine's names (a decision's events from the game's own kernel,
-    ``Game._kernel.decide``, as ``Game.check`` gives only the refusal)."""
-
-    name = "live"
-
-    def __init__(self) -> None:
-        super().__init__(live, lambda game, seat, cmd: game._kernel.decide(seat, cmd))
-
-
-def kernel_available() -> bool:
-    """Whether the binding exposes the game kernel yet."""
-    try:
-        from ramino import _core
-    except ImportError:  # pragma: no cover - the extension is always built
-        return False
-    return hasattr(_core, "GameKernel") and hasattr(_core, "GameRules")
-
-
 class KernelSide:
     """The Rust kernel through ``ramino._core.GameKernel``: commands, events
     and hints are the live ``ramino.engine`` classes."""
@@ -332,9 +354,6 @@ class KernelSide:
     name = "kernel"
 
     def __init__(self) -> None:
-        from ramino import _core
-
-        self._core = _core
         self.kernel: Any = None
         self._variant = ""
         self._overrides: dict[str, Data] = {}
@@ -348,10 +367,8 @@ class KernelSide:
         decks: Sequence[Sequence[int]] = (),
     ) -> list[list[Data]]:
         self._variant, self._overrides = variant, dict(overrides)
-        rules = self._core.GameRules(ramino.Variant(variant, **overrides))
-        self.kernel = self._core.GameKernel(
-            rules, list(players), seed, decks=[list(d) for d in decks]
-        )
+        rules = _core.GameRules(ramino.Variant(variant, **overrides))
+        self.kernel = _core.GameKernel(rules, list(players), seed, decks=[list(d) for d in decks])
         events, turns = self.kernel.settle()
         return [[plain(e) for e in events], list(turns)]
 
@@ -383,7 +400,6 @@ class KernelSide:
         return hint_data(self.kernel.hint(seat, legal))
 
     def view(self, seat: int) -> Data:
-        from ramino.engine.context import rules_for
         from ramino.engine.views import build_view
 
         rules = rules_for(self._variant, self._overrides)
@@ -393,74 +409,15 @@ class KernelSide:
 # --- policies ------------------------------------------------------------------
 
 
-class _BotGame:
-    """The reference game as a bot sees a ``ramino.engine.Game``: it hands out
-    and takes the live classes (the bots compare and build them), raises the
-    live ``IllegalMove``, and its rules are the live engine's."""
-
-    def __init__(self, game: Any, variant: str, overrides: Mapping[str, Data]) -> None:
-        from ramino.engine.context import rules_for
-
-        self._game = game
-        self.rules = rules_for(variant, dict(overrides))
-        self._events: list[Any] = []
-
-    @property
-    def state(self) -> Any:
-        return self._game.state
-
-    @property
-    def record(self) -> Any:
-        events = self._game.record.events
-        self._events.extend(_live_event(e) for e in events[len(self._events) :])
-        return _BotRecord(self._events)
-
-    def events(self, viewer: int | None, since: int = 0) -> list[Any]:
-        return [_live_event(e) for e in self._game.events(viewer, since)]
-
-    def view(self, seat: int | None) -> Any:
-        return self._game.view(seat)
-
-    def legal_moves(self, seat: int) -> list[Any]:
-        return [build_command(plain(m), live.COMMAND_TYPES) for m in self._game.legal_moves(seat)]
-
-    def greedy(self, seat: int, discard: Any) -> Any:
-        """The kernel's greedy policy (the greedy bots' only one) on the
-        reference's state now."""
-        state = self._game.state
-        state = dataclasses.replace(state, results=[_live_event(r) for r in state.results])
-        kernel = _core.GameKernel.from_state(self.rules.kernel, 0, [], state)
-        return kernel.greedy(seat, discard)
-
-    def check(self, seat: int, command: Any) -> None:
-        try:
-            self._game.check(seat, build_command(plain(command), ref.COMMAND_TYPES))
-        except ref.IllegalMove as e:
-            raise live.IllegalMove(str(e), e.reason, e.detail) from None
-
-
-@dataclass(frozen=True, slots=True)
-class _BotRecord:
-    events: list[Any]
-
-
-def _live_event(event: Any) -> Any:
-    cls = live.EVENT_TYPES[type(event).__name__]
-    return cls(**{f.name: getattr(event, f.name) for f in dataclasses.fields(event)})
-
-
 class _Policy:
-    """Chooses the command of the seat on turn, from the reference game."""
+    """Chooses the command of the seat on turn, from the live game."""
 
-    def __init__(self, kind: str, seed: int, players: int, variant: str, overrides: Data) -> None:
+    def __init__(self, kind: str, seed: int) -> None:
         if kind not in POLICIES:
             raise ValueError(f"unknown policy {kind!r}: one of {POLICIES}")
         self.kind = kind
         self.rng = random.Random(f"policy {seed}")
-        self.variant, self.overrides = variant, overrides
         self._bots: dict[int, Any] = {}
-        self._adapter: _BotGame | None = None
-        self._players = players
 
     def _bot(self, seat: int, seed: int) -> Any:
         bot = self._bots.get(seat)
@@ -486,10 +443,7 @@ class _Policy:
             if not moves or self.rng.random() < 0.002:
                 return {"type": "Resign"}
             return plain(self.rng.choice(moves))
-        bot = self._bot(seat, seed)
-        if self._adapter is None:
-            self._adapter = _BotGame(game, self.variant, self.overrides)
-        return plain(bot.choose(self._adapter, seat))
+        return plain(self._bot(seat, seed).choose(game, seat))
 
 
 # --- probes --------------------------------------------------------------------
@@ -497,7 +451,7 @@ class _Policy:
 
 def _probes(rng: random.Random, game: Any, seat: int, chosen: Data, k: int) -> list[list[Data]]:
     """``k`` probe commands ``[seat, command]`` for the position of ``game``
-    (the reference), drawn from the kinds below: most are refused, with a
+    (the live one), drawn from the kinds below: most are refused, with a
     reason that the other side must give too."""
     state = game.state
     rules = game.rules
@@ -678,19 +632,12 @@ class Stats:
     probes: int = 0
     comparisons: int = 0
 
-    def add(self, other: Stats) -> None:
-        self.games += other.games
-        self.commands += other.commands
-        self.probes += other.probes
-        self.comparisons += other.comparisons
-
 
 @dataclass(slots=True)
 class GameResult:
     stats: Stats
     totals: list[int]
     winners: list[int]
-    vector: dict[str, Data] | None = None
 
 
 @dataclass(slots=True)
@@ -716,19 +663,16 @@ class _Run:
         )
 
 
-def _positions(run: _Run, state: Data) -> Data:
-    """Compares every seat's legal moves and hint; the reference's, as data."""
-    out: list[Data] = []
+def _positions(run: _Run, state: Data) -> None:
+    """Compares every seat's legal moves and hint (one side asked with its
+    legal moves handed in, the other without, in turn)."""
     for seat, s in enumerate(state["seats"]):
         moves = run.a.legal_moves(seat)
         run.same(f"the legal moves of seat {seat}", moves, run.b.legal_moves(seat))
-        hint = None
         if s["hand"]:
             with_legal = (run.step + seat) % 2 == 0
             hint = run.a.hint(seat, with_legal)
             run.same(f"the hint of seat {seat}", hint, run.b.hint(seat, not with_legal))
-        out.append([moves, hint])
-    return out
 
 
 def play_and_compare(
@@ -739,65 +683,51 @@ def play_and_compare(
     policy: str,
     probes: int = 3,
     *,
-    against: Callable[[], Side] = LiveSide,
-    record: bool = False,
+    against: Callable[[], Side] = KernelSide,
     max_steps: int = MAX_STEPS,
     resign_rate: float = 0.002,
 ) -> GameResult:
-    """Plays one game on the reference and on ``against()``, comparing every
-    answer; raises :class:`Mismatch` at the first difference. ``probes``:
-    probe commands per step. ``record``: also return the game as a golden
-    vector."""
+    """Plays one game on the live engine and on ``against()``, comparing
+    every answer; raises :class:`Mismatch` at the first difference.
+    ``probes``: probe commands per step."""
     names = [f"p{i}" for i in range(players)] if isinstance(players, int) else list(players)
     replay = (
         f"play_and_compare({variant!r}, {dict(overrides)!r}, {len(names)}, seed={seed}, "
         f"policy={policy!r}, probes={probes}, against={against.__name__})"
     )
-    reference = ReferenceSide()
-    run = _Run(reference, against(), replay)
-    deal = reference.new(variant, overrides, names, seed)
+    engine = LiveSide()
+    run = _Run(engine, against(), replay)
+    deal = engine.new(variant, overrides, names, seed)
     run.same("the deal", deal, run.b.new(variant, overrides, names, seed))
-    state = reference.state()
+    state = engine.state()
     run.same("the state after the deal", state, run.b.state())
-    game = reference.game
-    chooser = _Policy(policy, seed, len(names), variant, overrides)
+    game = engine.game
+    chooser = _Policy(policy, seed)
     rng = random.Random(f"probes {seed}")
-    vector: dict[str, Data] | None = None
-    steps: list[Data] = []
-    if record:
-        vector = {
-            "format": VECTOR_FORMAT,
-            "variant": variant,
-            "overrides": dict(overrides),
-            "players": names,
-            "seed": seed,
-            "policy": policy,
-            "deal": {"events": deal[0], "turns": deal[1], "state": digest(state)},
-            "steps": steps,
-        }
     count = 0
     while not game.finished:
         run.step = count
-        positions = _positions(run, state)
+        _positions(run, state)
         turn = game.turn
         if count >= max_steps:
             seat = next(i for i, s in enumerate(game.state.seats) if not s.resigned)
             command: Data = {"type": "Resign"}
         elif resign_rate and rng.random() < resign_rate:
-            seat = rng.choice([i for i in game.state.active() if i != turn])
+            active = [i for i, s in enumerate(game.state.seats) if not s.resigned]
+            seat = rng.choice([i for i in active if i != turn])
             command = {"type": "Resign"}
         else:
             seat = turn
             command = chooser.choose(game, seat, seed)
-        asked: list[Data] = []
+        asked = 0
         for probe_seat, probe in _probes(rng, game, turn, command, probes):
-            answer = reference.decide(probe_seat, probe)
+            answer = engine.decide(probe_seat, probe)
             run.same("a probe", answer, run.b.decide(probe_seat, probe), [probe_seat, probe])
-            asked.append([probe_seat, probe, answer])
-        run.stats.probes += len(asked)
-        decided = reference.decide(seat, command)
+            asked += 1
+        run.stats.probes += asked
+        decided = engine.decide(seat, command)
         run.same("the command's decision", decided, run.b.decide(seat, command), [seat, command])
-        applied = reference.apply(seat, command)
+        applied = engine.apply(seat, command)
         if applied[0] != "ok":
             raise RuntimeError(
                 f"the policy chose a refused command: {replay} step {count}: {applied}"
@@ -805,47 +735,32 @@ def play_and_compare(
         run.same(
             "the command's events and turns", applied, run.b.apply(seat, command), [seat, command]
         )
-        state = reference.state()
+        state = engine.state()
         run.same("the state after the command", state, run.b.state(), [seat, command])
         run.stats.commands += 1
-        if vector is not None:
-            steps.append(
-                {
-                    "moves": digest(positions),
-                    "probes": asked,
-                    "seat": seat,
-                    "command": command,
-                    "events": applied[1],
-                    "turns": applied[2],
-                    "state": digest(state),
-                }
-            )
         count += 1
     run.step = count
-    final = _positions(run, state)
+    _positions(run, state)
     # Once the match is over, every command is refused (a resigned seat's
     # first).
-    asked = []
+    asked = 0
     for probe_seat, probe in _probes(rng, game, 0, {"type": "Resign"}, probes + 2):
-        answer = reference.decide(probe_seat, probe)
+        answer = engine.decide(probe_seat, probe)
         run.same(
             "a probe after the match", answer, run.b.decide(probe_seat, probe), [probe_seat, probe]
         )
-        asked.append([probe_seat, probe, answer])
-    run.stats.probes += len(asked)
-    totals = [s["total"] for s in state["seats"]]
-    winners = list(state["winners"])
-    if vector is not None:
-        vector.update(moves=digest(final), probes=asked, totals=totals, winners=winners)
+        asked += 1
+    run.stats.probes += asked
     run.stats.games = 1
-    return GameResult(run.stats, totals, winners, vector)
+    return GameResult(run.stats, [s["total"] for s in state["seats"]], list(state["winners"]))
 
 
 def replay_vector(side: Side, vector: Mapping[str, Data]) -> Stats:
     """Plays a golden vector's game on ``side``, asserting every output it
     keeps: the deal, every probe's answer, every command's events and turns,
     the digests of the legal moves and hints before each command and of the
-    state after it, and the final totals and winners."""
+    state after it, and the final totals and winners; raises
+    :class:`Mismatch`, naming the vector, at the first difference."""
     if vector.get("format") != VECTOR_FORMAT:
         raise ValueError(f"not a vector of {VECTOR_FORMAT}: {vector.get('format')!r}")
     names = vector["players"]
@@ -927,7 +842,7 @@ def hidden_information(
     are permuted among themselves, the game made with the permuted deck
     order (``decks=``). Returns the comparisons made."""
     names = [f"p{i}" for i in range(players)]
-    rules = ref_rules_for(variant, dict(overrides))
+    rules = rules_for(variant, dict(overrides))
     order = list(ramino.shuffle(round_seed(seed, 1), rules.deck_size))
     base = make_side()
     base.new(variant, overrides, names, seed, decks=[order])
@@ -967,18 +882,17 @@ def hidden_information_midgame(
     overrides: Mapping[str, Data],
     players: int,
     seed: int,
-    engine: Any = ref,
     every: int = 7,
 ) -> int:
-    """The same property at many points of a game played greedily: the game
-    is rebuilt from a snapshot of its state whose hidden cards (the other
-    hands and the stock, less the public card taken from the discard pile and
-    a swapped joker) are permuted, for the seat on turn and another. For an
-    engine with ``Game.from_snapshot`` (the reference and the live one)."""
+    """The same property at many points of a game of the live engine played
+    greedily: the game is rebuilt (``Game.from_snapshot``) from a snapshot of
+    its state whose hidden cards (the other hands and the stock, less the
+    public card taken from the discard pile and a swapped joker) are permuted,
+    for the seat on turn and another. Returns the comparisons made."""
     from ramino.bots.greedy import GreedyBot
 
     names = [f"p{i}" for i in range(players)]
-    game = engine.Game.new(variant, names, seed=seed, overrides=dict(overrides))
+    game = live.Game.new(variant, names, seed=seed, overrides=dict(overrides))
     bot = GreedyBot(seed)
     rng = random.Random(f"midgame {seed}")
     done = 0
@@ -986,16 +900,14 @@ def hidden_information_midgame(
     while not game.finished and step < 600:
         if step % every == 0:
             for seat in {game.turn, rng.randrange(players)}:
-                done += _check_permuted(engine, game, seat, rng)
+                done += _check_permuted(game, seat, rng)
         seat = game.turn
-        view = _BotGame(game, variant, overrides) if engine is ref else game
-        command = bot.choose(view, seat)
-        game.apply(seat, build_command(plain(command), engine.COMMAND_TYPES))
+        game.apply(seat, bot.choose(game, seat))
         step += 1
     return done
 
 
-def _check_permuted(engine: Any, game: Any, seat: int, rng: random.Random) -> int:
+def _check_permuted(game: live.Game, seat: int, rng: random.Random) -> int:
     data = game.snapshot()
     state = game.state
     public = {state.taken, state.pending_joker}
@@ -1005,9 +917,9 @@ def _check_permuted(engine: Any, game: Any, seat: int, rng: random.Random) -> in
     it = iter(cards)
     for p in places:
         p[:] = [c if c in public else next(it) for c in p]
-    other = engine.Game.from_snapshot(game.record, data)
+    other = live.Game.from_snapshot(game.record, data)
 
-    def seen(g: Any) -> Data:
+    def seen(g: live.Game) -> Data:
         return [
             plain(g.view(seat)),
             [plain(m) for m in g.legal_moves(seat)],

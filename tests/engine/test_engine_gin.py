@@ -4,6 +4,7 @@ Seat 0 is the non-dealer in round 1 and acts first on the first upcard."""
 
 from __future__ import annotations
 
+import ramino
 from engine_helpers import card, discard, ids, lay_off, melds, reason_of, stacked
 from ramino.engine import (
     AcceptLayout,
@@ -17,6 +18,7 @@ from ramino.engine import (
     TakeDiscard,
     reasons,
 )
+from ramino.engine.moves import hand_melds
 
 KNOCKER = "AS 2S 3S 4H 5H 6H 7C 8C 9C KD"
 DEFENDER = "4S 3H 6C QC QD QH AD AC AH 2C"
@@ -206,3 +208,16 @@ def test_gin_every_legal_move_is_accepted_and_the_seat_to_play_always_has_one() 
         g.apply(seat, knocks[0] if knocks and rng.random() < 0.5 else rng.choice(moves))
     assert {"PassUpcard", "TakeDiscard", "DrawFromStock", "Discard", "Knock"} <= kinds
     assert {"LayOff", "LayMelds", "AcceptLayout"} <= kinds
+
+
+def test_gin_hand_melds_are_sets_by_rank_then_runs_by_suit() -> None:
+    names = ["KC", "5H", "5S", "QC", "5D", "JC", "2S", "3S", "AS", "5C"]
+    assert hand_melds(names, ramino.Variant("gin")) == [
+        ["5S", "5H", "5D"],
+        ["5S", "5H", "5C"],
+        ["5S", "5D", "5C"],
+        ["5H", "5D", "5C"],
+        ["5S", "5H", "5D", "5C"],
+        ["AS", "2S", "3S"],
+        ["JC", "QC", "KC"],
+    ]

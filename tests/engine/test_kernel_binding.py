@@ -8,18 +8,23 @@ refused with its reason.
 The engine (``ramino.engine``, itself over a kernel game) plays a small
 corpus of seeded games that between them hold every event type; a second
 kernel folds their events, applies their commands and answers the same legal
-moves and hints: the conversions lose nothing. The policies are compared with
-the frozen Python engine (``tests/engine_reference``); whole games against it
-are ``test_kernel_differential.py``'s.
+moves and hints: the conversions lose nothing. The policies answer what the
+Python engine the kernel replaced answered on the same hands: its answers
+were recorded into ``tests/vectors/policies/policies.jsonl.gz`` at commit
+164b872 (``python -m tests.engine.record_policies --write`` there, beside the
+frozen engine it read, ``tests/engine_reference``).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import gzip
+import json
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,6 +52,7 @@ from ramino.engine import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
+from ramino.engine.context import rules_for
 from ramino.engine.hint import Hint
 from ramino.engine.snapshot import state_to_data
 from ramino.engine.state import Seat, State, TableMeld
@@ -62,6 +68,7 @@ CORPUS: list[tuple[str, dict[str, Any], int, int, int | None]] = [
 ]
 HINT_EVERY = 5
 """The legal moves and hints of every seat are recorded every few steps."""
+POLICY_VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "policies" / "policies.jsonl.gz"
 
 
 @dataclasses.dataclass
@@ -587,69 +594,66 @@ def test_a_state_that_does_not_fit_is_a_record_format_error() -> None:
 # --- policies ------------------------------------------------------------------------
 
 
-def policy_cases() -> list[tuple[Played, State, int]]:
-    """(game, state, seat on turn) along the corpus, every few steps."""
-    out = []
-    for case in range(len(CORPUS)):
-        p = played(case)
-        out.extend((p, s.before, s.seat) for s in p.steps[::9] if s.before.seats[s.seat].hand)
-    return out
+@cache
+def policy_vectors() -> list[dict[str, Any]]:
+    """The policy cases and the answers the frozen Python engine gave: the
+    hand of the seat on turn every 9 steps of the corpus's games, the card it
+    took, a swapped joker waiting (in none of them), the melds of its least
+    deadwood and a knock made of them (recorded at commit 164b872 by
+    ``tests/engine/record_policies.py``)."""
+    with gzip.open(POLICY_VECTORS, "rt") as f:
+        return [json.loads(line) for line in f]
 
 
-def test_the_discard_policy_is_the_engines() -> None:
-    from tests.engine_reference import hint as engine_hint
-    from tests.engine_reference.context import rules_for
-    from tests.engine_reference.rules import undiscardable
-
-    for p, state, seat in policy_cases():
-        rules = rules_of(p)
-        engine_rules = rules_for(p.variant, p.overrides)
-        hand = list(state.seats[seat].hand)
-        taken, pending = state.taken, state.pending_joker
-        allowed = engine_hint.discardable(engine_rules, hand, taken, pending) or hand
-        assert _core.discardable(rules, hand, taken, pending) == engine_hint.discardable(
-            engine_rules, hand, taken, pending
-        )
-        scores = engine_hint.discard_scores(engine_rules, hand, allowed)
-        assert list(_core.discard_scores(rules, hand, allowed).items()) == list(scores.items())
-        deadwood = ramino.min_deadwood([engine_rules.names[c] for c in hand], engine_rules.variant)
-        assert _core.discard_scores(rules, hand, allowed, deadwood) == scores
-        best = engine_hint.best_discards(engine_rules, hand, allowed)
-        assert _core.best_discards(rules, hand, allowed) == best
-        assert _core.best_discards(rules, hand, allowed, deadwood) == best
-        for card in hand[:3]:
-            assert _core.undiscardable(rules, taken, card) == undiscardable(
-                engine_rules, taken, card
-            )
+def test_the_policy_vectors_hold_taken_cards_refused_discards_joker_melds_and_knocks() -> None:
+    vectors = policy_vectors()
+    assert len(vectors) > 200
+    assert {v["variant"] for v in vectors} == {"ramino51", "rummy", "gin"}
+    assert any(v["taken"] is not None for v in vectors)
+    assert any(len(v["discardable"]) < len(v["hand"]) for v in vectors)
+    assert any(refused for v in vectors for _, refused in v["undiscardable"])
+    assert any(len(v["keep_one"]) for v in vectors)
+    assert any(v.get("joker_meld") for v in vectors)
+    assert any(v.get("hand_melds") for v in vectors)
+    assert any(v.get("knock", {}).get("melds") for v in vectors)
 
 
-def test_keep_one_joker_melds_and_knocks_are_the_engines() -> None:
-    from tests.engine_reference import hint as engine_hint
-    from tests.engine_reference.context import rules_for
-    from tests.engine_reference.moves import hand_melds
-    from tests.engine_reference.rules import joker_meld, knock_deadwood
+def test_the_discard_policy_answers_as_the_python_engine_did() -> None:
+    for vector in policy_vectors():
+        rules = rules_for(vector["variant"], vector["overrides"])
+        kernel = rules.kernel
+        hand, taken, pending = vector["hand"], vector["taken"], vector["pending_joker"]
+        assert _core.discardable(kernel, hand, taken, pending) == vector["discardable"]
+        allowed = vector["discardable"] or hand
+        scores = [tuple(s) for s in vector["discard_scores"]]
+        assert list(_core.discard_scores(kernel, hand, allowed).items()) == scores
+        deadwood = ramino.min_deadwood([rules.names[c] for c in hand], rules.variant)
+        assert list(_core.discard_scores(kernel, hand, allowed, deadwood).items()) == scores
+        assert _core.best_discards(kernel, hand, allowed) == vector["best_discards"]
+        assert _core.best_discards(kernel, hand, allowed, deadwood) == vector["best_discards"]
+        for card, refused in vector["undiscardable"]:
+            assert _core.undiscardable(kernel, taken, card) == refused
 
-    for p, state, seat in policy_cases():
-        rules = rules_of(p)
-        engine_rules = rules_for(p.variant, p.overrides)
-        v = engine_rules.variant
-        hand = list(state.seats[seat].hand)
-        names = [engine_rules.names[c] for c in hand]
-        melds = ramino.min_deadwood(names, v).melds
-        assert _core.keep_one(melds, v) == engine_hint.keep_one(melds, v)
+
+def test_keep_one_joker_melds_and_knocks_answer_as_the_python_engine_did() -> None:
+    for vector in policy_vectors():
+        rules = rules_for(vector["variant"], vector["overrides"])
+        kernel, v = rules.kernel, rules.variant
+        hand = vector["hand"]
+        names = [rules.names[c] for c in hand]
+        melds = vector["melds"]
+        assert ramino.min_deadwood(names, v).melds == melds
+        assert _core.keep_one(melds, v) == vector["keep_one"]
         if v.jokers:
-            assert _core.joker_meld(rules, state.taken, hand) == joker_meld(
-                engine_rules, state.taken, hand
-            )
+            found = _core.joker_meld(kernel, vector["taken"], hand)
+            assert (None if found is None else list(found)) == vector["joker_meld"]
         if v.knocking:
-            assert _core.hand_melds(names, v) == hand_melds(names, v)
+            assert _core.hand_melds(names, v) == vector["hand_melds"]
             if len(names) > 1:
-                assert _core.knock_deadwood(names, rules) == knock_deadwood(names, engine_rules)
-            ids = [[hand[names.index(n)] for n in m] for m in melds]
-            knock = Knock(hand[0], tuple(tuple(m) for m in ids if hand[0] not in m))
-            assert _core.knock_unmatched(
-                rules, hand, knock.discard, knock.melds
-            ) == engine_hint.knock_unmatched(engine_rules, hand, knock)
+                assert _core.knock_deadwood(names, kernel) == vector["knock_deadwood"]
+            knock = vector["knock"]
+            unmatched = _core.knock_unmatched(kernel, hand, knock["discard"], knock["melds"])
+            assert unmatched == vector["knock_unmatched"]
 
 
 def test_a_policy_refuses_a_card_outside_the_deck() -> None:
