@@ -39,7 +39,8 @@ from ramino.store.tickets import (
 from tests.support.redis_server import RedisServer
 
 RUMMY = QueueSpec("rummy", {}, rated=True)
-CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0, window_interval=10.0)
+# Its tickets are submitted here, followed by no stream: none of its own grace.
+CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0, window_interval=10.0, grace=None)
 
 
 class Clock:
@@ -412,7 +413,7 @@ async def test_a_replica_killed_mid_match_loses_and_doubles_nothing(
                 return await complete(match, game_id, now)
             tickets.complete = hang
             mm = Matchmaker(tickets, store, app.lobby, app.ratings, app.table.clock,
-                            MatchmakerConfig(lease_ttl=1.0))
+                            MatchmakerConfig(lease_ttl=1.0, grace=None))
             await mm.run_once()
 
         asyncio.run(main())
