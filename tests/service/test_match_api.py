@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import grpc
 import jwt
@@ -201,6 +201,26 @@ async def test_a_ticket_outlives_its_stream_only_for_the_grace(quick: Quick) -> 
             break
         await asyncio.sleep(0.02)
     assert (await quick.matchmaker.ticket("ann", ticket_id)).state == "cancelled"
+
+
+async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Quick) -> None:
+    """A followed ticket must be noted in the store more often than its
+    grace, or any replica's matchmaker would cancel it under its stream."""
+    grace = quick.matchmaker.config.grace or 0
+    tokens, players = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
+    for poll in (grace, grace * 2):
+        with pytest.raises(ValueError, match="grace must be longer"):
+            MatchServicer(quick.app, quick.matchmaker, tokens, players, poll=poll)
+    mm = Matchmaker(
+        quick.matchmaker.tickets,
+        quick.app.store,
+        quick.app.lobby,
+        quick.app.ratings,
+        time.time,
+        replace(FAST, grace=None),
+    )
+    with pytest.raises(ValueError, match="grace must be longer"):
+        MatchServicer(quick.app, mm, tokens, players)
 
 
 async def test_a_flood_of_streams_and_tickets_is_refused(quick: Quick) -> None:
