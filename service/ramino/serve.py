@@ -25,7 +25,7 @@ from ramino.api.server import ServerConfig, serve
 from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
+from ramino.app.matchmaker import GRACE, Matchmaker, MatchmakerConfig
 from ramino.bots.search import set_level_times
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
@@ -239,7 +239,7 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
     (
         "--quick-ticket-grace",
         _positive_seconds,
-        10.0,
+        GRACE,
         "quick play: seconds a waiting ticket outlives the last stream that followed it "
         "(a reconnect within it keeps it; then any replica's matchmaker cancels it)",
     ),
