@@ -86,7 +86,8 @@ async def simulate(
     skills = {f"p{i:05d}": rng.gauss(0.0, 1.0) for i in range(pool)}
     clock = [0.0]
     app = GameApp(open_store("memory"), clock=lambda: clock[0], run_duties=False)
-    config = MatchmakerConfig(bots_after=None, turn_timer_seconds=0)
+    # The simulated players hold no ticket streams: nothing to follow, no grace.
+    config = MatchmakerConfig(bots_after=None, turn_timer_seconds=0, grace=None)
     mm = Matchmaker(MemoryTickets(), app.store, app.lobby, app.ratings, lambda: clock[0], config)
     free_at = {p: rng.uniform(0, game_seconds) for p in skills}
     waiting: dict[str, str] = {}  # ticket id -> player

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from ramino.api.server import ServerConfig, serve
 from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
+from ramino.app.matchmaker import GRACE, Matchmaker, MatchmakerConfig
 from ramino.bots.search import set_level_times
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
@@ -47,6 +48,16 @@ def _bot_times(text: str) -> dict[str, float]:
         return parse_times(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {excerpt(text)}")
+    return value
 
 
 # The flags of ``ramino serve`` that take a value: (flag, type, default, help).
@@ -225,6 +236,13 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "bots fill its game up to its smallest seat count; 0 for never",
     ),
     ("--quick-ticket-ttl", float, 300.0, "quick play: seconds a ticket waits at most"),
+    (
+        "--quick-ticket-grace",
+        _positive_seconds,
+        GRACE,
+        "quick play: seconds a waiting ticket outlives the last stream that followed it "
+        "(a reconnect within it keeps it; then any replica's matchmaker cancels it)",
+    ),
     ("--quick-max-tickets", int, 3, "quick play: tickets a player may hold at once"),
     ("--player-token-issuer", str, None, "the iss a player token must carry"),
     ("--player-token-audience", str, None, "the aud a player token must carry"),
@@ -455,6 +473,7 @@ def run_server(
                 MatchmakerConfig(
                     max_tickets_per_player=args.quick_max_tickets,
                     ticket_ttl=args.quick_ticket_ttl,
+                    grace=args.quick_ticket_grace,
                     bots_after=args.quick_bots_after or None,
                 ),
             )

@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import grpc
 import jwt
@@ -27,7 +27,7 @@ from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 from tests.service.conftest import SECRET, auth, reason_of
 
 PLAYER_SECRET = b"the-host-s-player-token-secret-32-bytes!"
-FAST = MatchmakerConfig(settle=0.0, bots_after=None, tick=0.02)
+FAST = MatchmakerConfig(settle=0.0, bots_after=None, tick=0.02, grace=0.3)
 
 
 def player(name: str) -> tuple[tuple[str, str], ...]:
@@ -52,7 +52,7 @@ async def quick() -> AsyncIterator[Quick]:
     tokens = TokenIssuer(SECRET)
     players = PlayerVerifier.from_secret(PLAYER_SECRET)
     mm = Matchmaker(tickets_beside(app.store), app.store, app.lobby, app.ratings, time.time, FAST)
-    servicer = MatchServicer(app, mm, tokens, players, grace=0.3, poll=0.02)
+    servicer = MatchServicer(app, mm, tokens, players, poll=0.02)
     running = await create_server(
         "127.0.0.1:0", GameServicer(app, tokens, players), matches=servicer
     )
@@ -67,7 +67,6 @@ async def quick() -> AsyncIterator[Quick]:
             game_pb2_grpc.GameServiceStub(channel),
         )
     await mm.stop()
-    await servicer.close()
     await running.stop(0)
 
 
@@ -192,7 +191,7 @@ async def test_a_ticket_outlives_its_stream_only_for_the_grace(quick: Quick) -> 
         match_pb2.WatchTicketRequest(ticket=first.ticket), metadata=player("ann")
     )
     assert (await watch.read()).update.state == match_pb2.TICKET_STATE_SEARCHING
-    await asyncio.sleep(quick.servicer.grace * 2)
+    await asyncio.sleep((quick.matchmaker.config.grace or 0) * 2)
     ticket_id = first.ticket.removeprefix("tickets/")
     assert (await quick.matchmaker.ticket("ann", ticket_id)).state == "waiting"
     watch.cancel()
@@ -202,6 +201,26 @@ async def test_a_ticket_outlives_its_stream_only_for_the_grace(quick: Quick) -> 
             break
         await asyncio.sleep(0.02)
     assert (await quick.matchmaker.ticket("ann", ticket_id)).state == "cancelled"
+
+
+async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Quick) -> None:
+    """A followed ticket must be noted in the store more often than its
+    grace, or any replica's matchmaker would cancel it under its stream."""
+    grace = quick.matchmaker.config.grace or 0
+    tokens, players = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
+    for poll in (grace, grace * 2):
+        with pytest.raises(ValueError, match="grace must be longer"):
+            MatchServicer(quick.app, quick.matchmaker, tokens, players, poll=poll)
+    mm = Matchmaker(
+        quick.matchmaker.tickets,
+        quick.app.store,
+        quick.app.lobby,
+        quick.app.ratings,
+        time.time,
+        replace(FAST, grace=None),
+    )
+    with pytest.raises(ValueError, match="grace must be longer"):
+        MatchServicer(quick.app, mm, tokens, players)
 
 
 async def test_a_flood_of_streams_and_tickets_is_refused(quick: Quick) -> None:

@@ -6,6 +6,7 @@ mid-match, and replicas racing over one Redis."""
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import signal
 import subprocess
@@ -36,10 +37,12 @@ from ramino.store.tickets import (
     tickets_beside,
 )
 
+from tests.service.test_stores import redis_store
 from tests.support.redis_server import RedisServer
 
 RUMMY = QueueSpec("rummy", {}, rated=True)
-CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0, window_interval=10.0)
+# Its tickets are submitted here, followed by no stream: none of its own grace.
+CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0, window_interval=10.0, grace=None)
 
 
 class Clock:
@@ -338,6 +341,85 @@ async def test_a_rated_game_left_unrecorded_is_recorded_by_a_later_pass(
     assert await r.matchmaker.tickets.in_play(RUMMY.key, 1e12, 10) == []
 
 
+# --- tickets nobody follows (their players gone) ----------------------------
+
+FOLLOWED = replace(CONFIG, grace=2.0, bots_after=None)
+"""Tickets followed by streams, which note it in the store (``touch``)."""
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
+async def each(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[Replica, Clock]]:
+    clock = Clock()
+    kind = request.param
+    if kind.startswith("redis"):
+        store: Store = redis_store(request, kind)
+    else:
+        store = open_store("memory" if kind == "memory" else f"sqlite:{tmp_path / 'games.db'}")
+    r = replica(store, clock, FOLLOWED)
+    yield r, clock
+    await r.close()
+
+
+async def test_a_ticket_nobody_followed_for_the_grace_is_cancelled_before_matching(
+    each: tuple[Replica, Clock],
+) -> None:
+    r, clock = each
+    mm = r.matchmaker
+    gone = await mm.submit("ann", "Ann", RUMMY, 2, 2)
+    await mm.tickets.touch(gone.ticket_id, clock.now + 0.5)  # then its stream went away
+    clock.now += 0.5 + (FOLLOWED.grace or 0) + 0.1
+    # A newcomer whose table ann would fill: ann is cancelled first, in the
+    # same pass, and the newcomer waits for a player who is there.
+    bob = await mm.submit("bob", "Bob", RUMMY, 2, 2)
+    assert await mm.run_once() == []
+    assert (await mm.ticket("ann", gone.ticket_id)).state == CANCELLED
+    assert (await mm.ticket("bob", bob.ticket_id)).state == WAITING
+    cid = await mm.submit("cid", "Cid", RUMMY, 2, 2)
+    (match,) = await mm.run_once()
+    assert set(match.ticket_ids) == {bob.ticket_id, cid.ticket_id}
+
+
+async def test_a_ticket_never_followed_is_cancelled_after_the_grace(
+    each: tuple[Replica, Clock],
+) -> None:
+    # Submitted, and the replica died before its stream first noted it.
+    r, clock = each
+    mine = await r.matchmaker.submit("ann", "Ann", RUMMY, 2, 3)
+    clock.now += FOLLOWED.grace or 0
+    assert await r.matchmaker.run_once() == []
+    assert (await r.matchmaker.ticket("ann", mine.ticket_id)).state == WAITING  # just in it
+    clock.now += 0.1
+    assert await r.matchmaker.run_once() == []
+    assert (await r.matchmaker.ticket("ann", mine.ticket_id)).state == CANCELLED
+    assert await r.matchmaker.tickets.queues() == []
+
+
+async def test_a_followed_ticket_waits_past_the_grace_and_is_matched(
+    each: tuple[Replica, Clock],
+) -> None:
+    r, clock = each
+    mm = r.matchmaker
+    mine = await mm.submit("ann", "Ann", RUMMY, 2, 2)
+    for _ in range(5):  # five graces, its stream noting it every second
+        for _ in range(round(FOLLOWED.grace or 0)):
+            clock.now += 1.0
+            await mm.tickets.touch(mine.ticket_id, clock.now)
+            assert await mm.run_once() == []
+    assert (await mm.ticket("ann", mine.ticket_id)).state == WAITING
+    await mm.submit("bob", "Bob", RUMMY, 2, 2)
+    (match,) = await mm.run_once()
+    assert mine.ticket_id in match.ticket_ids
+
+
+def test_a_grace_that_is_not_a_positive_time_is_refused() -> None:
+    for bad in (0.0, -1.0, math.nan):
+        with pytest.raises(ValueError, match="grace"):
+            MatchmakerConfig(grace=bad)
+    assert MatchmakerConfig().grace == 10.0 and MatchmakerConfig(grace=None).grace is None
+
+
 # --- replicas over one Redis -------------------------------------------------
 
 
@@ -412,7 +494,7 @@ async def test_a_replica_killed_mid_match_loses_and_doubles_nothing(
                 return await complete(match, game_id, now)
             tickets.complete = hang
             mm = Matchmaker(tickets, store, app.lobby, app.ratings, app.table.clock,
-                            MatchmakerConfig(lease_ttl=1.0))
+                            MatchmakerConfig(lease_ttl=1.0, grace=None))
             await mm.run_once()
 
         asyncio.run(main())

@@ -62,3 +62,14 @@ def test_a_bad_value_on_the_command_line_is_refused_by_name(
     with pytest.raises(SystemExit):
         parse("--bot-time-ms", "nobody=3")
     assert "--bot-time-ms" in capsys.readouterr().err
+
+
+def test_a_ticket_grace_is_a_number_of_seconds_above_zero(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert parse("--quick-ticket-grace", "1.5").quick_ticket_grace == 1.5
+    for bad in ("0", "-2", "nan", "inf", "soon"):
+        with pytest.raises(SystemExit):
+            parse("--quick-ticket-grace", bad)
+        err = capsys.readouterr().err
+        assert "--quick-ticket-grace" in err and "above 0" in err, bad

@@ -1,6 +1,8 @@
 """The ticket store's contract, run against every store: a claim takes all of
 a match's tickets or none, a ticket is in at most one match, a player's
-tickets are bounded, waiting tickets come oldest first."""
+tickets are bounded, waiting tickets come oldest first, and a claim or an end
+given a time checks, in the same step, when a stream last followed each
+ticket."""
 
 from __future__ import annotations
 
@@ -197,6 +199,60 @@ async def test_streams_following_a_ticket_are_noted(tickets: TicketStore) -> Non
     await tickets.touch(a.ticket_id, 7.5)
     assert await tickets.touched(a.ticket_id) == 7.5
     assert await tickets.touched("nonsense") == 0.0
+
+
+async def test_last_followed_times_are_read_in_one_call(tickets: TicketStore) -> None:
+    here, there = ticket("ann"), ticket("bob", queue="other-queue")
+    never = ticket("cid")
+    for t in (here, there, never):
+        await tickets.submit(t, 5)
+    await tickets.touch(here.ticket_id, 4.5)
+    await tickets.touch(there.ticket_id, 6.25)
+    ids = [there.ticket_id, "nonsense", never.ticket_id, here.ticket_id, new_ticket_id(Q)]
+    assert await tickets.touched_many(ids) == [6.25, 0.0, 0.0, 4.5, 0.0]
+    assert await tickets.touched_many([]) == []
+
+
+async def test_a_claim_takes_no_ticket_nobody_followed_since_its_time(
+    tickets: TicketStore,
+) -> None:
+    followed, gone, fresh = ticket("ann", 1.0), ticket("bob", 1.0), ticket("cid", 6.0)
+    for t in (followed, gone, fresh):
+        await tickets.submit(t, 5)
+    await tickets.touch(followed.ticket_id, 8.0)
+    await tickets.touch(gone.ticket_id, 4.0)
+    # bob was last followed at 4: the match fails whole, ann stays waiting.
+    assert not await tickets.claim(match("m1", followed, gone), followed_since=5.0)
+    assert len(await tickets.waiting(Q)) == 3 and await tickets.forming(Q) == []
+    # cid was never followed, but submitted at 6: that counts as followed then.
+    assert await tickets.claim(match("m2", followed, fresh), followed_since=6.0)
+    # Without a time, a claim looks at no stream (a matchmaker without any).
+    dan = ticket("dan", 1.0)
+    await tickets.submit(dan, 5)
+    assert await tickets.claim(match("m3", gone, dan))
+    assert [m.match_id for m in await tickets.forming(Q)] == ["m2", "m3"]
+
+
+async def test_a_ticket_followed_while_it_is_ended_as_unfollowed_keeps_waiting(
+    tickets: TicketStore,
+) -> None:
+    """The matchmaker decides from times it read a moment before: a stream
+    that noted the ticket since (a reconnect at the grace's last moment)
+    keeps it, the store checking in the same step as the end."""
+    late, gone, fresh = ticket("ann", 1.0), ticket("bob", 1.0), ticket("cid", 5.0)
+    for t in (late, gone, fresh):
+        await tickets.submit(t, 5)
+    assert await tickets.touched_many([late.ticket_id]) == [0.0]  # what it read
+    await tickets.touch(late.ticket_id, 5.0)  # then the stream came back
+    kept = await tickets.end(late.ticket_id, CANCELLED, 7.0, unfollowed_since=5.0)
+    assert kept is not None and kept.state == WAITING
+    kept = await tickets.end(fresh.ticket_id, CANCELLED, 7.0, unfollowed_since=5.0)
+    assert kept is not None and kept.state == WAITING  # submitted at 5
+    await tickets.touch(gone.ticket_id, 4.5)
+    ended = await tickets.end(gone.ticket_id, CANCELLED, 7.0, unfollowed_since=5.0)
+    assert ended is not None and (ended.state, ended.ended_at) == (CANCELLED, 7.0)
+    assert [t.player_id for t in await tickets.waiting(Q)] == ["ann", "cid"]
+    assert await tickets.active("bob") == 0
 
 
 async def test_rated_games_in_play_are_kept_until_done_with(tickets: TicketStore) -> None:

@@ -5,15 +5,15 @@ Thin, as the game servicer is: it decodes, finds the caller's player from
 the host's player token (a server without a player verifier has no
 MatchService), calls the matchmaker or the ratings, and encodes. A ticket's
 stream polls the ticket store every ``poll`` seconds (the matching may be
-another replica's), notes there that it follows the ticket, and when it goes
-away while the ticket waits, cancels the ticket after ``grace`` seconds
-unless a stream on any replica followed it meanwhile.
+another replica's) and notes there that it follows the ticket. No timer here
+decides a ticket's fate when its stream goes away (this replica may die
+with it): the matchmaker's pass, on whichever replica, cancels a ticket no
+stream has followed for its ``grace`` and never matches one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -33,7 +33,7 @@ from ramino.app.matchmaker import Matchmaker, QueueSpec, window
 from ramino.app.ratings import new_rating
 from ramino.errors import BadRequest, Busy, GameStateError
 from ramino.store.ratings import HistoryEntry, Rating
-from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, WAITING, Ticket
+from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket
 from ramino.v1 import match_pb2, match_pb2_grpc
 
 if TYPE_CHECKING:
@@ -41,12 +41,10 @@ if TYPE_CHECKING:
 else:
     Context = grpc.aio.ServicerContext
 
-__all__ = ["MatchServicer", "STREAMS_PER_PLAYER", "GRACE"]
+__all__ = ["MatchServicer", "STREAMS_PER_PLAYER"]
 
 STREAMS_PER_PLAYER = 4
 """Ticket streams one player may hold open on one replica at once."""
-GRACE = 10.0
-"""Seconds a waiting ticket outlives its stream, for a reconnect."""
 POLL = 0.5
 FINAL: dict[str, Any] = {
     MATCHED: match_pb2.TICKET_STATE_MATCHED,
@@ -76,21 +74,27 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         matchmaker: Matchmaker,
         tokens: TokenIssuer,
         players: PlayerVerifier,
-        grace: float = GRACE,
         poll: float = POLL,
         streams_per_player: int = STREAMS_PER_PLAYER,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """``poll``: seconds between two looks of a stream at its ticket,
+        less than the matchmaker's grace (a followed ticket is noted more
+        often than the grace, or its pass would cancel it)."""
+        grace = matchmaker.config.grace
+        if grace is None or not poll < grace:
+            raise ValueError(
+                f"a ticket stream polls every {poll} s: the matchmaker's grace must be "
+                f"longer, not {grace}"
+            )
         self.app = app
         self.matchmaker = matchmaker
         self.tokens = tokens
         self.players = players
-        self.grace, self.poll = grace, poll
+        self.poll = poll
         self.streams_per_player = streams_per_player
         self._clock = clock
         self._streams: dict[str, int] = {}
-        self._graces: set[asyncio.Task[None]] = set()
-        self._closed = False
 
     def _player(self, context: Context) -> str:
         token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
@@ -182,56 +186,27 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return msg
 
     async def _follow(self, player: str, ticket: Ticket) -> AsyncIterator[match_pb2.TicketUpdate]:
-        """The ticket's updates until it is matched or ended; a stream that
-        goes away first leaves the ticket to :meth:`_grace`."""
+        """The ticket's updates until it is matched or ended, noting in the
+        store at each look that a stream follows it; a stream that goes away
+        first leaves the ticket unfollowed, for the matchmaker's grace."""
         shown: float | None = None
-        finished = False
-        try:
-            while True:
-                if ticket.state in FINAL:
-                    finished = True
-                    yield self._update(ticket, player, None)
-                    return
-                now = self._clock()
-                await self.matchmaker.tickets.touch(ticket.ticket_id, now)
-                wide = window(now - ticket.created_at, self.matchmaker.config)
-                if shown is None or wide > shown:
-                    state = (
-                        match_pb2.TICKET_STATE_SEARCHING
-                        if shown is None
-                        else match_pb2.TICKET_STATE_WIDENED
-                    )
-                    shown = wide
-                    yield self._update(ticket, player, state)
-                await asyncio.sleep(self.poll)
-                ticket = await self.matchmaker.ticket(player, ticket.ticket_id)
-        finally:
-            if not finished and not self._closed:
-                task = asyncio.get_running_loop().create_task(
-                    self._grace(player, ticket.ticket_id, self._clock())
-                )
-                self._graces.add(task)
-                task.add_done_callback(self._graces.discard)
-
-    async def _grace(self, player: str, ticket_id: str, left_at: float) -> None:
-        await asyncio.sleep(self.grace)
-        with contextlib.suppress(Exception):  # the ticket expires anyway
-            ticket = await self.matchmaker.tickets.ticket(ticket_id)
-            if ticket is None or ticket.state != WAITING:
+        while True:
+            if ticket.state in FINAL:
+                yield self._update(ticket, player, None)
                 return
-            if await self.matchmaker.tickets.touched(ticket_id) > left_at:
-                return  # a stream took it up again (on this replica or another)
-            await self.matchmaker.cancel(player, ticket_id)
-
-    async def close(self) -> None:
-        # No grace starts once closing (a stream cut by the server's stop),
-        # and the ones running end here, not with the loop: a task left
-        # unstarted when its loop closes is a coroutine never awaited.
-        self._closed = True
-        graces = list(self._graces)
-        for task in graces:
-            task.cancel()
-        await asyncio.gather(*graces, return_exceptions=True)
+            now = self._clock()
+            await self.matchmaker.tickets.touch(ticket.ticket_id, now)
+            wide = window(now - ticket.created_at, self.matchmaker.config)
+            if shown is None or wide > shown:
+                state = (
+                    match_pb2.TICKET_STATE_SEARCHING
+                    if shown is None
+                    else match_pb2.TICKET_STATE_WIDENED
+                )
+                shown = wide
+                yield self._update(ticket, player, state)
+            await asyncio.sleep(self.poll)
+            ticket = await self.matchmaker.ticket(player, ticket.ticket_id)
 
     # --- ratings, leaderboards, histories ------------------------------------------
 

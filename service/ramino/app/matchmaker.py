@@ -6,11 +6,14 @@ lease, named ``queue-QUEUE``), then:
 
 1. finishes the queue's forming matches (claimed, their game not yet known
    to be created: left by a replica that died, or whose lease ran out);
-2. expires the waiting tickets older than ``ticket_ttl``;
+2. cancels the waiting tickets no stream has followed for ``grace`` (their
+   last-followed time is in the store: the replica whose stream followed
+   them may be dead), and expires those older than ``ticket_ttl``;
 3. forms matches from the waiting tickets, oldest first (:func:`form`),
    claims each one's tickets atomically in the ticket store (all or none: a
-   ticket another replica took meanwhile fails the claim, and the match is
-   formed again on the next pass), and finishes it.
+   ticket another replica took meanwhile, or that nobody followed for
+   ``grace`` at the moment of the claim, fails it, and the match is formed
+   again on the next pass), and finishes it.
 
 Finishing a match creates its game with every seat bound to its player at
 creation (one write: no seat of it is ever open), under a game id derived
@@ -57,15 +60,17 @@ from ramino.store import GameExists, GameNotFound, RequestRecord, Store, Version
 from ramino.store.tickets import (
     CANCELLED,
     EXPIRED,
+    WAITING,
     Match,
     MatchSeat,
     Ticket,
     TicketStore,
     TooManyTickets,
+    followed_at,
     new_ticket_id,
 )
 
-__all__ = ["MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
+__all__ = ["GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
 
 log = structlog.get_logger("ramino.matchmaker")
 
@@ -73,6 +78,9 @@ MAX_PROPERTIES = 8
 MAX_PROPERTY_TEXT = 32
 MATCH_SCOPE = "matchmaker"
 """The scope of the request record a match's game is created with."""
+GRACE = 10.0
+"""Seconds a waiting ticket outlives the last stream that followed it (for a
+reconnect), by default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +90,12 @@ class MatchmakerConfig:
     max_tickets_per_player: int = 3
     ticket_ttl: float = 300.0
     """Seconds a ticket waits at most, then it expires."""
+    grace: float | None = GRACE
+    """Seconds a waiting ticket may go unfollowed (no ticket stream, on any
+    replica, noted it in the store since, nor was it submitted since): a pass
+    then cancels it, and no match claims it. ``None``: tickets need no
+    stream (the matchmaker driven without its MatchService: simulations and
+    tests that submit directly)."""
     window_base: float = 3.0
     window_step: float = 3.0
     window_interval: float = 10.0
@@ -108,6 +122,8 @@ class MatchmakerConfig:
             raise ValueError(f"unknown bot {self.bot!r}: one of {', '.join(sorted(BOT_KINDS))}")
         if self.max_tickets_per_player < 1:
             raise ValueError("max_tickets_per_player must be at least 1")
+        if self.grace is not None and not self.grace > 0:
+            raise ValueError(f"a ticket's grace is a positive number of seconds, not {self.grace}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,17 +372,44 @@ class Matchmaker:
         now = self._clock()
         await self._look_at_games(queue, now)
         waiting = []
-        for t in await self.tickets.waiting(queue):
+        for t in await self._followed(await self.tickets.waiting(queue), now):
             if now - t.created_at >= self.config.ticket_ttl:
                 await self.tickets.end(t.ticket_id, EXPIRED, now)
             else:
                 waiting.append(t)
         for group, bots in form(waiting, now, self.config):
             match = self._match(group, bots, now)
-            if await self.tickets.claim(match):
+            if await self.tickets.claim(match, self._followed_since()):
                 await self.finish(match)
                 done.append(match)
         return done
+
+    def _followed_since(self) -> float | None:
+        """The time a ticket must have been followed since to be matched now
+        (the clock is read again for each claim: finishing a match takes time)."""
+        grace = self.config.grace
+        return None if grace is None else self._clock() - grace
+
+    async def _followed(self, waiting: list[Ticket], now: float) -> list[Ticket]:
+        """The waiting tickets a stream followed within the grace; the others
+        are cancelled: their players are gone (a replica that died took their
+        streams, or they left). The store checks each cancel against a stream
+        that follows it at that very moment, which keeps it waiting."""
+        if self.config.grace is None or not waiting:
+            return waiting
+        since = now - self.config.grace
+        touched = await self.tickets.touched_many([t.ticket_id for t in waiting])
+        followed = []
+        for t, at in zip(waiting, touched, strict=True):
+            if followed_at(t, at) >= since:
+                followed.append(t)
+                continue
+            ended = await self.tickets.end(t.ticket_id, CANCELLED, now, unfollowed_since=since)
+            if ended is not None and ended.state == CANCELLED:
+                log.info("ticket unfollowed", ticket=t.ticket_id, queue=t.queue)
+            elif ended is not None and ended.state == WAITING:
+                followed.append(ended)
+        return followed
 
     def _match(self, group: list[Ticket], bots: int, now: float) -> Match:
         first = group[0]

@@ -16,7 +16,13 @@ Every store gives the same guarantees:
   ``ramino.app.matchmaker``);
 - a player holds at most ``limit`` waiting or matching tickets at once
   (:class:`TooManyTickets`);
-- waiting tickets are listed oldest first (by submission time, then id).
+- waiting tickets are listed oldest first (by submission time, then id);
+- a ticket is *followed* while a stream on some replica notes so in the store
+  (:meth:`TicketStore.touch`); its last-followed time is the last such note,
+  or its submission time if none came. A claim or an end given a time checks
+  the tickets' last-followed times against it in the same atomic step, so a
+  stream that notes a ticket at that moment is never lost (see
+  :func:`followed_at`).
 
 A ticket's id starts with its queue (``QUEUE.RANDOM``), so a store finds a
 ticket's queue from its id alone (on Redis, the hash slot of its keys).
@@ -25,7 +31,7 @@ ticket's queue from its id alone (on Redis, the hash slot of its keys).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -50,6 +56,7 @@ __all__ = [
     "TicketExists",
     "TicketStore",
     "TooManyTickets",
+    "followed_at",
     "new_ticket_id",
     "queue_of",
 ]
@@ -75,6 +82,12 @@ class TooManyTickets(Exception):
     def __init__(self, limit: int) -> None:
         super().__init__(f"a player holds at most {limit} tickets at once")
         self.limit = limit
+
+
+def followed_at(ticket: Ticket, touched: float) -> float:
+    """When a stream last followed the ticket (``touched``: the store's
+    note, 0 for none), or its submission when none did since."""
+    return max(touched, ticket.created_at)
 
 
 def new_ticket_id(queue: str) -> str:
@@ -190,9 +203,11 @@ class TicketStore(Protocol):
         """The queues with a waiting ticket or a forming match."""
         ...
 
-    async def claim(self, match: Match) -> bool:
+    async def claim(self, match: Match, followed_since: float | None = None) -> bool:
         """Claims all of ``match``'s tickets, if every one is still waiting
-        (True), or none (False)."""
+        and, given ``followed_since``, was followed at or after it
+        (:func:`followed_at`, read in the same atomic step): True; or none
+        (False)."""
         ...
 
     async def forming(self, queue: str) -> list[Match]:
@@ -218,10 +233,14 @@ class TicketStore(Protocol):
         (``None``: its ratings are recorded, or it is gone)."""
         ...
 
-    async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
+    async def end(
+        self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
+    ) -> Ticket | None:
         """Ends a waiting ticket as ``state`` (cancelled or expired) and
-        answers it; a ticket no longer waiting is answered unchanged; an
-        unknown one ``None``."""
+        answers it; a ticket no longer waiting, or, given
+        ``unfollowed_since``, followed at or after it (:func:`followed_at`,
+        read in the same atomic step), is answered unchanged; an unknown one
+        ``None``."""
         ...
 
     async def active(self, player_id: str) -> int:
@@ -234,6 +253,10 @@ class TicketStore(Protocol):
 
     async def touched(self, ticket_id: str) -> float:
         """When a stream last followed the ticket (0: never)."""
+        ...
+
+    async def touched_many(self, ticket_ids: Sequence[str]) -> list[float]:
+        """:meth:`touched` of each ticket, in one read of the store."""
         ...
 
     async def close(self) -> None: ...
@@ -300,10 +323,17 @@ class MemoryTickets:
         else:
             q.tickets.pop(ticket.ticket_id, None)
 
-    async def claim(self, match: Match) -> bool:
+    def _followed_at(self, ticket: Ticket) -> float:
+        return followed_at(ticket, self._touched.get(ticket.ticket_id, 0.0))
+
+    async def claim(self, match: Match, followed_since: float | None = None) -> bool:
         tickets = [self._tickets.get(t) for t in match.ticket_ids]
         if any(t is None or t.state != WAITING or t.queue != match.queue for t in tickets):
             return False
+        for t in tickets:
+            assert t is not None
+            if followed_since is not None and self._followed_at(t) < followed_since:
+                return False
         for t in tickets:
             assert t is not None
             self._set(replace(t, state=MATCHING, match_id=match.match_id))
@@ -338,9 +368,13 @@ class MemoryTickets:
         else:
             q.in_play[game_id] = now
 
-    async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
+    async def end(
+        self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
+    ) -> Ticket | None:
         t = self._tickets.get(ticket_id)
         if t is None or t.state != WAITING:
+            return t
+        if unfollowed_since is not None and self._followed_at(t) >= unfollowed_since:
             return t
         ended = replace(t, state=state, ended_at=now)
         self._set(ended)
@@ -357,6 +391,9 @@ class MemoryTickets:
 
     async def touched(self, ticket_id: str) -> float:
         return self._touched.get(ticket_id, 0.0)
+
+    async def touched_many(self, ticket_ids: Sequence[str]) -> list[float]:
+        return [self._touched.get(tid, 0.0) for tid in ticket_ids]
 
     async def close(self) -> None:
         pass
@@ -463,12 +500,24 @@ class SqliteTickets:
         ).fetchall()
         return sorted(str(r[0]) for r in rows)
 
-    async def claim(self, match: Match) -> bool:
+    def _followed_at(self, ticket: Ticket) -> float:
+        row = self._db.execute(
+            "SELECT at FROM ticket_streams WHERE ticket_id = ?", (ticket.ticket_id,)
+        ).fetchone()
+        return followed_at(ticket, 0.0 if row is None else float(row[0]))
+
+    async def claim(self, match: Match, followed_since: float | None = None) -> bool:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
             tickets = [self._get(t) for t in match.ticket_ids]
-            if any(t is None or t.state != WAITING or t.queue != match.queue for t in tickets):
+            if any(
+                t is None
+                or t.state != WAITING
+                or t.queue != match.queue
+                or (followed_since is not None and self._followed_at(t) < followed_since)
+                for t in tickets
+            ):
                 db.execute("ROLLBACK")
                 return False
             for t in tickets:
@@ -527,12 +576,18 @@ class SqliteTickets:
         else:
             self._db.execute("UPDATE rated_in_play SET at = ? WHERE game_id = ?", (now, game_id))
 
-    async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
+    async def end(
+        self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
+    ) -> Ticket | None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
             t = self._get(ticket_id)
-            if t is not None and t.state == WAITING:
+            if (
+                t is not None
+                and t.state == WAITING
+                and (unfollowed_since is None or self._followed_at(t) < unfollowed_since)
+            ):
                 t = replace(t, state=state, ended_at=now)
                 self._write(t)
             db.execute("COMMIT")
@@ -559,6 +614,19 @@ class SqliteTickets:
             "SELECT at FROM ticket_streams WHERE ticket_id = ?", (ticket_id,)
         ).fetchone()
         return 0.0 if row is None else float(row[0])
+
+    async def touched_many(self, ticket_ids: Sequence[str]) -> list[float]:
+        found: dict[str, float] = {}
+        ids = list(ticket_ids)
+        for i in range(0, len(ids), 500):  # within sqlite's bound on parameters
+            chunk = ids[i : i + 500]
+            rows = self._db.execute(
+                "SELECT ticket_id, at FROM ticket_streams WHERE ticket_id IN "
+                f"({', '.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+            found.update((str(tid), float(at)) for tid, at in rows)
+        return [found.get(tid, 0.0) for tid in ids]
 
     async def close(self) -> None:
         self._db.close()

@@ -8,7 +8,9 @@ whole, on one Redis as on a cluster:
 - ``...:matches``: a hash, match id -> the match's JSON, while forming;
 - ``...:ended``: a sorted set of ended tickets by when they ended, pruned
   after ``ENDED_KEPT`` seconds;
-- ``...:streams``: a hash, ticket id -> when a stream last followed it;
+- ``...:streams``: a hash, ticket id -> when a stream last followed it
+  (read by the scripts that claim and end tickets, in the same slot, so a
+  claim or an end given a time checks it atomically);
 - ``...:in_play``: a sorted set of the rated games in play, by when the
   matchmaker last looked at them.
 
@@ -24,6 +26,7 @@ giving it back) is dropped the next time the bound is reached.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -90,13 +93,19 @@ end
 return 1
 """)
 
-# KEYS: tickets, waiting, matches. ARGV: match id, its JSON, then pairs of
-# ticket id and its JSON once claimed.
+# KEYS: tickets, waiting, matches, streams. ARGV: match id, its JSON, the
+# time every ticket must have been followed since ('' for none), then
+# triples of ticket id, its JSON once claimed and its submission time (its
+# last-followed time when no stream noted one).
 CLAIM = _Lua("""
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 3 do
   if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then return 0 end
+  if ARGV[3] ~= '' then
+    local at = tonumber(redis.call('HGET', KEYS[4], ARGV[i]) or '0')
+    if math.max(at, tonumber(ARGV[i + 2])) < tonumber(ARGV[3]) then return 0 end
+  end
 end
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 3 do
   redis.call('ZREM', KEYS[2], ARGV[i])
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
@@ -117,8 +126,14 @@ if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4]) end
 return 1
 """)
 
-# KEYS: tickets, waiting, ended. ARGV: ticket id, its JSON once ended, the time.
+# KEYS: tickets, waiting, ended, streams. ARGV: ticket id, its JSON once
+# ended, the time, the time it must not have been followed since ('' for
+# none), its submission time (its last-followed time when no stream noted one).
 END = _Lua("""
+if ARGV[4] ~= '' then
+  local at = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
+  if math.max(at, tonumber(ARGV[5])) >= tonumber(ARGV[4]) then return 0 end
+end
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
@@ -218,15 +233,22 @@ class RedisTickets:
                     busy.append(q)
         return busy
 
-    async def claim(self, match: Match) -> bool:
+    async def claim(self, match: Match, followed_since: float | None = None) -> bool:
         q = match.queue
-        args: list[Any] = [match.match_id, match.to_json()]
+        since = "" if followed_since is None else repr(followed_since)
+        args: list[Any] = [match.match_id, match.to_json(), since]
         for tid in match.ticket_ids:
             t = await self.ticket(tid)
             if t is None or t.state != WAITING or t.queue != q:
                 return False
-            args += [tid, replace(t, state=MATCHING, match_id=match.match_id).to_json()]
-        keys = [self._key(q, "tickets"), self._key(q, "waiting"), self._key(q, "matches")]
+            claimed = replace(t, state=MATCHING, match_id=match.match_id)
+            args += [tid, claimed.to_json(), repr(t.created_at)]
+        keys = [
+            self._key(q, "tickets"),
+            self._key(q, "waiting"),
+            self._key(q, "matches"),
+            self._key(q, "streams"),
+        ]
         return bool(int(await CLAIM(self._redis, keys, args)))
 
     async def forming(self, queue: str) -> list[Match]:
@@ -266,14 +288,23 @@ class RedisTickets:
         else:
             await self._redis.zadd(key, {game_id: now}, xx=True)
 
-    async def end(self, ticket_id: str, state: str, now: float) -> Ticket | None:
+    async def end(
+        self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
+    ) -> Ticket | None:
         t = await self.ticket(ticket_id)
         if t is None or t.state != WAITING:
             return t
         ended = replace(t, state=state, ended_at=now)
         q = t.queue
-        keys = [self._key(q, "tickets"), self._key(q, "waiting"), self._key(q, "ended")]
-        if int(await END(self._redis, keys, [ticket_id, ended.to_json(), repr(now)])):
+        keys = [
+            self._key(q, "tickets"),
+            self._key(q, "waiting"),
+            self._key(q, "ended"),
+            self._key(q, "streams"),
+        ]
+        since = "" if unfollowed_since is None else repr(unfollowed_since)
+        args = [ticket_id, ended.to_json(), repr(now), since, repr(t.created_at)]
+        if int(await END(self._redis, keys, args)):
             await self._redis.hdel(self._places(t.player_id), ticket_id)
             return ended
         return await self.ticket(ticket_id)
@@ -297,6 +328,19 @@ class RedisTickets:
             return 0.0
         found = await self._redis.hget(self._key(queue, "streams"), ticket_id)
         return 0.0 if found is None else float(_text(found))
+
+    async def touched_many(self, ticket_ids: Sequence[str]) -> list[float]:
+        by_queue: dict[str, list[str]] = {}
+        for tid in ticket_ids:
+            queue = queue_of(tid)
+            if queue is not None:
+                by_queue.setdefault(queue, []).append(tid)
+        found: dict[str, float] = {}
+        for queue, ids in by_queue.items():  # one read per queue (a pass has one)
+            values = await self._redis.hmget(self._key(queue, "streams"), ids)
+            pairs = zip(ids, values, strict=True)
+            found.update((tid, float(_text(v))) for tid, v in pairs if v is not None)
+        return [found.get(tid, 0.0) for tid in ticket_ids]
 
     async def close(self) -> None:
         pass
