@@ -28,6 +28,7 @@ generated code copied in, e.g. ``git worktree add --detach /tmp/before
     .venv/bin/python bench/catchup.py
     .venv/bin/python bench/catchup.py --checkout before=/tmp/before --checkout this=.
     .venv/bin/python bench/catchup.py --versions 5000 --messages 0
+    .venv/bin/python bench/catchup.py --versions 3000 --streams 4 --kinds "seat watch"
 """
 
 from __future__ import annotations
@@ -135,36 +136,52 @@ def start_server(checkout: Path, port: int, db: Path, log: Path) -> subprocess.P
 
 
 async def catch_up(
-    channel: grpc.aio.Channel, pid: int, game_id: str, other: str, kind: str, messages: int
+    channel: grpc.aio.Channel,
+    pid: int,
+    game_id: str,
+    other: str,
+    kind: str,
+    messages: int,
+    streams: int = 1,
 ) -> Figures:
-    """The server's CPU for the first ``messages`` messages (0: all) of one
-    stream of ``kind`` from ``after_version=1``, and the waits of GetGame
-    of game ``other`` meanwhile (one every 10 ms: a small share of the CPU)."""
+    """The server's CPU for the first ``messages`` messages (0: all) of
+    ``streams`` streams of ``kind`` at once from ``after_version=1``, and
+    the waits of GetGame of game ``other`` meanwhile (one every 10 ms: a
+    small share of the CPU)."""
     name = f"games/{game_id}"
     seat = kind.startswith("seat")
     metadata = (("authorization", f"Bearer {TokenIssuer(SECRET).issue(game_id, 0)}"),)
-    call: Any
-    if kind == "seat session":
-        play: Any = channel.stream_stream(
-            "/ramino.v1.GameService/PlayGame",
-            request_serializer=game_pb2.PlayGameRequest.SerializeToString,
-            response_deserializer=None,
-        )
-        start = game_pb2.PlayGameRequest(start=game_pb2.PlayGameStart(name=name, after_version=1))
+    play: Any = channel.stream_stream(
+        "/ramino.v1.GameService/PlayGame",
+        request_serializer=game_pb2.PlayGameRequest.SerializeToString,
+        response_deserializer=None,
+    )
+    watch: Any = channel.unary_stream(
+        "/ramino.v1.GameService/WatchGame",
+        request_serializer=game_pb2.WatchGameRequest.SerializeToString,
+        response_deserializer=None,
+    )
+    start = game_pb2.PlayGameRequest(start=game_pb2.PlayGameStart(name=name, after_version=1))
 
-        async def requests() -> Any:
-            yield start
-            await asyncio.Event().wait()  # no move: the session ends with the game
+    async def requests() -> Any:
+        yield start
+        await asyncio.Event().wait()  # no move: the session ends with the game
 
-        call = play(requests(), metadata=metadata)
-    else:
-        watch: Any = channel.unary_stream(
-            "/ramino.v1.GameService/WatchGame",
-            request_serializer=game_pb2.WatchGameRequest.SerializeToString,
-            response_deserializer=None,
-        )
+    def opened() -> Any:
+        if kind == "seat session":
+            return play(requests(), metadata=metadata)
         request = game_pb2.WatchGameRequest(name=name, after_version=1)
-        call = watch(request, metadata=metadata if seat else None)
+        return watch(request, metadata=metadata if seat else None)
+
+    async def read(call: Any) -> int:
+        got = 0
+        async for _ in call:
+            got += 1
+            if got == messages:
+                break
+        call.cancel()
+        return got
+
     get: Any = channel.unary_unary(
         "/ramino.v1.GameService/GetGame",
         request_serializer=game_pb2.GetGameRequest.SerializeToString,
@@ -182,16 +199,14 @@ async def catch_up(
 
     cpu0, t0 = proc_cpu(pid), time.perf_counter()
     prober = asyncio.create_task(probe())
-    got = 0
+    calls = [opened() for _ in range(streams)]
     try:
-        async for _ in call:
-            got += 1
-            if got == messages:
-                break
+        got = sum(await asyncio.gather(*(read(call) for call in calls)))
     finally:
         t1, cpu1 = time.perf_counter(), proc_cpu(pid)
         done.set()
-        call.cancel()
+        for call in calls:
+            call.cancel()
         with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
             await prober
     return Figures(got, t1 - t0, cpu1 - cpu0, waits)
@@ -204,6 +219,7 @@ async def measure(
     kinds: list[str],
     messages: int,
     repeat: int,
+    streams: int,
     log: Path,
 ) -> dict[str, Figures]:
     """Each kind's figures on a fresh server of ``checkout``: the least CPU
@@ -218,7 +234,7 @@ async def measure(
             figures = {}
             for kind in kinds:
                 runs = [
-                    await catch_up(channel, server.pid, *games, kind, messages)
+                    await catch_up(channel, server.pid, *games, kind, messages, streams)
                     for _ in range(repeat)
                 ]
                 best = min(runs, key=lambda f: f.cpu_ms)
@@ -241,6 +257,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1000,
         help="messages read per stream from after_version=1 (0: the whole game)",
+    )
+    p.add_argument(
+        "--streams",
+        type=int,
+        default=1,
+        help="streams of a kind caught up at once (the issue's case: 4, of one seat)",
     )
     p.add_argument(
         "--repeat", type=int, default=3, help="catch-ups per stream kind (the least CPU counts)"
@@ -267,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(
         f"# a stream's catch-up from after_version=1: {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, "
+        f"{os.cpu_count()} CPUs, {args.streams} stream(s) at once, "
         + (f"the first {args.messages} messages; " if args.messages else "every message; ")
         + ", ".join(f"{label} = {path}" for label, path in checkouts)
     )
@@ -292,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                         kinds,
                         args.messages,
                         args.repeat,
+                        args.streams,
                         Path(args.log),
                     )
                 )
