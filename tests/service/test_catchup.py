@@ -25,7 +25,8 @@ from ramino.store import Entry
 from ramino.v1 import game_pb2
 
 from .conftest import auth
-from .test_hostile_streams import Served, rest, serving, watch
+from .test_hostile_streams import Served, rest, serving, two_people, watch
+from .test_watch_batches import moves
 
 VERSIONS = 5000
 OVERRIDES = {"target_score": 1_000_000, "max_rounds": 100_000}
@@ -243,3 +244,18 @@ async def test_a_catch_up_reads_pages_and_gives_the_event_loop_back() -> None:
         assert pages == [CATCH_UP_BATCH] * len(pages)
         # (a full last page is followed by one read that finds nothing more).
         assert len(pages) == (game.version - 1) // CATCH_UP_BATCH + 1
+
+
+async def test_a_live_entry_with_newer_ones_queued_for_the_stream_is_past() -> None:
+    async with serving() as s:
+        name, tokens, _ = await two_people(s.h.stub)
+        game_id = name.split("/")[1]
+        stream = s.h.app.watch(game_id, 0, None, False, s.servicer.encode_event)
+        start = (await anext(stream)).version  # the snapshot
+        await moves(s, name, tokens, 3)  # their entries queued for the stream, unread
+        now = await s.h.app.store.version(game_id)
+        items = [await anext(stream) for _ in range(now - start)]
+        assert [i.version for i in items] == list(range(start + 1, now + 1))
+        # Only the newest asks for the seat's options; the game is past the others.
+        assert [i.past for i in items] == [True] * (now - start - 1) + [False]
+        await stream.aclose()  # type: ignore[attr-defined]
