@@ -20,11 +20,6 @@ from ramino.engine.events import EVENT_TYPES, Event
 
 __all__ = ["to_data", "event_from_data", "command_from_data"]
 
-_SHAPES: dict[type, tuple[tuple[tuple[str, Any, bool], ...], frozenset[str]]] = {}
-"""Each class's fields as read (name, converter, whether it has a default)
-and the names a document of it may hold, found once per class: a long
-game's fold, snapshot and catch-up read thousands of events."""
-
 
 def _plain(value: object) -> object:
     if isinstance(value, tuple):
@@ -46,6 +41,10 @@ class _Mismatch(Exception):
 
 Convert = Callable[[object], object]
 _CONVERTERS: dict[Any, Convert] = {}
+_SHAPES: dict[type, tuple[tuple[tuple[str, Convert, bool], ...], frozenset[str]]] = {}
+"""Each class's fields as read (name, converter, whether it has a default)
+and the names a document of it may hold, found once per class: a long
+game's fold, snapshot and catch-up read thousands of events."""
 
 
 def _converter(hint: Any) -> Convert:
