@@ -19,9 +19,11 @@ class CountingStore:
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
-    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
+    async def read(
+        self, game_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[Entry]:
         self.reads_after.append(after_version)
-        return await self.inner.read(game_id, after_version)
+        return await self.inner.read(game_id, after_version, limit)
 
 
 async def test_a_long_game_loads_from_its_snapshot_into_the_same_state() -> None:

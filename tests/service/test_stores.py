@@ -76,6 +76,16 @@ async def test_append_only_at_the_expected_version(store: Store) -> None:
     assert [e.version for e in await store.read("g", 1)] == [2, 3]
 
 
+async def test_a_read_with_a_limit_is_one_page_of_the_log(store: Store) -> None:
+    await store.create(summary("g"), "e1")
+    assert await store.append("g", 1, [f"e{v}" for v in range(2, 8)], summary("g")) == 7
+    assert [e.version for e in await store.read("g", 0, 3)] == [1, 2, 3]
+    assert [e.data for e in await store.read("g", 3, 3)] == ["e4", "e5", "e6"]
+    assert [e.version for e in await store.read("g", 5, 3)] == [6, 7]
+    assert await store.read("g", 7, 3) == []
+    assert [e.version for e in await store.read("g", 2, None)] == [3, 4, 5, 6, 7]
+
+
 async def test_a_request_id_is_applied_once_and_returns_the_first_answer(store: Store) -> None:
     await store.create(summary("g"), "e1")
     await store.append("g", 1, ["e2"], summary("g"), rec("r1", b"first"))

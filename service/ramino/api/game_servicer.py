@@ -298,7 +298,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_pb2.WatchGameResponse | bytes]:
         """The watch's messages; an event's comes serialized, made once per
         viewer class (the interceptor sends bytes as they are). A seat's
-        watch carries its options whenever they change."""
+        watch carries its options whenever they change, made only for the
+        game's current version: a catch-up over past versions costs what a
+        spectator's does, and the options once at its end."""
         game_id = game_id_of(request.name)
         self._bind(game_id)
         viewer = self.claims.viewer(context, game_id)
@@ -328,10 +330,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 legal = None
                 if viewer is not None and header is not None:
                     if item.turn == viewer or item.game is not None:
-                        legal = await self.app.options_at(game_id, viewer, item.version)
                         # None: the game has moved past this item (the seat
                         # moved meanwhile); moves told before still stand
-                        # to be taken back when the turn leaves.
+                        # to be taken back when the turn leaves. An item
+                        # known to be past (a catch-up's, or one with newer
+                        # ones queued) has none: they are not asked for.
+                        if not item.past:
+                            legal = await self.app.options_at(game_id, viewer, item.version)
                         if legal is not None:
                             told = bool(legal.moves)
                     elif told and item.payload:

@@ -17,8 +17,11 @@ Options (a seat's legal moves and hint, :class:`LegalMoves`) ride with the
 message after which they changed: with an event after which the turn is
 the seat's (made once the queue holds nothing newer: a burst of events
 costs one), with an event after which the turn has left it (none), with
-an answer (its own). Nothing here knows the transport: items are values,
-and events come as the bytes the watch's encoder made.
+an answer (its own). None are made for an event the game is known to be
+past (:attr:`WatchItem.past`): a catch-up over a long game costs what a
+spectator's does, and the options once, at its end. Nothing here knows
+the transport: items are values, and events come as the bytes the
+watch's encoder made.
 """
 
 from __future__ import annotations
@@ -111,6 +114,9 @@ class Session:
         """The version of the last event or answer sent (a resume point)."""
         self._told: bool | None = None
         """Whether the seat was last told it has moves (None: told nothing yet)."""
+        self._past = False
+        """Whether the game is known to be past the last event sent (its
+        options, were they asked for, would be none)."""
 
     # --- the client's side -----------------------------------------------------------
 
@@ -261,7 +267,12 @@ class Session:
                 idle = self._in_flight == 0 and not answers
                 if (ended and idle and not events) or (closed and idle):
                     return
-                if not ended and self._told is None and self._quiet(events, answers):
+                if (
+                    not ended
+                    and self._told is None
+                    and not self._past
+                    and self._quiet(events, answers)
+                ):
                     options = await self._moves.options_at(self.game_id, self.seat, self.last)
                     if options is not None:
                         self._told = bool(options.moves)
@@ -323,13 +334,16 @@ class Session:
         if item.version <= self.last:
             return
         self.last = item.version
+        self._past = item.past
         options = None
         if item.type in END_EVENTS:
             options = LegalMoves(item.version, (), None, None) if self._told else None
             self._told = False
         elif item.turn == self.seat:
-            # Made once the queue holds nothing newer (a burst costs one).
-            if self._quiet(events, answers):
+            # Made once the queue holds nothing newer (a burst costs one),
+            # and never for an entry the game is known to be past (a
+            # catch-up's: its options would be none).
+            if not item.past and self._quiet(events, answers):
                 options = await self._moves.options_at(self.game_id, self.seat, item.version)
                 if options is not None:
                     self._told = bool(options.moves)

@@ -16,7 +16,8 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +42,14 @@ from ramino.app.table import GameTable
 from ramino.engine import Seen
 from ramino.engine.access import check_spectator
 from ramino.errors import Busy
+from ramino.store import Entry
 
 log = structlog.get_logger("ramino.app")
 
 CATCH_UP_BATCH = 256
-"""Entries read from the store sent in one batch, at most."""
+"""Entries read from the store at a time, and sent in one batch at most."""
+CATCH_UP_TURN = 32
+"""Entries a catch-up replays before it gives the event loop back."""
 
 StreamEnd = Callable[[Resume], None]
 """Ends a stream now, from outside its task, with the error ``resume``
@@ -80,6 +84,11 @@ class WatchItem:
     payload: bytes = b""
     turn: Turn = None
     """Whose turn it is after the entry."""
+    past: bool = False
+    """Whether the game is known to be past the entry (a later one was
+    read, or is queued for the stream): a seat's options at it would be
+    none (:meth:`~ramino.app.moves.Moves.options_at`), so none are made
+    (a catch-up over a long game costs no option per replayed entry)."""
 
 
 class Watch:
@@ -197,39 +206,40 @@ class Watch:
             last = start
             if start < attached or watcher is None:
                 held: list[tuple[int, Seen[LogEvent], Turn]] = []
-                entries = await self._t.store.read(game_id, start)
-                for i, e in enumerate(entries):
-                    if watcher is not None and e.version > attached:
-                        break
-                    data = json.loads(e.data)
-                    event = public_entry(data, viewer)
-                    turn = entry_turn(data)
-                    kind = type(event.value).__name__
-                    ends = kind in END_EVENTS
-                    if batch is not None and batched:
-                        held.append((e.version, event, turn))
-                        more = i + 1 < len(entries) and (
-                            watcher is None or entries[i + 1].version <= attached
-                        )
-                        if more and not ends and len(held) < CATCH_UP_BATCH:
-                            continue
-                        payload = batch(held)
-                        held = []
-                    else:
-                        payload = encode(e.version, event, turn)
-                    last = e.version
-                    if watcher is not None:
-                        watcher.sent = last  # handed to the transport: it is sent
-                    yield WatchItem(e.version, type=kind, payload=payload, turn=turn)
-                    if ends:
-                        return
+                until = attached if watcher is not None else None
+                async with aclosing(self._replay(game_id, start, until)) as replay:
+                    async for e, more in replay:
+                        data = json.loads(e.data)
+                        event = public_entry(data, viewer)
+                        turn = entry_turn(data)
+                        kind = type(event.value).__name__
+                        ends = kind in END_EVENTS
+                        if batch is not None and batched:
+                            held.append((e.version, event, turn))
+                            if more and not ends and len(held) < CATCH_UP_BATCH:
+                                continue
+                            payload = batch(held)
+                            held = []
+                        else:
+                            payload = encode(e.version, event, turn)
+                        last = e.version
+                        if watcher is not None:
+                            watcher.sent = last  # handed to the transport: it is sent
+                        past = more or (watcher is not None and watcher.queued[0] > 0)
+                        yield WatchItem(e.version, type=kind, payload=payload, turn=turn, past=past)
+                        if ends:
+                            return
             if watcher is None:
                 return
             while (item := await watcher.get()) is not None:
                 if item.version <= last:
                     continue
                 last = item.version
-                yield WatchItem(item.version, type=item.type, payload=item.payload, turn=item.turn)
+                # Newer entries already queued: the game has moved past this one.
+                past = watcher.queued[0] > 0
+                yield WatchItem(
+                    item.version, type=item.type, payload=item.payload, turn=item.turn, past=past
+                )
                 if item.type in END_EVENTS:
                     return
         finally:
@@ -244,6 +254,34 @@ class Watch:
                 self._watching[key] = left
             else:
                 self._watching.pop(key, None)
+
+    async def _replay(
+        self, game_id: str, start: int, until: int | None
+    ) -> AsyncGenerator[tuple[Entry, bool], None]:
+        """The game's entries after ``start`` (up to ``until``, when given)
+        from the store, each with whether another follows it here: read
+        ``CATCH_UP_BATCH`` at a time (one page ahead, so that a page's last
+        entry knows), never the whole log at once, and giving the event
+        loop back every ``CATCH_UP_TURN`` entries: a catch-up over a long
+        game holds the loop a few milliseconds at a time, and the replica
+        a page or two of its entries."""
+        store = self._t.store
+        page = await store.read(game_id, start, CATCH_UP_BATCH)
+        given = 0
+        while page:
+            if until is not None and page[-1].version >= until:
+                page = [e for e in page if e.version <= until]
+                ahead: list[Entry] = []
+            elif len(page) < CATCH_UP_BATCH:
+                ahead = []  # the log's end
+            else:
+                ahead = await store.read(game_id, page[-1].version, CATCH_UP_BATCH)
+            for i, e in enumerate(page):
+                yield e, i + 1 < len(page) or bool(ahead)
+                given += 1
+                if given % CATCH_UP_TURN == 0:
+                    await asyncio.sleep(0)
+            page = ahead
 
     def _feed(self, game_id: str, encode: Encode, position: int) -> Feed:
         """The feed of ``game_id`` through ``encode``, started at ``position``

@@ -20,8 +20,6 @@ from ramino.engine.events import EVENT_TYPES, Event
 
 __all__ = ["to_data", "event_from_data", "command_from_data"]
 
-_HINTS: dict[type, dict[str, Any]] = {}
-
 
 def _plain(value: object) -> object:
     if isinstance(value, tuple):
@@ -41,43 +39,96 @@ class _Mismatch(Exception):
     pass
 
 
-def _convert(value: object, hint: Any) -> object:
-    origin = typing.get_origin(hint)
+Convert = Callable[[object], object]
+_CONVERTERS: dict[Any, Convert] = {}
+_SHAPES: dict[type, tuple[tuple[tuple[str, Convert, bool], ...], frozenset[str]]] = {}
+"""Each class's fields as read (name, converter, whether it has a default)
+and the names a document of it may hold, found once per class: a long
+game's fold, snapshot and catch-up read thousands of events."""
+
+
+def _converter(hint: Any) -> Convert:
+    """What reads a value as ``hint``, made once per hint: a long game's
+    fold, snapshot and catch-up read thousands of fields of a few hints."""
+    found = _CONVERTERS.get(hint)
+    if found is None:
+        found = _CONVERTERS[hint] = _make_converter(hint)
+    return found
+
+
+def _make_converter(hint: Any) -> Convert:
     if hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise _Mismatch(f"expected an integer, got {value!r}")
+
+        def integer(value: object) -> object:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            raise _Mismatch(f"expected an integer, got {value!r}")
+
+        return integer
     if hint is bool:
-        if isinstance(value, bool):
-            return value
-        raise _Mismatch(f"expected true or false, got {value!r}")
+
+        def boolean(value: object) -> object:
+            if isinstance(value, bool):
+                return value
+            raise _Mismatch(f"expected true or false, got {value!r}")
+
+        return boolean
     if hint is str:
-        if isinstance(value, str):
-            return value
-        raise _Mismatch(f"expected a string, got {value!r}")
+
+        def string(value: object) -> object:
+            if isinstance(value, str):
+                return value
+            raise _Mismatch(f"expected a string, got {value!r}")
+
+        return string
     if hint is type(None):
-        if value is None:
-            return None
-        raise _Mismatch(f"expected null, got {value!r}")
+
+        def null(value: object) -> object:
+            if value is None:
+                return None
+            raise _Mismatch(f"expected null, got {value!r}")
+
+        return null
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
     if origin is typing.Literal:
-        if value in typing.get_args(hint) and isinstance(value, str):
-            return value
-        raise _Mismatch(f"expected one of {typing.get_args(hint)}, got {value!r}")
+
+        def literal(value: object) -> object:
+            if value in args and isinstance(value, str):
+                return value
+            raise _Mismatch(f"expected one of {args}, got {value!r}")
+
+        return literal
     if origin is typing.Union or origin is types.UnionType:
-        for option in typing.get_args(hint):
-            try:
-                return _convert(value, option)
-            except _Mismatch:
-                continue
-        raise _Mismatch(f"unexpected value {value!r}")
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, list | tuple):
-            raise _Mismatch(f"expected a list, got {value!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_convert(v, args[0]) for v in value)
-        raise _Mismatch("fixed-length tuples are not used")  # pragma: no cover
-    raise _Mismatch(f"unsupported field type {hint!r}")  # pragma: no cover
+        options = [_converter(option) for option in args]
+
+        def union(value: object) -> object:
+            for option in options:
+                try:
+                    return option(value)
+                except _Mismatch:
+                    continue
+            raise _Mismatch(f"unexpected value {value!r}")
+
+        return union
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _converter(args[0])
+
+        def items(value: object) -> object:
+            if not isinstance(value, list | tuple):
+                raise _Mismatch(f"expected a list, got {value!r}")
+            return tuple(item(v) for v in value)
+
+        return items
+
+    def unsupported(value: object) -> object:  # pragma: no cover
+        if origin is tuple:
+            if not isinstance(value, list | tuple):
+                raise _Mismatch(f"expected a list, got {value!r}")
+            raise _Mismatch("fixed-length tuples are not used")
+        raise _Mismatch(f"unsupported field type {hint!r}")
+
+    return unsupported
 
 
 def _build(data: object, registry: Mapping[str, type], fail: Callable[[str], Exception]) -> object:
@@ -87,23 +138,29 @@ def _build(data: object, registry: Mapping[str, type], fail: Callable[[str], Exc
     if not isinstance(name, str) or name not in registry:
         raise fail(f"unknown type {name!r}")
     cls = registry[name]
-    hints = _HINTS.get(cls)
-    if hints is None:
+    shape = _SHAPES.get(cls)
+    if shape is None:
         hints = typing.get_type_hints(cls)
-        _HINTS[cls] = hints
+        fields = dataclasses.fields(cls)
+        shape = _SHAPES[cls] = (
+            tuple(
+                (f.name, _converter(hints[f.name]), f.default is not dataclasses.MISSING)
+                for f in fields
+            ),
+            frozenset(f.name for f in fields) | {"type"},
+        )
     kwargs: dict[str, object] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in data:
-            if f.default is not dataclasses.MISSING:
+    for field, convert, has_default in shape[0]:
+        if field not in data:
+            if has_default:
                 continue
-            raise fail(f"{name}: missing field {f.name!r}")
+            raise fail(f"{name}: missing field {field!r}")
         try:
-            kwargs[f.name] = _convert(data[f.name], hints[f.name])
+            kwargs[field] = convert(data[field])
         except _Mismatch as e:
-            raise fail(f"{name}.{f.name}: {e}") from None
-    extra = set(data) - {f.name for f in dataclasses.fields(cls)} - {"type"}
-    if extra:
-        raise fail(f"{name}: unknown fields {sorted(extra)}")
+            raise fail(f"{name}.{field}: {e}") from None
+    if not shape[1].issuperset(data):
+        raise fail(f"{name}: unknown fields {sorted(set(data) - shape[1])}")
     return cls(**kwargs)
 
 

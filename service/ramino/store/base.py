@@ -295,8 +295,12 @@ class Store(Protocol):
         version."""
         ...
 
-    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
-        """The entries after ``after_version``, in order."""
+    async def read(
+        self, game_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[Entry]:
+        """The entries after ``after_version``, in order; with ``limit`` (at
+        least 1), the first ``limit`` of them at most: a long log read a page
+        at a time."""
         ...
 
     async def version(self, game_id: str) -> int: ...

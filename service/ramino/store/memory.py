@@ -87,9 +87,12 @@ class MemoryStore:
         """How many request records the game keeps (for tests)."""
         return len(self._requests.get(game_id, ()))
 
-    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
+    async def read(
+        self, game_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[Entry]:
         log = self._log(game_id)
-        return [Entry(v, log[v - 1]) for v in range(after_version + 1, len(log) + 1)]
+        end = len(log) if limit is None else min(len(log), after_version + limit)
+        return [Entry(v, log[v - 1]) for v in range(after_version + 1, end + 1)]
 
     async def version(self, game_id: str) -> int:
         return len(self._log(game_id))

@@ -470,10 +470,13 @@ class SqliteStore:
         batch.set_exception(exc)
         batch.exception()  # retrieved: an append that went away must not warn
 
-    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
+    async def read(
+        self, game_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[Entry]:
         rows = self._db.execute(
-            "SELECT version, data FROM entries WHERE game_id = ? AND version > ? ORDER BY version",
-            (game_id, after_version),
+            "SELECT version, data FROM entries WHERE game_id = ? AND version > ? "
+            "ORDER BY version LIMIT ?",
+            (game_id, after_version, -1 if limit is None else limit),
         ).fetchall()
         if not rows:
             self._version(game_id)

@@ -280,8 +280,12 @@ class RedisStore:
             raise VersionConflict(game_id, expected_version, actual)
         return code
 
-    async def read(self, game_id: str, after_version: int = 0) -> list[Entry]:
-        rows = await self._redis.xrange(self._key(game_id, "log"), min=f"({after_version}-0")
+    async def read(
+        self, game_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[Entry]:
+        rows = await self._redis.xrange(
+            self._key(game_id, "log"), min=f"({after_version}-0", count=limit
+        )
         # A game with entries after version 0 exists; only a first read checks.
         if (
             not rows
