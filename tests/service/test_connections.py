@@ -4,7 +4,8 @@ connections shut, another address still gets in; a network (an IPv4 /24 or
 a configured prefix) past its own limit has its busiest address's newest
 shut, another network still gets in; past the total limit gRPC closes a new
 connection as it is accepted; a connection with no call open is closed
-after the idle timeout while a quiet stream, opened before it, stays; a
+after the idle timeout while quiet streams opened before it (a WatchGame,
+a PlayGame session, a health Watch) stay; a
 client's pings no more often than allowed keep its quiet stream, more often
 are cut, and a peer that answers no ping is closed; under a file limit of
 1,024, idle HTTP/2 connections from four addresses are closed and a new
@@ -54,7 +55,7 @@ from ramino_client._wire import CHANNEL_OPTIONS
 from tests.support.h2 import ENHANCE_YOUR_CALM, RawConnection
 from tests.support.redis_server import free_port
 
-from .conftest import SECRET, SEED
+from .conftest import SECRET, SEED, auth
 from .test_hostile_streams import draw_or_discard, two_people
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
@@ -276,12 +277,16 @@ async def test_an_idle_connection_is_closed_while_quiet_streams_opened_before_it
         async with (
             grpc.aio.insecure_channel(address) as control,
             grpc.aio.insecure_channel(address, options=OWN_CONNECTION) as watching,
+            grpc.aio.insecure_channel(address, options=OWN_CONNECTION) as playing,
         ):
-            name, _, _ = await two_people(game_pb2_grpc.GameServiceStub(control))
+            name, tokens, _ = await two_people(game_pb2_grpc.GameServiceStub(control))
             watch = game_pb2_grpc.GameServiceStub(watching).WatchGame(
                 game_pb2.WatchGameRequest(name=name)
             )
             assert (await watch.read()).HasField("snapshot")
+            session = game_pb2_grpc.GameServiceStub(playing).PlayGame(metadata=auth(tokens[1]))
+            await session.write(game_pb2.PlayGameRequest(start=game_pb2.PlayGameStart(name=name)))
+            assert (await session.read()).HasField("snapshot")
             health_watch = await quiet_stream(running.port, "127.0.0.3")
             # Opened after both streams and closed by the idle timeout: the
             # streams have been quiet longer than it by then.
@@ -294,6 +299,8 @@ async def test_an_idle_connection_is_closed_while_quiet_streams_opened_before_it
                 assert await still_streams(running, health_watch)
                 await draw_or_discard(app, name.removeprefix("games/"))
                 assert (await watch.read()).HasField("event")
+                assert (await session.read()).HasField("event")
+                await session.done_writing()
     finally:
         await running.stop(0)
 
