@@ -19,6 +19,7 @@ from ramino.api.auth import (
     load_secret,
     refuse_shared_secret,
 )
+from ramino.api.connections import Keepalive
 from ramino.api.game_servicer import GameServicer
 from ramino.api.match_servicer import MatchServicer
 from ramino.api.server import ServerConfig, serve
@@ -39,6 +40,42 @@ from ramino.workers import supervise, workers_refused
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"RAMINO_{name}", default)
+
+
+def _prefix_length(maximum: int, family: str) -> Callable[[str], int]:
+    """The type of a flag that is a prefix length of ``family``: 0 to ``maximum``."""
+
+    def length(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            value = -1
+        if not 0 <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"an {family} prefix length is 0 to {maximum}, not {excerpt(text)}"
+            )
+        return value
+
+    return length
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of seconds, 0 or more, not {excerpt(text)}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    """A number of seconds, more than 0."""
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("a number of seconds more than 0, not 0")
+    return value
 
 
 def _bot_times(text: str) -> dict[str, float]:
@@ -116,6 +153,51 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         256,
         "client connections at once from one address; the newest past it are closed "
         "within half a second; 0 for no limit",
+    ),
+    (
+        "--max-connections-per-prefix",
+        int,
+        None,
+        "client connections at once from one network (an IPv4 /24, an IPv6 /64: "
+        "--connection-prefix-ipv4, --connection-prefix-ipv6); past it the newest of its "
+        "busiest address are closed within half a second (default: a quarter of "
+        "--max-connections, at least --max-connections-per-address); 0 for no limit",
+    ),
+    (
+        "--connection-prefix-ipv4",
+        _prefix_length(32, "IPv4"),
+        24,
+        "leading bits of an IPv4 client address that make its network, for "
+        "--max-connections-per-prefix",
+    ),
+    (
+        "--connection-prefix-ipv6",
+        _prefix_length(128, "IPv6"),
+        64,
+        "leading bits of an IPv6 client address that make its network, for "
+        "--max-connections-per-prefix",
+    ),
+    (
+        "--max-connection-idle",
+        _seconds,
+        60.0,
+        "seconds a connection with no call open is kept, then closed with a GOAWAY (a "
+        "client reconnects on its next call; an open stream, however quiet, is a call); "
+        "0 for never",
+    ),
+    (
+        "--keepalive-time",
+        _positive_seconds,
+        60.0,
+        "seconds a connection may be silent before the server pings it; one that does "
+        "not answer within --keepalive-timeout is closed, its streams ended (clients may "
+        "ping every 10 s, with or without calls)",
+    ),
+    (
+        "--keepalive-timeout",
+        _positive_seconds,
+        20.0,
+        "seconds the server waits for the answer to its ping",
     ),
     (
         "--max-message-bytes",
@@ -424,6 +506,10 @@ def run_server(
         health_port=args.health_port,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address or None,
+        max_connections_per_prefix=args.max_connections_per_prefix,
+        connection_prefixes=(args.connection_prefix_ipv4, args.connection_prefix_ipv6),
+        max_connection_idle=args.max_connection_idle or None,
+        keepalive=Keepalive(time=args.keepalive_time, timeout=args.keepalive_timeout),
     )
 
     if args.test_seed is not None:

@@ -118,6 +118,17 @@ async def test_health_answers_serving(channel: grpc.aio.Channel) -> None:
         assert r.status == health_pb2.HealthCheckResponse.SERVING
 
 
+async def test_health_watch_streams_each_status_through_the_interceptor(
+    server: RunningServer, channel: grpc.aio.Channel
+) -> None:
+    # The stock servicer's Watch sends with context.write, not by yielding.
+    watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest())
+    assert (await watch.read()).status == health_pb2.HealthCheckResponse.SERVING
+    await server.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
+    assert (await watch.read()).status == health_pb2.HealthCheckResponse.NOT_SERVING
+    watch.cancel()
+
+
 async def test_reflection_lists_both_services(channel: grpc.aio.Channel) -> None:
     stub = reflection_pb2_grpc.ServerReflectionStub(channel)
 

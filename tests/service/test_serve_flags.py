@@ -73,3 +73,39 @@ def test_a_ticket_grace_is_a_number_of_seconds_above_zero(
             parse("--quick-ticket-grace", bad)
         err = capsys.readouterr().err
         assert "--quick-ticket-grace" in err and "above 0" in err, bad
+
+
+def test_the_connection_flags_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for flag, *_ in serve.FLAGS:
+        monkeypatch.delenv(f"RAMINO_{env_name(flag)}", raising=False)
+    args = parse()
+    assert (args.max_connections_per_address, args.max_connections_per_prefix) == (256, None)
+    assert (args.connection_prefix_ipv4, args.connection_prefix_ipv6) == (24, 64)
+    assert (args.max_connection_idle, args.keepalive_time, args.keepalive_timeout) == (
+        60.0,
+        60.0,
+        20.0,
+    )
+    monkeypatch.setenv("RAMINO_CONNECTION_PREFIX_IPV6", "48")
+    monkeypatch.setenv("RAMINO_MAX_CONNECTION_IDLE", "0")
+    args = parse("--connection-prefix-ipv4", "30", "--max-connections-per-prefix", "0")
+    assert (args.connection_prefix_ipv4, args.connection_prefix_ipv6) == (30, 48)
+    assert (args.max_connections_per_prefix, args.max_connection_idle) == (0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--connection-prefix-ipv4", "33", "an IPv4 prefix length is 0 to 32, not '33'"),
+        ("--connection-prefix-ipv6", "/64", "an IPv6 prefix length is 0 to 128, not '/64'"),
+        ("--max-connection-idle", "-1", "a number of seconds, 0 or more, not '-1'"),
+        ("--keepalive-time", "0", "a number of seconds more than 0, not 0"),
+        ("--keepalive-timeout", "nan", "a number of seconds, 0 or more, not 'nan'"),
+    ],
+)
+def test_a_bad_connection_flag_is_refused_by_name_and_why(
+    flag: str, value: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        parse(flag, value)
+    assert f"argument {flag}: {says}" in capsys.readouterr().err

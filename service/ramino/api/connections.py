@@ -14,17 +14,29 @@ same. What bounds them here:
   is accepted, before any handshake (see :func:`connection_options`);
 - gRPC's handshake timeout closes a connection that has not finished its
   HTTP/2 (or TLS) handshake within ``HANDSHAKE_SECONDS``;
-- a :class:`ConnectionGuard` bounds the connections of one client address:
-  a thread reads the server's own sockets (``/proc/self/fd`` and
-  ``/proc/self/net/tcp{,6}``) every ``interval`` seconds and shuts down an
-  address's newest connections past the limit, whatever they did or did
-  not send; gRPC then closes them as it would a connection the client
-  dropped. Linux only (elsewhere the guard does nothing and says so).
+- gRPC's idle timeout (``grpc.max_connection_idle_ms``) closes, with a
+  GOAWAY, a connection that has had no call open for ``IDLE_SECONDS``: one
+  that sent its preface and SETTINGS and nothing since no longer stays for
+  ever. A stream open counts as a call however quiet it is (a WatchGame
+  waiting for the next move, a PlayGame session, a quick-play ticket's
+  wait), so no such connection is idle;
+- gRPC's keepalive (:class:`Keepalive`) pings a connection that has been
+  silent for a while and closes it when the ping goes unanswered (a dead
+  peer's quiet streams end), and takes a client's own pings as often as
+  every ``min_client_interval`` seconds: no SDK's keepalive is punished;
+- a :class:`ConnectionGuard` bounds the connections of one client address
+  and of one network (an IPv4 /24, an IPv6 /64 by default: one client often
+  holds a whole such prefix): a thread reads the server's own sockets
+  (``/proc/self/fd`` and ``/proc/self/net/tcp{,6}``) every ``interval``
+  seconds and shuts down the newest connections past a limit, whatever they
+  did or did not send; gRPC then closes them as it would a connection the
+  client dropped. Linux only (elsewhere the guard does nothing and says so).
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
 import ipaddress
 import os
 import resource
@@ -32,6 +44,7 @@ import socket
 import sys
 import threading
 from collections import defaultdict
+from dataclasses import dataclass
 
 import structlog
 
@@ -40,6 +53,10 @@ log = structlog.get_logger("ramino.server")
 HANDSHAKE_SECONDS = 10.0
 """A connection that has not finished its handshake by then is closed
 (gRPC's default is 120 s)."""
+IDLE_SECONDS = 60.0
+"""A connection with no call open for that long is closed (gRPC's default:
+never). A client reconnects on its next call; one that plays keeps a stream
+open and is never idle."""
 RESERVED_FILES = 256
 """Descriptors kept for the server's own files, store connections and
 logs when the total connection limit is derived from the file limit."""
@@ -68,13 +85,82 @@ def default_max_connections(file_limit: int) -> int:
     return max(64, file_limit - RESERVED_FILES)
 
 
-def connection_options(max_connections: int | None) -> list[tuple[str, int]]:
+def default_max_connections_per_prefix(max_connections: int, per_address: int | None) -> int:
+    """The connection limit of one network for a server of ``max_connections``
+    in total: a quarter of them, so that no fewer than four networks fill the
+    server, but never below the limit of one address (``per_address``), which
+    a network holds at least."""
+    return max(max_connections // 4, per_address or 0)
+
+
+@dataclass(frozen=True)
+class Keepalive:
+    """The server's side of HTTP/2 pings (in seconds)."""
+
+    time: float = 60.0
+    """A connection silent that long is pinged (gRPC's default: 2 hours)."""
+    timeout: float = 20.0
+    """A ping unanswered that long closes the connection and ends its
+    streams: a peer gone without a word (a phone out of range, a crashed
+    host) holds nothing past ``time + timeout``."""
+    min_client_interval: float = 10.0
+    """A client may ping this often, with or without a call open (gRPC's
+    default: every 5 minutes with a call, every 2 hours without; more often
+    is a strike, and the third closes the connection with ENHANCE_YOUR_CALM).
+    10 s is the least keepalive time grpc-go and grpc-java let their clients
+    set; the SDKs ping every 30 s (Python, TypeScript) or not at all (Go,
+    Kotlin, unless configured)."""
+
+
+def connection_options(
+    max_connections: int | None,
+    idle: float | None = None,
+    keepalive: Keepalive | None = None,
+) -> list[tuple[str, int]]:
     """gRPC server options for the handshake timeout and, when given, the
-    total connection limit."""
+    total connection limit, the idle timeout (seconds) and the keepalive
+    policy."""
     options = [("grpc.server_handshake_timeout_ms", round(HANDSHAKE_SECONDS * 1000))]
     if max_connections is not None:
         options.append(("grpc.max_allowed_incoming_connections", max_connections))
+    if idle is not None:
+        options.append(("grpc.max_connection_idle_ms", round(idle * 1000)))
+    if keepalive is not None:
+        options += [
+            ("grpc.keepalive_time_ms", round(keepalive.time * 1000)),
+            ("grpc.keepalive_timeout_ms", round(keepalive.timeout * 1000)),
+            # What gRPC waits for any ping's answer (its default: a minute;
+            # the keepalive timeout alone did not shorten it, measured).
+            ("grpc.http2.ping_timeout_ms", round(keepalive.timeout * 1000)),
+            # A connection without calls is closed by the idle timeout; its
+            # pings until then are no abuse (and the server's own keep it
+            # known alive).
+            ("grpc.keepalive_permit_without_calls", 1),
+            (
+                "grpc.http2.min_ping_interval_without_data_ms",
+                round(keepalive.min_client_interval * 1000),
+            ),
+        ]
     return options
+
+
+def network_of(address: str, ipv4_prefix: int = 24, ipv6_prefix: int = 64) -> str:
+    """The network of a client ``address`` (text), as ``ADDRESS/LENGTH``:
+    its first ``ipv4_prefix`` or ``ipv6_prefix`` bits (an IPv4 address
+    mapped into IPv6 counts as IPv4)."""
+    ip = ipaddress.ip_address(address)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    length = ipv4_prefix if ip.version == 4 else ipv6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{length}", strict=False))
+
+
+def check_prefix_lengths(ipv4_prefix: int, ipv6_prefix: int) -> None:
+    """Raises ValueError naming a prefix length out of its range."""
+    if not 0 <= ipv4_prefix <= 32:
+        raise ValueError(f"an IPv4 prefix length is 0 to 32, not {ipv4_prefix}")
+    if not 0 <= ipv6_prefix <= 128:
+        raise ValueError(f"an IPv6 prefix length is 0 to 128, not {ipv6_prefix}")
 
 
 def _address(hex_address: str) -> str:
@@ -90,12 +176,26 @@ def _address(hex_address: str) -> str:
 
 class ConnectionGuard:
     """At most ``per_address`` connections to ``port`` from one client
-    address: the newest past it are shut down by :meth:`sweep`, which a
-    thread runs every ``interval`` seconds once :meth:`start` is called."""
+    address and at most ``per_prefix`` from one network (its first
+    ``ipv4_prefix`` or ``ipv6_prefix`` bits; ``None``: no such limit): those
+    past them are shut down by :meth:`sweep`, which a thread runs every
+    ``interval`` seconds once :meth:`start` is called."""
 
-    def __init__(self, port: int, per_address: int, interval: float = 0.5) -> None:
+    def __init__(
+        self,
+        port: int,
+        per_address: int | None,
+        interval: float = 0.5,
+        per_prefix: int | None = None,
+        ipv4_prefix: int = 24,
+        ipv6_prefix: int = 64,
+    ) -> None:
+        check_prefix_lengths(ipv4_prefix, ipv6_prefix)
         self.port = port
         self.per_address = per_address
+        self.per_prefix = per_prefix
+        self.ipv4_prefix = ipv4_prefix
+        self.ipv6_prefix = ipv6_prefix
         self.interval = interval
         self.closed = 0
         """Connections shut down so far."""
@@ -112,7 +212,9 @@ class ConnectionGuard:
 
     def start(self) -> None:
         if not self.works:
-            log.warning("no per-address connection limit on this system (it needs /proc)")
+            log.warning(
+                "no per-address or per-network connection limit on this system (it needs /proc)"
+            )
             return
         self._thread = threading.Thread(target=self._run, name="connection guard", daemon=True)
         self._thread.start()
@@ -154,11 +256,15 @@ class ConnectionGuard:
         return by_address
 
     def sweep(self) -> int:
-        """Shuts down each address's connections past the limit, the
-        newest first (the last seen by a sweep); returns how many."""
-        if len(os.listdir("/proc/self/fd")) <= self.per_address:
+        """Shuts down each address's connections past its limit, the newest
+        first (the last seen by a sweep), then each network's past its own,
+        the newest of its busiest address first (a neighbour with a few
+        connections keeps them while one address holds more); returns how
+        many."""
+        limits = [n for n in (self.per_address, self.per_prefix) if n is not None]
+        if not limits or len(os.listdir("/proc/self/fd")) <= min(limits):
             self._seen.clear()
-            return 0  # fewer descriptors than one address may hold
+            return 0  # fewer descriptors than any limit lets through
         self._sweeps += 1
         connections = self.connections()
         seen = {}
@@ -167,23 +273,64 @@ class ConnectionGuard:
                 seen[inode] = self._seen.get(inode, self._sweeps)
         self._seen = seen
         closed = 0
+        kept: dict[str, list[int]] = {}
+        """Each address's connections left open, the oldest first."""
         for address, sockets in connections.items():
-            if len(sockets) <= self.per_address:
-                continue
             by_age = sorted(sockets, key=lambda inode: (seen[inode], inode))
-            excess = by_age[self.per_address :]
-            for inode in excess:
-                if self._shut(sockets[inode], inode):
-                    closed += 1
-            log.warning(
-                "too many connections from one address: the newest shut down",
-                client=address,
-                connections=len(sockets),
-                limit=self.per_address,
-                closed=len(excess),
-            )
+            if self.per_address is not None and len(by_age) > self.per_address:
+                excess = by_age[self.per_address :]
+                closed += sum(self._shut(sockets[inode], inode) for inode in excess)
+                by_age = by_age[: self.per_address]
+                log.warning(
+                    "too many connections from one address: the newest shut down",
+                    client=address,
+                    connections=len(sockets),
+                    limit=self.per_address,
+                    closed=len(excess),
+                )
+            kept[address] = by_age
+        if self.per_prefix is not None:
+            networks: dict[str, list[str]] = defaultdict(list)
+            for address in kept:
+                networks[network_of(address, self.ipv4_prefix, self.ipv6_prefix)].append(address)
+            for network, addresses in networks.items():
+                held = sum(len(kept[address]) for address in addresses)
+                if held <= self.per_prefix:
+                    continue
+                chosen = self._busiest_newest(kept, addresses, held - self.per_prefix, seen)
+                closed += sum(
+                    self._shut(connections[address][inode], inode) for address, inode in chosen
+                )
+                log.warning(
+                    "too many connections from one network: the newest of its busiest "
+                    "addresses shut down",
+                    network=network,
+                    addresses=len(addresses),
+                    connections=held,
+                    limit=self.per_prefix,
+                    closed=len(chosen),
+                )
         self.closed += closed
         return closed
+
+    @staticmethod
+    def _busiest_newest(
+        kept: dict[str, list[int]], addresses: list[str], count: int, seen: dict[int, int]
+    ) -> list[tuple[str, int]]:
+        """``count`` connections of ``addresses`` (each one's open ones in
+        ``kept``, the oldest first), one at a time the newest of the address
+        that holds the most (of two that hold as many, the one whose newest
+        is newer)."""
+        heap = [(-len(kept[a]), -seen[kept[a][-1]], -kept[a][-1], a) for a in addresses if kept[a]]
+        heapq.heapify(heap)
+        chosen = []
+        for _ in range(count):
+            _, _, _, address = heapq.heappop(heap)
+            chosen.append((address, kept[address].pop()))
+            if kept[address]:
+                newest = kept[address][-1]
+                heapq.heappush(heap, (-len(kept[address]), -seen[newest], -newest, address))
+        return chosen
 
     @staticmethod
     def _shut(fd: int, inode: int) -> bool:

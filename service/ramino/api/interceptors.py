@@ -13,6 +13,7 @@ no ErrorInfo, no log line, no metric)."""
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -204,7 +205,13 @@ def wrap_handler(
 
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
             async with _Rpc(method, context):
-                async for item in inner_stream(decode(raw), context):
+                answers = inner_stream(decode(raw), context)
+                if inspect.isawaitable(answers):
+                    # A handler that sends with context.write (the stock
+                    # health servicer's Watch), not by yielding.
+                    await answers
+                    return
+                async for item in answers:
                     yield item
 
         return grpc.unary_stream_rpc_method_handler(

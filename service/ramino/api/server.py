@@ -14,9 +14,12 @@ from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
 from ramino.api.connections import (
+    IDLE_SECONDS,
     ConnectionGuard,
+    Keepalive,
     connection_options,
     default_max_connections,
+    default_max_connections_per_prefix,
     raise_file_limit,
 )
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor, transport_limit
@@ -67,6 +70,15 @@ class ServerConfig:
     ``RESERVED_FILES``)."""
     max_connections_per_address: int | None = 256
     """Connections at once from one client address (``None``: no limit)."""
+    max_connections_per_prefix: int | None = None
+    """Connections at once from one network (``connection_prefixes``);
+    ``None``: a quarter of ``max_connections``, at least the per-address
+    limit; 0: no limit."""
+    connection_prefixes: tuple[int, int] = (24, 64)
+    """The prefix lengths of a network, IPv4 and IPv6."""
+    max_connection_idle: float | None = IDLE_SECONDS
+    """Seconds a connection with no call open is kept (``None``: for ever)."""
+    keepalive: Keepalive = field(default_factory=Keepalive)
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -113,6 +125,10 @@ async def create_server(
     max_connections: int | None = None,
     max_connections_per_address: int | None = None,
     matches: match_pb2_grpc.MatchServiceServicer | None = None,
+    max_connections_per_prefix: int | None = None,
+    connection_prefixes: tuple[int, int] = (24, 64),
+    max_connection_idle: float | None = None,
+    keepalive: Keepalive | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
@@ -125,16 +141,21 @@ async def create_server(
     a second, plaintext port that serves the same health service and
     nothing else, for probes that cannot speak TLS. At most
     ``max_connections`` connections are accepted at once, at most
-    ``max_connections_per_address`` from one client address (see
-    :mod:`ramino.api.connections`); ``None``: no limit. ``matches``: the
-    MatchService (quick play), on servers that know players."""
+    ``max_connections_per_address`` from one client address and
+    ``max_connections_per_prefix`` from one network (its first
+    ``connection_prefixes`` bits, IPv4 and IPv6; see
+    :mod:`ramino.api.connections`); ``None``: no limit. A connection with no
+    call open for ``max_connection_idle`` seconds is closed (``None``:
+    never); ``keepalive``: the HTTP/2 ping policy (``None``: gRPC's). Both
+    ports get the timeouts. ``matches``: the MatchService (quick play), on
+    servers that know players."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         # Answers (a snapshot, a watch's batch of events) are not bounded by
         # what a request may be.
         ("grpc.max_send_message_length", max(4 * max_message_bytes, 4 << 20)),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
-        *connection_options(max_connections),
+        *connection_options(max_connections, max_connection_idle, keepalive),
     ]
     if max_connection_age is not None:
         options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
@@ -161,14 +182,25 @@ async def create_server(
         raise OSError(f"cannot bind {address}")
     health_server, health_port = None, None
     if health_address is not None:
-        health_server = grpc.aio.server(options=[("grpc.so_reuseport", 1 if reuse_port else 0)])
+        health_server = grpc.aio.server(
+            options=[
+                ("grpc.so_reuseport", 1 if reuse_port else 0),
+                *connection_options(None, max_connection_idle, keepalive),
+            ]
+        )
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, health_server)
         health_port = health_server.add_insecure_port(health_address)
         if health_port == 0:
             raise OSError(f"cannot bind {health_address}")
     guard = None
-    if max_connections_per_address is not None:
-        guard = ConnectionGuard(port, max_connections_per_address)
+    if max_connections_per_address is not None or max_connections_per_prefix is not None:
+        guard = ConnectionGuard(
+            port,
+            max_connections_per_address,
+            per_prefix=max_connections_per_prefix,
+            ipv4_prefix=connection_prefixes[0],
+            ipv6_prefix=connection_prefixes[1],
+        )
         guard.start()
     await server.start()
     if health_server is not None:
@@ -196,6 +228,11 @@ async def serve(
     """Runs until SIGTERM or SIGINT, then drains for ``grace_seconds``."""
     file_limit = raise_file_limit()
     max_connections = config.max_connections or default_max_connections(file_limit)
+    per_prefix = config.max_connections_per_prefix
+    if per_prefix is None:
+        per_prefix = default_max_connections_per_prefix(
+            max_connections, config.max_connections_per_address
+        )
     if config.metrics_port is not None:
         metrics, _ = start_http_server(config.metrics_port, addr=config.host)
         log.info("metrics", port=metrics.server_port)
@@ -214,6 +251,10 @@ async def serve(
         max_connections=max_connections,
         max_connections_per_address=config.max_connections_per_address,
         matches=matches,
+        max_connections_per_prefix=per_prefix or None,
+        connection_prefixes=config.connection_prefixes,
+        max_connection_idle=config.max_connection_idle,
+        keepalive=config.keepalive,
     )
     log.info(
         "serving",
@@ -224,6 +265,10 @@ async def serve(
         health_port=running.health_port,
         max_connections=max_connections,
         max_connections_per_address=config.max_connections_per_address,
+        max_connections_per_prefix=per_prefix or None,
+        connection_prefixes="/{}, /{}".format(*config.connection_prefixes),
+        max_connection_idle=config.max_connection_idle,
+        keepalive=[config.keepalive.time, config.keepalive.timeout],
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
