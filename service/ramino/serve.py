@@ -70,14 +70,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _positive_seconds(text: str) -> float:
-    """A number of seconds, more than 0."""
-    value = _seconds(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("a number of seconds more than 0, not 0")
-    return value
-
-
 def _bot_times(text: str) -> dict[str, float]:
     from ramino.bots.search import parse_times
 
@@ -88,6 +80,7 @@ def _bot_times(text: str) -> dict[str, float]:
 
 
 def _positive_seconds(text: str) -> float:
+    """A number of seconds, more than 0."""
     try:
         value = float(text)
     except ValueError:

@@ -99,8 +99,8 @@ def test_the_connection_flags_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
         ("--connection-prefix-ipv4", "33", "an IPv4 prefix length is 0 to 32, not '33'"),
         ("--connection-prefix-ipv6", "/64", "an IPv6 prefix length is 0 to 128, not '/64'"),
         ("--max-connection-idle", "-1", "a number of seconds, 0 or more, not '-1'"),
-        ("--keepalive-time", "0", "a number of seconds more than 0, not 0"),
-        ("--keepalive-timeout", "nan", "a number of seconds, 0 or more, not 'nan'"),
+        ("--keepalive-time", "0", "a number of seconds above 0, not '0'"),
+        ("--keepalive-timeout", "nan", "a number of seconds above 0, not 'nan'"),
     ],
 )
 def test_a_bad_connection_flag_is_refused_by_name_and_why(
