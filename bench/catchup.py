@@ -49,6 +49,7 @@ from typing import Any
 
 import grpc
 import load
+import watchers
 from ramino.api.auth import TokenIssuer
 from ramino.app import GameApp, Limits, SeatSpec
 from ramino.store import open_store
@@ -94,45 +95,14 @@ async def build(path: Path, versions: int) -> tuple[str, int, str]:
 
 
 def start_server(checkout: Path, port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    """The server of ``checkout`` (its own ``ramino``) on the sqlite file ``db``."""
     root = checkout.resolve()
     env = dict(
         os.environ,
         PYTHONPATH=f"{root / 'service'}:{root / 'clients/python/src'}:{root}",
         RAMINO_TOKEN_SECRET=SECRET.decode(),
     )
-    command = [
-        sys.executable,
-        "-m",
-        "ramino",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--store",
-        f"sqlite:{db}",
-        "--log-level",
-        "warning",
-        "--grace",
-        "0",
-    ]
-    with log.open("ab") as out:
-        server = subprocess.Popen(command, stdout=out, stderr=out, env=env, cwd=root)
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
-        try:
-            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-                stub = health_pb2_grpc.HealthStub(channel)
-                if stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5).status == 1:
-                    return server
-        except grpc.RpcError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("the server did not come up")
+    return watchers.start_server(sys.executable, port, [], log, f"sqlite:{db}", env, root)
 
 
 async def catch_up(

@@ -79,7 +79,18 @@ def proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def start_server(python: str, port: int, extra: list[str], log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    python: str,
+    port: int,
+    extra: list[str],
+    log: Path,
+    store: str = "memory",
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """``ramino serve`` of ``python`` on ``port`` (``env`` and ``cwd``: its
+    environment and folder, by default this process's), once its health
+    check answers SERVING."""
     command = [
         python,
         "-m",
@@ -90,7 +101,7 @@ def start_server(python: str, port: int, extra: list[str], log: Path) -> subproc
         "--port",
         str(port),
         "--store",
-        "memory",
+        store,
         "--log-level",
         "warning",
         "--grace",
@@ -98,7 +109,7 @@ def start_server(python: str, port: int, extra: list[str], log: Path) -> subproc
         *extra,
     ]
     with log.open("ab") as out:
-        server = subprocess.Popen(command, stdout=out, stderr=out)
+        server = subprocess.Popen(command, stdout=out, stderr=out, env=env, cwd=cwd)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
