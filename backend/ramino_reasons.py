@@ -85,6 +85,7 @@ _GO_CODES = {
     "UNAUTHENTICATED": "Unauthenticated",
     "PERMISSION_DENIED": "PermissionDenied",
     "RESOURCE_EXHAUSTED": "ResourceExhausted",
+    "OUT_OF_RANGE": "OutOfRange",
     "UNAVAILABLE": "Unavailable",
     "INTERNAL": "Internal",
     "OK": "OK",

@@ -387,7 +387,6 @@ async def play_seat_session(
     seat: int,
     md: Any,
     stop: asyncio.Event,
-    ids: bool,
     pace: Pace,
 ) -> bool:
     """One seat of a game on its PlayGame session, moving from what the
@@ -438,7 +437,7 @@ async def play_seat_session(
             rpc, request = choose(
                 Legal(options.version, options.moves, options.hint),
                 "",
-                f"s{seat}m{n}" if ids else "",  # a game's request ids are its seats' together
+                f"s{seat}m{n}",  # a game's request ids are its seats' together
             )
             sent_at = time.perf_counter()
             await call.write(game_pb2.PlayGameRequest(**{SESSION_FIELDS[rpc]: request}))
@@ -477,7 +476,7 @@ async def play_game_sessions(
     pace = Pace(spec.interval)
     ended = await asyncio.gather(
         *(
-            play_seat_session(caller, stub, name, seat, md, stop, ids, pace)
+            play_seat_session(caller, stub, name, seat, md, stop, pace)
             for seat, md in enumerate(metadata)
         )
     )
@@ -1663,7 +1662,8 @@ def main(argv: list[str] | None = None) -> int:
         "--no-request-ids",
         dest="request_ids",
         action="store_false",
-        help="send moves without a request_id (the SDK always sends one)",
+        help="send unary moves without a request_id (the SDK always sends one; a "
+        "session's moves need one: not with --session)",
     )
     p.add_argument("--server-log-level", default="info", help="the servers' --log-level")
     p.add_argument("--keep", action="store_true", help="keep the temp dir (logs, databases)")
@@ -1685,6 +1685,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError
         except ValueError:
             p.error("--rate is a positive number of moves per second, or half-check")
+    if args.session and not args.request_ids:
+        p.error("--no-request-ids: a session's moves need request ids (SESSION_REQUEST_ID)")
     if (args.compare or args.cluster_compare) and args.target:
         p.error("--compare and --cluster-compare start their own servers: drop --target")
     cfg = RunConfig(

@@ -13,6 +13,7 @@ import ramino
 from ramino import reasons
 from ramino.api.errors import ApiError, status_for
 from ramino.engine.errors import IllegalMove, InvalidSetup, MalformedCommand, RecordError
+from ramino.errors import OutOfRange
 from ramino.reasons import REGISTRY, Code
 from ramino.store import GameExists, GameNotFound, StoreUnavailable, VersionConflict
 from ramino.store.redis import NotReplicated
@@ -31,6 +32,7 @@ RAISED_AS = {
     "_fail": Code.INVALID_ARGUMENT,
     "GameStateError": Code.FAILED_PRECONDITION,
     "BadRequest": Code.INVALID_ARGUMENT,
+    "OutOfRange": Code.OUT_OF_RANGE,
     "MalformedCommand": Code.INVALID_ARGUMENT,
     "InvalidSetup": Code.INVALID_ARGUMENT,
     "RecordError": Code.INVALID_ARGUMENT,
@@ -126,6 +128,7 @@ def test_the_stores_errors_sit_under_the_root_with_their_reasons() -> None:
         NotReplicated(1, 0),
         StoreUnavailable(),
         ApiError(grpc.StatusCode.UNAUTHENTICATED, reasons.TOKEN_INVALID, "bad token"),
+        OutOfRange("past the game", reasons.AFTER_VERSION_OUT_OF_RANGE),
     ]
     for error in errors:
         assert isinstance(error, ramino.RaminoError)

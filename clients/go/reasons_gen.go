@@ -285,6 +285,12 @@ const (
 	// ReasonSessionGame is INVALID_ARGUMENT: a move on a session names another game.
 	ReasonSessionGame = "SESSION_GAME"
 
+	// ReasonSessionRequestId is INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it).
+	ReasonSessionRequestId = "SESSION_REQUEST_ID"
+
+	// ReasonAfterVersionOutOfRange is OUT_OF_RANGE: after_version is negative or past the game's version.
+	ReasonAfterVersionOutOfRange = "AFTER_VERSION_OUT_OF_RANGE"
+
 	// ReasonBadPageToken is INVALID_ARGUMENT: a page token this server did not give.
 	ReasonBadPageToken = "BAD_PAGE_TOKEN"
 
@@ -547,6 +553,8 @@ var reasonCodes = []reasonCode{
 	{ReasonBadPageSize, codes.InvalidArgument},
 	{ReasonSessionStart, codes.InvalidArgument},
 	{ReasonSessionGame, codes.InvalidArgument},
+	{ReasonSessionRequestId, codes.InvalidArgument},
+	{ReasonAfterVersionOutOfRange, codes.OutOfRange},
 	{ReasonBadPageToken, codes.InvalidArgument},
 	{ReasonBadHintLevel, codes.InvalidArgument},
 	{ReasonNoSeats, codes.InvalidArgument},

@@ -29,6 +29,7 @@ __all__ = [
     "VariantError",
     "InvalidSeed",
     "BadRequest",
+    "OutOfRange",
     "NotPermitted",
     "NotFound",
     "GameStateError",
@@ -82,6 +83,12 @@ class InvalidSeed(InputError):
 class BadRequest(InputError):
     """A request the service refuses as malformed (a bad name, seat, page
     token, parameter, request id reused...)."""
+
+
+class OutOfRange(BadRequest):
+    """A value past what the request may name now (a version the game has
+    not reached): unlike other bad requests it may become valid as the game
+    goes on, so it is OUT_OF_RANGE, not INVALID_ARGUMENT."""
 
 
 class NotPermitted(RaminoError):

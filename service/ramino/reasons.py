@@ -37,6 +37,7 @@ class Code(enum.StrEnum):
     UNAUTHENTICATED = "UNAUTHENTICATED"
     PERMISSION_DENIED = "PERMISSION_DENIED"
     RESOURCE_EXHAUSTED = "RESOURCE_EXHAUSTED"
+    OUT_OF_RANGE = "OUT_OF_RANGE"
     UNAVAILABLE = "UNAVAILABLE"
     INTERNAL = "INTERNAL"
     OK = "OK"
@@ -265,6 +266,14 @@ SESSION_START: Final = _service(
     "SESSION_START", "a session opens with one start message, and only its first is one"
 )
 SESSION_GAME: Final = _service("SESSION_GAME", "a move on a session names another game")
+SESSION_REQUEST_ID: Final = _service(
+    "SESSION_REQUEST_ID", "a move on a session without a request id (its answer is matched by it)"
+)
+AFTER_VERSION_OUT_OF_RANGE: Final = _service(
+    "AFTER_VERSION_OUT_OF_RANGE",
+    "after_version is negative or past the game's version",
+    Code.OUT_OF_RANGE,
+)
 BAD_PAGE_TOKEN: Final = _service("BAD_PAGE_TOKEN", "a page token this server did not give")
 BAD_HINT_LEVEL: Final = _service("BAD_HINT_LEVEL", "no such hint level")
 NO_SEATS: Final = _service("NO_SEATS", "a game created with no seats")

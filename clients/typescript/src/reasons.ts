@@ -188,6 +188,10 @@ export const Reasons = {
   SESSION_START: "SESSION_START",
   /** INVALID_ARGUMENT: a move on a session names another game. */
   SESSION_GAME: "SESSION_GAME",
+  /** INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it). */
+  SESSION_REQUEST_ID: "SESSION_REQUEST_ID",
+  /** OUT_OF_RANGE: after_version is negative or past the game's version. */
+  AFTER_VERSION_OUT_OF_RANGE: "AFTER_VERSION_OUT_OF_RANGE",
   /** INVALID_ARGUMENT: a page token this server did not give. */
   BAD_PAGE_TOKEN: "BAD_PAGE_TOKEN",
   /** INVALID_ARGUMENT: no such hint level. */
@@ -396,6 +400,8 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   BAD_PAGE_SIZE: "INVALID_ARGUMENT",
   SESSION_START: "INVALID_ARGUMENT",
   SESSION_GAME: "INVALID_ARGUMENT",
+  SESSION_REQUEST_ID: "INVALID_ARGUMENT",
+  AFTER_VERSION_OUT_OF_RANGE: "OUT_OF_RANGE",
   BAD_PAGE_TOKEN: "INVALID_ARGUMENT",
   BAD_HINT_LEVEL: "INVALID_ARGUMENT",
   NO_SEATS: "INVALID_ARGUMENT",

@@ -1,10 +1,10 @@
 """The one place where errors become gRPC statuses.
 
 Every status carries a ``google.rpc.ErrorInfo`` with a stable UPPER_SNAKE
-``reason`` and the domain ``ramino.v1``: malformed input INVALID_ARGUMENT, an
-illegal move FAILED_PRECONDITION, a stale version ABORTED, an unknown game
-NOT_FOUND, a bad token UNAUTHENTICATED, acting for another seat
-PERMISSION_DENIED.
+``reason`` and the domain ``ramino.v1``: malformed input INVALID_ARGUMENT, a
+version the game has not reached OUT_OF_RANGE, an illegal move
+FAILED_PRECONDITION, a stale version ABORTED, an unknown game NOT_FOUND, a
+bad token UNAUTHENTICATED, acting for another seat PERMISSION_DENIED.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ramino.errors import (
     Interrupted,
     NotFound,
     NotPermitted,
+    OutOfRange,
     RaminoError,
 )
 from ramino.store import GameExists, GameNotFound, StoreError, VersionConflict
@@ -95,6 +96,8 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             return None
         case IllegalMove():
             return make_status(grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc))
+        case OutOfRange():  # bad input, but not for ever: before InputError
+            return make_status(grpc.StatusCode.OUT_OF_RANGE, exc.reason, str(exc))
         case InputError():
             return make_status(grpc.StatusCode.INVALID_ARGUMENT, exc.reason, str(exc))
         case NotPermitted():

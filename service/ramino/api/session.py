@@ -46,9 +46,12 @@ async def read_moves(
     claims: Claims,
 ) -> None:
     """Hands each move the client sends to ``session``: a move refused
-    for its fields is answered in its place (the session stays open); a
-    message that is no move (another start) or does not decode ends the
-    session with its error."""
+    for its fields is answered in its place (the session stays open),
+    among them a move without a request id (``SESSION_REQUEST_ID``, its
+    answer's id empty: nothing is played, so that every answer to a
+    played move is matched by its id, not by its place); a message that is
+    no move (another start) or does not decode ends the session with its
+    error."""
     scope = claims.seat_scope(claim)
     try:
         async for message in requests:
@@ -63,6 +66,12 @@ async def read_moves(
             request_id = request.request_id
             try:
                 check_request_id(request_id)
+                if not request_id:
+                    raise ApiError(
+                        grpc.StatusCode.INVALID_ARGUMENT,
+                        reasons.SESSION_REQUEST_ID,
+                        "a move on a session needs a request_id: its answer carries it",
+                    )
                 if request.name and game_id_of(request.name) != session.game_id:
                     raise ApiError(
                         grpc.StatusCode.INVALID_ARGUMENT,

@@ -41,7 +41,7 @@ from ramino.app.outcomes import SeenGame, seen_game
 from ramino.app.table import GameTable
 from ramino.engine import Seen
 from ramino.engine.access import check_spectator
-from ramino.errors import Busy
+from ramino.errors import Busy, OutOfRange
 from ramino.store import Entry
 
 log = structlog.get_logger("ramino.app")
@@ -56,6 +56,21 @@ StreamEnd = Callable[[Resume], None]
 makes for the version of the last message the stream handed to the
 transport (which the client gets before the end): the transport's, given
 to :meth:`Watch.watch`; a watch without one has its task cancelled."""
+
+
+def check_after_version(after_version: int | None, version: int) -> None:
+    """Refuses a resume from a version the game does not have: negative, or
+    past ``version``, the game's (``GameTable.load``'s: the store's latest,
+    on a shared store too, so that a client resuming on another replica is
+    compared with what every replica has written). Such a client holds
+    versions the game never had, or lost (a store that failed over without
+    them): it starts again with a snapshot (no ``after_version``)."""
+    if after_version is not None and not 0 <= after_version <= version:
+        raise OutOfRange(
+            f"after_version {after_version} is not a version of this game "
+            f"(0 to {version}): resume after a version it sent, or start again without one",
+            R.AFTER_VERSION_OUT_OF_RANGE,
+        )
 
 
 class Cancelling:
@@ -136,10 +151,12 @@ class Watch:
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
-        a snapshot when asked for or when ``after_version`` is not a version
-        of the game. A spectator given ``batch`` is sent its entries several
-        to an item (at most one item per :meth:`spectator_interval`, and up
-        to ``CATCH_UP_BATCH`` of those read from the store); one that did
+        a snapshot when asked for or when ``after_version`` is None; an
+        ``after_version`` that is not a version of the game is refused
+        (:func:`check_after_version`) before anything is sent or held. A
+        spectator given ``batch`` is sent its entries several to an item (at
+        most one item per :meth:`spectator_interval`, and up to
+        ``CATCH_UP_BATCH`` of those read from the store); one that did
         not ask for them (``asked`` False) is sent one entry an item until
         the replica's spectator budget is reached (:class:`SpectatorBudget`),
         then batches. Ends after the match's or the game's end, and when
@@ -155,6 +172,7 @@ class Watch:
         batched = spectator_batches and asked
         game = await self._t.load(game_id)
         check_spectator(viewer, game.header.spectators_disabled)
+        check_after_version(after_version, game.version)
         # Spectators and each seat are counted apart: no number of
         # spectators keeps a seat from watching its own game.
         key = (game_id, viewer)
@@ -176,7 +194,7 @@ class Watch:
         feed = watcher = None
         try:
             start = after_version
-            with_snapshot = start is None or snapshot or start > game.version or start < 0
+            with_snapshot = start is None or snapshot
             if start is None or with_snapshot:
                 start = game.version
             live = game.status != "finished" and not self._closing.is_set()

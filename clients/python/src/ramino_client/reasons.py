@@ -190,6 +190,10 @@ SESSION_START: Final = "SESSION_START"
 """INVALID_ARGUMENT: a session opens with one start message, and only its first is one."""
 SESSION_GAME: Final = "SESSION_GAME"
 """INVALID_ARGUMENT: a move on a session names another game."""
+SESSION_REQUEST_ID: Final = "SESSION_REQUEST_ID"
+"""INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it)."""
+AFTER_VERSION_OUT_OF_RANGE: Final = "AFTER_VERSION_OUT_OF_RANGE"
+"""OUT_OF_RANGE: after_version is negative or past the game's version."""
 BAD_PAGE_TOKEN: Final = "BAD_PAGE_TOKEN"
 """INVALID_ARGUMENT: a page token this server did not give."""
 BAD_HINT_LEVEL: Final = "BAD_HINT_LEVEL"
@@ -393,6 +397,8 @@ CODES: Final[dict[str, str]] = {
     BAD_PAGE_SIZE: "INVALID_ARGUMENT",
     SESSION_START: "INVALID_ARGUMENT",
     SESSION_GAME: "INVALID_ARGUMENT",
+    SESSION_REQUEST_ID: "INVALID_ARGUMENT",
+    AFTER_VERSION_OUT_OF_RANGE: "OUT_OF_RANGE",
     BAD_PAGE_TOKEN: "INVALID_ARGUMENT",
     BAD_HINT_LEVEL: "INVALID_ARGUMENT",
     NO_SEATS: "INVALID_ARGUMENT",

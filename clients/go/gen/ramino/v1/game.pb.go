@@ -2426,7 +2426,10 @@ func (x *SeatOptions) GetHint() *Hint {
 type WatchGameRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// Resume after this version; unset to start with a snapshot.
+	// Resume after this version; unset to start with a snapshot. At the
+	// game's version nothing is sent before the next event. Negative, or past
+	// the game's version (the store's, whichever replica answers): OUT_OF_RANGE
+	// AFTER_VERSION_OUT_OF_RANGE before anything is sent; start again unset.
 	AfterVersion *int64 `protobuf:"varint,2,opt,name=after_version,json=afterVersion,proto3,oneof" json:"after_version,omitempty"`
 	// Start with a full snapshot even when resuming.
 	Snapshot bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
@@ -2625,7 +2628,9 @@ func (*WatchGameResponse_Events) isWatchGameResponse_Payload() {}
 
 // A client message of PlayGame: the start, then moves. A move is its unary
 // request (its `name` the session's game or empty), answered by a
-// `PlayGameResponse.answer` carrying its `request_id`.
+// `PlayGameResponse.answer` carrying its `request_id`, which a session's move
+// must have: without one it is answered INVALID_ARGUMENT SESSION_REQUEST_ID
+// (the answer's `request_id` empty, in its place), nothing played.
 type PlayGameRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Message:
@@ -2876,6 +2881,11 @@ type PlayGameStart struct {
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// Resume after this version (the last one the client got): every event
 	// after it comes, none at or before it. Unset: start with a snapshot.
+	// At the game's version: the seat's options alone first when the turn is
+	// its own (see PlayGameResponse), else nothing before the next event.
+	// Negative, or past the game's version (the store's, whichever replica
+	// answers): the session ends with OUT_OF_RANGE AFTER_VERSION_OUT_OF_RANGE
+	// before anything is sent or played; start again unset.
 	AfterVersion *int64 `protobuf:"varint,2,opt,name=after_version,json=afterVersion,proto3,oneof" json:"after_version,omitempty"`
 	// Start with a full snapshot even when resuming.
 	Snapshot      bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
@@ -2941,6 +2951,12 @@ type PlayGameResponse struct {
 	// The game's version after this message (for a refused move, the
 	// version of the last message before it).
 	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// No payload: `options` alone, the seat's options at `version` when no
+	// snapshot, event or answer carries them: first on a session resumed at
+	// the game's version on the seat's turn (nothing to replay, and no event
+	// until it moves), or once nothing else is to be sent before the session
+	// told the seat any (after a refused move, say).
+	//
 	// Types that are valid to be assigned to Payload:
 	//
 	//	*PlayGameResponse_Snapshot
@@ -3060,7 +3076,7 @@ func (*PlayGameResponse_Answer) isPlayGameResponse_Payload() {}
 // The answer to one move sent on a session.
 type MoveAnswer struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The move's request_id.
+	// The move's request_id (empty only for a move refused for having none).
 	RequestId string `protobuf:"bytes,1,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// Types that are valid to be assigned to Outcome:
 	//

@@ -282,6 +282,12 @@ public object Reasons {
     /** INVALID_ARGUMENT: a move on a session names another game. */
     public const val SESSION_GAME: String = "SESSION_GAME"
 
+    /** INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it). */
+    public const val SESSION_REQUEST_ID: String = "SESSION_REQUEST_ID"
+
+    /** OUT_OF_RANGE: after_version is negative or past the game's version. */
+    public const val AFTER_VERSION_OUT_OF_RANGE: String = "AFTER_VERSION_OUT_OF_RANGE"
+
     /** INVALID_ARGUMENT: a page token this server did not give. */
     public const val BAD_PAGE_TOKEN: String = "BAD_PAGE_TOKEN"
 
@@ -539,6 +545,8 @@ public object Reasons {
         BAD_PAGE_SIZE to "INVALID_ARGUMENT",
         SESSION_START to "INVALID_ARGUMENT",
         SESSION_GAME to "INVALID_ARGUMENT",
+        SESSION_REQUEST_ID to "INVALID_ARGUMENT",
+        AFTER_VERSION_OUT_OF_RANGE to "OUT_OF_RANGE",
         BAD_PAGE_TOKEN to "INVALID_ARGUMENT",
         BAD_HINT_LEVEL to "INVALID_ARGUMENT",
         NO_SEATS to "INVALID_ARGUMENT",
