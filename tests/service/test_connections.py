@@ -189,34 +189,53 @@ async def test_past_the_total_limit_a_new_connection_is_closed_as_it_is_accepted
         await running.stop(0)
 
 
+UNDER_FILE_LIMIT = (
+    "import os, resource, sys; "
+    "resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[1]), int(sys.argv[2]))); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[3:]])"
+)
+"""Sets the open file limits then becomes the command after them: a server
+started under a limit without ``preexec_fn``, whose fork would run this
+process's gRPC fork handlers in the child (with other threads in gRPC,
+the child's event engine fails: 'epoll_wait error: Bad file descriptor')."""
+
+
+def start_serve(
+    tmp_path: Path, files: tuple[int, int], *flags: str
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """``ramino serve --store memory`` with ``flags``, started under the open
+    file limits ``files`` (soft, hard): the process, its port and its log."""
+    port = free_port()
+    env = {**os.environ, "RAMINO_TOKEN_SECRET": "connections-test-secret-of-32-bytes!"}
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "-c", UNDER_FILE_LIMIT, str(files[0]), str(files[1])]
+    command += ["-m", "ramino", "serve", "--port", str(port), "--store", "memory", *flags]
+    with log.open("wb") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=out)
+    return server, port, log
+
+
+def wait_serving(server: subprocess.Popen[bytes], log: Path) -> list[dict[str, Any]]:
+    """The server's log lines once it serves (or has stopped), waiting up to
+    2 minutes: a loaded machine starts Python slowly."""
+    lines: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+        if any(line.get("event") == "serving" for line in lines) or server.poll() is not None:
+            break
+        time.sleep(0.05)
+    return lines
+
+
 def test_serve_raises_its_soft_file_limit_to_the_hard_one_and_logs_it(tmp_path: Path) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or hard <= 256:
         pytest.skip(f"the hard file limit here is {hard}")
     low = min(soft, hard // 2, 512)
-
-    def lower() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (low, hard))
-
-    port = free_port()
-    env = {**os.environ, "RAMINO_TOKEN_SECRET": "connections-test-secret-of-32-bytes!"}
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "ramino", "serve", "--port", str(port), "--store", "memory"],
-            env=env,
-            stdout=out,
-            stderr=out,
-            preexec_fn=lower,
-        )
+    server, _, log = start_serve(tmp_path, (low, hard))
     try:
-        lines: list[dict[str, object]] = []
-        # Up to 2 minutes: a loaded machine starts a server slowly.
-        for _ in range(2400):
-            lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
-            if any(line.get("event") == "serving" for line in lines) or server.poll() is not None:
-                break
-            time.sleep(0.05)
+        lines = wait_serving(server, log)
         raised = [line for line in lines if line.get("event") == "raised the open file limit"]
         assert raised, log.read_text()[-2000:]
         assert (raised[0]["soft_was"], raised[0]["soft"]) == (low, hard)
@@ -480,26 +499,9 @@ def ramino_serve(
     """``ramino serve --store memory`` with ``flags``, started under the
     open file limits ``files`` (soft, hard), and serving: its port and its
     log lines up to ``serving`` (all of them, if it stopped first)."""
-
-    def lower() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, files)
-
-    port = free_port()
-    env = {**os.environ, "RAMINO_TOKEN_SECRET": "connections-test-secret-of-32-bytes!"}
-    log = tmp_path / "serve.log"
-    command = [sys.executable, "-m", "ramino", "serve", "--port", str(port), "--store", "memory"]
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [*command, *flags], env=env, stdout=out, stderr=out, preexec_fn=lower
-        )
+    server, port, log = start_serve(tmp_path, files, *flags)
     try:
-        lines: list[dict[str, Any]] = []
-        deadline = time.monotonic() + 120  # a loaded machine starts Python slowly
-        while time.monotonic() < deadline:
-            lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
-            if any(line.get("event") == "serving" for line in lines) or server.poll() is not None:
-                break
-            time.sleep(0.05)
+        lines = wait_serving(server, log)
         assert any(line.get("event") == "serving" for line in lines), log.read_text()[-2000:]
         yield port, lines
     finally:
