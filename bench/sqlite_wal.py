@@ -17,21 +17,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from ramino.store import GameSummary, RequestRecord
 from ramino.store.sqlite import WAL_LIMIT, SqliteStore
 
-GAMES = 64
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.support.sqlite_burst import burst, prepare  # noqa: E402  (the test's load, written once)
+
 MIB = 1024 * 1024
-ANSWER = b"a" * 1500
-ENTRY = '{"t":"drew","seat":0,"card":17,"at":1764590000.0}' * 3
-
-
-def summary(game_id: str) -> GameSummary:
-    return GameSummary(game_id, "rummy", "playing", 1.0, open_seats=0, seats=2)
 
 
 class Lag:
@@ -63,44 +60,13 @@ class Lag:
 async def run(kind: str, count: int, limit: int, root: Path) -> dict[str, float]:
     store = SqliteStore(root / f"{kind}-{count}-{limit}.db", wal_limit=limit)
     assert store.checkpointer is not None
-    biggest = 0
     lag = Lag()
-    if kind == "moves":
-        for g in range(GAMES):
-            await store.create(summary(f"g{g}"), "e1")
+    await prepare(store, kind)
     started = time.perf_counter()
     lag.start()
-    done = 0
-    version = 1
-    while done < count:
-        n = min(GAMES, count - done)
-        if kind == "moves":
-            await asyncio.gather(
-                *(
-                    store.append(
-                        f"g{g}",
-                        version,
-                        [ENTRY, ENTRY],
-                        summary(f"g{g}"),
-                        RequestRecord(f"r{version}", "seat:0", "Draw", "p", ANSWER),
-                    )
-                    for g in range(n)
-                )
-            )
-            version += 2
-        else:
-            await asyncio.gather(
-                *(
-                    store.create(
-                        summary(f"c{done + i}"),
-                        ENTRY * 4,
-                        RequestRecord(f"c{done + i}", "caller:k", "CreateGame", "p", ANSWER),
-                    )
-                    for i in range(n)
-                )
-            )
-        done += n
-        biggest = max(biggest, store.checkpointer.wal_size())
+    sizes: list[int] = []
+    await burst(store, kind, count, sizes)
+    biggest = max(sizes, default=0)
     seconds = time.perf_counter() - started
     await lag.stop()
     final = store.checkpointer.wal_size()

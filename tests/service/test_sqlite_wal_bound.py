@@ -7,62 +7,12 @@ the one commit that lands after their check still fits under it."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
-from ramino.store import GameSummary, RequestRecord
 from ramino.store.sqlite import WAL_LIMIT, SqliteStore, hold_size, restart_size
 
-ANSWER = b"a" * 1500
-"""A move's answer, as its request record keeps it."""
-ENTRY = '{"t":"drew","seat":0,"card":17,"at":1764590000.0}' * 3
-
-
-def summary(game_id: str) -> GameSummary:
-    return GameSummary(game_id, "rummy", "playing", 1.0, open_seats=0, seats=2)
-
-
-async def burst(store: SqliteStore, kind: str, count: int, sizes: list[int]) -> None:
-    """``count`` creates (each with its CreateGame record) or appends (64
-    games at once, each with its move's record, as group commit batches
-    them), as fast as the store takes them; the log's file size after
-    each batch."""
-    assert store.checkpointer is not None
-    games = 64
-    if kind == "appends":
-        for g in range(games):
-            await store.create(summary(f"g{g}"), "e1")
-    done, version = 0, 1
-    while done < count:
-        n = min(games, count - done)
-        if kind == "creates":
-            await asyncio.gather(
-                *(
-                    store.create(
-                        summary(f"c{done + i}"),
-                        ENTRY * 4,
-                        RequestRecord(f"c{done + i}", "caller:k", "CreateGame", "p", ANSWER),
-                    )
-                    for i in range(n)
-                )
-            )
-        else:
-            await asyncio.gather(
-                *(
-                    store.append(
-                        f"g{g}",
-                        version,
-                        [ENTRY, ENTRY],
-                        summary(f"g{g}"),
-                        RequestRecord(f"r{version}", "seat:0", "Draw", "p", ANSWER),
-                    )
-                    for g in range(n)
-                )
-            )
-            version += 2
-        done += n
-        sizes.append(store.checkpointer.wal_size())
+from tests.support.sqlite_burst import burst, prepare
 
 
 def test_the_bound_is_the_limit_and_its_parts_are_below_it() -> None:
@@ -70,7 +20,7 @@ def test_the_bound_is_the_limit_and_its_parts_are_below_it() -> None:
     assert restart_size(WAL_LIMIT) < hold_size(WAL_LIMIT) < WAL_LIMIT
 
 
-@pytest.mark.parametrize(("kind", "count"), [("creates", 6000), ("appends", 12000)])
+@pytest.mark.parametrize(("kind", "count"), [("creates", 6000), ("moves", 12000)])
 async def test_the_log_never_passes_its_bound_during_a_burst_nor_after_it(
     tmp_path: Path, kind: str, count: int
 ) -> None:
@@ -85,6 +35,7 @@ async def test_the_log_never_passes_its_bound_during_a_burst_nor_after_it(
     assert store.checkpointer is not None
     sizes: list[int] = []
     try:
+        await prepare(store, kind)
         await burst(store, kind, count, sizes)
         assert store.checkpointer.restarted >= 2, "the burst never passed the catch-up size"
         assert max(sizes) <= limit, (max(sizes), limit)
