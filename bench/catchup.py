@@ -212,11 +212,7 @@ async def measure(
                 figures[kind] = Figures(best.messages, best.seconds, best.server_cpu, waits)
             return figures
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        watchers.stop_server(server)
 
 
 def main(argv: list[str] | None = None) -> int:

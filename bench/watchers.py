@@ -125,6 +125,16 @@ def start_server(
     raise RuntimeError("the server did not come up")
 
 
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Stops a server of :func:`start_server`: terminated, killed if it has
+    not ended 10 s later."""
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 # --- the spectators (their own process) ------------------------------------------------
 
 
@@ -334,11 +344,7 @@ async def measure(
                 await other
         if watcher is not None and watcher.is_alive():
             watcher.kill()
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
 
 
 def main(argv: list[str] | None = None) -> int:
