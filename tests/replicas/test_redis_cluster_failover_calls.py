@@ -22,7 +22,7 @@ import time
 import traceback
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -401,17 +401,6 @@ async def drive_through_kills(
     finally:
         await drive.stop()
     return drive.calls
-
-
-@pytest.fixture
-def own_cluster(tmp_path: Path) -> Iterator[RedisClusterServers]:
-    """A cluster of its own, for a test that kills its primaries."""
-    cluster = RedisClusterServers(tmp_path / "redis-cluster", node_timeout_ms=1500)
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.stop()
 
 
 async def test_every_store_call_through_primary_kills_answers_or_is_unavailable(

@@ -5,7 +5,7 @@ SIGKILL mid-play loses no acknowledged move where appends wait for a replica."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import grpc
@@ -64,17 +64,6 @@ async def on_cluster(
     c = await open_servers(redis_cluster.url, tmp_path, 3, bot_delay=0.002)
     yield c, redis_cluster
     await close_cluster(c)
-
-
-@pytest.fixture
-def own_cluster(tmp_path: Path) -> Iterator[RedisClusterServers]:
-    """A cluster of its own, for a test that kills one of its primaries."""
-    cluster = RedisClusterServers(tmp_path / "redis-cluster", node_timeout_ms=1500)
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.stop()
 
 
 async def test_games_on_a_cluster_spread_over_every_shard_and_all_finish(
