@@ -86,7 +86,9 @@ func (x *Session) open() (raminov1.GameService_PlayGameClient, error) {
 		cancel()
 		return nil, err
 	}
-	start := &raminov1.PlayGameStart{Name: x.seat.Name, AfterVersion: x.last}
+	// Options with their hint and answers with the mover's view: what the
+	// session's callers read (the server sends neither unless asked).
+	start := &raminov1.PlayGameStart{Name: x.seat.Name, AfterVersion: x.last, Hints: true, AnswerViews: true}
 	requests := []*raminov1.PlayGameRequest{{Message: &raminov1.PlayGameRequest_Start{Start: start}}}
 	for _, p := range x.unanswered {
 		requests = append(requests, p.request)

@@ -111,8 +111,13 @@ def session(stub: game_pb2_grpc.GameServiceStub, token: str) -> Any:
     return stub.PlayGame(metadata=auth(token))
 
 
-async def start(call: Any, name: str, after: int | None = None) -> None:
-    begin = game_pb2.PlayGameStart(name=name)
+async def start(
+    call: Any, name: str, after: int | None = None, hints: bool = True, views: bool = True
+) -> None:
+    """Starts a session; by default asking for the hint and the answers'
+    views (what the tests here read: the lean session is
+    tests/service/test_session_lean.py's)."""
+    begin = game_pb2.PlayGameStart(name=name, hints=hints, answer_views=views)
     if after is not None:
         begin.after_version = after
     await call.write(game_pb2.PlayGameRequest(start=begin))

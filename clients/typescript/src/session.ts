@@ -254,7 +254,10 @@ export class Session implements AsyncIterable<SessionUpdate> {
     const outbox = new Outbox();
     // Resumed after the last version received: nothing missed or repeated.
     const last = this.lastVersion;
-    const start = last === undefined ? { name: this.seat.name } : { name: this.seat.name, afterVersion: last };
+    // Options with their hint and answers with the mover's view: what the
+    // session's callers read (the server sends neither unless asked).
+    const wanted = { name: this.seat.name, hints: true, answerViews: true };
+    const start = last === undefined ? wanted : { ...wanted, afterVersion: last };
     outbox.push({ message: { case: "start", value: start } });
     for (const pending of this.unanswered.values()) outbox.push({ message: pending.request });
     const abort = new AbortController();

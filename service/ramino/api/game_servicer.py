@@ -376,7 +376,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         encoder = SessionEncoder(self.messages, game.public_header())
         after = start.after_version if start.HasField("after_version") else None
         with self._stream_slot(context, "session"):
-            session = self.app.session(game_id, claim.seat, self.encode_event)
+            session = self.app.session(
+                game_id, claim.seat, self.encode_event, start.hints, start.answer_views
+            )
             reader = asyncio.create_task(read_moves(requests, session, claim, self.claims))
             ender = StreamEnder(context, after, self._endings)
             try:

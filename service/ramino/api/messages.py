@@ -20,7 +20,7 @@ import ramino
 from ramino.api import convert
 from ramino.api.events import event_message
 from ramino.app.log import GameCreated
-from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame, seen_turn
+from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.engine import (
     AcceptLayout,
     Command,
@@ -300,10 +300,17 @@ class Messages:
 
     # --- legal moves and the hint ---------------------------------------------------
 
-    def legal(self, header: GameCreated, legal: LegalMoves, msg: Any, hint: game_pb2.Hint) -> None:
+    def legal(
+        self,
+        header: GameCreated,
+        legal: LegalMoves,
+        msg: Any,
+        hint: game_pb2.Hint,
+        with_hint: bool = True,
+    ) -> None:
         """Fills ``msg`` (a MoveResult or a GetLegalMovesResponse: its one
         repeated Move field) with the moves of ``legal``, and ``hint`` (its
-        empty Hint) with the hint, when there is one."""
+        empty Hint) with the hint, when there is one and ``with_hint``."""
         kind = type(msg)
         parts = []
         for cmd, value in legal.moves:
@@ -313,7 +320,7 @@ class Messages:
                 found = self._moves.put(key, self._move_field(kind, cmd, value))
             parts.append(found)
         msg.MergeFromString(b"".join(parts))
-        if legal.hint is not None:
+        if with_hint and legal.hint is not None:
             self.hint(self.game_variant(header), legal.hint, hint)
 
     @staticmethod
@@ -387,22 +394,28 @@ class Messages:
         self.move_result(outcome, result)
         return msg  # type: ignore[no-any-return]
 
-    def move_result(self, outcome: MoveOutcome, result: game_pb2.MoveResult) -> None:
+    def move_result(
+        self, outcome: MoveOutcome, result: game_pb2.MoveResult, hint: bool = True
+    ) -> None:
         """Fills ``result``, an empty MoveResult, from ``outcome``: the
-        events (each with whose turn it is after it), the view, and the
-        seat's options (its legal moves and hint while the turn is its own)."""
-        game = outcome.game
+        events (each with whose turn it is after it), and the seat's options
+        (its legal moves while the turn is its own, with the hint when
+        ``hint``); and when the outcome has the mover's view (a unary
+        call's, a session's that asked for views), the view and the legal
+        moves and hint again in their own fields."""
+        header = outcome.header
         events = result.events
         turns = outcome.turns
-        first = game.version - len(outcome.events) + 1
+        first = outcome.version - len(outcome.events) + 1
         for i, e in enumerate(outcome.events):
             event_message(
                 first + i, e, into=events.add(), turn=turns[i] if i < len(turns) else None
             )
-        self.view(game, into=result.view)
-        if outcome.legal is not None:
-            self.legal(game.header, outcome.legal, result, result.hint)
-        self.options(game.header, outcome.legal, game.version, seen_turn(game), result.options)
+        if outcome.game is not None:
+            self.view(outcome.game, into=result.view)
+            if outcome.legal is not None:
+                self.legal(header, outcome.legal, result, result.hint, hint)
+        self.options(header, outcome.legal, outcome.version, outcome.turn, result.options, hint)
 
     def options(
         self,
@@ -411,14 +424,16 @@ class Messages:
         version: int,
         turn: int | None,
         msg: game_pb2.SeatOptions,
+        hint: bool = True,
     ) -> game_pb2.SeatOptions:
         """Fills ``msg``, an empty SeatOptions: what a seat may do at
-        ``version`` (``legal``: its moves and hint; None, it has none)."""
+        ``version`` (``legal``: its moves and hint, the hint left out
+        unless ``hint``; None, it has none)."""
         msg.version = version
         if turn is not None:
             msg.turn = turn
         if legal is not None:
-            self.legal(header, legal, msg, msg.hint)
+            self.legal(header, legal, msg, msg.hint, hint)
         return msg
 
 

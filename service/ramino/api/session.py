@@ -19,7 +19,7 @@ from ramino.api.messages import Messages
 from ramino.api.requests import check_request_id, game_id_of, request_record
 from ramino.app.log import GameCreated
 from ramino.app.outcomes import KeptAnswer, LegalMoves
-from ramino.app.session import Session, SessionItem
+from ramino.app.session import Ask, Session, SessionItem
 from ramino.errors import RaminoError
 from ramino.v1 import game_pb2
 
@@ -49,9 +49,10 @@ async def read_moves(
     for its fields is answered in its place (the session stays open),
     among them a move without a request id (``SESSION_REQUEST_ID``, its
     answer's id empty: nothing is played, so that every answer to a
-    played move is matched by its id, not by its place); a message that is
-    no move (another start) or does not decode ends the session with its
-    error."""
+    played move is matched by its id, not by its place); an ask
+    (``PlayGameAsk``) is handed on in its place among them; a message that
+    is no move (another start) or does not decode ends the session with
+    its error."""
     scope = claims.seat_scope(claim)
     try:
         async for message in requests:
@@ -63,6 +64,15 @@ async def read_moves(
                     "a session is started once, by its first message; the others are moves",
                 )
             request: Any = getattr(message, kind)
+            if kind == "ask":
+                await session.ask(
+                    Ask(
+                        request.hints if request.HasField("hints") else None,
+                        request.answer_views if request.HasField("answer_views") else None,
+                        request.snapshot,
+                    )
+                )
+                continue
             request_id = request.request_id
             try:
                 check_request_id(request_id)
@@ -95,13 +105,18 @@ async def read_moves(
 
 
 def options_bytes(
-    messages: Messages, header: GameCreated, legal: LegalMoves, response: type[Any]
+    messages: Messages,
+    header: GameCreated,
+    legal: LegalMoves,
+    response: type[Any],
+    hints: bool = True,
 ) -> bytes:
     """A ``response`` (PlayGameResponse or WatchGameResponse: the same
-    field number) holding only ``options``, serialized: joined to an
-    event's bytes, it is the same message with its options."""
+    field number) holding only ``options`` (with their hint when
+    ``hints``), serialized: joined to an event's bytes, it is the same
+    message with its options."""
     msg = response()
-    messages.options(header, legal, legal.version, legal.turn, msg.options)
+    messages.options(header, legal, legal.version, legal.turn, msg.options, hints)
     data: bytes = msg.SerializeToString()
     return data
 
@@ -116,10 +131,11 @@ class SessionEncoder:
     def message(self, item: SessionItem) -> game_pb2.PlayGameResponse | bytes:
         """The PlayGameResponse of ``item``; an event's comes as bytes (the
         watch's, with the options joined)."""
+        hints = item.hints
         if item.payload:
             if item.options is None:
                 return item.payload
-            return item.payload + self.options(item.options)
+            return item.payload + self.options(item.options, hints)
         msg = game_pb2.PlayGameResponse(version=item.version)
         if item.game is not None:
             self.messages.view(item.game, with_deck=True, into=msg.snapshot)
@@ -137,11 +153,11 @@ class SessionEncoder:
             elif isinstance(answer.outcome, KeptAnswer):
                 out.result.MergeFromString(answer.outcome.data)
             elif answer.outcome is not None:
-                self.messages.move_result(answer.outcome, out.result)
+                self.messages.move_result(answer.outcome, out.result, hints)
         if item.options is not None:
             legal = item.options
-            self.messages.options(self.header, legal, legal.version, legal.turn, msg.options)
+            self.messages.options(self.header, legal, legal.version, legal.turn, msg.options, hints)
         return msg
 
-    def options(self, legal: LegalMoves) -> bytes:
-        return options_bytes(self.messages, self.header, legal, game_pb2.PlayGameResponse)
+    def options(self, legal: LegalMoves, hints: bool = True) -> bytes:
+        return options_bytes(self.messages, self.header, legal, game_pb2.PlayGameResponse, hints)

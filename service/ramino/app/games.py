@@ -195,10 +195,15 @@ class GameApp:
     async def options_at(self, game_id: str, seat: int, version: int) -> LegalMoves | None:
         return await self.moves.options_at(game_id, seat, version)
 
-    def session(self, game_id: str, seat: int, encode: Encode) -> Session:
+    def session(
+        self, game_id: str, seat: int, encode: Encode, hints: bool = True, views: bool = True
+    ) -> Session:
         """A seat's session (see :mod:`ramino.app.session`): its moves, the
-        events it may see and its options, in version order."""
-        return Session(self.moves, self.watching, game_id, seat, encode, self.table.limits)
+        events it may see and its options, in version order (``hints``:
+        options with their hint; ``views``: answers with the mover's view)."""
+        return Session(
+            self.moves, self.watching, game_id, seat, encode, self.table.limits, hints, views
+        )
 
     def begin_shutdown(self) -> None:
         self.watching.begin_shutdown()

@@ -13,6 +13,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import orjson
@@ -29,11 +30,19 @@ from ramino.app.log import (
     entry_turn,
     log_event,
 )
-from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves, seen_game
+from ramino.app.outcomes import (
+    KeptAnswer,
+    LegalMoves,
+    MoveOutcome,
+    SeenGame,
+    legal_moves,
+    seen_game,
+    with_hint,
+)
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
 from ramino.bots.search import hint_budget
-from ramino.engine import Command, Event, Game, View, see_event, see_view
+from ramino.engine import Command, Event, Game, see_event
 from ramino.engine.access import check_seat
 from ramino.errors import GameStateError, RaminoError
 from ramino.pool import WorkPool
@@ -77,9 +86,12 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
+        view: bool = True,
+        hint: bool = True,
     ) -> MoveOutcome | KeptAnswer:
         """Plays ``command`` for ``seat`` and returns what the move did, as
-        the mover sees it; with a request id, the move's facts (the seat and
+        the mover sees it (``view``: with its view of the game; ``hint``:
+        its next options with their hint); with a request id, the move's facts (the seat and
         its versions, :func:`move_facts`) are stored with it in
         ``request``'s record, so that a retry of the request gets the same
         outcome again (:meth:`_replay`) and a reuse of its id by anyone else
@@ -89,7 +101,7 @@ class Moves:
         for attempt in range(4):
             try:
                 outcome, applied = await self._move_once(
-                    game_id, seat, command, expected_version, request
+                    game_id, seat, command, expected_version, request, view, hint
                 )
             except VersionConflict:
                 if expected_version is not None or attempt == 3:
@@ -107,6 +119,8 @@ class Moves:
         command: Command,
         expected_version: int | None,
         request: RequestRecord | None,
+        view: bool,
+        hint: bool,
     ) -> tuple[MoveOutcome | KeptAnswer, Applied | None]:
         """The move's answer, and what it appended (None when it answers a
         retry: nothing new), for the watch feeds once the lock is let go."""
@@ -135,7 +149,7 @@ class Moves:
                 )
                 applied = await self._apply(game, seat, command, extra, person=True)
                 outcome = await self._outcome(
-                    game, seat, applied.events, applied.turns[len(extra) :]
+                    game, seat, applied.events, applied.turns[len(extra) :], view, hint
                 )
                 if request is not None:
                     facts = move_facts(seat, applied.before, game.version, len(applied.events))
@@ -144,7 +158,7 @@ class Moves:
                         await self._append(game, applied.before, applied.entries, record)
                     except DuplicateRequest as dup:
                         first = first_answer(dup.record, request)
-                        return await self._replay(game_id, first), None
+                        return await self._replay(game_id, first, view, hint), None
                 else:
                     await self._append(game, applied.before, applied.entries, None)
                 await self._applied(game, command, applied)
@@ -157,9 +171,11 @@ class Moves:
                 kept = await self._t.store.request(game_id, request.request_id)
                 if kept is None:
                     raise
-                return await self._replay(game_id, first_answer(kept, request)), None
+                return await self._replay(game_id, first_answer(kept, request), view, hint), None
 
-    async def _replay(self, game_id: str, facts: bytes) -> MoveOutcome | KeptAnswer:
+    async def _replay(
+        self, game_id: str, facts: bytes, view: bool, hint: bool
+    ) -> MoveOutcome | KeptAnswer:
         """The outcome of the move whose facts a request record keeps (the
         caller holds the game's lock), the same as it was first: the game
         is folded from its log up to the move's version (this replica's
@@ -183,7 +199,7 @@ class Moves:
         turns = tuple(entry_turn(json.loads(e.data)) for e in logged)
         if len(turns) != count:
             turns = (None,) * count
-        return await self._outcome(game, seat, events[len(events) - count :], turns)
+        return await self._outcome(game, seat, events[len(events) - count :], turns, view, hint)
 
     async def _apply(
         self,
@@ -254,39 +270,48 @@ class Moves:
         seat: int,
         events: Sequence[Event],
         turns: Sequence[int | None],
+        view: bool = True,
+        hint: bool = True,
     ) -> MoveOutcome:
         """What the move that made ``events`` (and left ``game`` as it is)
         did, as ``seat``, its mover, sees it (``turns``: whose turn it was
-        after each event)."""
+        after each event; ``view``: with the mover's view, which is then
+        built; ``hint``: its options with their hint)."""
         engine = game.engine
         assert engine is not None
-        view = see_view(engine, seat)
         legal = None
-        if engine.turn == seat:
-            legal = await self._legal(game, seat, view.value)
+        turn = engine.turn
+        if turn == seat:
+            legal = await self._legal(game, seat, hint)
         return MoveOutcome(
-            seen_game(game, seat, view),
+            game.version,
+            game.public_header(),
+            None if game.ended is not None else turn,
+            seen_game(game, seat) if view else None,
             tuple(see_event(e, seat) for e in events),
             legal,
             tuple(turns),
         )
 
-    async def _legal(self, game: HostedGame, seat: int, view: View | None) -> LegalMoves:
+    async def _legal(self, game: HostedGame, seat: int, hint: bool = True) -> LegalMoves:
         """:func:`legal_moves`, computed once per state of the game and seat
-        (the answer to a move and a GetLegalMoves after it share it), in the
-        work pool for a hand of more than ``POOLED_HAND`` cards; the caller
-        holds the game's lock, so nothing changes the game meanwhile."""
+        (the answer to a move and a GetLegalMoves after it share it), its
+        hint searched only once asked for (``hint``), in the work pool for
+        a hand of more than ``POOLED_HAND`` cards; the caller holds the
+        game's lock, so nothing changes the game meanwhile."""
         cached = game.legal
         if cached is not None and cached[0] == game.version and cached[1] == seat:
             found: LegalMoves = cached[2]
-            return found
-        if view is None:
-            assert game.engine is not None
-            view = game.engine.view(seat)
-        if self._pool is None or len(view.hand or ()) <= POOLED_HAND:
-            legal = legal_moves(game, seat, view)
+            if found.hinted or not hint:
+                return found
+            search = partial(with_hint, game, seat, found)
         else:
-            legal = await self._pool.run(legal_moves, game, seat, view)
+            search = partial(legal_moves, game, seat, hint)
+        assert game.engine is not None
+        if self._pool is None or len(game.engine.hand(seat)) <= POOLED_HAND:
+            legal = search()
+        else:
+            legal = await self._pool.run(search)
         game.legal = (game.version, seat, legal)
         return legal
 
@@ -298,13 +323,16 @@ class Moves:
             check_seat(seat, len(game.players))
             if game.engine is None or game.ended is not None:
                 return LegalMoves(game.version, (), None)
-            return await self._legal(game, seat, None)
+            return await self._legal(game, seat)
 
-    async def options_at(self, game_id: str, seat: int, version: int) -> LegalMoves | None:
+    async def options_at(
+        self, game_id: str, seat: int, version: int, hint: bool = True
+    ) -> LegalMoves | None:
         """What ``seat`` may do at ``version`` (no moves when the turn is
-        another's), or None when the game has moved past ``version``: the
-        options pushed to a seat's streams after the event at ``version``,
-        made once per state (they share :meth:`legal`'s cache)."""
+        another's; ``hint``: with the hint on its hand), or None when the
+        game has moved past ``version``: the options pushed to a seat's
+        streams after the event at ``version``, made once per state (they
+        share :meth:`legal`'s cache)."""
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
             if game.version != version:
@@ -313,7 +341,19 @@ class Moves:
             if engine is None or game.ended is not None or engine.turn != seat:
                 turn = None if engine is None or game.ended is not None else engine.turn
                 return LegalMoves(game.version, (), None, turn)
-            return await self._legal(game, seat, None)
+            return await self._legal(game, seat, hint)
+
+    async def seen(self, game_id: str, seat: int, hint: bool) -> tuple[SeenGame, LegalMoves]:
+        """The game now as ``seat`` sees it, and what it may do (``hint``:
+        with the hint on its hand), taken at once under the game's lock."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            check_seat(seat, len(game.players))
+            engine = game.engine
+            if engine is None or game.ended is not None or engine.turn != seat:
+                turn = None if engine is None or game.ended is not None else engine.turn
+                return seen_game(game, seat), LegalMoves(game.version, (), None, turn)
+            return seen_game(game, seat), await self._legal(game, seat, hint)
 
     async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
         """The move the bot of ``level`` would make now for ``seat`` (which

@@ -9,10 +9,13 @@ that a viewer sees has passed the engine's viewer filter
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ramino
 from ramino.engine import Command, Event, Knock, LayMelds, Seen, View, see_view
+from ramino.engine.hint import Hint as EngineHint
 from ramino.engine.hint import knock_unmatched
 
 from .log import GameCreated, HostedGame
@@ -27,6 +30,7 @@ __all__ = [
     "seen_game",
     "seen_turn",
     "legal_moves",
+    "with_hint",
 ]
 
 
@@ -61,9 +65,13 @@ class LegalMoves:
     version: int
     moves: tuple[tuple[Command, int], ...]
     hint: Hint | None
-    """Absent when the seat holds no card."""
+    """Absent when the seat holds no card, or when it was not asked for
+    (:attr:`hinted`)."""
     turn: int | None = None
     """Whose turn it is at ``version`` (None: no seat is to play)."""
+    hinted: bool = True
+    """Whether :attr:`hint` was made (a session that did not ask for hints
+    gets moves whose hint was never searched)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +100,18 @@ class SeenGame:
 class MoveOutcome:
     """What one move did, as the seat that made it sees it."""
 
-    game: SeenGame
-    """The game after the move, for the mover."""
+    version: int
+    """The game's version after the move."""
+    header: GameCreated
+    """The game's header without its secret seed."""
+    turn: int | None
+    """Whose turn it is after the move (None: no seat is to play)."""
+    game: SeenGame | None
+    """The game after the move, for the mover (None: not asked for, as a
+    session's answer without views)."""
     events: tuple[Seen[Event], ...]
     """The engine's events of the move, projected for the mover; the last
-    is at ``game.version``."""
+    is at :attr:`version`."""
     legal: LegalMoves | None
     """While the turn is still the mover's: its next moves and the hint."""
     turns: tuple[int | None, ...] = ()
@@ -140,14 +155,15 @@ def seen_game(game: HostedGame, viewer: int | None, view: Seen[View] | None = No
     )
 
 
-def legal_moves(game: HostedGame, seat: int, view: View) -> LegalMoves:
-    """``seat``'s legal moves in ``game`` and the hint on its hand (its
-    searches take milliseconds on a large hand: see ``POOLED_HAND``)."""
+def legal_moves(game: HostedGame, seat: int, hint: bool = True) -> LegalMoves:
+    """``seat``'s legal moves in ``game`` and, with ``hint``, the hint on
+    its hand (its searches take milliseconds on a large hand: see
+    ``POOLED_HAND``)."""
     engine = game.engine
     assert engine is not None
-    variant = engine.rules.variant
-    deck = view.deck
-    ids = list(view.hand or ())
+    rules = engine.rules
+    variant = rules.variant
+    deck = rules.names
     legal = engine.legal_moves(seat)
     moves: list[tuple[Command, int]] = []
     for m in legal:
@@ -155,16 +171,27 @@ def legal_moves(game: HostedGame, seat: int, view: View) -> LegalMoves:
         if isinstance(m, LayMelds):
             value = sum(ramino.validate_meld([deck[c] for c in x], variant).value for x in m.melds)
         elif isinstance(m, Knock):
-            value = knock_unmatched(engine.rules, ids, m)
+            value = knock_unmatched(rules, list(engine.hand(seat)), m)
         moves.append((m, value))
-    found = engine.hint(seat, legal)
-    hint = None
-    if found is not None:
-        melds = [[deck[c] for c in m] for m in found.melds]
-        hint = Hint(
-            Melds(found.melds_value, melds) if melds else None,
-            found.deadwood,
-            (deck[found.discard], found.discard),
-            None if found.knock is None else (found.knock, found.knock_unmatched),
-        )
-    return LegalMoves(game.version, tuple(moves), hint, engine.turn)
+    found = engine.hint(seat, legal) if hint else None
+    return LegalMoves(game.version, tuple(moves), _hint(deck, found), engine.turn, hint)
+
+
+def with_hint(game: HostedGame, seat: int, legal: LegalMoves) -> LegalMoves:
+    """``legal`` (made without the hint, at ``game``'s version) with it."""
+    engine = game.engine
+    assert engine is not None and legal.version == game.version
+    found = engine.hint(seat, [m for m, _ in legal.moves])
+    return dataclasses.replace(legal, hint=_hint(engine.rules.names, found), hinted=True)
+
+
+def _hint(deck: Sequence[str], found: EngineHint | None) -> Hint | None:
+    if found is None:
+        return None
+    melds = [[deck[c] for c in m] for m in found.melds]
+    return Hint(
+        Melds(found.melds_value, melds) if melds else None,
+        found.deadwood,
+        (deck[found.discard], found.discard),
+        None if found.knock is None else (found.knock, found.knock_unmatched),
+    )

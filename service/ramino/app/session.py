@@ -44,7 +44,7 @@ from ramino.engine import Command
 from ramino.errors import RaminoError
 from ramino.store import RequestRecord
 
-__all__ = ["Answer", "SessionItem", "Session", "MAX_MOVES_QUEUED"]
+__all__ = ["Answer", "Ask", "SessionItem", "Session", "MAX_MOVES_QUEUED"]
 
 MAX_MOVES_QUEUED = 16
 """Moves a session holds before it reads the client's next one: a client
@@ -53,17 +53,26 @@ that sends faster waits (the transport's flow control), it is never buffered."""
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The answer to one move of a session: its outcome or why it was refused."""
+    """The answer to one move of a session: its outcome or why it was
+    refused; or what an ask brings (``snapshot``, or ``options`` made again
+    with their hint), with no request id."""
 
     request_id: str
     outcome: MoveOutcome | KeptAnswer | None = None
     error: RaminoError | None = None
+    snapshot: SeenGame | None = None
+    options: LegalMoves | None = None
+    asked: bool = False
+    """An ask's answer (sent only when it brings a snapshot or options)."""
 
     def span(self) -> tuple[int, int] | None:
         """The version the move ended at and its number of events (None:
-        a refusal, or an answer kept as bytes)."""
+        a refusal, an answer kept as bytes, an ask); a snapshot's is its
+        version and every event before it."""
         if isinstance(self.outcome, MoveOutcome):
-            return self.outcome.game.version, len(self.outcome.events)
+            return self.outcome.version, len(self.outcome.events)
+        if self.snapshot is not None:
+            return self.snapshot.version, self.snapshot.version
         return None
 
 
@@ -78,6 +87,9 @@ class SessionItem:
     payload: bytes = b""
     answer: Answer | None = None
     options: LegalMoves | None = None
+    hints: bool = True
+    """Whether the session asked for hints when this was sent: ``options``
+    carry theirs only then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +99,16 @@ class _Move:
     expected_version: int | None
     record: RequestRecord | None
     refused: RaminoError | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What a session sends from now on (None: unchanged), and whether a
+    snapshot is wanted now."""
+
+    hints: bool | None = None
+    views: bool | None = None
+    snapshot: bool = False
 
 
 class Session:
@@ -100,14 +122,21 @@ class Session:
         seat: int,
         encode: Encode,
         limits: Limits,
+        hints: bool = True,
+        views: bool = True,
     ) -> None:
+        """``hints``: options carry the hint on the seat's hand (else it is
+        never searched for this session); ``views``: each answer carries
+        the mover's view (else it is never built for it)."""
         self._moves = moves
         self._watch = watch
         self.game_id = game_id
         self.seat = seat
         self._encode = encode
         self._limits = limits
-        self._jobs: asyncio.Queue[_Move | None] = asyncio.Queue(MAX_MOVES_QUEUED)
+        self.hints = hints
+        self.views = views
+        self._jobs: asyncio.Queue[_Move | Ask | None] = asyncio.Queue(MAX_MOVES_QUEUED)
         self._out: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._in_flight = 0
         self.last = 0
@@ -135,6 +164,10 @@ class Session:
         in its place among the others."""
         await self._jobs.put(_Move(request_id, None, None, None, error))
 
+    async def ask(self, ask: Ask) -> None:
+        """Changes what the session sends, in its place among the moves."""
+        await self._jobs.put(ask)
+
     def fail(self, error: RaminoError) -> None:
         """Ends the session with ``error`` (the client sent what is no move)."""
         self._out.put_nowait(("failed", error))
@@ -145,13 +178,22 @@ class Session:
 
     async def _play_moves(self) -> None:
         while (job := await self._jobs.get()) is not None:
+            if isinstance(job, Ask):
+                await self._asked(job)
+                continue
             if job.refused is not None or job.command is None:
                 self._out.put_nowait(("answer", Answer(job.request_id, error=job.refused)))
                 continue
             self._in_flight += 1  # before the move's events can reach the watch
             try:
                 outcome = await self._moves.move(
-                    self.game_id, self.seat, job.command, job.expected_version, job.record
+                    self.game_id,
+                    self.seat,
+                    job.command,
+                    job.expected_version,
+                    job.record,
+                    view=self.views,
+                    hint=self.hints,
                 )
             except RaminoError as refused:
                 self._out.put_nowait(("played", Answer(job.request_id, error=refused)))
@@ -161,6 +203,29 @@ class Session:
             else:
                 self._out.put_nowait(("played", Answer(job.request_id, outcome)))
         self._out.put_nowait(("closed", None))
+
+    async def _asked(self, ask: Ask) -> None:
+        """An ask's answer, made in the moves' order (between two moves,
+        the game as the first left it): a snapshot and its options when
+        wanted, or the options again with their hint when hints were just
+        turned on on the seat's turn; else nothing is sent."""
+        turned_on = ask.hints is True and not self.hints
+        if ask.hints is not None:
+            self.hints = ask.hints
+        if ask.views is not None:
+            self.views = ask.views
+        if ask.snapshot:
+            self._in_flight += 1  # the events up to the snapshot are in it
+            try:
+                seen, options = await self._moves.seen(self.game_id, self.seat, self.hints)
+            except BaseException as bug:
+                self._out.put_nowait(("failed", bug))
+                raise
+            self._out.put_nowait(("played", Answer("", snapshot=seen, options=options, asked=True)))
+        elif turned_on and self._told:
+            now = await self._moves.options_at(self.game_id, self.seat, self.last, True)
+            if now is not None and now.moves:
+                self._out.put_nowait(("answer", Answer("", options=now, asked=True)))
 
     # --- the watch's side ------------------------------------------------------------
 
@@ -221,7 +286,7 @@ class Session:
         opening = (
             None
             if first.done()
-            else await self._moves.options_at(self.game_id, self.seat, self.last)
+            else await self._moves.options_at(self.game_id, self.seat, self.last, self.hints)
         )
         follower = asyncio.create_task(self._follow(_chain(first, items)))
         mover = asyncio.create_task(self._play_moves())
@@ -231,7 +296,7 @@ class Session:
         try:
             if opening is not None and opening.moves:
                 self._told = True
-                yield SessionItem(self.last, options=opening)
+                yield SessionItem(self.last, options=opening, hints=self.hints)
             while True:
                 kind, value = await self._out.get()
                 if kind == "item":
@@ -239,11 +304,13 @@ class Session:
                     if value.game is not None:
                         self.last = value.version
                         options = await self._moves.options_at(
-                            self.game_id, self.seat, value.version
+                            self.game_id, self.seat, value.version, self.hints
                         )
                         if options is not None:
                             self._told = bool(options.moves)
-                        yield SessionItem(value.version, game=value.game, options=options)
+                        yield SessionItem(
+                            value.version, game=value.game, options=options, hints=self.hints
+                        )
                     elif value.version > self.last:
                         events.append(value)
                         if len(events) > self._limits.watch_queue:
@@ -273,10 +340,12 @@ class Session:
                     and not self._past
                     and self._quiet(events, answers)
                 ):
-                    options = await self._moves.options_at(self.game_id, self.seat, self.last)
+                    options = await self._moves.options_at(
+                        self.game_id, self.seat, self.last, self.hints
+                    )
                     if options is not None:
                         self._told = bool(options.moves)
-                        yield SessionItem(self.last, options=options)
+                        yield SessionItem(self.last, options=options, hints=self.hints)
         finally:
             for task in (follower, mover, first):
                 task.cancel()
@@ -299,7 +368,8 @@ class Session:
                 span = answer.span()
                 if span is None or span[0] <= self.last:
                     answers.popleft()
-                    yield self._answered(answer)
+                    if (out := self._answered(answer)) is not None:
+                        yield out
                     continue
                 version, count = span
                 if events and events[0].version <= version - count:
@@ -309,8 +379,9 @@ class Session:
                 if self.last >= version - count or (events and events[0].version > version - count):
                     answers.popleft()
                     while events and events[0].version <= version:
-                        events.popleft()  # the answer's own events
-                    yield self._answered(answer)
+                        events.popleft()  # the answer's own events (a snapshot's: all)
+                    if (out := self._answered(answer)) is not None:
+                        yield out
                     continue
                 return  # the events before the move are still on their way
             if events and self._in_flight == 0:
@@ -319,14 +390,26 @@ class Session:
                 continue
             return
 
-    def _answered(self, answer: Answer) -> SessionItem:
+    def _answered(self, answer: Answer) -> SessionItem | None:
+        """The message of an answer (None: an ask's options that the game
+        has moved past since)."""
+        options = answer.options
+        if answer.snapshot is not None:
+            self.last = max(self.last, answer.snapshot.version)
+            self._told = options is not None and bool(options.moves)
+            return SessionItem(self.last, game=answer.snapshot, options=options, hints=self.hints)
+        if answer.asked:
+            if options is None or options.version != self.last:
+                return None
+            self._told = True
+            return SessionItem(self.last, options=options, hints=self.hints)
         span = answer.span()
         if span is not None:
             self.last = max(self.last, span[0])
             outcome = answer.outcome
             assert isinstance(outcome, MoveOutcome)
             self._told = outcome.legal is not None and bool(outcome.legal.moves)
-        return SessionItem(self.last, answer=answer)
+        return SessionItem(self.last, answer=answer, hints=self.hints)
 
     async def _event(
         self, item: WatchItem, events: deque[WatchItem], answers: deque[Answer]
@@ -344,13 +427,15 @@ class Session:
             # and never for an entry the game is known to be past (a
             # catch-up's: its options would be none).
             if not item.past and self._quiet(events, answers):
-                options = await self._moves.options_at(self.game_id, self.seat, item.version)
+                options = await self._moves.options_at(
+                    self.game_id, self.seat, item.version, self.hints
+                )
                 if options is not None:
                     self._told = bool(options.moves)
         elif self._told is not False:
             options = LegalMoves(item.version, (), None, item.turn)
             self._told = False
-        yield SessionItem(item.version, payload=item.payload, options=options)
+        yield SessionItem(item.version, payload=item.payload, options=options, hints=self.hints)
 
 
 async def _chain(

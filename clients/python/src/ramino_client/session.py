@@ -130,7 +130,9 @@ def move_message(
 
 
 def _start(name: str, after_version: int | None) -> game_pb2.PlayGameRequest:
-    start = game_pb2.PlayGameStart(name=name)
+    # Options with their hint and answers with the mover's view: what the
+    # session's callers read (the server sends neither unless asked).
+    start = game_pb2.PlayGameStart(name=name, hints=True, answer_views=True)
     if after_version is not None:
         start.after_version = after_version
     return game_pb2.PlayGameRequest(start=start)

@@ -2269,7 +2269,9 @@ func (x *AcceptLayoutResponse) GetResult() *MoveResult {
 type MoveResult struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Events []*GameEvent           `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
-	View   *GameView              `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	// The mover's view after the move (on a session, only with
+	// `answer_views`; else unset, like `legal_moves` and `hint`).
+	View *GameView `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
 	// While the turn is still the caller's (after a draw, melds, a lay-off or
 	// a joker swap): the moves it may make next, as GetLegalMoves would answer
 	// at `view.version`. Empty once the turn has passed or the game has ended.
@@ -2647,6 +2649,7 @@ type PlayGameRequest struct {
 	//	*PlayGameRequest_PassUpcard
 	//	*PlayGameRequest_Knock
 	//	*PlayGameRequest_AcceptLayout
+	//	*PlayGameRequest_Ask
 	Message       isPlayGameRequest_Message `protobuf_oneof:"message"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2797,6 +2800,15 @@ func (x *PlayGameRequest) GetAcceptLayout() *AcceptLayoutRequest {
 	return nil
 }
 
+func (x *PlayGameRequest) GetAsk() *PlayGameAsk {
+	if x != nil {
+		if x, ok := x.Message.(*PlayGameRequest_Ask); ok {
+			return x.Ask
+		}
+	}
+	return nil
+}
+
 type isPlayGameRequest_Message interface {
 	isPlayGameRequest_Message()
 }
@@ -2850,6 +2862,11 @@ type PlayGameRequest_AcceptLayout struct {
 	AcceptLayout *AcceptLayoutRequest `protobuf:"bytes,12,opt,name=accept_layout,json=acceptLayout,proto3,oneof"`
 }
 
+type PlayGameRequest_Ask struct {
+	// What the session sends from now on, or a snapshot now; plays nothing.
+	Ask *PlayGameAsk `protobuf:"bytes,13,opt,name=ask,proto3,oneof"`
+}
+
 func (*PlayGameRequest_Start) isPlayGameRequest_Message() {}
 
 func (*PlayGameRequest_DrawFromStock) isPlayGameRequest_Message() {}
@@ -2874,6 +2891,8 @@ func (*PlayGameRequest_Knock) isPlayGameRequest_Message() {}
 
 func (*PlayGameRequest_AcceptLayout) isPlayGameRequest_Message() {}
 
+func (*PlayGameRequest_Ask) isPlayGameRequest_Message() {}
+
 // Where a session starts.
 type PlayGameStart struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2888,7 +2907,16 @@ type PlayGameStart struct {
 	// before anything is sent or played; start again unset.
 	AfterVersion *int64 `protobuf:"varint,2,opt,name=after_version,json=afterVersion,proto3,oneof" json:"after_version,omitempty"`
 	// Start with a full snapshot even when resuming.
-	Snapshot      bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	Snapshot bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	// Options (pushed and in answers) carry their hint, the meld search on
+	// the seat's hand. Unset: `SeatOptions.hint` is left unset, and the hint
+	// is not computed for this session; ask for it later with PlayGameAsk.
+	Hints bool `protobuf:"varint,4,opt,name=hints,proto3" json:"hints,omitempty"`
+	// Each answer's result is the unary call's whole MoveResult: the mover's
+	// view, and `legal_moves` and `hint` beside `options`. Unset: a result
+	// carries its `events` and `options` only (the view is folded from them
+	// by the client, or asked for with PlayGameAsk.snapshot).
+	AnswerViews   bool `protobuf:"varint,5,opt,name=answer_views,json=answerViews,proto3" json:"answer_views,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2944,6 +2972,89 @@ func (x *PlayGameStart) GetSnapshot() bool {
 	return false
 }
 
+func (x *PlayGameStart) GetHints() bool {
+	if x != nil {
+		return x.Hints
+	}
+	return false
+}
+
+func (x *PlayGameStart) GetAnswerViews() bool {
+	if x != nil {
+		return x.AnswerViews
+	}
+	return false
+}
+
+// A session's request that plays no move: it changes what the session
+// sends from now on, and may ask for a snapshot. Answered in the session's
+// order, after the answers to the moves sent before it: a snapshot comes as
+// a message with `snapshot` (and the seat's options); a change of `hints`
+// that turns them on while the turn is the seat's brings the options again,
+// with their hint, as a message with options alone.
+type PlayGameAsk struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Set: the session's `hints` from now on (see PlayGameStart).
+	Hints *bool `protobuf:"varint,1,opt,name=hints,proto3,oneof" json:"hints,omitempty"`
+	// Set: the session's `answer_views` from now on (see PlayGameStart).
+	AnswerViews *bool `protobuf:"varint,2,opt,name=answer_views,json=answerViews,proto3,oneof" json:"answer_views,omitempty"`
+	// Send a snapshot of the game as the seat sees it now, with its options.
+	Snapshot      bool `protobuf:"varint,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayGameAsk) Reset() {
+	*x = PlayGameAsk{}
+	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayGameAsk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayGameAsk) ProtoMessage() {}
+
+func (x *PlayGameAsk) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayGameAsk.ProtoReflect.Descriptor instead.
+func (*PlayGameAsk) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *PlayGameAsk) GetHints() bool {
+	if x != nil && x.Hints != nil {
+		return *x.Hints
+	}
+	return false
+}
+
+func (x *PlayGameAsk) GetAnswerViews() bool {
+	if x != nil && x.AnswerViews != nil {
+		return *x.AnswerViews
+	}
+	return false
+}
+
+func (x *PlayGameAsk) GetSnapshot() bool {
+	if x != nil {
+		return x.Snapshot
+	}
+	return false
+}
+
 // A server message of PlayGame. Its fields have the numbers of
 // WatchGameResponse's: an event's message is the same bytes in both.
 type PlayGameResponse struct {
@@ -2954,8 +3065,9 @@ type PlayGameResponse struct {
 	// No payload: `options` alone, the seat's options at `version` when no
 	// snapshot, event or answer carries them: first on a session resumed at
 	// the game's version on the seat's turn (nothing to replay, and no event
-	// until it moves), or once nothing else is to be sent before the session
-	// told the seat any (after a refused move, say).
+	// until it moves), once nothing else is to be sent before the session
+	// told the seat any (after a refused move, say), or after a PlayGameAsk
+	// that turned `hints` on while the turn is the seat's.
 	//
 	// Types that are valid to be assigned to Payload:
 	//
@@ -2972,7 +3084,7 @@ type PlayGameResponse struct {
 
 func (x *PlayGameResponse) Reset() {
 	*x = PlayGameResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	mi := &file_ramino_v1_game_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2984,7 +3096,7 @@ func (x *PlayGameResponse) String() string {
 func (*PlayGameResponse) ProtoMessage() {}
 
 func (x *PlayGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[40]
+	mi := &file_ramino_v1_game_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2997,7 +3109,7 @@ func (x *PlayGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayGameResponse.ProtoReflect.Descriptor instead.
 func (*PlayGameResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{40}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *PlayGameResponse) GetVersion() int64 {
@@ -3089,7 +3201,7 @@ type MoveAnswer struct {
 
 func (x *MoveAnswer) Reset() {
 	*x = MoveAnswer{}
-	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	mi := &file_ramino_v1_game_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3101,7 +3213,7 @@ func (x *MoveAnswer) String() string {
 func (*MoveAnswer) ProtoMessage() {}
 
 func (x *MoveAnswer) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[41]
+	mi := &file_ramino_v1_game_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3114,7 +3226,7 @@ func (x *MoveAnswer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveAnswer.ProtoReflect.Descriptor instead.
 func (*MoveAnswer) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{41}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *MoveAnswer) GetRequestId() string {
@@ -3178,7 +3290,7 @@ type GameEvents struct {
 
 func (x *GameEvents) Reset() {
 	*x = GameEvents{}
-	mi := &file_ramino_v1_game_proto_msgTypes[42]
+	mi := &file_ramino_v1_game_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3190,7 +3302,7 @@ func (x *GameEvents) String() string {
 func (*GameEvents) ProtoMessage() {}
 
 func (x *GameEvents) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[42]
+	mi := &file_ramino_v1_game_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3203,7 +3315,7 @@ func (x *GameEvents) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEvents.ProtoReflect.Descriptor instead.
 func (*GameEvents) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{42}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *GameEvents) GetEvents() []*GameEvent {
@@ -3224,7 +3336,7 @@ type CancelGameRequest struct {
 
 func (x *CancelGameRequest) Reset() {
 	*x = CancelGameRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[43]
+	mi := &file_ramino_v1_game_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3236,7 +3348,7 @@ func (x *CancelGameRequest) String() string {
 func (*CancelGameRequest) ProtoMessage() {}
 
 func (x *CancelGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[43]
+	mi := &file_ramino_v1_game_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3249,7 +3361,7 @@ func (x *CancelGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelGameRequest.ProtoReflect.Descriptor instead.
 func (*CancelGameRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{43}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CancelGameRequest) GetName() string {
@@ -3270,7 +3382,7 @@ type CancelGameResponse struct {
 
 func (x *CancelGameResponse) Reset() {
 	*x = CancelGameResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[44]
+	mi := &file_ramino_v1_game_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3282,7 +3394,7 @@ func (x *CancelGameResponse) String() string {
 func (*CancelGameResponse) ProtoMessage() {}
 
 func (x *CancelGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[44]
+	mi := &file_ramino_v1_game_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3295,7 +3407,7 @@ func (x *CancelGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelGameResponse.ProtoReflect.Descriptor instead.
 func (*CancelGameResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{44}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *CancelGameResponse) GetView() *GameView {
@@ -3319,7 +3431,7 @@ type GetLegalMovesRequest struct {
 
 func (x *GetLegalMovesRequest) Reset() {
 	*x = GetLegalMovesRequest{}
-	mi := &file_ramino_v1_game_proto_msgTypes[45]
+	mi := &file_ramino_v1_game_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3331,7 +3443,7 @@ func (x *GetLegalMovesRequest) String() string {
 func (*GetLegalMovesRequest) ProtoMessage() {}
 
 func (x *GetLegalMovesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[45]
+	mi := &file_ramino_v1_game_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3344,7 +3456,7 @@ func (x *GetLegalMovesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLegalMovesRequest.ProtoReflect.Descriptor instead.
 func (*GetLegalMovesRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{45}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *GetLegalMovesRequest) GetName() string {
@@ -3376,7 +3488,7 @@ type GetLegalMovesResponse struct {
 
 func (x *GetLegalMovesResponse) Reset() {
 	*x = GetLegalMovesResponse{}
-	mi := &file_ramino_v1_game_proto_msgTypes[46]
+	mi := &file_ramino_v1_game_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3388,7 +3500,7 @@ func (x *GetLegalMovesResponse) String() string {
 func (*GetLegalMovesResponse) ProtoMessage() {}
 
 func (x *GetLegalMovesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[46]
+	mi := &file_ramino_v1_game_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3401,7 +3513,7 @@ func (x *GetLegalMovesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLegalMovesResponse.ProtoReflect.Descriptor instead.
 func (*GetLegalMovesResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{46}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *GetLegalMovesResponse) GetVersion() int64 {
@@ -3455,7 +3567,7 @@ type Move struct {
 
 func (x *Move) Reset() {
 	*x = Move{}
-	mi := &file_ramino_v1_game_proto_msgTypes[47]
+	mi := &file_ramino_v1_game_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3467,7 +3579,7 @@ func (x *Move) String() string {
 func (*Move) ProtoMessage() {}
 
 func (x *Move) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[47]
+	mi := &file_ramino_v1_game_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3480,7 +3592,7 @@ func (x *Move) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move.ProtoReflect.Descriptor instead.
 func (*Move) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{47}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Move) GetMove() isMove_Move {
@@ -3668,7 +3780,7 @@ type DrawFromStockMove struct {
 
 func (x *DrawFromStockMove) Reset() {
 	*x = DrawFromStockMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[48]
+	mi := &file_ramino_v1_game_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3680,7 +3792,7 @@ func (x *DrawFromStockMove) String() string {
 func (*DrawFromStockMove) ProtoMessage() {}
 
 func (x *DrawFromStockMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[48]
+	mi := &file_ramino_v1_game_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3693,7 +3805,7 @@ func (x *DrawFromStockMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawFromStockMove.ProtoReflect.Descriptor instead.
 func (*DrawFromStockMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{48}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{49}
 }
 
 // Take the discard.
@@ -3705,7 +3817,7 @@ type TakeDiscardMove struct {
 
 func (x *TakeDiscardMove) Reset() {
 	*x = TakeDiscardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[49]
+	mi := &file_ramino_v1_game_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3717,7 +3829,7 @@ func (x *TakeDiscardMove) String() string {
 func (*TakeDiscardMove) ProtoMessage() {}
 
 func (x *TakeDiscardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[49]
+	mi := &file_ramino_v1_game_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3730,7 +3842,7 @@ func (x *TakeDiscardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TakeDiscardMove.ProtoReflect.Descriptor instead.
 func (*TakeDiscardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{49}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{50}
 }
 
 // Turn the discard pile over.
@@ -3742,7 +3854,7 @@ type TurnOverDiscardPileMove struct {
 
 func (x *TurnOverDiscardPileMove) Reset() {
 	*x = TurnOverDiscardPileMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[50]
+	mi := &file_ramino_v1_game_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3754,7 +3866,7 @@ func (x *TurnOverDiscardPileMove) String() string {
 func (*TurnOverDiscardPileMove) ProtoMessage() {}
 
 func (x *TurnOverDiscardPileMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[50]
+	mi := &file_ramino_v1_game_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3767,7 +3879,7 @@ func (x *TurnOverDiscardPileMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOverDiscardPileMove.ProtoReflect.Descriptor instead.
 func (*TurnOverDiscardPileMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{50}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{51}
 }
 
 // Lay these melds.
@@ -3782,7 +3894,7 @@ type LayMeldsMove struct {
 
 func (x *LayMeldsMove) Reset() {
 	*x = LayMeldsMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[51]
+	mi := &file_ramino_v1_game_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3794,7 +3906,7 @@ func (x *LayMeldsMove) String() string {
 func (*LayMeldsMove) ProtoMessage() {}
 
 func (x *LayMeldsMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[51]
+	mi := &file_ramino_v1_game_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3807,7 +3919,7 @@ func (x *LayMeldsMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayMeldsMove.ProtoReflect.Descriptor instead.
 func (*LayMeldsMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{51}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *LayMeldsMove) GetMelds() []*MeldCardIds {
@@ -3836,7 +3948,7 @@ type LayOffMove struct {
 
 func (x *LayOffMove) Reset() {
 	*x = LayOffMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[52]
+	mi := &file_ramino_v1_game_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3848,7 +3960,7 @@ func (x *LayOffMove) String() string {
 func (*LayOffMove) ProtoMessage() {}
 
 func (x *LayOffMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[52]
+	mi := &file_ramino_v1_game_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3861,7 +3973,7 @@ func (x *LayOffMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayOffMove.ProtoReflect.Descriptor instead.
 func (*LayOffMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{52}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *LayOffMove) GetCardId() int32 {
@@ -3897,7 +4009,7 @@ type SwapJokerMove struct {
 
 func (x *SwapJokerMove) Reset() {
 	*x = SwapJokerMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[53]
+	mi := &file_ramino_v1_game_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3909,7 +4021,7 @@ func (x *SwapJokerMove) String() string {
 func (*SwapJokerMove) ProtoMessage() {}
 
 func (x *SwapJokerMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[53]
+	mi := &file_ramino_v1_game_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3922,7 +4034,7 @@ func (x *SwapJokerMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapJokerMove.ProtoReflect.Descriptor instead.
 func (*SwapJokerMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{53}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SwapJokerMove) GetCardId() int32 {
@@ -3956,7 +4068,7 @@ type DiscardMove struct {
 
 func (x *DiscardMove) Reset() {
 	*x = DiscardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[54]
+	mi := &file_ramino_v1_game_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3968,7 +4080,7 @@ func (x *DiscardMove) String() string {
 func (*DiscardMove) ProtoMessage() {}
 
 func (x *DiscardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[54]
+	mi := &file_ramino_v1_game_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3981,7 +4093,7 @@ func (x *DiscardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscardMove.ProtoReflect.Descriptor instead.
 func (*DiscardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{54}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *DiscardMove) GetCardId() int32 {
@@ -4000,7 +4112,7 @@ type ResignMove struct {
 
 func (x *ResignMove) Reset() {
 	*x = ResignMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[55]
+	mi := &file_ramino_v1_game_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4012,7 +4124,7 @@ func (x *ResignMove) String() string {
 func (*ResignMove) ProtoMessage() {}
 
 func (x *ResignMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[55]
+	mi := &file_ramino_v1_game_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4025,7 +4137,7 @@ func (x *ResignMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignMove.ProtoReflect.Descriptor instead.
 func (*ResignMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{55}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{56}
 }
 
 // Gin: pass on the upcard.
@@ -4037,7 +4149,7 @@ type PassUpcardMove struct {
 
 func (x *PassUpcardMove) Reset() {
 	*x = PassUpcardMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[56]
+	mi := &file_ramino_v1_game_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4049,7 +4161,7 @@ func (x *PassUpcardMove) String() string {
 func (*PassUpcardMove) ProtoMessage() {}
 
 func (x *PassUpcardMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[56]
+	mi := &file_ramino_v1_game_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4062,7 +4174,7 @@ func (x *PassUpcardMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassUpcardMove.ProtoReflect.Descriptor instead.
 func (*PassUpcardMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{56}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{57}
 }
 
 // Gin: knock with this discard and these melds.
@@ -4079,7 +4191,7 @@ type KnockMove struct {
 
 func (x *KnockMove) Reset() {
 	*x = KnockMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[57]
+	mi := &file_ramino_v1_game_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4091,7 +4203,7 @@ func (x *KnockMove) String() string {
 func (*KnockMove) ProtoMessage() {}
 
 func (x *KnockMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[57]
+	mi := &file_ramino_v1_game_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4104,7 +4216,7 @@ func (x *KnockMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KnockMove.ProtoReflect.Descriptor instead.
 func (*KnockMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{57}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *KnockMove) GetDiscardCardId() int32 {
@@ -4137,7 +4249,7 @@ type AcceptLayoutMove struct {
 
 func (x *AcceptLayoutMove) Reset() {
 	*x = AcceptLayoutMove{}
-	mi := &file_ramino_v1_game_proto_msgTypes[58]
+	mi := &file_ramino_v1_game_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4149,7 +4261,7 @@ func (x *AcceptLayoutMove) String() string {
 func (*AcceptLayoutMove) ProtoMessage() {}
 
 func (x *AcceptLayoutMove) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[58]
+	mi := &file_ramino_v1_game_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4162,7 +4274,7 @@ func (x *AcceptLayoutMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptLayoutMove.ProtoReflect.Descriptor instead.
 func (*AcceptLayoutMove) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{58}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{59}
 }
 
 // Hints for the caller's hand.
@@ -4186,7 +4298,7 @@ type Hint struct {
 
 func (x *Hint) Reset() {
 	*x = Hint{}
-	mi := &file_ramino_v1_game_proto_msgTypes[59]
+	mi := &file_ramino_v1_game_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4198,7 +4310,7 @@ func (x *Hint) String() string {
 func (*Hint) ProtoMessage() {}
 
 func (x *Hint) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[59]
+	mi := &file_ramino_v1_game_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4211,7 +4323,7 @@ func (x *Hint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hint.ProtoReflect.Descriptor instead.
 func (*Hint) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{59}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *Hint) GetBestOpening() *Opening {
@@ -4305,7 +4417,7 @@ type GameView struct {
 
 func (x *GameView) Reset() {
 	*x = GameView{}
-	mi := &file_ramino_v1_game_proto_msgTypes[60]
+	mi := &file_ramino_v1_game_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4317,7 +4429,7 @@ func (x *GameView) String() string {
 func (*GameView) ProtoMessage() {}
 
 func (x *GameView) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[60]
+	mi := &file_ramino_v1_game_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4330,7 +4442,7 @@ func (x *GameView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameView.ProtoReflect.Descriptor instead.
 func (*GameView) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{60}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *GameView) GetName() string {
@@ -4523,7 +4635,7 @@ type RoundScores struct {
 
 func (x *RoundScores) Reset() {
 	*x = RoundScores{}
-	mi := &file_ramino_v1_game_proto_msgTypes[61]
+	mi := &file_ramino_v1_game_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4535,7 +4647,7 @@ func (x *RoundScores) String() string {
 func (*RoundScores) ProtoMessage() {}
 
 func (x *RoundScores) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[61]
+	mi := &file_ramino_v1_game_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4548,7 +4660,7 @@ func (x *RoundScores) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundScores.ProtoReflect.Descriptor instead.
 func (*RoundScores) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{61}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *RoundScores) GetRound() int32 {
@@ -4599,7 +4711,7 @@ type SeatView struct {
 
 func (x *SeatView) Reset() {
 	*x = SeatView{}
-	mi := &file_ramino_v1_game_proto_msgTypes[62]
+	mi := &file_ramino_v1_game_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4611,7 +4723,7 @@ func (x *SeatView) String() string {
 func (*SeatView) ProtoMessage() {}
 
 func (x *SeatView) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[62]
+	mi := &file_ramino_v1_game_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4624,7 +4736,7 @@ func (x *SeatView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatView.ProtoReflect.Descriptor instead.
 func (*SeatView) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{62}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *SeatView) GetSeat() int32 {
@@ -4703,7 +4815,7 @@ type TableMeld struct {
 
 func (x *TableMeld) Reset() {
 	*x = TableMeld{}
-	mi := &file_ramino_v1_game_proto_msgTypes[63]
+	mi := &file_ramino_v1_game_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4715,7 +4827,7 @@ func (x *TableMeld) String() string {
 func (*TableMeld) ProtoMessage() {}
 
 func (x *TableMeld) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[63]
+	mi := &file_ramino_v1_game_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4728,7 +4840,7 @@ func (x *TableMeld) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableMeld.ProtoReflect.Descriptor instead.
 func (*TableMeld) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{63}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *TableMeld) GetIndex() int32 {
@@ -4796,7 +4908,7 @@ type GameEvent struct {
 
 func (x *GameEvent) Reset() {
 	*x = GameEvent{}
-	mi := &file_ramino_v1_game_proto_msgTypes[64]
+	mi := &file_ramino_v1_game_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4808,7 +4920,7 @@ func (x *GameEvent) String() string {
 func (*GameEvent) ProtoMessage() {}
 
 func (x *GameEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[64]
+	mi := &file_ramino_v1_game_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4821,7 +4933,7 @@ func (x *GameEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEvent.ProtoReflect.Descriptor instead.
 func (*GameEvent) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{64}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *GameEvent) GetVersion() int64 {
@@ -5179,7 +5291,7 @@ type GameCreated struct {
 
 func (x *GameCreated) Reset() {
 	*x = GameCreated{}
-	mi := &file_ramino_v1_game_proto_msgTypes[65]
+	mi := &file_ramino_v1_game_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5191,7 +5303,7 @@ func (x *GameCreated) String() string {
 func (*GameCreated) ProtoMessage() {}
 
 func (x *GameCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[65]
+	mi := &file_ramino_v1_game_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5204,7 +5316,7 @@ func (x *GameCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameCreated.ProtoReflect.Descriptor instead.
 func (*GameCreated) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{65}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *GameCreated) GetVariant() string {
@@ -5273,7 +5385,7 @@ type SeatJoined struct {
 
 func (x *SeatJoined) Reset() {
 	*x = SeatJoined{}
-	mi := &file_ramino_v1_game_proto_msgTypes[66]
+	mi := &file_ramino_v1_game_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5285,7 +5397,7 @@ func (x *SeatJoined) String() string {
 func (*SeatJoined) ProtoMessage() {}
 
 func (x *SeatJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[66]
+	mi := &file_ramino_v1_game_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5298,7 +5410,7 @@ func (x *SeatJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatJoined.ProtoReflect.Descriptor instead.
 func (*SeatJoined) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{66}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *SeatJoined) GetPlayerName() string {
@@ -5317,7 +5429,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_ramino_v1_game_proto_msgTypes[67]
+	mi := &file_ramino_v1_game_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5329,7 +5441,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[67]
+	mi := &file_ramino_v1_game_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5342,7 +5454,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{67}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{68}
 }
 
 // The seat's person acted again after a timeout.
@@ -5354,7 +5466,7 @@ type SeatReclaimed struct {
 
 func (x *SeatReclaimed) Reset() {
 	*x = SeatReclaimed{}
-	mi := &file_ramino_v1_game_proto_msgTypes[68]
+	mi := &file_ramino_v1_game_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5366,7 +5478,7 @@ func (x *SeatReclaimed) String() string {
 func (*SeatReclaimed) ProtoMessage() {}
 
 func (x *SeatReclaimed) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[68]
+	mi := &file_ramino_v1_game_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5379,7 +5491,7 @@ func (x *SeatReclaimed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatReclaimed.ProtoReflect.Descriptor instead.
 func (*SeatReclaimed) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{68}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{69}
 }
 
 // The game ended before its match did.
@@ -5394,7 +5506,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[69]
+	mi := &file_ramino_v1_game_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5406,7 +5518,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[69]
+	mi := &file_ramino_v1_game_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5419,7 +5531,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{69}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *GameEnded) GetReason() string {
@@ -5439,7 +5551,7 @@ type CardIds struct {
 
 func (x *CardIds) Reset() {
 	*x = CardIds{}
-	mi := &file_ramino_v1_game_proto_msgTypes[70]
+	mi := &file_ramino_v1_game_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5451,7 +5563,7 @@ func (x *CardIds) String() string {
 func (*CardIds) ProtoMessage() {}
 
 func (x *CardIds) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[70]
+	mi := &file_ramino_v1_game_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5464,7 +5576,7 @@ func (x *CardIds) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CardIds.ProtoReflect.Descriptor instead.
 func (*CardIds) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{70}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *CardIds) GetCardIds() []int32 {
@@ -5493,7 +5605,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_ramino_v1_game_proto_msgTypes[71]
+	mi := &file_ramino_v1_game_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5505,7 +5617,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[71]
+	mi := &file_ramino_v1_game_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5518,7 +5630,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{71}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -5581,7 +5693,7 @@ type DrewFromStock struct {
 
 func (x *DrewFromStock) Reset() {
 	*x = DrewFromStock{}
-	mi := &file_ramino_v1_game_proto_msgTypes[72]
+	mi := &file_ramino_v1_game_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5593,7 +5705,7 @@ func (x *DrewFromStock) String() string {
 func (*DrewFromStock) ProtoMessage() {}
 
 func (x *DrewFromStock) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[72]
+	mi := &file_ramino_v1_game_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5606,7 +5718,7 @@ func (x *DrewFromStock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrewFromStock.ProtoReflect.Descriptor instead.
 func (*DrewFromStock) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{72}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *DrewFromStock) GetCardId() int32 {
@@ -5626,7 +5738,7 @@ type TookDiscard struct {
 
 func (x *TookDiscard) Reset() {
 	*x = TookDiscard{}
-	mi := &file_ramino_v1_game_proto_msgTypes[73]
+	mi := &file_ramino_v1_game_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5638,7 +5750,7 @@ func (x *TookDiscard) String() string {
 func (*TookDiscard) ProtoMessage() {}
 
 func (x *TookDiscard) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[73]
+	mi := &file_ramino_v1_game_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5651,7 +5763,7 @@ func (x *TookDiscard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TookDiscard.ProtoReflect.Descriptor instead.
 func (*TookDiscard) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{73}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *TookDiscard) GetCardId() int32 {
@@ -5672,7 +5784,7 @@ type DiscardPileTurnedOver struct {
 
 func (x *DiscardPileTurnedOver) Reset() {
 	*x = DiscardPileTurnedOver{}
-	mi := &file_ramino_v1_game_proto_msgTypes[74]
+	mi := &file_ramino_v1_game_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5684,7 +5796,7 @@ func (x *DiscardPileTurnedOver) String() string {
 func (*DiscardPileTurnedOver) ProtoMessage() {}
 
 func (x *DiscardPileTurnedOver) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[74]
+	mi := &file_ramino_v1_game_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5697,7 +5809,7 @@ func (x *DiscardPileTurnedOver) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscardPileTurnedOver.ProtoReflect.Descriptor instead.
 func (*DiscardPileTurnedOver) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{74}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *DiscardPileTurnedOver) GetRebuild() int32 {
@@ -5722,7 +5834,7 @@ type StockReshuffled struct {
 
 func (x *StockReshuffled) Reset() {
 	*x = StockReshuffled{}
-	mi := &file_ramino_v1_game_proto_msgTypes[75]
+	mi := &file_ramino_v1_game_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5734,7 +5846,7 @@ func (x *StockReshuffled) String() string {
 func (*StockReshuffled) ProtoMessage() {}
 
 func (x *StockReshuffled) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[75]
+	mi := &file_ramino_v1_game_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5747,7 +5859,7 @@ func (x *StockReshuffled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StockReshuffled.ProtoReflect.Descriptor instead.
 func (*StockReshuffled) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{75}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *StockReshuffled) GetRebuild() int32 {
@@ -5784,7 +5896,7 @@ type MeldsLaid struct {
 
 func (x *MeldsLaid) Reset() {
 	*x = MeldsLaid{}
-	mi := &file_ramino_v1_game_proto_msgTypes[76]
+	mi := &file_ramino_v1_game_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5796,7 +5908,7 @@ func (x *MeldsLaid) String() string {
 func (*MeldsLaid) ProtoMessage() {}
 
 func (x *MeldsLaid) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[76]
+	mi := &file_ramino_v1_game_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5809,7 +5921,7 @@ func (x *MeldsLaid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MeldsLaid.ProtoReflect.Descriptor instead.
 func (*MeldsLaid) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{76}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *MeldsLaid) GetMelds() []*MeldCardIds {
@@ -5838,7 +5950,7 @@ type LaidOff struct {
 
 func (x *LaidOff) Reset() {
 	*x = LaidOff{}
-	mi := &file_ramino_v1_game_proto_msgTypes[77]
+	mi := &file_ramino_v1_game_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5850,7 +5962,7 @@ func (x *LaidOff) String() string {
 func (*LaidOff) ProtoMessage() {}
 
 func (x *LaidOff) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[77]
+	mi := &file_ramino_v1_game_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5863,7 +5975,7 @@ func (x *LaidOff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaidOff.ProtoReflect.Descriptor instead.
 func (*LaidOff) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{77}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *LaidOff) GetCardId() int32 {
@@ -5899,7 +6011,7 @@ type JokerSwapped struct {
 
 func (x *JokerSwapped) Reset() {
 	*x = JokerSwapped{}
-	mi := &file_ramino_v1_game_proto_msgTypes[78]
+	mi := &file_ramino_v1_game_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5911,7 +6023,7 @@ func (x *JokerSwapped) String() string {
 func (*JokerSwapped) ProtoMessage() {}
 
 func (x *JokerSwapped) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[78]
+	mi := &file_ramino_v1_game_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5924,7 +6036,7 @@ func (x *JokerSwapped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JokerSwapped.ProtoReflect.Descriptor instead.
 func (*JokerSwapped) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{78}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *JokerSwapped) GetCardId() int32 {
@@ -5958,7 +6070,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[79]
+	mi := &file_ramino_v1_game_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5970,7 +6082,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[79]
+	mi := &file_ramino_v1_game_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5983,7 +6095,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{79}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *Discarded) GetCardId() int32 {
@@ -6002,7 +6114,7 @@ type Resigned struct {
 
 func (x *Resigned) Reset() {
 	*x = Resigned{}
-	mi := &file_ramino_v1_game_proto_msgTypes[80]
+	mi := &file_ramino_v1_game_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6014,7 +6126,7 @@ func (x *Resigned) String() string {
 func (*Resigned) ProtoMessage() {}
 
 func (x *Resigned) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[80]
+	mi := &file_ramino_v1_game_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6027,7 +6139,7 @@ func (x *Resigned) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Resigned.ProtoReflect.Descriptor instead.
 func (*Resigned) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{80}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{81}
 }
 
 // Gin: the seat declined the upcard (the first upcard, or at the wall).
@@ -6039,7 +6151,7 @@ type PassedUpcard struct {
 
 func (x *PassedUpcard) Reset() {
 	*x = PassedUpcard{}
-	mi := &file_ramino_v1_game_proto_msgTypes[81]
+	mi := &file_ramino_v1_game_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6051,7 +6163,7 @@ func (x *PassedUpcard) String() string {
 func (*PassedUpcard) ProtoMessage() {}
 
 func (x *PassedUpcard) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[81]
+	mi := &file_ramino_v1_game_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6064,7 +6176,7 @@ func (x *PassedUpcard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassedUpcard.ProtoReflect.Descriptor instead.
 func (*PassedUpcard) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{81}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{82}
 }
 
 // Gin: the seat knocked: discarded and laid its hand in melds (new table
@@ -6083,7 +6195,7 @@ type Knocked struct {
 
 func (x *Knocked) Reset() {
 	*x = Knocked{}
-	mi := &file_ramino_v1_game_proto_msgTypes[82]
+	mi := &file_ramino_v1_game_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6095,7 +6207,7 @@ func (x *Knocked) String() string {
 func (*Knocked) ProtoMessage() {}
 
 func (x *Knocked) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[82]
+	mi := &file_ramino_v1_game_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6108,7 +6220,7 @@ func (x *Knocked) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Knocked.ProtoReflect.Descriptor instead.
 func (*Knocked) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{82}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *Knocked) GetDiscardCardId() int32 {
@@ -6141,7 +6253,7 @@ type LayoutAccepted struct {
 
 func (x *LayoutAccepted) Reset() {
 	*x = LayoutAccepted{}
-	mi := &file_ramino_v1_game_proto_msgTypes[83]
+	mi := &file_ramino_v1_game_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6153,7 +6265,7 @@ func (x *LayoutAccepted) String() string {
 func (*LayoutAccepted) ProtoMessage() {}
 
 func (x *LayoutAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[83]
+	mi := &file_ramino_v1_game_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6166,7 +6278,7 @@ func (x *LayoutAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayoutAccepted.ProtoReflect.Descriptor instead.
 func (*LayoutAccepted) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{83}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{84}
 }
 
 // A round ended.
@@ -6189,7 +6301,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[84]
+	mi := &file_ramino_v1_game_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6201,7 +6313,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[84]
+	mi := &file_ramino_v1_game_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6214,7 +6326,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{84}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *RoundEnded) GetRound() int32 {
@@ -6271,7 +6383,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_ramino_v1_game_proto_msgTypes[85]
+	mi := &file_ramino_v1_game_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6283,7 +6395,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_game_proto_msgTypes[85]
+	mi := &file_ramino_v1_game_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6296,7 +6408,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{85}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *MatchEnded) GetTotals() []int32 {
@@ -6512,7 +6624,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05event\x18\x03 \x01(\v2\x14.ramino.v1.GameEventH\x00R\x05event\x12/\n" +
 	"\x06events\x18\x04 \x01(\v2\x15.ramino.v1.GameEventsH\x00R\x06events\x120\n" +
 	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptionsB\t\n" +
-	"\apayload\"\x8d\x06\n" +
+	"\apayload\"\xb9\x06\n" +
 	"\x0fPlayGameRequest\x120\n" +
 	"\x05start\x18\x01 \x01(\v2\x18.ramino.v1.PlayGameStartH\x00R\x05start\x12I\n" +
 	"\x0fdraw_from_stock\x18\x02 \x01(\v2\x1f.ramino.v1.DrawFromStockRequestH\x00R\rdrawFromStock\x12B\n" +
@@ -6528,13 +6640,22 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	" \x01(\v2\x1c.ramino.v1.PassUpcardRequestH\x00R\n" +
 	"passUpcard\x12/\n" +
 	"\x05knock\x18\v \x01(\v2\x17.ramino.v1.KnockRequestH\x00R\x05knock\x12E\n" +
-	"\raccept_layout\x18\f \x01(\v2\x1e.ramino.v1.AcceptLayoutRequestH\x00R\facceptLayoutB\t\n" +
-	"\amessage\"{\n" +
+	"\raccept_layout\x18\f \x01(\v2\x1e.ramino.v1.AcceptLayoutRequestH\x00R\facceptLayout\x12*\n" +
+	"\x03ask\x18\r \x01(\v2\x16.ramino.v1.PlayGameAskH\x00R\x03askB\t\n" +
+	"\amessage\"\xb4\x01\n" +
 	"\rPlayGameStart\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
 	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
-	"\bsnapshot\x18\x03 \x01(\bR\bsnapshotB\x10\n" +
-	"\x0e_after_version\"\x81\x02\n" +
+	"\bsnapshot\x18\x03 \x01(\bR\bsnapshot\x12\x14\n" +
+	"\x05hints\x18\x04 \x01(\bR\x05hints\x12!\n" +
+	"\fanswer_views\x18\x05 \x01(\bR\vanswerViewsB\x10\n" +
+	"\x0e_after_version\"\x87\x01\n" +
+	"\vPlayGameAsk\x12\x19\n" +
+	"\x05hints\x18\x01 \x01(\bH\x00R\x05hints\x88\x01\x01\x12&\n" +
+	"\fanswer_views\x18\x02 \x01(\bH\x01R\vanswerViews\x88\x01\x01\x12\x1a\n" +
+	"\bsnapshot\x18\x03 \x01(\bR\bsnapshotB\b\n" +
+	"\x06_hintsB\x0f\n" +
+	"\r_answer_views\"\x81\x02\n" +
 	"\x10PlayGameResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x121\n" +
 	"\bsnapshot\x18\x02 \x01(\v2\x13.ramino.v1.GameViewH\x00R\bsnapshot\x12,\n" +
@@ -6848,7 +6969,7 @@ func file_ramino_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 86)
+var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_ramino_v1_game_proto_goTypes = []any{
 	(BotLevel)(0),                       // 0: ramino.v1.BotLevel
 	(GameStatus)(0),                     // 1: ramino.v1.GameStatus
@@ -6893,73 +7014,74 @@ var file_ramino_v1_game_proto_goTypes = []any{
 	(*WatchGameResponse)(nil),           // 40: ramino.v1.WatchGameResponse
 	(*PlayGameRequest)(nil),             // 41: ramino.v1.PlayGameRequest
 	(*PlayGameStart)(nil),               // 42: ramino.v1.PlayGameStart
-	(*PlayGameResponse)(nil),            // 43: ramino.v1.PlayGameResponse
-	(*MoveAnswer)(nil),                  // 44: ramino.v1.MoveAnswer
-	(*GameEvents)(nil),                  // 45: ramino.v1.GameEvents
-	(*CancelGameRequest)(nil),           // 46: ramino.v1.CancelGameRequest
-	(*CancelGameResponse)(nil),          // 47: ramino.v1.CancelGameResponse
-	(*GetLegalMovesRequest)(nil),        // 48: ramino.v1.GetLegalMovesRequest
-	(*GetLegalMovesResponse)(nil),       // 49: ramino.v1.GetLegalMovesResponse
-	(*Move)(nil),                        // 50: ramino.v1.Move
-	(*DrawFromStockMove)(nil),           // 51: ramino.v1.DrawFromStockMove
-	(*TakeDiscardMove)(nil),             // 52: ramino.v1.TakeDiscardMove
-	(*TurnOverDiscardPileMove)(nil),     // 53: ramino.v1.TurnOverDiscardPileMove
-	(*LayMeldsMove)(nil),                // 54: ramino.v1.LayMeldsMove
-	(*LayOffMove)(nil),                  // 55: ramino.v1.LayOffMove
-	(*SwapJokerMove)(nil),               // 56: ramino.v1.SwapJokerMove
-	(*DiscardMove)(nil),                 // 57: ramino.v1.DiscardMove
-	(*ResignMove)(nil),                  // 58: ramino.v1.ResignMove
-	(*PassUpcardMove)(nil),              // 59: ramino.v1.PassUpcardMove
-	(*KnockMove)(nil),                   // 60: ramino.v1.KnockMove
-	(*AcceptLayoutMove)(nil),            // 61: ramino.v1.AcceptLayoutMove
-	(*Hint)(nil),                        // 62: ramino.v1.Hint
-	(*GameView)(nil),                    // 63: ramino.v1.GameView
-	(*RoundScores)(nil),                 // 64: ramino.v1.RoundScores
-	(*SeatView)(nil),                    // 65: ramino.v1.SeatView
-	(*TableMeld)(nil),                   // 66: ramino.v1.TableMeld
-	(*GameEvent)(nil),                   // 67: ramino.v1.GameEvent
-	(*GameCreated)(nil),                 // 68: ramino.v1.GameCreated
-	(*SeatJoined)(nil),                  // 69: ramino.v1.SeatJoined
-	(*SeatTimedOut)(nil),                // 70: ramino.v1.SeatTimedOut
-	(*SeatReclaimed)(nil),               // 71: ramino.v1.SeatReclaimed
-	(*GameEnded)(nil),                   // 72: ramino.v1.GameEnded
-	(*CardIds)(nil),                     // 73: ramino.v1.CardIds
-	(*RoundStarted)(nil),                // 74: ramino.v1.RoundStarted
-	(*DrewFromStock)(nil),               // 75: ramino.v1.DrewFromStock
-	(*TookDiscard)(nil),                 // 76: ramino.v1.TookDiscard
-	(*DiscardPileTurnedOver)(nil),       // 77: ramino.v1.DiscardPileTurnedOver
-	(*StockReshuffled)(nil),             // 78: ramino.v1.StockReshuffled
-	(*MeldsLaid)(nil),                   // 79: ramino.v1.MeldsLaid
-	(*LaidOff)(nil),                     // 80: ramino.v1.LaidOff
-	(*JokerSwapped)(nil),                // 81: ramino.v1.JokerSwapped
-	(*Discarded)(nil),                   // 82: ramino.v1.Discarded
-	(*Resigned)(nil),                    // 83: ramino.v1.Resigned
-	(*PassedUpcard)(nil),                // 84: ramino.v1.PassedUpcard
-	(*Knocked)(nil),                     // 85: ramino.v1.Knocked
-	(*LayoutAccepted)(nil),              // 86: ramino.v1.LayoutAccepted
-	(*RoundEnded)(nil),                  // 87: ramino.v1.RoundEnded
-	(*MatchEnded)(nil),                  // 88: ramino.v1.MatchEnded
-	(*timestamppb.Timestamp)(nil),       // 89: google.protobuf.Timestamp
-	(*VariantParameters)(nil),           // 90: ramino.v1.VariantParameters
-	(End)(0),                            // 91: ramino.v1.End
-	(*status.Status)(nil),               // 92: google.rpc.Status
-	(*Opening)(nil),                     // 93: ramino.v1.Opening
-	(*Deadwood)(nil),                    // 94: ramino.v1.Deadwood
-	(*Card)(nil),                        // 95: ramino.v1.Card
-	(*Variant)(nil),                     // 96: ramino.v1.Variant
-	(*Meld)(nil),                        // 97: ramino.v1.Meld
+	(*PlayGameAsk)(nil),                 // 43: ramino.v1.PlayGameAsk
+	(*PlayGameResponse)(nil),            // 44: ramino.v1.PlayGameResponse
+	(*MoveAnswer)(nil),                  // 45: ramino.v1.MoveAnswer
+	(*GameEvents)(nil),                  // 46: ramino.v1.GameEvents
+	(*CancelGameRequest)(nil),           // 47: ramino.v1.CancelGameRequest
+	(*CancelGameResponse)(nil),          // 48: ramino.v1.CancelGameResponse
+	(*GetLegalMovesRequest)(nil),        // 49: ramino.v1.GetLegalMovesRequest
+	(*GetLegalMovesResponse)(nil),       // 50: ramino.v1.GetLegalMovesResponse
+	(*Move)(nil),                        // 51: ramino.v1.Move
+	(*DrawFromStockMove)(nil),           // 52: ramino.v1.DrawFromStockMove
+	(*TakeDiscardMove)(nil),             // 53: ramino.v1.TakeDiscardMove
+	(*TurnOverDiscardPileMove)(nil),     // 54: ramino.v1.TurnOverDiscardPileMove
+	(*LayMeldsMove)(nil),                // 55: ramino.v1.LayMeldsMove
+	(*LayOffMove)(nil),                  // 56: ramino.v1.LayOffMove
+	(*SwapJokerMove)(nil),               // 57: ramino.v1.SwapJokerMove
+	(*DiscardMove)(nil),                 // 58: ramino.v1.DiscardMove
+	(*ResignMove)(nil),                  // 59: ramino.v1.ResignMove
+	(*PassUpcardMove)(nil),              // 60: ramino.v1.PassUpcardMove
+	(*KnockMove)(nil),                   // 61: ramino.v1.KnockMove
+	(*AcceptLayoutMove)(nil),            // 62: ramino.v1.AcceptLayoutMove
+	(*Hint)(nil),                        // 63: ramino.v1.Hint
+	(*GameView)(nil),                    // 64: ramino.v1.GameView
+	(*RoundScores)(nil),                 // 65: ramino.v1.RoundScores
+	(*SeatView)(nil),                    // 66: ramino.v1.SeatView
+	(*TableMeld)(nil),                   // 67: ramino.v1.TableMeld
+	(*GameEvent)(nil),                   // 68: ramino.v1.GameEvent
+	(*GameCreated)(nil),                 // 69: ramino.v1.GameCreated
+	(*SeatJoined)(nil),                  // 70: ramino.v1.SeatJoined
+	(*SeatTimedOut)(nil),                // 71: ramino.v1.SeatTimedOut
+	(*SeatReclaimed)(nil),               // 72: ramino.v1.SeatReclaimed
+	(*GameEnded)(nil),                   // 73: ramino.v1.GameEnded
+	(*CardIds)(nil),                     // 74: ramino.v1.CardIds
+	(*RoundStarted)(nil),                // 75: ramino.v1.RoundStarted
+	(*DrewFromStock)(nil),               // 76: ramino.v1.DrewFromStock
+	(*TookDiscard)(nil),                 // 77: ramino.v1.TookDiscard
+	(*DiscardPileTurnedOver)(nil),       // 78: ramino.v1.DiscardPileTurnedOver
+	(*StockReshuffled)(nil),             // 79: ramino.v1.StockReshuffled
+	(*MeldsLaid)(nil),                   // 80: ramino.v1.MeldsLaid
+	(*LaidOff)(nil),                     // 81: ramino.v1.LaidOff
+	(*JokerSwapped)(nil),                // 82: ramino.v1.JokerSwapped
+	(*Discarded)(nil),                   // 83: ramino.v1.Discarded
+	(*Resigned)(nil),                    // 84: ramino.v1.Resigned
+	(*PassedUpcard)(nil),                // 85: ramino.v1.PassedUpcard
+	(*Knocked)(nil),                     // 86: ramino.v1.Knocked
+	(*LayoutAccepted)(nil),              // 87: ramino.v1.LayoutAccepted
+	(*RoundEnded)(nil),                  // 88: ramino.v1.RoundEnded
+	(*MatchEnded)(nil),                  // 89: ramino.v1.MatchEnded
+	(*timestamppb.Timestamp)(nil),       // 90: google.protobuf.Timestamp
+	(*VariantParameters)(nil),           // 91: ramino.v1.VariantParameters
+	(End)(0),                            // 92: ramino.v1.End
+	(*status.Status)(nil),               // 93: google.rpc.Status
+	(*Opening)(nil),                     // 94: ramino.v1.Opening
+	(*Deadwood)(nil),                    // 95: ramino.v1.Deadwood
+	(*Card)(nil),                        // 96: ramino.v1.Card
+	(*Variant)(nil),                     // 97: ramino.v1.Variant
+	(*Meld)(nil),                        // 98: ramino.v1.Meld
 }
 var file_ramino_v1_game_proto_depIdxs = []int32{
 	0,   // 0: ramino.v1.SeatConfig.bot:type_name -> ramino.v1.BotLevel
 	1,   // 1: ramino.v1.Game.status:type_name -> ramino.v1.GameStatus
 	5,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
-	89,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
+	90,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
 	0,   // 4: ramino.v1.SeatSummary.bot:type_name -> ramino.v1.BotLevel
-	90,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
+	91,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
 	3,   // 6: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
 	4,   // 7: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
-	63,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
-	63,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
+	64,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
+	64,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
 	1,   // 10: ramino.v1.ListGamesRequest.status:type_name -> ramino.v1.GameStatus
 	4,   // 11: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
 	37,  // 12: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
@@ -6967,7 +7089,7 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	37,  // 14: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
 	20,  // 15: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
 	37,  // 16: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
-	91,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
+	92,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
 	37,  // 18: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 19: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 20: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
@@ -6976,16 +7098,16 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	20,  // 23: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
 	37,  // 24: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
 	37,  // 25: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
-	67,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
-	63,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
-	50,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
-	62,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
+	68,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
+	64,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
+	51,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
+	63,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
 	38,  // 30: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
-	50,  // 31: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
-	62,  // 32: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
-	63,  // 33: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	67,  // 34: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	45,  // 35: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	51,  // 31: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
+	63,  // 32: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
+	64,  // 33: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	68,  // 34: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	46,  // 35: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
 	38,  // 36: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
 	42,  // 37: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
 	14,  // 38: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
@@ -6999,118 +7121,119 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	31,  // 46: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
 	33,  // 47: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
 	35,  // 48: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
-	63,  // 49: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
-	67,  // 50: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
-	44,  // 51: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
-	38,  // 52: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
-	37,  // 53: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
-	92,  // 54: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
-	67,  // 55: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
-	63,  // 56: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	0,   // 57: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
-	50,  // 58: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	62,  // 59: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	38,  // 60: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
-	51,  // 61: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	52,  // 62: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	53,  // 63: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	54,  // 64: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	55,  // 65: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	56,  // 66: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	57,  // 67: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	58,  // 68: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	59,  // 69: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	60,  // 70: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	61,  // 71: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	20,  // 72: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	91,  // 73: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	20,  // 74: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	93,  // 75: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	94,  // 76: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	95,  // 77: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	60,  // 78: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	50,  // 79: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
-	1,   // 80: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	96,  // 81: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	95,  // 82: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	65,  // 83: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	66,  // 84: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	95,  // 85: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	2,   // 86: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	89,  // 87: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	64,  // 88: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 89: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	97,  // 90: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	68,  // 91: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	69,  // 92: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	70,  // 93: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	71,  // 94: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	72,  // 95: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	74,  // 96: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	75,  // 97: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	76,  // 98: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	77,  // 99: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	78,  // 100: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	79,  // 101: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	80,  // 102: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	81,  // 103: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	82,  // 104: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	83,  // 105: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	84,  // 106: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	85,  // 107: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	86,  // 108: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	87,  // 109: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	88,  // 110: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	90,  // 111: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 112: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	89,  // 113: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	20,  // 114: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	91,  // 115: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	20,  // 116: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	73,  // 117: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	6,   // 118: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	8,   // 119: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	10,  // 120: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	12,  // 121: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	14,  // 122: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	16,  // 123: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	18,  // 124: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 125: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	23,  // 126: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	25,  // 127: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	27,  // 128: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	29,  // 129: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	31,  // 130: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	33,  // 131: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	35,  // 132: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	39,  // 133: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	48,  // 134: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	46,  // 135: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	41,  // 136: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
-	7,   // 137: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	9,   // 138: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	11,  // 139: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	13,  // 140: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	15,  // 141: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	17,  // 142: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	19,  // 143: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	22,  // 144: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	24,  // 145: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	26,  // 146: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	28,  // 147: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	30,  // 148: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	32,  // 149: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	34,  // 150: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	36,  // 151: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	40,  // 152: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	49,  // 153: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	47,  // 154: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	43,  // 155: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
-	137, // [137:156] is the sub-list for method output_type
-	118, // [118:137] is the sub-list for method input_type
-	118, // [118:118] is the sub-list for extension type_name
-	118, // [118:118] is the sub-list for extension extendee
-	0,   // [0:118] is the sub-list for field type_name
+	43,  // 49: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
+	64,  // 50: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
+	68,  // 51: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
+	45,  // 52: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
+	38,  // 53: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
+	37,  // 54: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
+	93,  // 55: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
+	68,  // 56: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	64,  // 57: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	0,   // 58: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
+	51,  // 59: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	63,  // 60: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	38,  // 61: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
+	52,  // 62: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	53,  // 63: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	54,  // 64: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	55,  // 65: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	56,  // 66: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	57,  // 67: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	58,  // 68: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	59,  // 69: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	60,  // 70: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	61,  // 71: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	62,  // 72: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	20,  // 73: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	92,  // 74: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	20,  // 75: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	94,  // 76: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	95,  // 77: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	96,  // 78: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	61,  // 79: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	51,  // 80: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	1,   // 81: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	97,  // 82: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	96,  // 83: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	66,  // 84: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	67,  // 85: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	96,  // 86: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	2,   // 87: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	90,  // 88: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	65,  // 89: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 90: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	98,  // 91: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	69,  // 92: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	70,  // 93: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	71,  // 94: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	72,  // 95: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	73,  // 96: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	75,  // 97: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	76,  // 98: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	77,  // 99: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	78,  // 100: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	79,  // 101: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	80,  // 102: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	81,  // 103: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	82,  // 104: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	83,  // 105: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	84,  // 106: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	85,  // 107: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	86,  // 108: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	87,  // 109: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	88,  // 110: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	89,  // 111: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	91,  // 112: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	3,   // 113: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	90,  // 114: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	20,  // 115: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	92,  // 116: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	20,  // 117: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	74,  // 118: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	6,   // 119: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	8,   // 120: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	10,  // 121: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	12,  // 122: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	14,  // 123: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	16,  // 124: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	18,  // 125: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 126: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	23,  // 127: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	25,  // 128: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	27,  // 129: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	29,  // 130: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	31,  // 131: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	33,  // 132: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	35,  // 133: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	39,  // 134: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	49,  // 135: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	47,  // 136: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	41,  // 137: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	7,   // 138: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	9,   // 139: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	11,  // 140: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	13,  // 141: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	15,  // 142: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	17,  // 143: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	19,  // 144: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	22,  // 145: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	24,  // 146: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	26,  // 147: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	28,  // 148: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	30,  // 149: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	32,  // 150: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	34,  // 151: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	36,  // 152: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	40,  // 153: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	50,  // 154: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	48,  // 155: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	44,  // 156: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	138, // [138:157] is the sub-list for method output_type
+	119, // [119:138] is the sub-list for method input_type
+	119, // [119:119] is the sub-list for extension type_name
+	119, // [119:119] is the sub-list for extension extendee
+	0,   // [0:119] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }
@@ -7151,18 +7274,20 @@ func file_ramino_v1_game_proto_init() {
 		(*PlayGameRequest_PassUpcard)(nil),
 		(*PlayGameRequest_Knock)(nil),
 		(*PlayGameRequest_AcceptLayout)(nil),
+		(*PlayGameRequest_Ask)(nil),
 	}
 	file_ramino_v1_game_proto_msgTypes[39].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[40].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[40].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[41].OneofWrappers = []any{
 		(*PlayGameResponse_Snapshot)(nil),
 		(*PlayGameResponse_Event)(nil),
 		(*PlayGameResponse_Answer)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[41].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[42].OneofWrappers = []any{
 		(*MoveAnswer_Result)(nil),
 		(*MoveAnswer_Error)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[47].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[48].OneofWrappers = []any{
 		(*Move_DrawFromStock)(nil),
 		(*Move_TakeDiscard)(nil),
 		(*Move_TurnOverDiscardPile)(nil),
@@ -7175,10 +7300,10 @@ func file_ramino_v1_game_proto_init() {
 		(*Move_Knock)(nil),
 		(*Move_AcceptLayout)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[57].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[60].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[58].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[61].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[64].OneofWrappers = []any{
+	file_ramino_v1_game_proto_msgTypes[62].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[65].OneofWrappers = []any{
 		(*GameEvent_GameCreated)(nil),
 		(*GameEvent_SeatJoined)(nil),
 		(*GameEvent_SeatTimedOut)(nil),
@@ -7200,17 +7325,17 @@ func file_ramino_v1_game_proto_init() {
 		(*GameEvent_RoundEnded)(nil),
 		(*GameEvent_MatchEnded)(nil),
 	}
-	file_ramino_v1_game_proto_msgTypes[71].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[72].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[82].OneofWrappers = []any{}
-	file_ramino_v1_game_proto_msgTypes[84].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[73].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[83].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[85].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_game_proto_rawDesc), len(file_ramino_v1_game_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   86,
+			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
