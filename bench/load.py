@@ -130,6 +130,7 @@ class PhaseSpec:
     connections: int = 1  # connections (channels) to each address, calls round-robin over all
     session: bool = False  # each seat plays on a PlayGame session, from its pushed options
     seats: int = 2
+    session_hints: bool = False  # the sessions ask for hints (and the answers' views)
 
 
 @dataclass
@@ -254,6 +255,10 @@ class Legal:
     hint: game_pb2.Hint
 
 
+ENDS = ("match_ended", "game_ended")
+"""The events after which a game has ended."""
+
+
 def choose(legal: Legal, name: str, request_id: str) -> tuple[str, Any]:
     """The move of tests/service/conftest.py's ``play_one``: melds, a lay-off,
     a draw, the hinted discard, a joker swap; as (RPC, request)."""
@@ -277,7 +282,7 @@ def choose(legal: Legal, name: str, request_id: str) -> tuple[str, Any]:
         return "TakeDiscard", game_pb2.TakeDiscardRequest(**common)
     discards = [m.discard.card_id for m in legal.moves if m.WhichOneof("move") == "discard"]
     if discards:
-        hinted = legal.hint.suggested_discard.id
+        hinted = legal.hint.suggested_discard.id if legal.hint.HasField("suggested_discard") else -1
         card = hinted if hinted in discards else discards[0]
         return "Discard", game_pb2.DiscardRequest(card_id=card, **common)
     first = legal.moves[0]
@@ -388,14 +393,18 @@ async def play_seat_session(
     md: Any,
     stop: asyncio.Event,
     pace: Pace,
+    hints: bool = False,
 ) -> bool:
     """One seat of a game on its PlayGame session, moving from what the
     session pushes (no call per move), each move on the game's schedule
     (``pace``, shared by its seats); True when the game ended. A move's
-    latency is from its send to its answer."""
+    latency is from its send to its answer. ``hints``: the session asks
+    for the hint and the answers' views (else it gets neither, and
+    discards without a hint)."""
     result = caller.result
     call = stub.PlayGame(metadata=md, timeout=RPC_TIMEOUT * 10)
-    await call.write(game_pb2.PlayGameRequest(start=game_pb2.PlayGameStart(name=name)))
+    start = game_pb2.PlayGameStart(name=name, hints=hints, answer_views=hints)
+    await call.write(game_pb2.PlayGameRequest(start=start))
     if caller.recording:
         result.sent += 1
     n = 0
@@ -419,10 +428,10 @@ async def play_seat_session(
                 if caller.moves_target and result.moves >= caller.moves_target:
                     caller.enough.set()
             answer = message.answer.result
-            ended = answer.view.status == game_pb2.GAME_STATUS_FINISHED
+            ended = any(e.WhichOneof("event") in ENDS for e in answer.events)
             options = answer.options
         elif kind == "event":
-            ended = ended or message.event.WhichOneof("event") in ("match_ended", "game_ended")
+            ended = ended or message.event.WhichOneof("event") in ENDS
             options = message.options if message.HasField("options") else None
         elif message.HasField("options"):
             options = message.options
@@ -476,7 +485,7 @@ async def play_game_sessions(
     pace = Pace(spec.interval)
     ended = await asyncio.gather(
         *(
-            play_seat_session(caller, stub, name, seat, md, stop, pace)
+            play_seat_session(caller, stub, name, seat, md, stop, pace, spec.session_hints)
             for seat, md in enumerate(metadata)
         )
     )
@@ -976,6 +985,7 @@ class RunConfig:
     profile: str = ""  # py-spy's raw samples of the first server in the games' window, to here
     session: bool = False  # the seats play on PlayGame sessions (else unary moves)
     seats: int = 2  # seats a game (on sessions: every seat an SDK-like client)
+    session_hints: bool = False  # sessions ask for the hint and the answers' views
 
 
 @dataclass
@@ -1081,6 +1091,7 @@ def run_once(
             connections=cfg.connections,
             session=cfg.session and kind == "games",
             seats=cfg.seats,
+            session_hints=cfg.session_hints,
         )
         what = f"{cfg.games} Check loops" if kind == "baseline" else f"{cfg.games} games"
         print(f"  [{label}] {phase_name}: {what}, {cfg.warmup:g} s warm-up ...", flush=True)
@@ -1641,6 +1652,13 @@ def main(argv: list[str] | None = None) -> int:
         "(default: a closed loop, each move as soon as the last one is answered)",
     )
     p.add_argument(
+        "--session-hints",
+        action="store_true",
+        help="with --session: each session asks for the hint and the answers' views "
+        "(PlayGameStart.hints, answer_views: what the SDKs' sessions ask for); by "
+        "default a session asks for neither and discards without a hint",
+    )
+    p.add_argument(
         "--session",
         action="store_true",
         help="each seat plays on its PlayGame session, moving from the options it is "
@@ -1702,6 +1720,7 @@ def main(argv: list[str] | None = None) -> int:
         sticky=args.sticky,
         ask_every_move=args.ask_every_move,
         session=args.session,
+        session_hints=args.session_hints,
         seats=args.seats,
         rate=args.rate,
         workers=args.workers,

@@ -273,3 +273,27 @@ async def test_a_versions_options_are_searched_once_and_the_hint_only_when_asked
         assert hinted and max(hinted.values()) == 1, "each version's hint searched once"
     else:
         assert not hinted, "no hint searched for sessions that did not ask"
+
+
+async def test_a_moves_events_are_encoded_once_and_never_for_the_movers_own_session() -> None:
+    async with serving() as s:
+        encoded: Counter[tuple[int, int | None]] = Counter()
+        encode = s.servicer.encode_event
+
+        def counted(version: int, seen: Any, turn: int | None) -> bytes:
+            encoded[version, seen.viewer] += 1
+            return encode(version, seen, turn)
+
+        s.servicer.encode_event = counted
+        name, tokens = await two_people(s.stub)
+        first = (await s.stub.GetGame(game_pb2.GetGameRequest(name=name))).view.version
+        until = first + 30
+        played = await asyncio.gather(
+            *(play_seat_lean(s.stub, name, tokens[i], until, f"s{i}", False) for i in (0, 1))
+        )
+    assert sum(played) >= 20
+    versions = sorted({v for v, _ in encoded})
+    assert versions and versions[0] == first + 1
+    # Each version encoded once, for the one seat that did not make it.
+    assert all(n == 1 for n in encoded.values())
+    assert all(len([c for v, c in encoded if v == version]) == 1 for version in versions)

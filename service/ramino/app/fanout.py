@@ -99,6 +99,16 @@ one message carrying them all."""
 
 
 @dataclass(frozen=True, slots=True)
+class Own:
+    """The last ``count`` entries of a write are a move of the stream
+    ``by`` (a seat's session), which has them in the move's answer: its
+    watcher is not handed them, and they are not encoded for it."""
+
+    by: object
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class Delivery:
     """One entry, encoded for one viewer class."""
 
@@ -132,6 +142,7 @@ class Watcher:
 
     __slots__ = (
         "viewer",
+        "owner",
         "batched",
         "may_batch",
         "backlog",
@@ -152,8 +163,12 @@ class Watcher:
         clock: Callable[[], float] = time.monotonic,
         batched: bool = False,
         may_batch: bool | None = None,
+        owner: object | None = None,
     ) -> None:
         self.viewer = viewer
+        self.owner = owner
+        """The stream this watcher hands on to (a session): the entries of
+        its own moves are not handed to it (:class:`Own`)."""
         self.batched = batched
         """Whether the stream is sent its feed's batches (spectators only)."""
         self.may_batch = batched if may_batch is None else may_batch
@@ -424,19 +439,28 @@ class Feed:
         else:
             self._timer = loop.call_later(wait, self._send_batch)
 
-    def offer(self, before: int, events: Sequence[LogEvent], turns: Sequence[Turn]) -> None:
+    def offer(
+        self,
+        before: int,
+        events: Sequence[LogEvent],
+        turns: Sequence[Turn],
+        own: Own | None = None,
+    ) -> None:
         """The events of entries this replica appended after version
         ``before``, and whose turn it is after each, as the move built them:
         in one process the feed is handed them, not reading and parsing back
-        what was just written.
+        what was just written. ``own``: the last of them are the answer of
+        a session's move, not handed to its watcher.
         Taken only when they follow the last entry handed out; else (the
         subscription was first, or an entry of another writer comes
         between) the subscription brings them."""
         if self.closed or before != self.position:
             return
+        mine = len(events) - own.count if own is not None else len(events)
         try:
             for i, (event, turn) in enumerate(zip(events, turns, strict=True)):
-                if self._deliver(before + 1 + i, event, turn):
+                by = own.by if own is not None and i >= mine else None
+                if self._deliver(before + 1 + i, event, turn, by):
                     self.close()
                     return
         except Exception:
@@ -451,14 +475,19 @@ class Feed:
         for w in self._watchers():
             w.fail(error)
 
-    def _deliver(self, version: int, event: LogEvent, turn: Turn) -> bool:
+    def _deliver(self, version: int, event: LogEvent, turn: Turn, by: object = None) -> bool:
         """Hands one entry to each viewer class, projected for it by the
-        engine and encoded once; True when nothing can follow it."""
+        engine and encoded once (not for a class whose only watcher is the
+        stream ``by``, whose move made it); True when nothing can follow it."""
         spectators: Seen[LogEvent] | None = None
         kind = type(event).__name__
         if None in self.classes and self.batch is not None and self.budget.reached():
             self._batch_spectators()
         for viewer, watchers in list(self.classes.items()):
+            if by is not None:
+                watchers = {w for w in watchers if w.owner is not by}
+                if not watchers:
+                    continue
             seen = see_event(event, viewer)
             if viewer is None:
                 spectators = seen

@@ -21,6 +21,7 @@ import structlog
 from prometheus_client import Counter
 
 from ramino import reasons as R
+from ramino.app.fanout import Own
 from ramino.app.log import (
     END_REASONS,
     HostedGame,
@@ -88,16 +89,16 @@ class Moves:
         request: RequestRecord | None,
         view: bool = True,
         hint: bool = True,
+        by: object | None = None,
     ) -> MoveOutcome | KeptAnswer:
-        """Plays ``command`` for ``seat`` and returns what the move did, as
-        the mover sees it (``view``: with its view of the game; ``hint``:
-        its next options with their hint); with a request id, the move's facts (the seat and
-        its versions, :func:`move_facts`) are stored with it in
-        ``request``'s record, so that a retry of the request gets the same
-        outcome again (:meth:`_replay`) and a reuse of its id by anyone else
-        gets REQUEST_ID_REUSED. Without ``expected_version``, a move that
-        loses a race with another replica is decided again on the new state
-        (up to a few times)."""
+        """Plays ``command`` for ``seat`` and returns what the move did, as the mover sees it
+        (``view``: with its view of the game; ``hint``: its next options with their hint;
+        ``by``: the session that sent it, whose own watch is not handed the move's events);
+        with a request id, the move's facts (the seat and its versions, :func:`move_facts`)
+        are stored with it in ``request``'s record, so that a retry of the request gets the
+        same outcome again (:meth:`_replay`) and a reuse of its id by anyone else gets
+        REQUEST_ID_REUSED. Without ``expected_version``, a move that loses a race with
+        another replica is decided again on the new state (up to a few times)."""
         for attempt in range(4):
             try:
                 outcome, applied = await self._move_once(
@@ -108,7 +109,8 @@ class Moves:
                     raise
                 continue
             if applied is not None:
-                self._t.written(game_id, applied.before, applied.logged, applied.turns)
+                own = None if by is None else Own(by, len(applied.events))
+                self._t.written(game_id, applied.before, applied.logged, applied.turns, own)
             return outcome
         raise AssertionError("unreachable")
 

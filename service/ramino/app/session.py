@@ -47,8 +47,9 @@ from ramino.store import RequestRecord
 __all__ = ["Answer", "Ask", "SessionItem", "Session", "MAX_MOVES_QUEUED"]
 
 MAX_MOVES_QUEUED = 16
-"""Moves a session holds before it reads the client's next one: a client
-that sends faster waits (the transport's flow control), it is never buffered."""
+"""Answers a session holds unsent before it reads the client's next move:
+a client that sends and does not read waits (the transport's flow
+control), it is never buffered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,15 +94,6 @@ class SessionItem:
 
 
 @dataclass(frozen=True, slots=True)
-class _Move:
-    request_id: str
-    command: Command | None
-    expected_version: int | None
-    record: RequestRecord | None
-    refused: RaminoError | None
-
-
-@dataclass(frozen=True, slots=True)
 class Ask:
     """What a session sends from now on (None: unchanged), and whether a
     snapshot is wanted now."""
@@ -136,8 +128,12 @@ class Session:
         self._limits = limits
         self.hints = hints
         self.views = views
-        self._jobs: asyncio.Queue[_Move | Ask | None] = asyncio.Queue(MAX_MOVES_QUEUED)
         self._out: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._opened = asyncio.Event()
+        """Set once the watch's checks passed: moves are played from then on."""
+        self._unsent = 0
+        """Answers handed to the merge and not yet sent."""
+        self._sent = asyncio.Event()
         self._in_flight = 0
         self.last = 0
         """The version of the last event or answer sent (a resume point)."""
@@ -148,6 +144,10 @@ class Session:
         options, were they asked for, would be none)."""
 
     # --- the client's side -----------------------------------------------------------
+    #
+    # The moves are played by the task that reads them (the transport's
+    # reader), one at a time, in the order sent, once the session is open
+    # (its watch's checks passed): no queue and no task of their own.
 
     async def play(
         self,
@@ -156,17 +156,38 @@ class Session:
         expected_version: int | None,
         record: RequestRecord | None,
     ) -> None:
-        """Queues a move; its answer comes in the session's order."""
-        await self._jobs.put(_Move(request_id, command, expected_version, record, None))
+        """Plays a move; its answer comes in the session's order."""
+        await self._room()
+        self._in_flight += 1  # before the move's events can reach the watch
+        try:
+            outcome = await self._moves.move(
+                self.game_id,
+                self.seat,
+                command,
+                expected_version,
+                record,
+                view=self.views,
+                hint=self.hints,
+                by=self,
+            )
+        except RaminoError as refused:
+            self._hand(("played", Answer(request_id, error=refused)))
+        except BaseException as bug:
+            self._out.put_nowait(("failed", bug))
+            raise
+        else:
+            self._hand(("played", Answer(request_id, outcome)))
 
     async def refuse(self, request_id: str, error: RaminoError) -> None:
         """Answers a move refused before it reached the game (its fields),
         in its place among the others."""
-        await self._jobs.put(_Move(request_id, None, None, None, error))
+        await self._room()
+        self._hand(("answer", Answer(request_id, error=error)))
 
     async def ask(self, ask: Ask) -> None:
         """Changes what the session sends, in its place among the moves."""
-        await self._jobs.put(ask)
+        await self._room()
+        await self._asked(ask)
 
     def fail(self, error: RaminoError) -> None:
         """Ends the session with ``error`` (the client sent what is no move)."""
@@ -174,35 +195,22 @@ class Session:
 
     async def done(self) -> None:
         """The client sends no more moves: the session ends once they are answered."""
-        await self._jobs.put(None)
-
-    async def _play_moves(self) -> None:
-        while (job := await self._jobs.get()) is not None:
-            if isinstance(job, Ask):
-                await self._asked(job)
-                continue
-            if job.refused is not None or job.command is None:
-                self._out.put_nowait(("answer", Answer(job.request_id, error=job.refused)))
-                continue
-            self._in_flight += 1  # before the move's events can reach the watch
-            try:
-                outcome = await self._moves.move(
-                    self.game_id,
-                    self.seat,
-                    job.command,
-                    job.expected_version,
-                    job.record,
-                    view=self.views,
-                    hint=self.hints,
-                )
-            except RaminoError as refused:
-                self._out.put_nowait(("played", Answer(job.request_id, error=refused)))
-            except BaseException as bug:
-                self._out.put_nowait(("failed", bug))
-                raise
-            else:
-                self._out.put_nowait(("played", Answer(job.request_id, outcome)))
+        await self._opened.wait()
         self._out.put_nowait(("closed", None))
+
+    async def _room(self) -> None:
+        """Waits until the session is open and fewer than
+        ``MAX_MOVES_QUEUED`` of its answers wait to be sent: a client that
+        sends moves and reads nothing is not read further (the transport's
+        flow control), its answers are never held without bound."""
+        await self._opened.wait()
+        while self._unsent >= MAX_MOVES_QUEUED:
+            self._sent.clear()
+            await self._sent.wait()
+
+    def _hand(self, message: tuple[str, Answer]) -> None:
+        self._unsent += 1
+        self._out.put_nowait(message)
 
     async def _asked(self, ask: Ask) -> None:
         """An ask's answer, made in the moves' order (between two moves,
@@ -221,11 +229,11 @@ class Session:
             except BaseException as bug:
                 self._out.put_nowait(("failed", bug))
                 raise
-            self._out.put_nowait(("played", Answer("", snapshot=seen, options=options, asked=True)))
+            self._hand(("played", Answer("", snapshot=seen, options=options, asked=True)))
         elif turned_on and self._told:
             now = await self._moves.options_at(self.game_id, self.seat, self.last, True)
             if now is not None and now.moves:
-                self._out.put_nowait(("answer", Answer("", options=now, asked=True)))
+                self._hand(("answer", Answer("", options=now, asked=True)))
 
     # --- the watch's side ------------------------------------------------------------
 
@@ -263,6 +271,7 @@ class Session:
             self._encode,
             end=end or Cancelling(asyncio.current_task()),
             ready=ready,
+            owner=self,
         )
         # The watch's checks (the seat, the stream limits) are made before
         # anything runs beside the stream: its first item, or its being
@@ -289,7 +298,7 @@ class Session:
             else await self._moves.options_at(self.game_id, self.seat, self.last, self.hints)
         )
         follower = asyncio.create_task(self._follow(_chain(first, items)))
-        mover = asyncio.create_task(self._play_moves())
+        self._opened.set()
         answers: deque[Answer] = deque()
         events: deque[WatchItem] = deque()
         ended = closed = False
@@ -347,9 +356,9 @@ class Session:
                         self._told = bool(options.moves)
                         yield SessionItem(self.last, options=options, hints=self.hints)
         finally:
-            for task in (follower, mover, first):
+            for task in (follower, first):
                 task.cancel()
-            for task in (follower, mover, first):
+            for task in (follower, first):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             with contextlib.suppress(Exception):
@@ -367,7 +376,7 @@ class Session:
                 answer = answers[0]
                 span = answer.span()
                 if span is None or span[0] <= self.last:
-                    answers.popleft()
+                    self._popped(answers)
                     if (out := self._answered(answer)) is not None:
                         yield out
                     continue
@@ -377,7 +386,7 @@ class Session:
                         yield out
                     continue
                 if self.last >= version - count or (events and events[0].version > version - count):
-                    answers.popleft()
+                    self._popped(answers)
                     while events and events[0].version <= version:
                         events.popleft()  # the answer's own events (a snapshot's: all)
                     if (out := self._answered(answer)) is not None:
@@ -389,6 +398,12 @@ class Session:
                     yield out
                 continue
             return
+
+    def _popped(self, answers: deque[Answer]) -> None:
+        """Takes the first answer off to be sent: the client's next move may be read."""
+        answers.popleft()
+        self._unsent -= 1
+        self._sent.set()
 
     def _answered(self, answer: Answer) -> SessionItem | None:
         """The message of an answer (None: an ask's options that the game

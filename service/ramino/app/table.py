@@ -15,6 +15,7 @@ import structlog
 from prometheus_client import Gauge
 
 from ramino import reasons as R
+from ramino.app.fanout import Own
 from ramino.app.log import HostedGame, LogEvent
 from ramino.errors import BadRequest, GameStateError
 from ramino.store import GameSummary, RequestRecord, Store
@@ -162,10 +163,11 @@ class GameTable:
         self.on_due: Callable[[str], None] | None = None
         """Told of a game whose bot, timer or abandon time may be due (the duties)."""
         self.on_written: (
-            Callable[[str, int, Sequence[LogEvent], Sequence[int | None]], None] | None
+            Callable[[str, int, Sequence[LogEvent], Sequence[int | None], Own | None], None] | None
         ) = None
         """Told of the entries this replica appended to a game: the version
-        before them and their events as built (the watch feeds)."""
+        before them, their events as built, and the stream whose move made
+        the last of them, if any (the watch feeds)."""
         self.on_finished: Callable[[HostedGame], Awaitable[object]] | None = None
         """Told of a game whose match a move of this replica ended (the ratings)."""
         ACTIVE.set_function(lambda: sum(1 for g in self.cache.values() if g.status == "playing"))
@@ -180,11 +182,14 @@ class GameTable:
         before: int,
         events: Sequence[LogEvent],
         turns: Sequence[int | None],
+        own: Own | None = None,
     ) -> None:
         """Entries this replica appended after ``before`` (their events, and
-        whose turn it is after each), for the watch feeds."""
+        whose turn it is after each), for the watch feeds; ``own``: the last
+        of them are the answer of a session's move, which its own watch
+        is not handed."""
         if self.on_written is not None:
-            self.on_written(game_id, before, events, turns)
+            self.on_written(game_id, before, events, turns, own)
 
     def lock(self, game_id: str) -> GameLock:
         """The game's lock, for ``async with``."""

@@ -29,6 +29,7 @@ from ramino.app.fanout import (
     Encode,
     EncodeBatch,
     Feed,
+    Own,
     Resume,
     SpectatorBudget,
     Turn,
@@ -148,6 +149,7 @@ class Watch:
         end: StreamEnd | None = None,
         ready: asyncio.Event | None = None,
         asked: bool = True,
+        owner: object | None = None,
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
@@ -167,7 +169,9 @@ class Watch:
         iterating is cancelled, and only when the stream was too slow.
         ``ready``: set once the watch's checks passed and it is attached (a
         watch resumed at the game's version yields nothing until the next
-        event: its reader need not wait for an item to know it is open)."""
+        event: its reader need not wait for an item to know it is open).
+        ``owner``: the session this watch hands on to; the entries of its
+        own moves are not handed to it (:class:`~ramino.app.fanout.Own`)."""
         spectator_batches = batch is not None and viewer is None
         batched = spectator_batches and asked
         game = await self._t.load(game_id)
@@ -206,7 +210,7 @@ class Watch:
                 if spectator_batches and feed.batch is None:
                     feed.batch = batch
                 backlog = Backlog(limits.watch_queue, limits.watch_queue_bytes, limits.watch_lag)
-                watcher = Watcher(viewer, backlog, self.clock, batched, spectator_batches)
+                watcher = Watcher(viewer, backlog, self.clock, batched, spectator_batches, owner)
                 end = end or Cancelling(asyncio.current_task())
                 watcher.on_end = self._end_later(
                     end, watcher, limits.watch_lag, only_too_slow=isinstance(end, Cancelling)
@@ -367,11 +371,16 @@ class Watch:
                 del self._game_feeds[key[0]]
 
     def _written(
-        self, game_id: str, before: int, events: Sequence[LogEvent], turns: Sequence[Turn]
+        self,
+        game_id: str,
+        before: int,
+        events: Sequence[LogEvent],
+        turns: Sequence[Turn],
+        own: Own | None = None,
     ) -> None:
         """Hands the entries this replica appended to the game's feeds."""
         for feed in list(self._game_feeds.get(game_id, ())):
-            feed.offer(before, events, turns)
+            feed.offer(before, events, turns, own)
 
     def watchers(self, game_id: str, viewer: int | None = None) -> int:
         """Open watch streams of ``game_id`` in this replica: the
