@@ -46,6 +46,11 @@ from ramino.store import RequestRecord
 
 __all__ = ["Answer", "Ask", "SessionItem", "Session", "MAX_MOVES_QUEUED"]
 
+FOLLOW_AHEAD = 4
+"""The watch's items a session takes from its watcher before the merge has
+taken the first: the merge keeps up, and the follower goes straight back
+to the watcher (no wait for each item to be taken)."""
+
 MAX_MOVES_QUEUED = 16
 """Answers a session holds unsent before it reads the client's next move:
 a client that sends and does not read waits (the transport's flow
@@ -142,6 +147,9 @@ class Session:
         self._past = False
         """Whether the game is known to be past the last event sent (its
         options, were they asked for, would be none)."""
+        self._owed = False
+        """Whether the turn came to the seat with an event sent without its
+        options (more was on its way): they are made once the merge is quiet."""
 
     # --- the client's side -----------------------------------------------------------
     #
@@ -238,13 +246,16 @@ class Session:
     # --- the watch's side ------------------------------------------------------------
 
     async def _follow(self, items: AsyncIterator[WatchItem]) -> None:
-        """Hands the watch's items on one at a time: while the client is
-        slow to read, they wait in the watcher's bounded queue."""
+        """Hands the watch's items on, up to ``FOLLOW_AHEAD`` not yet taken
+        by the merge: while the client is slow to read, the rest wait in
+        the watcher's bounded queue (whose lag ends the session)."""
         try:
             async for item in items:
-                self._taken.clear()
+                self._ahead += 1
                 self._out.put_nowait(("item", item))
-                await self._taken.wait()
+                while self._ahead >= FOLLOW_AHEAD:
+                    self._taken.clear()
+                    await self._taken.wait()
         except RaminoError as error:
             self._out.put_nowait(("error", error))
             return
@@ -262,6 +273,8 @@ class Session:
         the session's stream from outside its task (see :meth:`Watch.watch`;
         by default the task iterating is cancelled)."""
         self._taken = asyncio.Event()
+        self._ahead = 0
+        """The watch's items handed to the merge and not yet taken by it."""
         ready = asyncio.Event()
         items = self._watch.watch(
             self.game_id,
@@ -309,6 +322,7 @@ class Session:
             while True:
                 kind, value = await self._out.get()
                 if kind == "item":
+                    self._ahead -= 1
                     self._taken.set()
                     if value.game is not None:
                         self.last = value.version
@@ -345,10 +359,11 @@ class Session:
                     return
                 if (
                     not ended
-                    and self._told is None
+                    and (self._told is None or self._owed)
                     and not self._past
                     and self._quiet(events, answers)
                 ):
+                    self._owed = False
                     options = await self._moves.options_at(
                         self.game_id, self.seat, self.last, self.hints
                     )
@@ -424,6 +439,7 @@ class Session:
             outcome = answer.outcome
             assert isinstance(outcome, MoveOutcome)
             self._told = outcome.legal is not None and bool(outcome.legal.moves)
+            self._owed = False
         return SessionItem(self.last, answer=answer, hints=self.hints)
 
     async def _event(
@@ -433,6 +449,7 @@ class Session:
             return
         self.last = item.version
         self._past = item.past
+        self._owed = False
         options = None
         if item.type in END_EVENTS:
             options = LegalMoves(item.version, (), None, None) if self._told else None
@@ -447,6 +464,10 @@ class Session:
                 )
                 if options is not None:
                     self._told = bool(options.moves)
+            else:
+                # Owed once nothing newer is on its way (the merge's
+                # loop makes them when it is quiet, at the last version).
+                self._owed = not item.past
         elif self._told is not False:
             options = LegalMoves(item.version, (), None, item.turn)
             self._told = False
