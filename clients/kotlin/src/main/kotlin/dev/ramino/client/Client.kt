@@ -173,6 +173,9 @@ public class RaminoClient private constructor(
 
     private val closing = CompletableDeferred<Unit>()
 
+    /** Quick play: tickets, ratings, leaderboards, histories and game records (needs [ClientOptions.playerToken]). */
+    public val quick: Quick = Quick(this)
+
     /** Whether [close] was called. */
     public val isClosed: Boolean get() = closing.isCompleted
 
