@@ -98,7 +98,7 @@ class SessionTest : LiveServerTest() {
             assertEquals(setOf<String>(), session.pending)
 
             // The other seat's unary move comes as an event.
-            val discard = answer.options!!.movesList.first { it.hasDiscard() }
+            val discard = answer.options.movesList.first { it.hasDiscard() }
             session.send(discard, expectedVersion = answer.version)
             val discarded = updates.receive() as SessionUpdate.Answer
             assertEquals(second.number, discarded.result.view.turnOrNull)
