@@ -244,14 +244,15 @@ public class Session internal constructor(
         channel.close()
     }
 
+    /** Takes a move off the unanswered ones; false when it was answered before (a resent move's answer again). */
+    private fun answered(requestId: String): Boolean = synchronized(lock) { unanswered.remove(requestId) != null }
+
     /** Whether [update] is new (not one received before a reconnect), noting what it says. */
     private fun take(update: SessionUpdate): Boolean {
         val seen = last
         when (update) {
-            is SessionUpdate.Answer, is SessionUpdate.Refused -> {
-                val id = if (update is SessionUpdate.Answer) update.requestId else (update as SessionUpdate.Refused).requestId
-                if (synchronized(lock) { unanswered.remove(id) } == null) return false // answered already
-            }
+            is SessionUpdate.Answer -> if (!answered(update.requestId)) return false
+            is SessionUpdate.Refused -> if (!answered(update.requestId)) return false
             is SessionUpdate.Event -> if (seen != null && update.version <= seen) return false
             is SessionUpdate.Options -> {
                 if (seen != null && update.version < seen) return false // overtaken
