@@ -98,6 +98,14 @@ FORCE:
 reasons: | $(EXTENSION)
 	$(PY) backend/ramino_reasons.py
 
+# The Kotlin SDK's short names for every message and enum of ramino.v1 and
+# its xOrNull accessors (Protos.kt), generated from the proto's descriptors
+# by backend/ramino_kotlin_names.py: committed, checked by `make lint`. A
+# proto change: `make build`, then `make kotlin-names`.
+.PHONY: kotlin-names
+kotlin-names: build
+	$(PY) backend/ramino_kotlin_names.py
+
 # The server's wheel in $(WHEEL_DIR)/, as deploy/Dockerfile builds it (and
 # tests/deploy installs it into a fresh virtualenv): ramino.v1 is generated
 # first, since it is gitignored and maturin takes it in by pyproject's include.
@@ -240,6 +248,7 @@ lint: build buf-lint
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest ramino._core
 	$(PY) backend/ramino_reasons.py --check
+	$(PY) backend/ramino_kotlin_names.py --check
 	$(MAKE) --no-print-directory lint-go
 	$(stage-end)
 

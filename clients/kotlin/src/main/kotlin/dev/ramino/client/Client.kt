@@ -12,12 +12,15 @@ import io.grpc.Status
 import io.grpc.TlsChannelCredentials
 import io.grpc.kotlin.ClientCalls
 import io.grpc.okhttp.OkHttpChannelBuilder
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.catch
 import kotlinx.coroutines.flow.flow
+import kotlinx.coroutines.withContext
 import ramino.v1.GameOuterClass.CancelGameRequest
 import ramino.v1.GameOuterClass.CreateGameRequest
 import ramino.v1.GameOuterClass.GetGameRequest
@@ -168,12 +171,40 @@ public class RaminoClient private constructor(
     /** The caller key this client sends. */
     public val callerKey: String = options.callerKey ?: newCallerKey()
 
-    /** Closes the channel (a client made on a caller's [Channel] leaves it open). */
+    private val closing = CompletableDeferred<Unit>()
+
+    /** Quick play: tickets, ratings, leaderboards, histories and game records (needs [ClientOptions.playerToken]). */
+    public val quick: Quick = Quick(this)
+
+    /** Whether [close] was called. */
+    public val isClosed: Boolean get() = closing.isCompleted
+
+    /**
+     * Closes the client without blocking: its calls in flight are cancelled,
+     * its watches and sessions being collected end (their flows complete,
+     * without an error), and the channel shuts down in the background (a
+     * client made on a caller's [Channel] leaves it open). A call made after
+     * it fails at once, with no retry. [closeAndWait] also waits for the
+     * channel to terminate.
+     */
     override fun close() {
-        owned?.shutdownNow()?.awaitTermination(5, TimeUnit.SECONDS)
+        closing.complete(Unit)
+        owned?.shutdownNow()
     }
 
-    private fun headers(token: String?): Metadata {
+    /** [close], then suspends (no thread blocked) until the channel has terminated, at most [timeout]. */
+    public suspend fun closeAndWait(timeout: Duration = 5.seconds) {
+        close()
+        val channel = owned ?: return
+        withContext(Dispatchers.IO) { channel.awaitTermination(timeout.inWholeMilliseconds, TimeUnit.MILLISECONDS) }
+    }
+
+    /** Completes when [close] is called: what a watch or session being collected ends on. */
+    internal suspend fun awaitClose() {
+        closing.await()
+    }
+
+    internal fun headers(token: String?): Metadata {
         val md = Metadata()
         md.put(Headers.callerKey, callerKey)
         options.playerToken?.takeIf { it.isNotEmpty() }?.let { md.put(Headers.playerToken, it) }
@@ -202,7 +233,7 @@ public class RaminoClient private constructor(
                 RaminoException.from(e) ?: throw e
             }
             currentCoroutineContext().ensureActive() // the caller's own cancel is not retried
-            val wait = if (retryable(failure.code)) delays.next() else null
+            val wait = if (retryable(failure.code) && !isClosed) delays.next() else null
             if (wait == null) throw failure
             options.onRetry?.invoke(RetryEvent(method.fullMethodName, attempt, failure))
             delay(wait)

@@ -104,6 +104,21 @@ public sealed class RaminoException private constructor(p: Parts) : Exception(p.
             return make(status.code, reason, status.description ?: "", domain, metadata, cause)
         }
 
+        /** The typed error of a `google.rpc.Status` (a session's refused move), its ErrorInfo from its details. */
+        public fun of(status: com.google.rpc.Status): RaminoException {
+            val parsed = RpcStatus.parseFrom(status.toByteArray())
+            val code = Status.fromCodeValue(parsed.code).code
+            val info = parsed.detailsList.firstOrNull { it.typeUrl == ERROR_INFO_TYPE }
+                ?.let { runCatching { RpcErrorInfo.parseFrom(it.value) }.getOrNull() }
+            return make(
+                code,
+                info?.reason?.takeIf { it.isNotEmpty() } ?: code.name,
+                parsed.message,
+                info?.domain ?: "",
+                info?.metadataMap?.toMap() ?: emptyMap(),
+            )
+        }
+
         /** The typed error of a grpc-java exception, or null when [t] is not a status. */
         public fun from(t: Throwable): RaminoException? = when (t) {
             is RaminoException -> t

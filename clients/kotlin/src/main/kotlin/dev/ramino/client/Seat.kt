@@ -33,7 +33,7 @@ public class Seat internal constructor(
 ) {
     /** The last view a call gave this seat (a move's answer keeps the deck and variant of the one before). */
     @Volatile public var lastView: GameView? = view
-        private set
+        internal set
 
     /** The game's id (the name without "games/"). */
     public val gameId: String get() = name.removePrefix("games/")
@@ -48,6 +48,13 @@ public class Seat internal constructor(
     /** The seat's watch (its hand in its events); see [GameWatch]. */
     public fun watch(afterVersion: Long? = null, snapshot: Boolean = false, pastTheEnd: Boolean = false): GameWatch =
         GameWatch(client, name, token, afterVersion, snapshot, pastTheEnd)
+
+    /**
+     * The seat's session (PlayGame): a [Flow] of [SessionUpdate]s in version
+     * order, and [Session.send] for its moves; see [Session]. [afterVersion]
+     * resumes after a version (null: start with a snapshot).
+     */
+    public fun session(afterVersion: Long? = null): Session = Session(this, afterVersion)
 
     /** Draw the stock's top card. */
     public suspend fun drawFromStock(expectedVersion: Long? = null, requestId: String? = null): MoveResult {
@@ -167,7 +174,7 @@ public class Seat internal constructor(
             MoveCase.MOVE_NOT_SET, null -> throw IllegalArgumentException("Seat.play: the move has no case set")
         }
 
-    private fun keep(result: MoveResult): MoveResult {
+    internal fun keep(result: MoveResult): MoveResult {
         if (!result.hasView()) return result
         var view = result.view
         val known = lastView

@@ -6,6 +6,8 @@ import dev.ramino.client.Move
 import dev.ramino.client.RaminoException
 import dev.ramino.client.Reasons
 import dev.ramino.client.Seat
+import dev.ramino.client.SeatOptions
+import io.grpc.Status
 import ramino.v1.GameOuterClass.Hint
 import ramino.v1.GameOuterClass.Move.MoveCase
 
@@ -17,6 +19,9 @@ import ramino.v1.GameOuterClass.Move.MoveCase
 public object Bot {
     /** The move to make among [legal]'s, or null when there is none. */
     public fun choose(legal: LegalMoves): Move? = choose(legal.movesList, if (legal.hasHint()) legal.hint else null)
+
+    /** The move to make among the pushed [options]' (a session's, a move result's), or null when there is none. */
+    public fun choose(options: SeatOptions): Move? = choose(options.movesList, if (options.hasHint()) options.hint else null)
 
     private fun choose(moves: List<Move>, hint: Hint?): Move? {
         fun first(case: MoveCase): Move? = moves.firstOrNull { it.moveCase == case }
@@ -69,6 +74,32 @@ public object Bot {
                 .setHint(result.hint)
                 .build()
         }
+    }
+
+    /**
+     * Plays [seat] until its match ends from what its session pushes (the
+     * answers' and the pushed options: no GetLegalMoves), choosing with
+     * [strategy] (given the options and the seat's last view), and answers
+     * the seat's final view. A move overtaken by another (a stale version,
+     * a turn passed) is dropped and play goes on from the options that
+     * follow (see [Session.play]). Against a server without PlayGame
+     * (UNIMPLEMENTED) it plays as [play] does, with the unary moves and the
+     * seat's watch.
+     */
+    public suspend fun playSession(
+        seat: Seat,
+        strategy: (SeatOptions, GameView?) -> Move? = { options, _ -> choose(options) },
+    ): GameView {
+        val session = seat.session()
+        try {
+            session.play(strategy)
+        } catch (e: RaminoException) {
+            if (e.code != Status.Code.UNIMPLEMENTED) throw e
+            return play(seat)
+        } finally {
+            session.close()
+        }
+        return seat.view()
     }
 
     /** Plays [seat] until the match ends, following its watch; answers the final view. */
