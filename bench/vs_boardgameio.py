@@ -187,17 +187,69 @@ def run_node(
     return NodeRun(label, stats, window, server_cpu, machine, server_errors(log))
 
 
+@dataclass
+class FloorRun:
+    """One run of ``bench/stream_floor.py``: grpc.aio's bidirectional echo."""
+
+    exchanges: int
+    window: float
+    server_cpu: float | None  # cores
+
+    @property
+    def cpu_each(self) -> float | None:
+        """Server CPU seconds a message exchange (one read, one write)."""
+        if self.server_cpu is None or not self.exchanges:
+            return None
+        return self.server_cpu * self.window / self.exchanges
+
+
+def run_stream_floor(
+    procs: load.Processes, streams: int, seconds: float, warmup: float
+) -> FloorRun:
+    """grpc.aio's floor for a stream exchange: ``bench/stream_floor.py``'s
+    echo server, ``streams`` closed loops over two connections (as the
+    session phase's seats: two a game)."""
+    script = str(Path(__file__).resolve().parent / "stream_floor.py")
+    port = load.free_port()
+    log = procs.dir / "stream-floor-server.log"
+    process = procs.start("stream floor", [sys.executable, script, "--serve", str(port)], log)
+    try:
+        wait_listening(process, port, log)
+        print(f"  [gRPC stream floor] {streams} echo loops, {warmup:g} s warm-up ...", flush=True)
+        argv = [
+            sys.executable, script, "--client", f"127.0.0.1:{port}",
+            "--streams", str(streams), "--seconds", str(seconds), "--warmup", str(warmup),
+        ]  # fmt: skip
+        with load.Sampler([process.pid], []) as sampler:
+            done = subprocess.run(
+                argv, capture_output=True, timeout=warmup + seconds + 60, stdin=subprocess.DEVNULL
+            )
+        if done.returncode != 0:
+            raise load.BenchError(
+                f"stream_floor.py failed ({done.returncode}): "
+                f"{done.stderr.decode(errors='replace')[-400:]}"
+            )
+        stats = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    finally:
+        procs.stop(process)
+    server_cpu, _, _ = sampler.between(stats["t0"], stats["t1"])
+    window = max(float(stats["t1"]) - float(stats["t0"]), 1e-9)
+    return FloorRun(int(stats["exchanges"]), window, server_cpu)
+
+
 def run_ramino(
     procs: load.Processes,
     cfg: load.RunConfig,
     store_kind: str,
     log_level: str,
     session: bool = False,
+    hints: bool = False,
 ) -> load.RunOutcome:
     """``bench/load.py``'s run on one ``ramino serve``: its Check phase, then
-    the games (``session``: each seat on its PlayGame session)."""
-    label = f"ramino {store_kind}" + (" session" if session else "")
-    cfg = dataclasses.replace(cfg, session=session)
+    the games (``session``: each seat on its PlayGame session; ``hints``:
+    the sessions ask for the hint and the answers' views, as the SDKs do)."""
+    label = f"ramino {store_kind}" + (" session" if session else "") + (" hints" if hints else "")
+    cfg = dataclasses.replace(cfg, session=session, session_hints=hints)
     tag = label.replace(" ", "-")
     store = load.resolve_store(procs, store_kind, tag)
     servers = load.start_servers(procs, store, 1, log_level, tag)
@@ -371,6 +423,55 @@ def print_table(
     )
 
 
+def ratio(a: float | None, b: float | None) -> str:
+    return "-" if a is None or not b else f"{a / b:.2f}x"
+
+
+def print_session_table(
+    n: int,
+    bgio: NodeRun,
+    memory: load.RunOutcome,
+    session: load.RunOutcome,
+    sdk_session: load.RunOutcome,
+    floor: FloorRun,
+) -> tuple[float | None, ...]:
+    """Issue 32's table: the session's server CPU a move beside
+    boardgame.io's and the unary path's, their ratios and targets, and
+    grpc.aio's own floor for a stream exchange; returns the row's figures."""
+    b, u = bgio.cpu_each, ramino_move_cpu(memory)
+    lean, sdk = ramino_move_cpu(session), ramino_move_cpu(sdk_session)
+    f = floor.cpu_each
+    print()
+    print("== the session's server CPU a move (issue 32), memory store, this run ==")
+    print(
+        "| run | boardgame.io | session | unary | session / boardgame.io | unary / boardgame.io "
+        "| session / unary | session asking hints and views (the SDKs') | gRPC stream floor "
+        "(an exchange) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {n} | {fmt_ms(b)} | {fmt_ms(lean)} | {fmt_ms(u)} | {ratio(lean, b)} | {ratio(u, b)} "
+        f"| {ratio(lean, u)} | {fmt_ms(sdk)} ({ratio(sdk, b)}) | {fmt_ms(f)} "
+        f"({floor.exchanges / floor.window:,.0f}/s) |"
+    )
+    verdicts = []
+    if lean is not None and b:
+        verdicts.append(
+            f"session <= 0.75x boardgame.io: {'met' if lean <= 0.75 * b else 'NOT met'}"
+        )
+        verdicts.append(f"moonshot 0.5x: {'met' if lean <= 0.5 * b else 'not met'}")
+    if lean is not None and u:
+        verdicts.append(f"session <= 0.6x unary: {'met' if lean <= 0.6 * u else 'NOT met'}")
+    print("targets: " + "; ".join(verdicts))
+    if f is not None and lean is not None:
+        print(
+            f"a session move reads one message and writes two (its answer, the other seat's "
+            f"event): about {fmt_ms(1.5 * f)} of grpc.aio's floor; the rest, "
+            f"{fmt_ms(lean - 1.5 * f)}, is Ramino's"
+        )
+    return (b, lean, u, sdk, f)
+
+
 def print_rounds(per_round: list[tuple[float | None, ...]]) -> None:
     """Each round's server CPU a move, and the lowest of each side: on a
     machine shared with other jobs, the least disturbed run."""
@@ -426,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def run() -> None:
         per_round: list[tuple[float | None, ...]] = []
+        issue_rows: list[tuple[float | None, ...]] = []
         for n in range(args.rounds):
             if args.rounds > 1:
                 print(f"-- round {n + 1} of {args.rounds} --", flush=True)
@@ -435,7 +537,10 @@ def main(argv: list[str] | None = None) -> int:
             memory = run_ramino(procs, cfg, "memory", args.server_log_level)
             sqlite = run_ramino(procs, cfg, "sqlite", args.server_log_level)
             session = run_ramino(procs, cfg, "memory", args.server_log_level, session=True)
+            sdk = run_ramino(procs, cfg, "memory", args.server_log_level, session=True, hints=True)
+            floor = run_stream_floor(procs, 2 * g, s, args.warmup)
             print_table(g, s, bgio, echo, memory, sqlite, session)
+            issue_rows.append(print_session_table(n + 1, bgio, memory, session, sdk, floor))
             per_round.append(
                 (
                     bgio.cpu_each,
@@ -446,6 +551,18 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.rounds > 1:
             print_rounds(per_round)
+            print()
+            print("issue 32's table, round by round:")
+            print(
+                "| run | boardgame.io | session | unary | session / boardgame.io "
+                "| unary / boardgame.io | session / unary | SDK-shaped session | stream floor |"
+            )
+            print("|---|---|---|---|---|---|---|---|---|")
+            for i, (b, lean, u, sdk_cpu, f) in enumerate(issue_rows):
+                print(
+                    f"| {i + 1} | {fmt_ms(b)} | {fmt_ms(lean)} | {fmt_ms(u)} | {ratio(lean, b)} "
+                    f"| {ratio(u, b)} | {ratio(lean, u)} | {fmt_ms(sdk_cpu)} | {fmt_ms(f)} |"
+                )
 
     return load.run_then_stop(procs, run)
 

@@ -45,6 +45,7 @@ public typealias WatchGameRequest = ramino.v1.GameOuterClass.WatchGameRequest
 public typealias WatchGameResponse = ramino.v1.GameOuterClass.WatchGameResponse
 public typealias PlayGameRequest = ramino.v1.GameOuterClass.PlayGameRequest
 public typealias PlayGameStart = ramino.v1.GameOuterClass.PlayGameStart
+public typealias PlayGameAsk = ramino.v1.GameOuterClass.PlayGameAsk
 public typealias PlayGameResponse = ramino.v1.GameOuterClass.PlayGameResponse
 public typealias MoveAnswer = ramino.v1.GameOuterClass.MoveAnswer
 public typealias GameEvents = ramino.v1.GameOuterClass.GameEvents
@@ -343,9 +344,21 @@ public val ramino.v1.GameOuterClass.PlayGameRequestOrBuilder.knockOrNull: ramino
 public val ramino.v1.GameOuterClass.PlayGameRequestOrBuilder.acceptLayoutOrNull: ramino.v1.GameOuterClass.AcceptLayoutRequest?
     get() = if (hasAcceptLayout()) getAcceptLayout() else null
 
+/** `PlayGameRequest.ask`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.PlayGameRequestOrBuilder.askOrNull: ramino.v1.GameOuterClass.PlayGameAsk?
+    get() = if (hasAsk()) getAsk() else null
+
 /** `PlayGameStart.afterVersion`, or null when it is not set. */
 public val ramino.v1.GameOuterClass.PlayGameStartOrBuilder.afterVersionOrNull: Long?
     get() = if (hasAfterVersion()) getAfterVersion() else null
+
+/** `PlayGameAsk.hints`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.PlayGameAskOrBuilder.hintsOrNull: Boolean?
+    get() = if (hasHints()) getHints() else null
+
+/** `PlayGameAsk.answerViews`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.PlayGameAskOrBuilder.answerViewsOrNull: Boolean?
+    get() = if (hasAnswerViews()) getAnswerViews() else null
 
 /** `PlayGameResponse.snapshot`, or null when it is not set. */
 public val ramino.v1.GameOuterClass.PlayGameResponseOrBuilder.snapshotOrNull: ramino.v1.GameOuterClass.GameView?

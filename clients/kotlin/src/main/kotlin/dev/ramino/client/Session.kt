@@ -226,7 +226,9 @@ public class Session internal constructor(
     /** A new stream's first messages: the start, after the last version received, then every move not answered. */
     private fun open(): Channel<PlayGameRequest> {
         val channel = Channel<PlayGameRequest>(Channel.UNLIMITED)
-        val start = PlayGameStart.newBuilder().setName(seat.name)
+        // Options with their hint and answers with the mover's view: what the
+        // session's callers read (the server sends neither unless asked).
+        val start = PlayGameStart.newBuilder().setName(seat.name).setHints(true).setAnswerViews(true)
         last?.let { start.setAfterVersion(it) }
         synchronized(lock) {
             channel.trySend(PlayGameRequest.newBuilder().setStart(start).build())
