@@ -177,13 +177,19 @@ async def board_reads(url: str, players: int, readers: int, seconds: float, seed
     if await ratings.rank("rummy", "p000000") is None:
         await fill_board(ratings, players, seed)
     print(f"  board of {players:,} rated players filled in {time.perf_counter() - started:.1f} s")
-    app = GameApp(store, run_duties=False, ratings=ratings)
+    app = GameApp(
+        store,
+        run_duties=False,
+        ratings=ratings,
+        matchmaker=MatchmakerConfig(),
+        tickets=MemoryTickets(),
+    )
+    assert app.quick is not None
     tokens, verifier = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
-    mm = Matchmaker(MemoryTickets(), store, app.lobby, app.ratings, time.time)
     running = await create_server(
         "127.0.0.1:0",
         GameServicer(app, tokens, verifier),
-        matches=MatchServicer(app, mm, tokens, verifier),
+        matches=MatchServicer(app.quick, tokens, verifier),
     )
     address = f"127.0.0.1:{running.port}"
     latencies: dict[str, list[float]] = {"top": [], "around": [], "rank": [], "check": []}

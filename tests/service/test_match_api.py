@@ -20,8 +20,8 @@ from ramino.api.match_servicer import MatchServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
+from ramino.app.quick import QuickPlay
 from ramino.store import open_store
-from ramino.store.tickets import tickets_beside
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
@@ -48,25 +48,24 @@ class Quick:
 
 @pytest.fixture
 async def quick() -> AsyncIterator[Quick]:
-    app = GameApp(open_store("memory"), run_duties=False)
+    app = GameApp(open_store("memory"), run_duties=False, matchmaker=FAST, ticket_poll=0.02)
+    assert app.quick is not None
     tokens = TokenIssuer(SECRET)
     players = PlayerVerifier.from_secret(PLAYER_SECRET)
-    mm = Matchmaker(tickets_beside(app.store), app.store, app.lobby, app.ratings, time.time, FAST)
-    servicer = MatchServicer(app, mm, tokens, players, poll=0.02)
+    servicer = MatchServicer(app.quick, tokens, players)
     running = await create_server(
         "127.0.0.1:0", GameServicer(app, tokens, players), matches=servicer
     )
-    mm.start()
+    await app.start()  # the matchmaker starts with the app
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         yield Quick(
             running,
             app,
-            mm,
+            app.quick.matchmaker,
             servicer,
             match_pb2_grpc.MatchServiceStub(channel),
             game_pb2_grpc.GameServiceStub(channel),
         )
-    await mm.stop()
     await running.stop(0)
 
 
@@ -207,10 +206,9 @@ async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Qu
     """A followed ticket must be noted in the store more often than its
     grace, or any replica's matchmaker would cancel it under its stream."""
     grace = quick.matchmaker.config.grace or 0
-    tokens, players = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
     for poll in (grace, grace * 2):
         with pytest.raises(ValueError, match="grace must be longer"):
-            MatchServicer(quick.app, quick.matchmaker, tokens, players, poll=poll)
+            QuickPlay(quick.app.table, quick.app.ratings, quick.matchmaker, poll=poll)
     mm = Matchmaker(
         quick.matchmaker.tickets,
         quick.app.store,
@@ -220,7 +218,7 @@ async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Qu
         replace(FAST, grace=None),
     )
     with pytest.raises(ValueError, match="grace must be longer"):
-        MatchServicer(quick.app, mm, tokens, players)
+        QuickPlay(quick.app.table, quick.app.ratings, mm)
 
 
 async def test_a_flood_of_streams_and_tickets_is_refused(quick: Quick) -> None:

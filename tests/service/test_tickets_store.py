@@ -33,7 +33,7 @@ from ramino.store.tickets import (
     queue_of,
     tickets_beside,
 )
-from ramino.store.tickets_redis import RedisTickets
+from ramino.store.tickets.redis import RedisTickets
 
 from tests.service.test_stores import redis_store
 

@@ -47,14 +47,13 @@ from typing import Any
 import structlog
 
 import ramino
-from ramino import limits as limits_module
 from ramino import reasons
-from ramino.app.lobby import MAX_NAME, Lobby
+from ramino.app.lobby import Lobby, checked_name
 from ramino.app.log import END_EVENTS, HostedGame, SeatSpec, log_event
 from ramino.app.ratings import Ratings
 from ramino.app.table import game_id_for
 from ramino.bots import BOT_KINDS
-from ramino.engine import Game
+from ramino.engine import trial_deal
 from ramino.errors import BadRequest, NotFound
 from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
 from ramino.store.tickets import (
@@ -65,12 +64,11 @@ from ramino.store.tickets import (
     MatchSeat,
     Ticket,
     TicketStore,
-    TooManyTickets,
     followed_at,
     new_ticket_id,
 )
 
-__all__ = ["GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
+__all__ = ["DEAL_TRIES", "GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
 
 log = structlog.get_logger("ramino.matchmaker")
 
@@ -78,6 +76,8 @@ MAX_PROPERTIES = 8
 MAX_PROPERTY_TEXT = 32
 MATCH_SCOPE = "matchmaker"
 """The scope of the request record a match's game is created with."""
+DEAL_TRIES = 5
+"""Times a match's game is dealt again after losing a race to another writer."""
 GRACE = 10.0
 """Seconds a waiting ticket outlives the last stream that followed it (for a
 reconnect), by default."""
@@ -243,11 +243,7 @@ class Matchmaker:
         written for a bad one)."""
         if not player_id:
             raise BadRequest("quick play needs a verified player", reasons.PLAYER_REQUIRED)
-        name = name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise BadRequest(
-                f"a player name is 1 to {MAX_NAME} characters", reasons.BAD_PLAYER_NAME
-            )
+        name = checked_name(name)
         props = dict(properties or {})
         if len(props) > MAX_PROPERTIES or not all(
             0 < len(k) <= MAX_PROPERTY_TEXT
@@ -278,10 +274,7 @@ class Matchmaker:
             spec.rated,
             spec.bots,
         )
-        try:
-            await self.tickets.submit(ticket, self.config.max_tickets_per_player)
-        except TooManyTickets as too_many:
-            raise BadRequest(str(too_many), reasons.TOO_MANY_TICKETS) from None
+        await self.tickets.submit(ticket, self.config.max_tickets_per_player)
         self._wake.set()
         return ticket
 
@@ -294,15 +287,9 @@ class Matchmaker:
         key = (spec.key, min_seats, max_seats)
         if key in self._dealt_ok:
             return
-        limits_module.check_game_variant(ramino.Variant(spec.variant, **spec.overrides))
         for seats in range(min_seats, max_seats + 1):
             try:
-                Game.new(
-                    spec.variant,
-                    [f"seat {i}" for i in range(seats)],
-                    seed=0,
-                    overrides=spec.overrides,
-                )
+                trial_deal(spec.variant, spec.overrides, seats)
             except ramino.VariantError:
                 raise
             except ValueError as bad:
@@ -474,8 +461,12 @@ class Matchmaker:
         return game
 
     async def _dealt(self, game_id: str) -> HostedGame:
-        while True:
-            try:
+        """The match's game, dealt: a deal that loses a race with another
+        writer of the game (a replica finishing the same match) reads the
+        game again and deals it if still needed, ``DEAL_TRIES`` times at
+        most; past them the conflict is raised and the match stays forming,
+        for the next pass."""
+        for _ in range(DEAL_TRIES - 1):
+            with contextlib.suppress(VersionConflict):
                 return await self._lobby.deal_if_full(game_id)
-            except VersionConflict:
-                continue
+        return await self._lobby.deal_if_full(game_id)

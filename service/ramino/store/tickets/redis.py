@@ -32,7 +32,7 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
-from ramino.store.tickets import (
+from ramino.store.tickets.base import (
     ACTIVE,
     ENDED_KEPT,
     MATCHING,
