@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from ramino import reasons
 from ramino.store.memory import MemoryStore
 from ramino.store.sqlite import SqliteStore
 from ramino.store.tickets import (
@@ -317,3 +318,22 @@ async def test_memory_and_sqlite_refuse_a_ticket_id_in_use(tmp_path: Path) -> No
             await store.submit(a, 5)
         assert [t.ticket_id for t in await store.waiting(Q)] == [a.ticket_id]
         await store.close()
+
+
+def test_the_ticket_and_page_errors_are_ramino_errors_with_their_reasons() -> None:
+    """Under the one error root, each with a registered reason and the
+    status that reason is registered with."""
+    from ramino.api.errors import status_for
+    from ramino.errors import RaminoError
+    from ramino.store.ratings import BadPage
+
+    cases = [
+        (TicketExists("q.x"), reasons.TICKET_EXISTS),
+        (TooManyTickets(3), reasons.TOO_MANY_TICKETS),
+        (BadPage("bad page token"), reasons.BAD_PAGE),
+    ]
+    for error, reason in cases:
+        assert isinstance(error, RaminoError) and error.reason == reason
+        status = status_for(error)
+        assert status is not None
+        assert status.code.name == reasons.REGISTRY[reason].code.value, reason
