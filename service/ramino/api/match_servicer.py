@@ -103,6 +103,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             low,
             request.max_seats or low,
             dict(request.properties),
+            request.request_id,
         )
 
     async def WatchTicket(
@@ -133,6 +134,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             player, _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
         )
         return match_pb2.CancelTicketResponse(update=self._update(sight, player))
+
+    async def ListTickets(
+        self, request: match_pb2.ListTicketsRequest, context: Context
+    ) -> match_pb2.ListTicketsResponse:
+        player = self._player(context)
+        return match_pb2.ListTicketsResponse(
+            tickets=[self._update(sight, player) for sight in await self.quick.tickets(player)]
+        )
 
     def _open_stream(self, player: str) -> None:
         if self._streams.get(player, 0) >= self.streams_per_player:

@@ -72,6 +72,8 @@ __all__ = ["DEAL_TRIES", "GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec",
 
 log = structlog.get_logger("ramino.matchmaker")
 
+MAX_REQUEST_ID = 128
+"""The longest request id of a ticket, as of a game's requests."""
 MAX_PROPERTIES = 8
 MAX_PROPERTY_TEXT = 32
 MATCH_SCOPE = "matchmaker"
@@ -238,9 +240,18 @@ class Matchmaker:
         min_seats: int,
         max_seats: int,
         properties: dict[str, str] | None = None,
+        request_id: str = "",
     ) -> Ticket:
         """A new waiting ticket for ``player_id`` (checked first: nothing is
-        written for a bad one)."""
+        written for a bad one). With a ``request_id`` the player used before
+        for the same ticket, that ticket, in whatever state it is now (a
+        retry after a broken stream: never a second ticket); for another
+        ticket, REQUEST_ID_REUSED."""
+        if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
+            raise BadRequest(
+                f"a request id is at most {MAX_REQUEST_ID} printable characters",
+                reasons.BAD_REQUEST_ID,
+            )
         if not player_id:
             raise BadRequest("quick play needs a verified player", reasons.PLAYER_REQUIRED)
         name = checked_name(name)
@@ -259,8 +270,9 @@ class Matchmaker:
             )
         self._check_seats(spec, min_seats, max_seats)
         rating = await self._ratings.rating(spec.variant, player_id)
+        asked = [spec.key, min_seats, max_seats, sorted(props.items()), name]
         ticket = Ticket(
-            new_ticket_id(spec.key),
+            new_ticket_id(spec.key, player_id, request_id),
             player_id,
             name,
             spec.key,
@@ -273,10 +285,17 @@ class Matchmaker:
             dict(spec.overrides),
             spec.rated,
             spec.bots,
+            request_id=request_id,
+            fingerprint=hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32],
         )
-        await self.tickets.submit(ticket, self.config.max_tickets_per_player)
-        self._wake.set()
-        return ticket
+        stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
+        if stored is ticket:
+            self._wake.set()
+        return stored
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        """The player's waiting and matching tickets, oldest first."""
+        return await self.tickets.live(player_id)
 
     def _check_seats(self, spec: QueueSpec, min_seats: int, max_seats: int) -> None:
         if not 2 <= min_seats <= max_seats <= 6:

@@ -116,8 +116,17 @@ class QuickPlay:
         min_seats: int,
         max_seats: int,
         properties: dict[str, str],
+        request_id: str = "",
     ) -> Ticket:
-        return await self.matchmaker.submit(player_id, name, spec, min_seats, max_seats, properties)
+        """A new ticket, or, for a request id the player used before, the
+        ticket it made (see :meth:`Matchmaker.submit`)."""
+        return await self.matchmaker.submit(
+            player_id, name, spec, min_seats, max_seats, properties, request_id
+        )
+
+    async def tickets(self, player_id: str) -> list[TicketSight]:
+        """The player's live tickets (waiting or matching), oldest first."""
+        return [self.sight(t) for t in await self.matchmaker.live(player_id)]
 
     async def ticket(self, player_id: str, ticket_id: str) -> Ticket:
         return await self.matchmaker.ticket(player_id, ticket_id)

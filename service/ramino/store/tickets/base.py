@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -26,6 +27,7 @@ __all__ = [
     "MatchSeat",
     "Ticket",
     "TicketExists",
+    "TicketRequestReused",
     "TicketStore",
     "TooManyTickets",
     "followed_at",
@@ -55,6 +57,21 @@ class TicketExists(StoreError):
         self.ticket_id = ticket_id
 
 
+class TicketRequestReused(BadRequest):
+    """A request id the player used before for a ticket with other fields
+    (INVALID_ARGUMENT, REQUEST_ID_REUSED): a new request needs a new id."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this request id was already used for another ticket of yours (other "
+            "variant, seats, properties or name): send a new request id for a new ticket",
+            reasons.REQUEST_ID_REUSED,
+        )
+
+    def __reduce__(self) -> tuple[type[TicketRequestReused], tuple[()]]:  # type: ignore[override]
+        return (type(self), ())
+
+
 class TooManyTickets(BadRequest):
     """The player holds the most active tickets the server allows."""
 
@@ -74,8 +91,14 @@ def followed_at(ticket: Ticket, touched: float) -> float:
     return max(touched, ticket.created_at)
 
 
-def new_ticket_id(queue: str) -> str:
-    return f"{queue}.{secrets.token_hex(12)}"
+def new_ticket_id(queue: str, player_id: str = "", request_id: str = "") -> str:
+    """A ticket id in ``queue``: random, or, for a player's request id, the
+    same for every submission of that request (a retry that finds no ticket,
+    because the first died before writing it, writes it under its id)."""
+    if not request_id:
+        return f"{queue}.{secrets.token_hex(12)}"
+    digest = hashlib.sha256(f"{player_id}\0{request_id}".encode()).hexdigest()
+    return f"{queue}.{digest[:24]}"
 
 
 def queue_of(ticket_id: str) -> str | None:
@@ -120,6 +143,13 @@ class Ticket:
     game_id: str = ""
     seat: int = -1
     ended_at: float = 0.0
+    request_id: str = ""
+    """The player's request id it was submitted with (empty: none): a
+    submission of the same player with the same request id answers this
+    ticket (see :meth:`TicketStore.submit`)."""
+    fingerprint: str = ""
+    """What the submission asked (its queue, seats, properties, name), for
+    telling a retry from another request under the same request id."""
 
     def to_json(self) -> bytes:
         return orjson.dumps(asdict(self))
@@ -170,11 +200,19 @@ class Match:
 class TicketStore(Protocol):
     """Tickets and matches (memory, sqlite, redis)."""
 
-    async def submit(self, ticket: Ticket, limit: int) -> None:
-        """Adds a waiting ticket; :class:`TooManyTickets` when its player
-        holds ``limit`` active tickets already, :class:`TicketExists` for a
-        ticket id in use (Redis's store: by another ticket; the same ticket
-        again is its submission run again by the client's retry, done)."""
+    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+        """Adds a waiting ticket and answers it; :class:`TooManyTickets` when
+        its player holds ``limit`` active tickets already,
+        :class:`TicketExists` for a ticket id in use (Redis's store: by
+        another ticket; the same ticket again is its submission run again by
+        the client's retry, done). A ticket with a request id its player
+        used before (and whose ticket is still kept) is not added: the
+        ticket that request made is answered, in whatever state it is now,
+        or :class:`TicketRequestReused` when its fingerprint differs."""
+        ...
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        """The player's waiting and matching tickets, oldest first."""
         ...
 
     async def ticket(self, ticket_id: str) -> Ticket | None: ...

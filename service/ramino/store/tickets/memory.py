@@ -13,6 +13,7 @@ from ramino.store.tickets.base import (
     Match,
     Ticket,
     TicketExists,
+    TicketRequestReused,
     TooManyTickets,
     followed_at,
     matched,
@@ -36,6 +37,8 @@ class MemoryTickets:
         self._queues: dict[str, _Queue] = {}
         self._tickets: dict[str, Ticket] = {}
         self._touched: dict[str, float] = {}
+        self._requests: dict[tuple[str, str], str] = {}
+        """(player, request id) -> the ticket id it made."""
 
     def _prune(self, now: float) -> None:
         old = [
@@ -44,10 +47,18 @@ class MemoryTickets:
             if t.state not in ACTIVE and t.ended_at < now - ENDED_KEPT
         ]
         for tid in old:
-            del self._tickets[tid]
+            gone = self._tickets.pop(tid)
             self._touched.pop(tid, None)
+            if gone.request_id:
+                self._requests.pop((gone.player_id, gone.request_id), None)
 
-    async def submit(self, ticket: Ticket, limit: int) -> None:
+    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+        key = (ticket.player_id, ticket.request_id)
+        first = self._tickets.get(self._requests.get(key, "")) if ticket.request_id else None
+        if first is not None:
+            if first.fingerprint != ticket.fingerprint:
+                raise TicketRequestReused()
+            return first
         if ticket.ticket_id in self._tickets:
             raise TicketExists(ticket.ticket_id)
         if await self.active(ticket.player_id) >= limit:
@@ -55,6 +66,15 @@ class MemoryTickets:
         self._prune(ticket.created_at)
         self._tickets[ticket.ticket_id] = ticket
         self._queues.setdefault(ticket.queue, _Queue()).tickets[ticket.ticket_id] = ticket
+        if ticket.request_id:
+            self._requests[key] = ticket.ticket_id
+        return ticket
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        found = [
+            t for t in self._tickets.values() if t.player_id == player_id and t.state in ACTIVE
+        ]
+        return sorted(found, key=lambda t: (t.created_at, t.ticket_id))
 
     async def ticket(self, ticket_id: str) -> Ticket | None:
         return self._tickets.get(ticket_id)

@@ -19,7 +19,12 @@ A player's bound spans queues, so it lives in the player's own slot
 reserves a place there (a script refusing past the bound), then adds the
 ticket to its queue; a ticket that ends gives its place back. A place whose
 ticket is not active (the replica died between the two steps, or before
-giving it back) is dropped the next time the bound is reached.
+giving it back) is dropped the next time the bound is reached. Beside the
+places, in the same slot, ``...:requests`` (a hash, the player's request id
+-> its ticket id and fingerprint) and ``...:request_times`` (a sorted set,
+by submission time, pruned after ``REQUESTS_KEPT``): the reservation looks
+up and notes the request in the same script, so a request id makes one
+ticket.
 ``PREFIXtq:queues`` (a set) names the queues to look into.
 """
 
@@ -40,6 +45,7 @@ from ramino.store.tickets.base import (
     Match,
     Ticket,
     TicketExists,
+    TicketRequestReused,
     TooManyTickets,
     matched,
     queue_of,
@@ -47,6 +53,9 @@ from ramino.store.tickets.base import (
 
 __all__ = ["RedisTickets"]
 
+REQUESTS_KEPT = 3600.0
+"""Seconds a player's request id is remembered (longer than a ticket lives,
+plus ``ENDED_KEPT``: a retry finds its ticket while it is kept)."""
 RESERVE_GRACE = 30.0
 """Seconds a player's place stays reserved before its ticket must exist."""
 
@@ -62,11 +71,29 @@ class _Lua:
             return await client.eval(self.text, len(keys), *keys, *args)
 
 
-# KEYS: the player's places. ARGV: ticket id, its queue and submission time, the bound.
+# KEYS: the player's places, requests and their times. ARGV: ticket id, its
+# queue and submission time, the bound, its request id ('' for none), its
+# fingerprint, the time before which requests are forgotten. A request id
+# the player used before answers "TICKET_ID FINGERPRINT" of its ticket,
+# reserving nothing; else 1 (reserved, the request noted) or 0 (the bound).
 RESERVE = _Lua("""
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
-if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+if ARGV[5] ~= '' then
+  local was = redis.call('HGET', KEYS[2], ARGV[5])
+  if was then return was end
+end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+end
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[5], ARGV[1] .. ' ' .. ARGV[6])
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
+  local old = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[7], 'LIMIT', 0, 100)
+  for _, id in ipairs(old) do
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('ZREM', KEYS[3], id)
+  end
+end
 return 1
 """)
 
@@ -75,12 +102,16 @@ return 1
 # submission time are this one's is this submission's own, run again by the
 # client's retry after its answer was lost (a failover): done, nothing
 # changed (the first run wrote everything at once; the ticket may have been
-# matched or ended since). Any other is a ticket id in use.
+# matched or ended since); so is one of the same player's request id (2: a
+# retry of that request raced the first run to the write). Any other is a
+# ticket id in use.
 SUBMIT = _Lua("""
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   local was = cjson.decode(redis.call('HGET', KEYS[1], ARGV[1]))
   local now = cjson.decode(ARGV[2])
-  if was.player_id == now.player_id and was.created_at == now.created_at then return 1 end
+  if was.player_id ~= now.player_id then return 0 end
+  if was.created_at == now.created_at then return 1 end
+  if now.request_id ~= '' and was.request_id == now.request_id then return 2 end
   return 0
 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
@@ -158,32 +189,76 @@ class RedisTickets:
     def _places(self, player_id: str) -> str:
         return f"{{{self._prefix}tp:{player_id}}}"
 
-    async def submit(self, ticket: Ticket, limit: int) -> None:
-        places = self._places(ticket.player_id)
-        place = [ticket.ticket_id, ticket.queue, repr(ticket.created_at), limit]
-        if not int(await RESERVE(self._redis, [places], place)):
+    def _requests(self, player_id: str) -> list[str]:
+        """The player's request ids -> their tickets, and their times (in
+        the player's slot, beside its places)."""
+        places = self._places(player_id)
+        return [places, f"{places}:requests", f"{places}:request_times"]
+
+    async def _reserve(self, ticket: Ticket, limit: int, request: bool) -> Any:
+        args = [
+            ticket.ticket_id,
+            ticket.queue,
+            repr(ticket.created_at),
+            limit,
+            ticket.request_id if request else "",
+            ticket.fingerprint,
+            repr(ticket.created_at - REQUESTS_KEPT),
+        ]
+        return await RESERVE(self._redis, self._requests(ticket.player_id), args)
+
+    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+        note = bool(ticket.request_id)  # the request is noted with the place
+        reserved = await self._reserve(ticket, limit, note)
+        if not isinstance(reserved, int):  # the request id's ticket, noted before
+            ticket_id, _, printed = _text(reserved).partition(" ")
+            if printed != ticket.fingerprint:
+                raise TicketRequestReused()
+            first = await self.ticket(ticket_id)
+            if first is not None:
+                return first
+            # Its first submission died before writing it (or it is long
+            # gone): written now, under the same id (the same request's).
+            note = False
+            reserved = await self._reserve(ticket, limit, note)
+        if not int(reserved):
             await self._drop_stale_places(ticket.player_id, ticket.created_at)
-            if not int(await RESERVE(self._redis, [places], place)):
+            if not int(await self._reserve(ticket, limit, note)):
                 raise TooManyTickets(limit)
         q = ticket.queue
         await self._redis.sadd(f"{self._prefix}tq:queues", q)
-        added = await SUBMIT(
-            self._redis,
-            [
-                self._key(q, "tickets"),
-                self._key(q, "waiting"),
-                self._key(q, "ended"),
-                self._key(q, "streams"),
-            ],
-            [
-                ticket.ticket_id,
-                ticket.to_json(),
-                repr(ticket.created_at),
-                ticket.created_at - ENDED_KEPT,
-            ],
+        added = int(
+            await SUBMIT(
+                self._redis,
+                [
+                    self._key(q, "tickets"),
+                    self._key(q, "waiting"),
+                    self._key(q, "ended"),
+                    self._key(q, "streams"),
+                ],
+                [
+                    ticket.ticket_id,
+                    ticket.to_json(),
+                    repr(ticket.created_at),
+                    ticket.created_at - ENDED_KEPT,
+                ],
+            )
         )
-        if not int(added):
+        if added == 2:
+            first = await self.ticket(ticket.ticket_id)
+            assert first is not None
+            return first
+        if not added:
             raise TicketExists(ticket.ticket_id)
+        return ticket
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        held = await self._redis.hkeys(self._places(player_id))
+        found = [await self.ticket(_text(tid)) for tid in held]
+        return sorted(
+            (t for t in found if t is not None and t.state in ACTIVE),
+            key=lambda t: (t.created_at, t.ticket_id),
+        )
 
     async def _drop_stale_places(self, player_id: str, now: float) -> None:
         places = self._places(player_id)

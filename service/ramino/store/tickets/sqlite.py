@@ -15,6 +15,7 @@ from ramino.store.tickets.base import (
     Match,
     Ticket,
     TicketExists,
+    TicketRequestReused,
     TooManyTickets,
     followed_at,
     matched,
@@ -35,6 +36,13 @@ CREATE TABLE IF NOT EXISTS tickets (
 CREATE INDEX IF NOT EXISTS tickets_waiting ON tickets (queue, state, created_at, ticket_id);
 CREATE INDEX IF NOT EXISTS tickets_by_player ON tickets (player_id, state);
 CREATE INDEX IF NOT EXISTS tickets_ended ON tickets (ended_at) WHERE ended_at > 0;
+CREATE TABLE IF NOT EXISTS ticket_requests (
+    player_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    ticket_id TEXT NOT NULL,
+    PRIMARY KEY (player_id, request_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ticket_requests_by_ticket ON ticket_requests (ticket_id);
 CREATE TABLE IF NOT EXISTS ticket_streams (
     ticket_id TEXT PRIMARY KEY,
     at REAL NOT NULL
@@ -81,28 +89,56 @@ class SqliteTickets:
         ).fetchone()
         return None if row is None else Ticket.from_json(row[0])
 
-    async def submit(self, ticket: Ticket, limit: int) -> None:
+    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
+            first = self._first(ticket)
+            if first is not None:
+                db.execute("ROLLBACK")
+                return first
             if self._get(ticket.ticket_id) is not None:
                 raise TicketExists(ticket.ticket_id)
             if self._active(ticket.player_id) >= limit:
                 raise TooManyTickets(limit)
-            db.execute(
-                "DELETE FROM ticket_streams WHERE ticket_id IN (SELECT ticket_id FROM tickets "
-                "WHERE ended_at > 0 AND ended_at < ?)",
-                (ticket.created_at - ENDED_KEPT,),
-            )
-            db.execute(
-                "DELETE FROM tickets WHERE ended_at > 0 AND ended_at < ?",
-                (ticket.created_at - ENDED_KEPT,),
-            )
+            old = "SELECT ticket_id FROM tickets WHERE ended_at > 0 AND ended_at < ?"
+            before = (ticket.created_at - ENDED_KEPT,)
+            db.execute(f"DELETE FROM ticket_streams WHERE ticket_id IN ({old})", before)
+            db.execute(f"DELETE FROM ticket_requests WHERE ticket_id IN ({old})", before)
+            db.execute("DELETE FROM tickets WHERE ended_at > 0 AND ended_at < ?", before)
             self._write(ticket)
+            if ticket.request_id:
+                db.execute(
+                    "INSERT OR REPLACE INTO ticket_requests VALUES (?, ?, ?)",
+                    (ticket.player_id, ticket.request_id, ticket.ticket_id),
+                )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        return ticket
+
+    def _first(self, ticket: Ticket) -> Ticket | None:
+        """The ticket the player's request id made before, if it is kept
+        (:class:`TicketRequestReused` if it asked for something else)."""
+        if not ticket.request_id:
+            return None
+        row = self._db.execute(
+            "SELECT ticket_id FROM ticket_requests WHERE player_id = ? AND request_id = ?",
+            (ticket.player_id, ticket.request_id),
+        ).fetchone()
+        first = None if row is None else self._get(row[0])
+        if first is not None and first.fingerprint != ticket.fingerprint:
+            raise TicketRequestReused()
+        return first
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        rows = self._db.execute(
+            "SELECT data FROM tickets WHERE player_id = ? AND state IN (?, ?) "
+            "ORDER BY created_at, ticket_id",
+            (player_id, *ACTIVE),
+        ).fetchall()
+        return [Ticket.from_json(r[0]) for r in rows]
 
     async def ticket(self, ticket_id: str) -> Ticket | None:
         return self._get(ticket_id)
