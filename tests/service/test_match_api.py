@@ -9,6 +9,7 @@ import hashlib
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import grpc
 import jwt
@@ -21,10 +22,11 @@ from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.quick import QuickPlay
-from ramino.store import open_store
+from ramino.store import Store, open_store
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
+from tests.service.test_stores import redis_store
 
 PLAYER_SECRET = b"the-host-s-player-token-secret-32-bytes!"
 FAST = MatchmakerConfig(settle=0.0, bots_after=None, tick=0.02, grace=0.3)
@@ -46,9 +48,9 @@ class Quick:
     games: game_pb2_grpc.GameServiceStub
 
 
-@pytest.fixture
-async def quick() -> AsyncIterator[Quick]:
-    app = GameApp(open_store("memory"), run_duties=False, matchmaker=FAST, ticket_poll=0.02)
+async def serving(store: Store) -> AsyncIterator[Quick]:
+    """A server with quick play over ``store``, its matchmaker started with the app."""
+    app = GameApp(store, run_duties=False, matchmaker=FAST, ticket_poll=0.02)
     assert app.quick is not None
     tokens = TokenIssuer(SECRET)
     players = PlayerVerifier.from_secret(PLAYER_SECRET)
@@ -67,6 +69,23 @@ async def quick() -> AsyncIterator[Quick]:
             game_pb2_grpc.GameServiceStub(channel),
         )
     await running.stop(0)
+
+
+@pytest.fixture
+async def quick() -> AsyncIterator[Quick]:
+    async for q in serving(open_store("memory")):
+        yield q
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def quick_on(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Quick]:
+    """Quick play over each kind of store (Redis: a real redis-server)."""
+    if request.param == "redis":
+        store: Store = redis_store(request, "redis")
+    else:
+        store = open_store("memory" if request.param == "memory" else f"sqlite:{tmp_path}/g.db")
+    async for q in serving(store):
+        yield q
 
 
 def submit(q: Quick, who: str, **fields: object) -> object:
@@ -301,3 +320,92 @@ async def test_bad_reads_are_refused(quick: Quick) -> None:
             match_pb2.GetGameRecordRequest(name=f"games/{waiting.game_id}"), metadata=player("a")
         )
     assert reason_of(err.value) == reasons.GAME_NOT_FINISHED
+
+
+# --- request ids: a retry follows the same ticket -------------------------------
+
+
+async def live(q: Quick, who: str) -> list[match_pb2.TicketUpdate]:
+    found = await q.match.ListTickets(match_pb2.ListTicketsRequest(), metadata=player(who))
+    return list(found.tickets)
+
+
+async def test_a_replayed_request_id_follows_the_same_ticket(quick_on: Quick) -> None:
+    q = quick_on
+    first = submit(q, "ann", min_seats=3, request_id="press-1")
+    ticket = (await first.read()).update.ticket  # type: ignore[attr-defined]
+    first.cancel()  # type: ignore[attr-defined]
+    again = submit(q, "ann", min_seats=3, request_id="press-1")
+    assert (await again.read()).update.ticket == ticket  # type: ignore[attr-defined]
+    again.cancel()  # type: ignore[attr-defined]
+    assert [t.ticket for t in await live(q, "ann")] == [ticket]
+    # The same request id with other fields: refused, nothing made.
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await until_final(submit(q, "ann", min_seats=2, request_id="press-1"))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(err.value) == reasons.REQUEST_ID_REUSED
+    assert [t.ticket for t in await live(q, "ann")] == [ticket]
+
+
+async def test_another_players_request_id_never_sees_the_first_ticket(quick_on: Quick) -> None:
+    q = quick_on
+    ann = submit(q, "ann", min_seats=3, request_id="press-1")
+    ann_ticket = (await ann.read()).update.ticket  # type: ignore[attr-defined]
+    bob = submit(q, "bob", min_seats=3, request_id="press-1")
+    bob_ticket = (await bob.read()).update.ticket  # type: ignore[attr-defined]
+    assert bob_ticket != ann_ticket
+    assert [t.ticket for t in await live(q, "bob")] == [bob_ticket]
+    assert [t.ticket for t in await live(q, "ann")] == [ann_ticket]
+    ann.cancel()  # type: ignore[attr-defined]
+    bob.cancel()  # type: ignore[attr-defined]
+
+
+async def test_a_stream_cut_before_its_first_message_then_retried_makes_one_ticket(
+    quick_on: Quick,
+) -> None:
+    """The ghost seat of issue 34: a SubmitTicket whose ticket was stored
+    but whose stream broke before its first message, sent again with its
+    request id, follows that ticket; the two meet nobody twice."""
+    q = quick_on
+    assert q.app.quick is not None
+    cut = submit(q, "ann", request_id="press-7")
+    for _ in range(500):  # the ticket is in the store, its answer never read
+        if await q.app.quick.matchmaker.live("ann"):
+            break
+        await asyncio.sleep(0.01)
+    cut.cancel()  # type: ignore[attr-defined]
+    (stored,) = await q.app.quick.matchmaker.live("ann")
+    retry = submit(q, "ann", request_id="press-7")
+    bob = submit(q, "bob")
+    got_ann, got_bob = await asyncio.gather(until_final(retry), until_final(bob))
+    assert got_ann[0].ticket == f"tickets/{stored.ticket_id}"
+    assert got_ann[-1].state == match_pb2.TICKET_STATE_MATCHED
+    assert got_ann[-1].game == got_bob[-1].game
+    assert await live(q, "ann") == []
+    # Cut at once (stored or not): the retry still makes at most one ticket.
+    quick_cut = submit(q, "ann", min_seats=3, request_id="press-8")
+    quick_cut.cancel()  # type: ignore[attr-defined]
+    again = submit(q, "ann", min_seats=3, request_id="press-8")
+    first = (await again.read()).update  # type: ignore[attr-defined]
+    assert [t.ticket for t in await live(q, "ann")] == [first.ticket]
+    again.cancel()  # type: ignore[attr-defined]
+
+
+async def test_list_tickets_gives_the_callers_live_tickets_only(quick: Quick) -> None:
+    assert await live(quick, "ann") == []
+    streams = [submit(quick, "ann", min_seats=3, max_seats=3) for _ in range(2)]
+    names = [(await s.read()).update.ticket for s in streams]  # type: ignore[attr-defined]
+    bob = submit(quick, "bob", min_seats=3, max_seats=3)
+    await bob.read()  # type: ignore[attr-defined]
+    listed = await live(quick, "ann")
+    assert sorted(t.ticket for t in listed) == sorted(names)
+    assert {t.state for t in listed} == {match_pb2.TICKET_STATE_SEARCHING}
+    await quick.match.CancelTicket(
+        match_pb2.CancelTicketRequest(ticket=names[0]), metadata=player("ann")
+    )
+    assert [t.ticket for t in await live(quick, "ann")] == [names[1]]
+    for s in (*streams, bob):
+        s.cancel()  # type: ignore[attr-defined]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await quick.match.ListTickets(match_pb2.ListTicketsRequest())
+    assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED

@@ -41,6 +41,7 @@ from ramino.store.tickets import (
     MATCHING,
     WAITING,
     Match,
+    MemoryTickets,
     Ticket,
     new_ticket_id,
     tickets_beside,
@@ -573,3 +574,27 @@ def test_one_player_name_check_for_games_and_tickets() -> None:
         with pytest.raises(BadRequest) as err:
             checked_name(bad, 3)
         assert err.value.reason == reasons.BAD_PLAYER_NAME and "seat 3" in str(err.value)
+
+
+async def test_the_matchmaker_stops_even_when_a_pass_swallows_its_cancellation() -> None:
+    """A store's client may swallow a cancellation that lands as it answers
+    (redis-py's reads, Python 3.11's ``wait_for``): ``stop`` still ends the
+    loop, by its flag, instead of waiting for ever."""
+
+    class Swallowing(MemoryTickets):
+        async def queues(self) -> list[str]:
+            try:
+                await asyncio.sleep(10)  # the pass is here when stop comes
+            except asyncio.CancelledError:
+                swallowed.append(True)
+            return []
+
+    swallowed: list[bool] = []
+    store = open_store("memory")
+    app = GameApp(store, run_duties=False)
+    mm = Matchmaker(Swallowing(), store, app.lobby, app.ratings, Clock(), CONFIG)
+    mm.start()
+    await asyncio.sleep(0.05)
+    await asyncio.wait_for(mm.stop(), 5)
+    assert swallowed == [True]
+    await app.close()

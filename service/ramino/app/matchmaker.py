@@ -229,6 +229,7 @@ class Matchmaker:
         """Queues and seat counts whose trial deals passed (a submission
         deals once per seat count only the first time)."""
         self._wake = asyncio.Event()
+        self._stopping = False
 
     # --- tickets -------------------------------------------------------------
 
@@ -338,24 +339,30 @@ class Matchmaker:
 
     def start(self) -> None:
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="matchmaker")
 
     async def stop(self) -> None:
+        """Ends the passes: the flag ends the loop even where a cancellation
+        is lost (``asyncio.wait_for`` and a store's client may swallow one
+        that lands as they finish), the cancel ends the pass in progress."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.run_once()
             except Exception:  # a store out of reach: the next tick tries again
                 log.exception("matchmaking pass failed")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.config.tick)
+                async with asyncio.timeout(self.config.tick):
+                    await self._wake.wait()
 
     async def run_once(self) -> list[Match]:
         """One pass over every queue with work; the matches it finished."""
