@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,10 +24,13 @@ from ramino.app import GameApp, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.quick import QuickPlay
 from ramino.store import Store, open_store
+from ramino.store.redis import RedisStore
+from ramino.store.tickets import Match, MatchSeat, MemoryTickets, Ticket, TicketStore
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
 from tests.service.test_stores import redis_store
+from tests.support.redis_server import RedisServer
 
 PLAYER_SECRET = b"the-host-s-player-token-secret-32-bytes!"
 FAST = MatchmakerConfig(settle=0.0, bots_after=None, tick=0.02, grace=0.3)
@@ -48,9 +52,14 @@ class Quick:
     games: game_pb2_grpc.GameServiceStub
 
 
-async def serving(store: Store) -> AsyncIterator[Quick]:
+async def serving(
+    store: Store,
+    config: MatchmakerConfig = FAST,
+    poll: float | None = 0.02,
+    tickets: TicketStore | None = None,
+) -> AsyncIterator[Quick]:
     """A server with quick play over ``store``, its matchmaker started with the app."""
-    app = GameApp(store, run_duties=False, matchmaker=FAST, ticket_poll=0.02)
+    app = GameApp(store, run_duties=False, matchmaker=config, ticket_poll=poll, tickets=tickets)
     assert app.quick is not None
     tokens = TokenIssuer(SECRET)
     players = PlayerVerifier.from_secret(PLAYER_SECRET)
@@ -409,3 +418,102 @@ async def test_list_tickets_gives_the_callers_live_tickets_only(quick: Quick) ->
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await quick.match.ListTickets(match_pb2.ListTicketsRequest())
     assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+# --- pushed, not polled ----------------------------------------------------------
+
+SLOW_LOOKS = replace(FAST, grace=60.0)
+"""A grace, and so slow looks (20 s), far longer than any test waits: what
+reaches a stream here was pushed."""
+
+
+class CountedTickets(MemoryTickets):
+    """The memory ticket store, counting the reads of single tickets (what a
+    stream does at each look)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def ticket(self, ticket_id: str) -> Ticket | None:
+        self.reads += 1
+        return await super().ticket(ticket_id)
+
+
+async def test_a_waiting_stream_reads_nothing_until_its_ticket_changes() -> None:
+    counted = CountedTickets()
+    async for q in serving(open_store("memory"), SLOW_LOOKS, None, counted):
+        assert q.app.quick is not None and q.app.quick.poll == 20.0
+        ann = submit(q, "ann")
+        first = (await ann.read()).update  # type: ignore[attr-defined]
+        assert first.state == match_pb2.TICKET_STATE_SEARCHING
+        before = counted.reads
+        for _ in range(10):  # ten matchmaker passes with nobody to meet
+            await q.matchmaker.run_once()
+        await asyncio.sleep(0.1)
+        assert counted.reads == before  # no read while the ticket waits
+        bob = submit(q, "bob")
+        got_ann, got_bob = await asyncio.wait_for(
+            asyncio.gather(until_final(ann), until_final(bob)), 10
+        )
+        assert got_ann[-1].state == match_pb2.TICKET_STATE_MATCHED
+        assert got_ann[-1].game == got_bob[-1].game
+        assert counted.reads - before <= 4  # the wake's read, bob's, and the claim's
+
+
+async def test_a_match_made_by_another_replica_is_pushed_over_redis(
+    request: pytest.FixtureRequest,
+) -> None:
+    """Two replicas on one real Redis: Ann's stream is on the first, Bob's
+    on the second; the match reaches both streams by the queue's changes
+    (their slow looks are 20 s away)."""
+    server: RedisServer = request.getfixturevalue("redis_server")
+    prefix = f"test-{uuid.uuid4().hex}:"
+    first, second = (RedisStore(server.url, prefix=prefix) for _ in range(2))
+    async for one in serving(first, SLOW_LOOKS, None):
+        async for two in serving(second, SLOW_LOOKS, None):
+            ann = submit(one, "ann")
+            await ann.read()  # type: ignore[attr-defined]
+            bob = submit(two, "bob")
+            got_ann, got_bob = await asyncio.wait_for(
+                asyncio.gather(until_final(ann), until_final(bob)), 10
+            )
+            assert got_ann[-1].state == got_bob[-1].state == match_pb2.TICKET_STATE_MATCHED
+            assert got_ann[-1].game == got_bob[-1].game
+
+
+async def test_the_store_announces_matched_and_ended_tickets(quick_on: Quick) -> None:
+    tickets = quick_on.matchmaker.tickets
+    queue = "rummy-0123456789abcdef"
+    heard: list[list[str]] = []
+
+    async def listen() -> None:
+        async for ids in tickets.changes(queue):
+            heard.append(ids)
+
+    listening = asyncio.create_task(listen())
+    await asyncio.sleep(0.1)  # the reader is reading
+    made = [
+        Ticket(f"{queue}.{c * 24}", p, p, queue, 2, 2, {}, 0.0, 1.0)
+        for c, p in (("a", "ann"), ("b", "bob"), ("c", "cid"))
+    ]
+    for t in made:
+        await tickets.submit(t, 3)
+    await tickets.end(made[2].ticket_id, "cancelled", 2.0)
+    m = Match(
+        "m1",
+        queue,
+        "rummy",
+        {},
+        False,
+        tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in made[:2]),
+        3.0,
+    )
+    assert await tickets.claim(m)
+    assert await tickets.complete(m, "g1", 4.0)
+    for _ in range(200):
+        if len(heard) == 2:
+            break
+        await asyncio.sleep(0.01)
+    listening.cancel()
+    assert heard == [[made[2].ticket_id], [made[0].ticket_id, made[1].ticket_id]]

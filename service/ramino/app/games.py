@@ -26,7 +26,7 @@ from ramino.app.log import HostedGame, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.moves import POOLED_HAND, Moves
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
-from ramino.app.quick import POLL, QuickPlay
+from ramino.app.quick import QuickPlay
 from ramino.app.ratings import Ratings
 from ramino.app.session import Session
 from ramino.app.table import Clock, GameTable, Limits
@@ -65,7 +65,8 @@ class GameApp:
         ratings: RatingStore | None = None,
         matchmaker: MatchmakerConfig | None = None,
         tickets: TicketStore | None = None,
-        ticket_poll: float = POLL,
+        ticket_poll: float | None = None,
+        ticket_push: bool = True,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game;
         ``pool``: where searches of a hand of more than ``POOLED_HAND`` cards
@@ -76,7 +77,9 @@ class GameApp:
         ``matchmaker``: quick play's configuration, for a replica that
         serves it (its tickets in ``tickets``, by default beside ``store``:
         :func:`~ramino.store.tickets.tickets_beside`; its streams look at
-        their tickets every ``ticket_poll`` seconds): the matchmaker starts
+        their tickets every ``ticket_poll`` seconds, woken by the store when
+        their ticket changes, or, without ``ticket_push``, poll it:
+        :class:`~ramino.app.quick.QuickPlay`): the matchmaker starts
         and stops with the app."""
         self.table = GameTable(store, clock, limits or Limits(), snapshot_every)
         if test_seed is not None:
@@ -99,7 +102,9 @@ class GameApp:
                 clock,
                 matchmaker,
             )
-            self.quick = QuickPlay(self.table, self.ratings, matching, ticket_poll, clock)
+            self.quick = QuickPlay(
+                self.table, self.ratings, matching, ticket_poll, clock, ticket_push
+            )
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         if self.duties is not None:
             self.table.on_due = self.duties.kick
@@ -126,6 +131,7 @@ class GameApp:
             await self.duties.stop()
         if self.quick is not None:
             await self.quick.matchmaker.stop()
+            await self.quick.wakes.close()
             await self.quick.matchmaker.tickets.close()
         await self.housekeeping.stop()
         await self.ratings.store.close()

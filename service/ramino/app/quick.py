@@ -3,21 +3,32 @@ leaderboards, histories and finished games' records, each answered as a
 value (MatchService calls this and encodes what it gets; it never reaches a
 store).
 
-A ticket's stream is :meth:`QuickPlay.follow`: it looks at its ticket every
-``poll`` seconds (the matching may be another replica's) and notes in the
-store at each look that a stream follows it. No timer here decides a
-ticket's fate when its stream goes away (this replica may die with it): the
-matchmaker's pass, on whichever replica, cancels a ticket no stream has
-followed for its ``grace`` and never matches one.
+A ticket's stream is :meth:`QuickPlay.follow`. It is pushed, not polled: a
+stream waits for its ticket's change (matched, cancelled, expired), which
+the ticket store announces (:meth:`~ramino.store.tickets.TicketStore.changes`:
+on Redis a stream of the queue's slot that the matching and ending scripts
+write, read by one blocking read per queue and replica, fanned out here to
+that replica's streams), and reads its ticket then. Besides, every ``poll``
+seconds (a third of the matchmaker's grace by default) it takes a slow look:
+it notes in the store that a stream follows its ticket (the grace's clock)
+and reads it (what a notification lost to a reconnect would have said). A
+WIDENED update is the clock's, not the store's: it needs no read.
+
+No timer here decides a ticket's fate when its stream goes away (this
+replica may die with it): the matchmaker's pass, on whichever replica,
+cancels a ticket no stream has followed for its ``grace`` and never matches
+one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import math
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
 
 from ramino import reasons
 from ramino.app.log import Header, LogEvent, public_entry
@@ -27,7 +38,7 @@ from ramino.app.table import GameTable
 from ramino.engine.seen import Seen
 from ramino.errors import GameStateError
 from ramino.store.ratings import BoardPage, HistoryEntry, Rating
-from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket
+from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket, TicketStore
 
 __all__ = [
     "ENDED",
@@ -36,11 +47,13 @@ __all__ = [
     "Leaderboard",
     "PlayerRating",
     "QuickPlay",
+    "Wakes",
     "TicketSight",
 ]
 
 POLL = 0.5
-"""Seconds between two looks of a ticket's stream at its ticket, by default."""
+"""Seconds between two looks of a polling stream at its ticket (``push``
+off: how streams followed tickets before they were pushed)."""
 ENDED = (MATCHED, EXPIRED, CANCELLED)
 """The states a ticket's stream ends in."""
 
@@ -79,6 +92,65 @@ class GameRecord:
     events: list[tuple[int, Seen[LogEvent]]]
 
 
+@dataclass
+class _Listener:
+    """One queue's changes, read once for this replica's streams."""
+
+    task: asyncio.Task[None] | None = None
+    wakes: dict[str, set[asyncio.Event]] = field(default_factory=dict)
+
+
+class Wakes:
+    """The store's changes of tickets, fanned out to the streams that follow
+    them on this replica: one reader per queue with a followed ticket,
+    started by its first stream and ended with its last."""
+
+    def __init__(self, tickets: TicketStore) -> None:
+        self._tickets = tickets
+        self._queues: dict[str, _Listener] = {}
+
+    @contextlib.contextmanager
+    def waker(self, ticket: Ticket) -> Iterator[asyncio.Event]:
+        """An event set each time the ticket changes, while the block runs."""
+        listener = self._queues.setdefault(ticket.queue, _Listener())
+        if listener.task is None:
+            listener.task = asyncio.create_task(
+                self._listen(ticket.queue, listener), name=f"ticket changes {ticket.queue}"
+            )
+        event = asyncio.Event()
+        listener.wakes.setdefault(ticket.ticket_id, set()).add(event)
+        try:
+            yield event
+        finally:
+            events = listener.wakes.get(ticket.ticket_id, set())
+            events.discard(event)
+            if not events:
+                listener.wakes.pop(ticket.ticket_id, None)
+            if not listener.wakes and self._queues.get(ticket.queue) is listener:
+                del self._queues[ticket.queue]
+                if listener.task is not None:
+                    listener.task.cancel()
+
+    async def _listen(self, queue: str, listener: _Listener) -> None:
+        while True:
+            try:
+                async for ids in self._tickets.changes(queue):
+                    for tid in ids:
+                        for event in listener.wakes.get(tid, ()):
+                            event.set()
+            except Exception:  # the store out of reach: the slow looks go on
+                await asyncio.sleep(1.0)
+
+    async def close(self) -> None:
+        tasks = [q.task for q in self._queues.values() if q.task is not None]
+        self._queues.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
 class QuickPlay:
     """Tickets, ratings and records for the MatchService, over the
     matchmaker, the ratings and the replica's games."""
@@ -88,14 +160,20 @@ class QuickPlay:
         table: GameTable,
         ratings: Ratings,
         matchmaker: Matchmaker,
-        poll: float = POLL,
+        poll: float | None = None,
         clock: Callable[[], float] = time.time,
+        push: bool = True,
     ) -> None:
-        """``poll``: seconds between two looks of a stream at its ticket,
-        less than the matchmaker's grace (a followed ticket is noted more
-        often than the grace, or its pass would cancel it)."""
+        """``poll``: seconds between two slow looks of a stream at its
+        ticket, less than the matchmaker's grace (a followed ticket is noted
+        more often than the grace, or its pass would cancel it); by default
+        a third of the grace (pushed), or :data:`POLL` (polled). ``push``
+        off: streams poll their tickets every ``poll`` seconds and hear no
+        change (how they did before; ``bench/quickplay.py`` compares)."""
         grace = matchmaker.config.grace
-        if grace is None or not poll < grace:
+        if poll is None and grace is not None:
+            poll = grace / 3 if push else min(POLL, grace / 2)
+        if grace is None or poll is None or not poll < grace:
             raise ValueError(
                 f"a ticket stream polls every {poll} s: the matchmaker's grace must be "
                 f"longer, not {grace}"
@@ -104,7 +182,9 @@ class QuickPlay:
         self._ratings = ratings
         self.matchmaker = matchmaker
         self.poll = poll
+        self.push = push
         self._clock = clock
+        self.wakes = Wakes(matchmaker.tickets)
 
     # --- tickets -------------------------------------------------------------------
 
@@ -142,9 +222,48 @@ class QuickPlay:
 
     async def follow(self, player_id: str, ticket: Ticket) -> AsyncIterator[TicketSight]:
         """The ticket's sights until it is matched or ended: the first, then
-        one each time its window widens, then the last; each look notes in
-        the store that a stream follows it. A stream that goes away first
+        one each time its window widens, then the last. Each slow look notes
+        in the store that a stream follows it; a stream that goes away first
         leaves the ticket unfollowed, for the matchmaker's grace."""
+        if not self.push:
+            async for sight in self._poll(player_id, ticket):
+                yield sight
+            return
+        with self.wakes.waker(ticket) as woken:
+            # A change between the ticket's read and the waker is read here.
+            ticket = await self.matchmaker.ticket(player_id, ticket.ticket_id)
+            shown: float | None = None
+            looked = -math.inf
+            while True:
+                if ticket.state in ENDED:
+                    yield self.sight(ticket)
+                    return
+                now = self._clock()
+                if now - looked >= self.poll:
+                    await self.matchmaker.tickets.touch(ticket.ticket_id, now)
+                    looked = now
+                sight = self.sight(ticket, widened=shown is not None)
+                if shown is None or sight.window > shown:
+                    shown = sight.window
+                    yield sight
+                wait = min(looked + self.poll, self._widens_at(ticket)) - self._clock()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(0.0, wait)):
+                        await woken.wait()  # at once if it came while a sight was sent
+                if woken.is_set() or self._clock() - looked >= self.poll:
+                    woken.clear()  # before the read: a later change wakes it again
+                    ticket = await self.matchmaker.ticket(player_id, ticket.ticket_id)
+
+    def _widens_at(self, ticket: Ticket) -> float:
+        """When the ticket's window next widens (never past its widest)."""
+        config = self.matchmaker.config
+        if window(self._clock() - ticket.created_at, config) >= config.window_max:
+            return math.inf
+        steps = math.floor(max(0.0, self._clock() - ticket.created_at) / config.window_interval)
+        return ticket.created_at + (steps + 1) * config.window_interval
+
+    async def _poll(self, player_id: str, ticket: Ticket) -> AsyncIterator[TicketSight]:
+        """:meth:`follow` as it was, by polling: a note and a read every ``poll``."""
         shown: float | None = None
         while True:
             if ticket.state in ENDED:

@@ -84,7 +84,10 @@ __all__ = [
 
 def tickets_beside(store: object) -> TicketStore:
     """The ticket store beside a game store (:func:`~ramino.store.beside.beside`)."""
+    from ramino.store.redis import RedisStore
     from ramino.store.tickets.redis import RedisTickets
 
     memory: Callable[[], TicketStore] = MemoryTickets
+    if isinstance(store, RedisStore):  # its blocking client for the changes' reads
+        return RedisTickets(store.client, store.layout.prefix, store.blocking)
     return beside(store, memory, SqliteTickets, RedisTickets)

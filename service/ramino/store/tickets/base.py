@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
@@ -17,6 +18,7 @@ from ramino.store.base import StoreError
 
 __all__ = [
     "ACTIVE",
+    "Changes",
     "CANCELLED",
     "ENDED_KEPT",
     "EXPIRED",
@@ -281,7 +283,42 @@ class TicketStore(Protocol):
         """:meth:`touched` of each ticket, in one read of the store."""
         ...
 
+    def changes(self, queue: str) -> AsyncIterator[list[str]]:
+        """The ids of the queue's tickets that stop waiting (matched,
+        cancelled, expired), in batches as they do, from the moment the
+        iteration starts: the wake-up of the streams that follow them, which
+        then read their ticket (a notification lost to a reconnect is made
+        up by the streams' own slow look, see ``ramino.app.quick``). Memory
+        and sqlite notify within their process; Redis across replicas (a
+        stream of the queue's slot, written by the scripts that complete
+        and end tickets)."""
+        ...
+
     async def close(self) -> None: ...
+
+
+class Changes:
+    """The in-process feed of :meth:`TicketStore.changes` (memory, sqlite):
+    each iteration a queue of its own, fed by :meth:`tell`."""
+
+    def __init__(self) -> None:
+        self._readers: dict[str, set[asyncio.Queue[list[str]]]] = {}
+
+    def tell(self, queue: str, ticket_ids: list[str]) -> None:
+        for reader in self._readers.get(queue, ()):
+            reader.put_nowait(list(ticket_ids))
+
+    async def follow(self, queue: str) -> AsyncIterator[list[str]]:
+        reader: asyncio.Queue[list[str]] = asyncio.Queue()
+        self._readers.setdefault(queue, set()).add(reader)
+        try:
+            while True:
+                yield await reader.get()
+        finally:
+            readers = self._readers.get(queue, set())
+            readers.discard(reader)
+            if not readers:
+                self._readers.pop(queue, None)
 
 
 def matched(ticket: Ticket, match: Match, game_id: str, now: float) -> Ticket:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ramino.store.tickets.base import (
@@ -10,6 +10,7 @@ from ramino.store.tickets.base import (
     ENDED_KEPT,
     MATCHING,
     WAITING,
+    Changes,
     Match,
     Ticket,
     TicketExists,
@@ -38,6 +39,7 @@ class MemoryTickets:
         self._tickets: dict[str, Ticket] = {}
         self._touched: dict[str, float] = {}
         self._requests: dict[tuple[str, str], str] = {}
+        self._changes = Changes()
         """(player, request id) -> the ticket id it made."""
 
     def _prune(self, now: float) -> None:
@@ -124,6 +126,7 @@ class MemoryTickets:
             return False
         for tid in match.ticket_ids:
             self._set(matched(self._tickets[tid], match, game_id, now))
+        self._changes.tell(match.queue, match.ticket_ids)
         if match.rated:
             q.in_play[game_id] = now
         return True
@@ -152,7 +155,11 @@ class MemoryTickets:
             return t
         ended = replace(t, state=state, ended_at=now)
         self._set(ended)
+        self._changes.tell(t.queue, [ticket_id])
         return ended
+
+    def changes(self, queue: str) -> AsyncIterator[list[str]]:
+        return self._changes.follow(queue)
 
     async def active(self, player_id: str) -> int:
         return sum(

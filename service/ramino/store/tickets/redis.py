@@ -30,13 +30,16 @@ ticket.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
+from ramino.store.base import StoreUnavailable
+from ramino.store.redis.retry import RETRYABLE, TOPOLOGY, cancelled
 from ramino.store.tickets.base import (
     ACTIVE,
     ENDED_KEPT,
@@ -60,8 +63,13 @@ RESERVE_GRACE = 30.0
 """Seconds a player's place stays reserved before its ticket must exist."""
 
 
+CHANGES_KEPT = 1000
+"""Entries a queue's changes stream keeps (trimmed about there)."""
+
+
 class _Lua:
     def __init__(self, text: str) -> None:
+        text = text.replace("CHANGES_KEPT", str(CHANGES_KEPT))
         self.text, self.sha = text, hashlib.sha1(text.encode()).hexdigest()
 
     async def __call__(self, client: Any, keys: list[str], args: list[Any]) -> Any:
@@ -144,22 +152,26 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return 1
 """)
 
-# KEYS: tickets, matches, ended, rated games in play. ARGV: match id, the
-# time, 0, the game id if rated ('' if not), then pairs of ticket id and its
-# JSON once matched.
+# KEYS: tickets, matches, ended, rated games in play, changes. ARGV: match
+# id, the time, 0, the game id if rated ('' if not), then pairs of ticket id
+# and its JSON once matched. The matched ids go on the queue's changes.
 COMPLETE = _Lua("""
 if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+local ids = {}
 for i = 5, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[i])
+  ids[#ids + 1] = ARGV[i]
 end
 if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4]) end
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', table.concat(ids, ' '))
 return 1
 """)
 
-# KEYS: tickets, waiting, ended, streams. ARGV: ticket id, its JSON once
-# ended, the time, the time it must not have been followed since ('' for
-# none), its submission time (its last-followed time when no stream noted one).
+# KEYS: tickets, waiting, ended, streams, changes. ARGV: ticket id, its JSON
+# once ended, the time, the time it must not have been followed since (''
+# for none), its submission time (its last-followed time when no stream
+# noted one). The ended id goes on the queue's changes.
 END = _Lua("""
 if ARGV[4] ~= '' then
   local at = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
@@ -168,6 +180,7 @@ end
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', ARGV[1])
 return 1
 """)
 
@@ -179,8 +192,12 @@ def _text(value: Any) -> str:
 class RedisTickets:
     """Tickets beside a Redis store's games, on its client and prefix."""
 
-    def __init__(self, client: Any, prefix: str) -> None:
+    def __init__(self, client: Any, prefix: str, blocking: Any = None) -> None:
+        """``blocking``: the client for the blocking reads of
+        :meth:`changes` (the game store's own, apart from its calls'; by
+        default ``client``)."""
         self._redis = client
+        self._blocking = blocking if blocking is not None else client
         self._prefix = prefix
 
     def _key(self, queue: str, part: str) -> str:
@@ -344,6 +361,7 @@ class RedisTickets:
             self._key(q, "matches"),
             self._key(q, "ended"),
             self._key(q, "in_play"),
+            self._key(q, "changes"),
         ]
         done = bool(int(await COMPLETE(self._redis, keys, args)))
         for t in tickets:
@@ -376,6 +394,7 @@ class RedisTickets:
             self._key(q, "waiting"),
             self._key(q, "ended"),
             self._key(q, "streams"),
+            self._key(q, "changes"),
         ]
         since = "" if unfollowed_since is None else repr(unfollowed_since)
         args = [ticket_id, ended.to_json(), repr(now), since, repr(t.created_at)]
@@ -416,6 +435,30 @@ class RedisTickets:
             pairs = zip(ids, values, strict=True)
             found.update((tid, float(_text(v))) for tid, v in pairs if v is not None)
         return [found.get(tid, 0.0) for tid in ticket_ids]
+
+    async def changes(self, queue: str) -> AsyncIterator[list[str]]:
+        key = self._key(queue, "changes")
+        last = "$"
+        delay = 0.05
+        while True:
+            if cancelled():
+                raise asyncio.CancelledError
+            try:
+                found = await self._blocking.xread({key: last}, block=5000, count=256)
+                delay = 0.05
+            except (*RETRYABLE, *TOPOLOGY, StoreUnavailable, ResponseError) as failed:
+                # A lost connection or a failover: read on (what it missed,
+                # the streams' slow look makes up).
+                if cancelled():
+                    raise asyncio.CancelledError from failed
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            for _stream, rows in found or ():
+                for entry_id, fields in rows:
+                    last = _text(entry_id)
+                    ids = fields.get(b"ids", fields.get("ids", b""))
+                    yield _text(ids).split()
 
     async def close(self) -> None:
         pass

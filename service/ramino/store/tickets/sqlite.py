@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +12,7 @@ from ramino.store.tickets.base import (
     ENDED_KEPT,
     MATCHING,
     WAITING,
+    Changes,
     Match,
     Ticket,
     TicketExists,
@@ -68,6 +69,7 @@ class SqliteTickets:
 
     def __init__(self, path: str | Path) -> None:
         self._db = connect_beside(path, SCHEMA)
+        self._changes = Changes()
 
     def _write(self, ticket: Ticket) -> None:
         self._db.execute(
@@ -219,6 +221,7 @@ class SqliteTickets:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        self._changes.tell(match.queue, match.ticket_ids)
         return True
 
     async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
@@ -242,18 +245,27 @@ class SqliteTickets:
         db.execute("BEGIN IMMEDIATE")
         try:
             t = self._get(ticket_id)
-            if (
+            ended = (
                 t is not None
                 and t.state == WAITING
                 and (unfollowed_since is None or self._followed_at(t) < unfollowed_since)
-            ):
+            )
+            if ended:
+                assert t is not None
                 t = replace(t, state=state, ended_at=now)
                 self._write(t)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        if ended and t is not None:
+            self._changes.tell(t.queue, [ticket_id])
         return t
+
+    def changes(self, queue: str) -> AsyncIterator[list[str]]:
+        """Within this process: another process on the same file is not
+        heard (its changes reach the streams by their slow look)."""
+        return self._changes.follow(queue)
 
     def _active(self, player_id: str) -> int:
         (n,) = self._db.execute(
