@@ -25,7 +25,7 @@ from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.quick import QuickPlay
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
-from ramino.store.tickets import Match, MatchSeat, MemoryTickets, Ticket, TicketStore
+from ramino.store.tickets import MemoryTickets, Ticket, TicketStore
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
@@ -480,40 +480,3 @@ async def test_a_match_made_by_another_replica_is_pushed_over_redis(
             )
             assert got_ann[-1].state == got_bob[-1].state == match_pb2.TICKET_STATE_MATCHED
             assert got_ann[-1].game == got_bob[-1].game
-
-
-async def test_the_store_announces_matched_and_ended_tickets(quick_on: Quick) -> None:
-    tickets = quick_on.matchmaker.tickets
-    queue = "rummy-0123456789abcdef"
-    heard: list[list[str]] = []
-
-    async def listen() -> None:
-        async for ids in tickets.changes(queue):
-            heard.append(ids)
-
-    listening = asyncio.create_task(listen())
-    await asyncio.sleep(0.1)  # the reader is reading
-    made = [
-        Ticket(f"{queue}.{c * 24}", p, p, queue, 2, 2, {}, 0.0, 1.0)
-        for c, p in (("a", "ann"), ("b", "bob"), ("c", "cid"))
-    ]
-    for t in made:
-        await tickets.submit(t, 3)
-    await tickets.end(made[2].ticket_id, "cancelled", 2.0)
-    m = Match(
-        "m1",
-        queue,
-        "rummy",
-        {},
-        False,
-        tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in made[:2]),
-        3.0,
-    )
-    assert await tickets.claim(m)
-    assert await tickets.complete(m, "g1", 4.0)
-    for _ in range(200):
-        if len(heard) == 2:
-            break
-        await asyncio.sleep(0.01)
-    listening.cancel()
-    assert heard == [[made[2].ticket_id], [made[0].ticket_id, made[1].ticket_id]]

@@ -417,3 +417,32 @@ async def test_a_players_live_tickets_are_its_waiting_and_matching_ones(
     await tickets.end(c.ticket_id, CANCELLED, 4.0)
     assert [t.ticket_id for t in await tickets.live("ann")] == [b.ticket_id, a.ticket_id]
     assert await tickets.live("nobody") == []
+
+
+async def test_tickets_that_stop_waiting_are_announced(tickets: TicketStore) -> None:
+    """``changes`` gives the ids of the queue's tickets as they are matched
+    or ended (what wakes their streams), on every store; nothing for a
+    submission, a claim, nor another queue's tickets."""
+    heard: list[list[str]] = []
+
+    async def listen() -> None:
+        async for ids in tickets.changes(Q):
+            heard.append(ids)
+
+    listening = asyncio.create_task(listen())
+    await asyncio.sleep(0.2)  # the reader is reading
+    a, b, c = ticket("ann"), ticket("bob"), ticket("cid")
+    elsewhere = ticket("dan", queue="another-queue")
+    for t in (a, b, c, elsewhere):
+        await tickets.submit(t, 3)
+    await tickets.end(elsewhere.ticket_id, CANCELLED, 2.0)
+    await tickets.end(c.ticket_id, CANCELLED, 2.0)
+    m = match("m1", a, b)
+    assert await tickets.claim(m)
+    assert await tickets.complete(m, "game-1", 3.0)
+    for _ in range(300):
+        if len(heard) >= 2:
+            break
+        await asyncio.sleep(0.01)
+    listening.cancel()
+    assert heard == [[c.ticket_id], [a.ticket_id, b.ticket_id]]
