@@ -438,12 +438,16 @@ class RedisTickets:
 
     async def changes(self, queue: str) -> AsyncIterator[list[str]]:
         key = self._key(queue, "changes")
-        last = "$"
+        last = ""  # the newest entry when the reading starts, read first
         delay = 0.05
         while True:
             if cancelled():
                 raise asyncio.CancelledError
             try:
+                if not last:
+                    # Its id, not "$": an entry added between two reads is read.
+                    newest = await self._redis.xrevrange(key, count=1)
+                    last = _text(newest[0][0]) if newest else "0-0"
                 found = await self._blocking.xread({key: last}, block=5000, count=256)
                 delay = 0.05
             except (*RETRYABLE, *TOPOLOGY, StoreUnavailable, ResponseError) as failed:
