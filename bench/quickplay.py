@@ -29,11 +29,14 @@ import asyncio
 import functools
 import math
 import random
+import socket
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import grpc
 import jwt
@@ -47,12 +50,20 @@ from ramino.app.matchmaker import Matchmaker, MatchmakerConfig, QueueSpec
 from ramino.app.ratings import rate_placings
 from ramino.store import open_store
 from ramino.store.ratings import FinishedGame, RatedSeat, Rating, RatingStore, ratings_beside
+from ramino.store.redis import RedisStore
 from ramino.store.tickets import MATCHED, MemoryTickets
 from ramino.v1 import match_pb2, match_pb2_grpc
 
 SPEC = QueueSpec("rummy", {}, rated=True)
 SECRET = b"bench-quickplay-token-secret-of-32-bytes"
 PLAYER_SECRET = b"bench-quickplay-player-secret-32-bytes!!"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -177,13 +188,19 @@ async def board_reads(url: str, players: int, readers: int, seconds: float, seed
     if await ratings.rank("rummy", "p000000") is None:
         await fill_board(ratings, players, seed)
     print(f"  board of {players:,} rated players filled in {time.perf_counter() - started:.1f} s")
-    app = GameApp(store, run_duties=False, ratings=ratings)
+    app = GameApp(
+        store,
+        run_duties=False,
+        ratings=ratings,
+        matchmaker=MatchmakerConfig(),
+        tickets=MemoryTickets(),
+    )
+    assert app.quick is not None
     tokens, verifier = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
-    mm = Matchmaker(MemoryTickets(), store, app.lobby, app.ratings, time.time)
     running = await create_server(
         "127.0.0.1:0",
         GameServicer(app, tokens, verifier),
-        matches=MatchServicer(app, mm, tokens, verifier),
+        matches=MatchServicer(app.quick, tokens, verifier),
     )
     address = f"127.0.0.1:{running.port}"
     latencies: dict[str, list[float]] = {"top": [], "around": [], "rank": [], "check": []}
@@ -231,6 +248,102 @@ async def board_reads(url: str, players: int, readers: int, seconds: float, seed
         )
 
 
+async def redis_ops(client: Any) -> int:
+    """Commands the Redis server has run (``INFO commandstats``), INFO's own excluded."""
+    stats = await client.info("commandstats")
+    return sum(
+        int(v["calls"]) for k, v in stats.items() if k not in ("cmdstat_info", "cmdstat_ping")
+    )
+
+
+async def ticket_streams(
+    redis_url: str, push: bool, pairs: int, waiting: int, seconds: float
+) -> dict[str, float]:
+    """Two replicas (two apps, each its own matchmaker and gRPC server) on
+    one Redis: ``waiting`` players whose tickets meet nobody hold their
+    streams for ``seconds`` (the store's commands per waiting player per
+    second), then ``pairs`` pairs of players, one on each replica, meet (the
+    time from a match's completion in the store to each player's MATCHED)."""
+    prefix = f"bench-quick-{random.randrange(1 << 30)}:"
+    tokens, verifier = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
+    config = MatchmakerConfig(settle=0.0, bots_after=None)
+    apps, servers = [], []
+    for _ in range(2):
+        app = GameApp(
+            RedisStore(redis_url, prefix=prefix),
+            run_duties=False,
+            matchmaker=config,
+            ticket_push=push,
+        )
+        assert app.quick is not None
+        running = await create_server(
+            "127.0.0.1:0",
+            GameServicer(app, tokens, verifier),
+            matches=MatchServicer(app.quick, tokens, verifier),
+        )
+        await app.start()
+        apps.append(app)
+        servers.append(running)
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{r.port}") for r in servers]
+    stubs = [match_pb2_grpc.MatchServiceStub(c) for c in channels]
+    ops_client = apps[0].store.client  # type: ignore[attr-defined]
+
+    def ticket(stub: Any, who: str, **fields: Any) -> Any:
+        request = match_pb2.SubmitTicketRequest(
+            variant="rummy", min_seats=2, rated=False, player_name=who, **fields
+        )
+        return stub.SubmitTicket(request, metadata=player_token(who))
+
+    # Waiting players: each one's own property, so that none meets another.
+    lonely = [
+        ticket(stubs[i % 2], f"w{i:05d}", properties={"table": f"t{i}"}) for i in range(waiting)
+    ]
+    for call in lonely:
+        await call.read()
+    before = await redis_ops(ops_client)
+    await asyncio.sleep(seconds)
+    per_player = (await redis_ops(ops_client) - before) / waiting / seconds
+    for call in lonely:
+        call.cancel()
+    # Pairs meeting across the two replicas.
+    latencies: list[float] = []
+
+    async def until_matched(app: GameApp, call: Any) -> None:
+        quick = app.quick
+        assert quick is not None
+        while (msg := await call.read()) is not grpc.aio.EOF:
+            if msg.update.state == match_pb2.TICKET_STATE_MATCHED:
+                heard = time.time()
+                t = await quick.matchmaker.tickets.ticket(
+                    msg.update.ticket.removeprefix("tickets/")
+                )
+                assert t is not None
+                latencies.append(heard - t.ended_at)
+                return
+
+    async def meet(i: int) -> None:
+        await asyncio.gather(
+            *(
+                until_matched(
+                    apps[k], ticket(stubs[k], f"m{i:05d}{k}", properties={"pair": str(i)})
+                )
+                for k in (0, 1)
+            )
+        )
+
+    await asyncio.gather(*(meet(i) for i in range(pairs)))
+    for c in channels:
+        await c.close()
+    for running in servers:
+        await running.stop(0)
+    return {
+        "ops": per_player,
+        "p50": percentile(latencies, 0.5),
+        "p99": percentile(latencies, 0.99),
+        "max": max(latencies),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pools", default="100,300,1000", help="pool sizes, the last the main one")
@@ -242,8 +355,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--store", default="", help="store of the board (default: a sqlite file)")
     parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--only", choices=("simulation", "board"), default=None)
+    parser.add_argument("--only", choices=("simulation", "board", "streams"), default=None)
+    parser.add_argument("--redis", default="", help="redis:// of the streams' run (default: own)")
+    parser.add_argument("--waiting", type=int, default=200, help="players waiting on their streams")
+    parser.add_argument("--pairs", type=int, default=50, help="pairs meeting across two replicas")
     args = parser.parse_args()
+    if args.only == "streams":
+        streams(args)
+        return
     pools = [int(p) for p in args.pools.split(",")] if args.only != "board" else []
     if pools:
         print("1. players with hidden skills through the matchmaker (rummy, 2 to 4 seats)")
@@ -261,6 +380,49 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.store or f"sqlite:{Path(tmp) / 'board.db'}"
         asyncio.run(board_reads(url, args.board_players, args.readers, args.seconds, args.seed))
+    if args.only is None:
+        streams(args)
+
+
+def streams(args: argparse.Namespace) -> None:
+    print(
+        f"3. ticket streams on two replicas over one Redis: {args.waiting} players waiting "
+        f"{args.seconds:g} s, then {args.pairs} pairs meeting across the replicas"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        server = None
+        url = args.redis
+        if not url:
+            port = free_port()
+            server = subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(port),
+                    "--dir",
+                    tmp,
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+            url = f"redis://127.0.0.1:{port}/0"
+            time.sleep(0.5)
+        try:
+            for push in (False, True):
+                r = asyncio.run(ticket_streams(url, push, args.pairs, args.waiting, args.seconds))
+                name = "pushed (store's changes)" if push else "polled every 0.5 s (before)"
+                print(
+                    f"  {name:<28} store commands {r['ops']:5.2f} per waiting player per s"
+                    f"  match to player p50 {r['p50'] * 1000:6.1f} ms"
+                    f"  p99 {r['p99'] * 1000:6.1f} ms  max {r['max'] * 1000:6.1f} ms"
+                )
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait()
 
 
 if __name__ == "__main__":

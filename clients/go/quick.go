@@ -3,8 +3,13 @@ package ramino
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
 )
@@ -14,8 +19,38 @@ import (
 // calls need the client's player token (WithPlayerToken).
 func (c *Client) MatchService() raminov1.MatchServiceClient { return c.match }
 
-// ErrTicketEnded: a ticket expired or was cancelled before a game was found.
+// ErrTicketEnded: a ticket expired or was cancelled before a game was found,
+// or its stream stayed broken. QuickPlay's error is then a *TicketError,
+// which errors.Is matches to ErrTicketEnded.
 var ErrTicketEnded = errors.New("ramino: the ticket ended without a game")
+
+// QuickPlayResumes is how many times QuickPlay submits its ticket again
+// after a broken stream.
+var QuickPlayResumes = 8
+
+// TicketError is how QuickPlay ends without a seat: the ticket expired or was
+// cancelled (State), or its stream stayed broken after every resume (State
+// UNSPECIFIED, Err the last error). It always carries the ticket
+// ("tickets/ID"; empty only when no answer ever named it) and the request id
+// it was submitted under: WatchTicket, CancelTicket, or QuickPlay again with
+// that RequestId take it up.
+type TicketError struct {
+	Ticket    string
+	RequestID string
+	State     raminov1.TicketState
+	Err       error
+}
+
+func (e *TicketError) Error() string {
+	if e.State == raminov1.TicketState_TICKET_STATE_UNSPECIFIED {
+		return fmt.Sprintf("ramino: the ticket's stream stayed broken: %s may still wait (request id %s): %v",
+			e.Ticket, e.RequestID, e.Err)
+	}
+	return fmt.Sprintf("ramino: the ticket ended without a game (%s)", e.State)
+}
+
+// Unwrap gives ErrTicketEnded and the last error of a broken stream.
+func (e *TicketError) Unwrap() []error { return []error{ErrTicketEnded, e.Err} }
 
 // TicketName is "tickets/ID" for an id or a name.
 func TicketName(ticket string) string {
@@ -27,34 +62,87 @@ func TicketName(ticket string) string {
 
 // QuickPlay submits a ticket and follows it until it is matched: the seat
 // found, with its token. onUpdate, when not nil, is told every update
-// (searching, widened, matched). A ticket that expires or is cancelled ends
-// with ErrTicketEnded.
+// (searching, widened, matched). A broken stream (the server unavailable or
+// gone, the connection cut, before or after its first answer) is resumed:
+// the ticket is submitted again under the same request id (one is chosen
+// when req has none; req itself is not changed), which follows the same
+// ticket and never makes a second. A ticket that expires or is cancelled, or
+// whose stream stays broken, ends with a *TicketError carrying the ticket;
+// an error of the request itself (a bad variant...) is returned as it is.
 func (c *Client) QuickPlay(
 	ctx context.Context, req *raminov1.SubmitTicketRequest, onUpdate func(*raminov1.TicketUpdate),
 ) (*Seat, error) {
+	asked := proto.Clone(req).(*raminov1.SubmitTicketRequest)
+	if asked.GetRequestId() == "" {
+		asked.RequestId = NewRequestID()
+	}
+	ticket := ""
+	var broken error
+	for attempt := 0; attempt <= QuickPlayResumes; attempt++ {
+		if attempt > 0 {
+			wait := time.Duration(min(100<<attempt, 2000)) * time.Millisecond
+			select {
+			case <-ctx.Done():
+				return nil, &TicketError{Ticket: ticket, RequestID: asked.RequestId, Err: ctx.Err()}
+			case <-time.After(wait):
+			}
+		}
+		seat, update, err := c.followTicket(ctx, asked, onUpdate, &ticket)
+		switch {
+		case seat != nil:
+			return seat, nil
+		case update != nil:
+			return nil, &TicketError{Ticket: ticket, RequestID: asked.RequestId, State: update.GetState()}
+		case err == nil: // the stream ended without a final state: resumed
+		case ctx.Err() == nil && (Code(err) == codes.Unavailable || Code(err) == codes.Canceled):
+			broken = err
+		case ticket == "":
+			return nil, err
+		default:
+			return nil, &TicketError{Ticket: ticket, RequestID: asked.RequestId, Err: err}
+		}
+	}
+	return nil, &TicketError{Ticket: ticket, RequestID: asked.RequestId, Err: broken}
+}
+
+// followTicket is one SubmitTicket stream of QuickPlay: the seat once
+// matched, the final update of a ticket that ended, or the stream's error
+// (nil for a stream that ended early). *ticket is kept as the answers name it.
+func (c *Client) followTicket(
+	ctx context.Context, req *raminov1.SubmitTicketRequest, onUpdate func(*raminov1.TicketUpdate), ticket *string,
+) (*Seat, *raminov1.TicketUpdate, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	stream, err := c.match.SubmitTicket(ctx, req)
 	if err != nil {
-		return nil, errorFrom(ctx, err)
+		return nil, nil, errorFrom(ctx, err)
 	}
 	for {
 		msg, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
-			return nil, ErrTicketEnded
+			return nil, nil, nil
 		}
 		if err != nil {
-			return nil, errorFrom(ctx, err)
+			return nil, nil, errorFrom(ctx, err)
 		}
 		update := msg.GetUpdate()
+		*ticket = update.GetTicket()
 		if onUpdate != nil {
 			onUpdate(update)
 		}
 		switch update.GetState() {
 		case raminov1.TicketState_TICKET_STATE_MATCHED:
-			return c.SeatOf(update.GetGame(), update.GetSeat(), update.GetSeatToken()), nil
+			return c.SeatOf(update.GetGame(), update.GetSeat(), update.GetSeatToken()), nil, nil
 		case raminov1.TicketState_TICKET_STATE_EXPIRED, raminov1.TicketState_TICKET_STATE_CANCELLED:
-			return nil, ErrTicketEnded
+			return nil, update, nil
 		}
 	}
+}
+
+// Tickets are the caller's live tickets (waiting or being seated), oldest first.
+func (c *Client) Tickets(ctx context.Context) ([]*raminov1.TicketUpdate, error) {
+	r, err := c.match.ListTickets(ctx, &raminov1.ListTicketsRequest{})
+	return r.GetTickets(), err
 }
 
 // CancelTicket cancels one of the caller's tickets while it waits; a ticket

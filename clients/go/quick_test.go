@@ -98,3 +98,69 @@ func TestQuickPlayMatchesTwoPlayersAndRatesThem(t *testing.T) {
 		t.Fatalf("seed %s does not hash to %s", record.GetSeed(), record.GetSeedHash())
 	}
 }
+
+// TestQuickPlayResumesItsTicketAfterTheServerGoesAway: ann's stream breaks
+// (her server is killed, then started again on its sqlite file): QuickPlay
+// submits again under its request id, follows the same ticket and is seated
+// with bob; she never holds two tickets.
+func TestQuickPlayResumesItsTicketAfterTheServerGoesAway(t *testing.T) {
+	ctx := testCtx(t)
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "player-secret")
+	if err := os.WriteFile(secret, []byte(playerSecret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := testserver.Start(t, testserver.Options{
+		Store: "sqlite:" + filepath.Join(dir, "games.db"),
+		Args:  []string{"--player-token-secret-file", secret, "--quick-ticket-grace", "60"},
+	})
+	ann, err := ramino.NewClient(s.Address(), ramino.WithPlayerToken(playerToken("ann")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ann.Close()
+	type played struct {
+		seat *ramino.Seat
+		err  error
+	}
+	done := make(chan played, 1)
+	go func() {
+		seat, err := ann.QuickPlay(ctx, &raminov1.SubmitTicketRequest{
+			Variant: "rummy", MinSeats: 2, MaxSeats: 2, Rated: true, PlayerName: "ann",
+		}, nil)
+		done <- played{seat, err}
+	}()
+	var listed []*raminov1.TicketUpdate
+	for i := 0; i < 500 && len(listed) == 0; i++ {
+		if listed, err = ann.Tickets(ctx); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(listed) != 1 {
+		t.Fatalf("ann's tickets before the kill: %v", listed)
+	}
+	s.Kill()
+	s.Start()
+	bob, err := ramino.NewClient(s.Address(), ramino.WithPlayerToken(playerToken("bob")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bob.Close()
+	bobSeat, err := bob.QuickPlay(ctx, &raminov1.SubmitTicketRequest{
+		Variant: "rummy", MinSeats: 2, MaxSeats: 2, Rated: true, PlayerName: "bob",
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	if got.seat.Name != bobSeat.Name {
+		t.Fatalf("ann in %s, bob in %s", got.seat.Name, bobSeat.Name)
+	}
+	if left, err := ann.Tickets(ctx); err != nil || len(left) != 0 {
+		t.Fatalf("ann's tickets after: %v %v", left, err)
+	}
+}

@@ -426,6 +426,9 @@ const (
 	// ReasonTooManyTickets is INVALID_ARGUMENT: the player holds the most tickets the server allows at once.
 	ReasonTooManyTickets = "TOO_MANY_TICKETS"
 
+	// ReasonTicketExists is ALREADY_EXISTS: a ticket id already held by another ticket (the store refuses a second one).
+	ReasonTicketExists = "TICKET_EXISTS"
+
 	// ReasonTicketNotFound is NOT_FOUND: no such ticket, or another player's (not told apart).
 	ReasonTicketNotFound = "TICKET_NOT_FOUND"
 
@@ -600,6 +603,7 @@ var reasonCodes = []reasonCode{
 	{ReasonBadTicketProperties, codes.InvalidArgument},
 	{ReasonBadBoundSeat, codes.InvalidArgument},
 	{ReasonTooManyTickets, codes.InvalidArgument},
+	{ReasonTicketExists, codes.AlreadyExists},
 	{ReasonTicketNotFound, codes.NotFound},
 	{ReasonPlayerRequired, codes.InvalidArgument},
 	{ReasonBadPage, codes.InvalidArgument},

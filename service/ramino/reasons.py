@@ -381,6 +381,11 @@ BAD_BOUND_SEAT: Final = _match(
 TOO_MANY_TICKETS: Final = _match(
     "TOO_MANY_TICKETS", "the player holds the most tickets the server allows at once"
 )
+TICKET_EXISTS: Final = _match(
+    "TICKET_EXISTS",
+    "a ticket id already held by another ticket (the store refuses a second one)",
+    Code.ALREADY_EXISTS,
+)
 TICKET_NOT_FOUND: Final = _match(
     "TICKET_NOT_FOUND", "no such ticket, or another player's (not told apart)", Code.NOT_FOUND
 )

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import math
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from ramino.api.server import ServerConfig, serve
 from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
-from ramino.app.matchmaker import GRACE, Matchmaker, MatchmakerConfig
+from ramino.app.matchmaker import GRACE, MatchmakerConfig
 from ramino.bots.search import set_level_times
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
@@ -34,7 +33,6 @@ from ramino.logs import configure
 from ramino.logs import flush as flush_logs
 from ramino.pool import WorkPool
 from ramino.store import open_store
-from ramino.store.tickets import tickets_beside
 from ramino.workers import supervise, workers_refused
 
 
@@ -527,12 +525,21 @@ def run_server(
         )
         set_level_times(args.bot_time_ms or {})
         pool = WorkPool(config.work_threads, config.work_capacity)
+        quick = None
+        if players is not None:  # quick play needs verified players
+            quick = MatchmakerConfig(
+                max_tickets_per_player=args.quick_max_tickets,
+                ticket_ttl=args.quick_ticket_ttl,
+                grace=args.quick_ticket_grace,
+                bots_after=args.quick_bots_after or None,
+            )
         app = GameApp(
             open_store(config.store),
             bot_delay=args.bot_delay,
             limits=limits,
             pool=pool,
             test_seed=args.test_seed,
+            matchmaker=quick,
         )
         await app.start(args.finished_retention, args.archive)
         servicer = GameServicer(
@@ -541,29 +548,12 @@ def run_server(
             players,
             max_streams_per_connection=args.max_streams_per_connection,
         )
-        matches, matchmaker = None, None
-        if players is not None:
-            matchmaker = Matchmaker(
-                tickets_beside(app.store),
-                app.store,
-                app.lobby,
-                app.ratings,
-                time.time,
-                MatchmakerConfig(
-                    max_tickets_per_player=args.quick_max_tickets,
-                    ticket_ttl=args.quick_ticket_ttl,
-                    grace=args.quick_ticket_grace,
-                    bots_after=args.quick_bots_after or None,
-                ),
-            )
-            matchmaker.start()
-            matches = MatchServicer(app, matchmaker, servicer.tokens, players)
+        matches = None
+        if players is not None and app.quick is not None:
+            matches = MatchServicer(app.quick, servicer.tokens, players)
         try:
             await serve(config, servicer, pool, matches)
         finally:
-            if matchmaker is not None:
-                await matchmaker.stop()
-                await matchmaker.tickets.close()
             pool.shutdown()
 
     try:

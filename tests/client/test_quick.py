@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import jwt
 import pytest
-from ramino_client import AsyncClient, Client, NotFound
+from ramino_client import AsyncClient, Client, NotFound, quick
 from ramino_client.quick import CANCELLED, MATCHED, SEARCHING
 
 from tests.client.conftest import PATIENT, ProcessServer
@@ -113,3 +114,88 @@ def test_ramino_play_quick_takes_the_seat_it_finds(served: ProcessServer) -> Non
     args.player_token = None
     with Client(served.address) as anonymous, pytest.raises(SystemExit, match="player token"):
         play._quick_seat(anonymous, args, "Cid", Console(file=out))
+
+
+def served_on_file(tmp_path: Path) -> ProcessServer:
+    """A server whose tickets outlive it (sqlite), with a grace long enough
+    for a restart."""
+    secret = tmp_path / "player-secret"
+    secret.write_bytes(PLAYER_SECRET)
+    return ProcessServer(
+        f"sqlite:{tmp_path / 'games.db'}",
+        tmp_path / "serve.log",
+        extra=["--player-token-secret-file", str(secret), "--quick-ticket-grace", "60"],
+    )
+
+
+async def live_tickets(address: str, player: str) -> tuple[str, ...]:
+    async with AsyncClient(address, player_token=token(player)) as client:
+        return tuple(t.ticket for t in await client.quick.tickets())
+
+
+async def test_play_resumes_its_ticket_after_the_server_goes_away(tmp_path: Path) -> None:
+    """Ann's stream breaks (her server is killed, then started again): her
+    play submits again under its request id, follows the same ticket, and is
+    seated with Bob; she never holds two tickets."""
+    server = served_on_file(tmp_path)
+    server.start()
+    try:
+        with Client(server.address, player_token=token("probe"), retry=PATIENT) as probe:
+            probe.quick.rating("rummy")
+        async with AsyncClient(server.address, player_token=token("ann")) as ann:
+            playing = asyncio.create_task(ann.quick.play("rummy", "Ann", min_seats=2))
+            listed: tuple[str, ...] = ()
+            for _ in range(500):
+                listed = await live_tickets(server.address, "ann")
+                if listed:
+                    break
+                await asyncio.sleep(0.02)
+            (first,) = listed
+            server.kill()
+            server.start()
+            with Client(server.address, player_token=token("probe"), retry=PATIENT) as probe:
+                probe.quick.rating("rummy")
+            assert await live_tickets(server.address, "ann") == (first,)
+            async with AsyncClient(server.address, player_token=token("bob")) as bob:
+                bob_seat = await bob.quick.play("rummy", "Bob", min_seats=2)
+            ann_seat = await asyncio.wait_for(playing, 60)
+            assert ann_seat.name == bob_seat.name and {ann_seat.seat, bob_seat.seat} == {0, 1}
+            assert await live_tickets(server.address, "ann") == ()
+    finally:
+        server.stop()
+
+
+def test_play_never_raises_without_its_ticket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that never comes back: play gives up after its resumes with
+    TicketNotSeated, naming the ticket and its request id, which a later
+    play (or watch, or cancel) takes up."""
+    monkeypatch.setattr(quick, "RESUMES", 2)
+    server = served_on_file(tmp_path)
+    server.start()
+    try:
+        with Client(server.address, player_token=token("probe"), retry=PATIENT) as probe:
+            probe.quick.rating("rummy")
+        with Client(server.address, player_token=token("ann")) as ann:
+            updates = ann.quick.submit("rummy", "Ann", min_seats=3, request_id="press-1")
+            first = next(updates)
+            updates.close()
+
+            def kill_soon() -> None:
+                time.sleep(0.5)
+                server.kill()
+
+            killer = threading.Thread(target=kill_soon)
+            killer.start()
+            with pytest.raises(quick.TicketNotSeated) as err:
+                ann.quick.play("rummy", "Ann", min_seats=3, request_id="press-1")
+            killer.join()
+            assert err.value.ticket == first.ticket and err.value.request_id == "press-1"
+            assert err.value.state == ""
+        server.start()
+        with Client(server.address, player_token=token("ann"), retry=PATIENT) as ann:
+            assert [t.ticket for t in ann.quick.tickets()] == [first.ticket]
+            assert ann.quick.cancel(err.value.ticket).state == CANCELLED
+    finally:
+        server.stop()

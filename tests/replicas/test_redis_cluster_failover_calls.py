@@ -40,10 +40,10 @@ from ramino.store import (
     VersionConflict,
 )
 from ramino.store.ratings import FinishedGame, RatedSeat
-from ramino.store.ratings_redis import RedisRatings
+from ramino.store.ratings.redis import RedisRatings
 from ramino.store.redis import Layout, RedisStore
 from ramino.store.tickets import CANCELLED, Ticket, new_ticket_id
-from ramino.store.tickets_redis import RedisTickets
+from ramino.store.tickets.redis import RedisTickets
 from ramino.v1 import game_pb2, game_pb2_grpc
 from redis.crc import key_slot
 

@@ -1,6 +1,10 @@
-"""Calls go down: nothing below the transport (``ramino.api``) imports gRPC
-or the transport, so the application returns outcomes and raises domain
-errors that ``ramino.api.errors`` alone maps to gRPC statuses."""
+"""The layers, read from the source. Calls go down: nothing below the
+transport (``ramino.api``) imports gRPC or the transport, so the application
+returns outcomes and raises domain errors that ``ramino.api.errors`` alone
+maps to gRPC statuses; and the transport imports no store (it calls the
+application and gets values back). The stores beside the games (ratings,
+tickets) are laid out as the game store is, one module per backend, with no
+import circle among the store's modules."""
 
 from __future__ import annotations
 
@@ -37,3 +41,115 @@ def test_no_module_below_the_transport_imports_grpc_or_the_api() -> None:
 
 def test_duties_know_the_application_only_through_their_protocol() -> None:
     assert not any(n.startswith("ramino.app.games") for n in imports_of(PACKAGE / "app/duties.py"))
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path, top_level_only: bool = False, text: str | None = None) -> set[str]:
+    """The modules ``path`` (or ``text`` as if it were at ``path``) imports,
+    relative imports resolved: every import or, with ``top_level_only``,
+    those run when the module is imported (not inside a function, nor under
+    ``if TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text() if text is None else text, str(path))
+    here = module_name(path).split(".")
+    if path.name != "__init__.py":
+        here.pop()
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            # ``from ramino.store import tickets`` imports a module too.
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_transport_imports_no_store() -> None:
+    api = sorted((PACKAGE / "api").glob("*.py"))
+    assert len(api) > 10  # every module of the transport is read
+    reaching = {
+        module_name(path): sorted(
+            m for m in imports(path) if m == "ramino.store" or m.startswith("ramino.store.")
+        )
+        for path in api
+    }
+    assert {name: found for name, found in reaching.items() if found} == {}
+
+
+def test_the_check_sees_a_store_import_written_any_way() -> None:
+    """The reader is not blind: an import of the store is found however it
+    is written, at the top of a module or inside a function."""
+    path = PACKAGE / "api" / "match_servicer.py"
+    for text in (
+        "from ramino.store import open_store\n",
+        "import ramino.store.tickets\n",
+        "from ramino import store\n",
+        "def f():\n    from ramino.store.ratings.redis import RedisRatings\n",
+    ):
+        assert any(m.startswith("ramino.store") for m in imports(path, text=text)), text
+
+
+def test_ratings_and_tickets_are_laid_out_as_the_game_store() -> None:
+    for store in ("ratings", "tickets"):
+        folder = PACKAGE / "store" / store
+        assert folder.is_dir(), f"ramino.store.{store} is a package"
+        assert {p.name for p in folder.glob("*.py")} == {
+            "__init__.py",
+            "base.py",
+            "memory.py",
+            "sqlite.py",
+            "redis.py",
+        }
+    assert not (PACKAGE / "store" / "ratings_redis.py").exists()
+    assert not (PACKAGE / "store" / "tickets_redis.py").exists()
+
+
+def test_the_store_modules_import_one_another_in_no_circle() -> None:
+    """The graph of the store's modules, by the imports run when each is
+    imported, has no cycle (a backend imports its package's ``base``, never
+    the package, whose ``__init__`` imports the backends)."""
+    modules = {module_name(p): p for p in (PACKAGE / "store").rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        graph[name] = {m for m in imports(path, top_level_only=True) if m in modules and m != name}
+    assert graph["ramino.store.tickets.redis"] >= {"ramino.store.tickets.base"}
+
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> None:
+        if node in path:
+            raise AssertionError(" -> ".join([*path[path.index(node) :], node]))
+        if node in done:
+            return
+        for nxt in sorted(graph[node]):
+            visit(nxt, [*path, node])
+        done.add(node)
+
+    for node in sorted(graph):
+        visit(node, [])
+
+
+def test_a_backend_imports_its_package_base_never_its_package() -> None:
+    """The circle the flat modules had (``tickets`` and ``tickets_redis``
+    importing each other) cannot come back: a backend takes its values and
+    protocol from ``base``, and only the package's ``__init__`` names the
+    backends."""
+    for store in ("ratings", "tickets"):
+        package = f"ramino.store.{store}"
+        for backend in ("memory", "sqlite", "redis"):
+            found = imports(PACKAGE / "store" / store / f"{backend}.py")
+            assert f"{package}.base" in found, backend
+            assert package not in found, (store, backend)
+        assert not {m for m in imports(PACKAGE / "store" / store / "base.py")} & {
+            f"{package}.{b}" for b in ("memory", "sqlite", "redis")
+        }

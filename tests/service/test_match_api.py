@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import grpc
 import jwt
@@ -20,11 +22,15 @@ from ramino.api.match_servicer import MatchServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
-from ramino.store import open_store
-from ramino.store.tickets import tickets_beside
+from ramino.app.quick import QuickPlay
+from ramino.store import Store, open_store
+from ramino.store.redis import RedisStore
+from ramino.store.tickets import MemoryTickets, Ticket, TicketStore
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
+from tests.service.test_stores import redis_store
+from tests.support.redis_server import RedisServer
 
 PLAYER_SECRET = b"the-host-s-player-token-secret-32-bytes!"
 FAST = MatchmakerConfig(settle=0.0, bots_after=None, tick=0.02, grace=0.3)
@@ -46,28 +52,49 @@ class Quick:
     games: game_pb2_grpc.GameServiceStub
 
 
-@pytest.fixture
-async def quick() -> AsyncIterator[Quick]:
-    app = GameApp(open_store("memory"), run_duties=False)
+async def serving(
+    store: Store,
+    config: MatchmakerConfig = FAST,
+    poll: float | None = 0.02,
+    tickets: TicketStore | None = None,
+) -> AsyncIterator[Quick]:
+    """A server with quick play over ``store``, its matchmaker started with the app."""
+    app = GameApp(store, run_duties=False, matchmaker=config, ticket_poll=poll, tickets=tickets)
+    assert app.quick is not None
     tokens = TokenIssuer(SECRET)
     players = PlayerVerifier.from_secret(PLAYER_SECRET)
-    mm = Matchmaker(tickets_beside(app.store), app.store, app.lobby, app.ratings, time.time, FAST)
-    servicer = MatchServicer(app, mm, tokens, players, poll=0.02)
+    servicer = MatchServicer(app.quick, tokens, players)
     running = await create_server(
         "127.0.0.1:0", GameServicer(app, tokens, players), matches=servicer
     )
-    mm.start()
+    await app.start()  # the matchmaker starts with the app
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         yield Quick(
             running,
             app,
-            mm,
+            app.quick.matchmaker,
             servicer,
             match_pb2_grpc.MatchServiceStub(channel),
             game_pb2_grpc.GameServiceStub(channel),
         )
-    await mm.stop()
     await running.stop(0)
+
+
+@pytest.fixture
+async def quick() -> AsyncIterator[Quick]:
+    async for q in serving(open_store("memory")):
+        yield q
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def quick_on(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Quick]:
+    """Quick play over each kind of store (Redis: a real redis-server)."""
+    if request.param == "redis":
+        store: Store = redis_store(request, "redis")
+    else:
+        store = open_store("memory" if request.param == "memory" else f"sqlite:{tmp_path}/g.db")
+    async for q in serving(store):
+        yield q
 
 
 def submit(q: Quick, who: str, **fields: object) -> object:
@@ -207,10 +234,9 @@ async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Qu
     """A followed ticket must be noted in the store more often than its
     grace, or any replica's matchmaker would cancel it under its stream."""
     grace = quick.matchmaker.config.grace or 0
-    tokens, players = TokenIssuer(SECRET), PlayerVerifier.from_secret(PLAYER_SECRET)
     for poll in (grace, grace * 2):
         with pytest.raises(ValueError, match="grace must be longer"):
-            MatchServicer(quick.app, quick.matchmaker, tokens, players, poll=poll)
+            QuickPlay(quick.app.table, quick.app.ratings, quick.matchmaker, poll=poll)
     mm = Matchmaker(
         quick.matchmaker.tickets,
         quick.app.store,
@@ -220,7 +246,7 @@ async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Qu
         replace(FAST, grace=None),
     )
     with pytest.raises(ValueError, match="grace must be longer"):
-        MatchServicer(quick.app, mm, tokens, players)
+        QuickPlay(quick.app.table, quick.app.ratings, mm)
 
 
 async def test_a_flood_of_streams_and_tickets_is_refused(quick: Quick) -> None:
@@ -303,3 +329,154 @@ async def test_bad_reads_are_refused(quick: Quick) -> None:
             match_pb2.GetGameRecordRequest(name=f"games/{waiting.game_id}"), metadata=player("a")
         )
     assert reason_of(err.value) == reasons.GAME_NOT_FINISHED
+
+
+# --- request ids: a retry follows the same ticket -------------------------------
+
+
+async def live(q: Quick, who: str) -> list[match_pb2.TicketUpdate]:
+    found = await q.match.ListTickets(match_pb2.ListTicketsRequest(), metadata=player(who))
+    return list(found.tickets)
+
+
+async def test_a_replayed_request_id_follows_the_same_ticket(quick_on: Quick) -> None:
+    q = quick_on
+    first = submit(q, "ann", min_seats=3, request_id="press-1")
+    ticket = (await first.read()).update.ticket  # type: ignore[attr-defined]
+    first.cancel()  # type: ignore[attr-defined]
+    again = submit(q, "ann", min_seats=3, request_id="press-1")
+    assert (await again.read()).update.ticket == ticket  # type: ignore[attr-defined]
+    again.cancel()  # type: ignore[attr-defined]
+    assert [t.ticket for t in await live(q, "ann")] == [ticket]
+    # The same request id with other fields: refused, nothing made.
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await until_final(submit(q, "ann", min_seats=2, request_id="press-1"))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(err.value) == reasons.REQUEST_ID_REUSED
+    assert [t.ticket for t in await live(q, "ann")] == [ticket]
+
+
+async def test_another_players_request_id_never_sees_the_first_ticket(quick_on: Quick) -> None:
+    q = quick_on
+    ann = submit(q, "ann", min_seats=3, request_id="press-1")
+    ann_ticket = (await ann.read()).update.ticket  # type: ignore[attr-defined]
+    bob = submit(q, "bob", min_seats=3, request_id="press-1")
+    bob_ticket = (await bob.read()).update.ticket  # type: ignore[attr-defined]
+    assert bob_ticket != ann_ticket
+    assert [t.ticket for t in await live(q, "bob")] == [bob_ticket]
+    assert [t.ticket for t in await live(q, "ann")] == [ann_ticket]
+    ann.cancel()  # type: ignore[attr-defined]
+    bob.cancel()  # type: ignore[attr-defined]
+
+
+async def test_a_stream_cut_before_its_first_message_then_retried_makes_one_ticket(
+    quick_on: Quick,
+) -> None:
+    """The ghost seat of issue 34: a SubmitTicket whose ticket was stored
+    but whose stream broke before its first message, sent again with its
+    request id, follows that ticket; the two meet nobody twice."""
+    q = quick_on
+    assert q.app.quick is not None
+    cut = submit(q, "ann", request_id="press-7")
+    for _ in range(500):  # the ticket is in the store, its answer never read
+        if await q.app.quick.matchmaker.live("ann"):
+            break
+        await asyncio.sleep(0.01)
+    cut.cancel()  # type: ignore[attr-defined]
+    (stored,) = await q.app.quick.matchmaker.live("ann")
+    retry = submit(q, "ann", request_id="press-7")
+    bob = submit(q, "bob")
+    got_ann, got_bob = await asyncio.gather(until_final(retry), until_final(bob))
+    assert got_ann[0].ticket == f"tickets/{stored.ticket_id}"
+    assert got_ann[-1].state == match_pb2.TICKET_STATE_MATCHED
+    assert got_ann[-1].game == got_bob[-1].game
+    assert await live(q, "ann") == []
+    # Cut at once (stored or not): the retry still makes at most one ticket.
+    quick_cut = submit(q, "ann", min_seats=3, request_id="press-8")
+    quick_cut.cancel()  # type: ignore[attr-defined]
+    again = submit(q, "ann", min_seats=3, request_id="press-8")
+    first = (await again.read()).update  # type: ignore[attr-defined]
+    assert [t.ticket for t in await live(q, "ann")] == [first.ticket]
+    again.cancel()  # type: ignore[attr-defined]
+
+
+async def test_list_tickets_gives_the_callers_live_tickets_only(quick: Quick) -> None:
+    assert await live(quick, "ann") == []
+    streams = [submit(quick, "ann", min_seats=3, max_seats=3) for _ in range(2)]
+    names = [(await s.read()).update.ticket for s in streams]  # type: ignore[attr-defined]
+    bob = submit(quick, "bob", min_seats=3, max_seats=3)
+    await bob.read()  # type: ignore[attr-defined]
+    listed = await live(quick, "ann")
+    assert sorted(t.ticket for t in listed) == sorted(names)
+    assert {t.state for t in listed} == {match_pb2.TICKET_STATE_SEARCHING}
+    await quick.match.CancelTicket(
+        match_pb2.CancelTicketRequest(ticket=names[0]), metadata=player("ann")
+    )
+    assert [t.ticket for t in await live(quick, "ann")] == [names[1]]
+    for s in (*streams, bob):
+        s.cancel()  # type: ignore[attr-defined]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await quick.match.ListTickets(match_pb2.ListTicketsRequest())
+    assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+# --- pushed, not polled ----------------------------------------------------------
+
+SLOW_LOOKS = replace(FAST, grace=60.0)
+"""A grace, and so slow looks (20 s), far longer than any test waits: what
+reaches a stream here was pushed."""
+
+
+class CountedTickets(MemoryTickets):
+    """The memory ticket store, counting the reads of single tickets (what a
+    stream does at each look)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def ticket(self, ticket_id: str) -> Ticket | None:
+        self.reads += 1
+        return await super().ticket(ticket_id)
+
+
+async def test_a_waiting_stream_reads_nothing_until_its_ticket_changes() -> None:
+    counted = CountedTickets()
+    async for q in serving(open_store("memory"), SLOW_LOOKS, None, counted):
+        assert q.app.quick is not None and q.app.quick.poll == 20.0
+        ann = submit(q, "ann")
+        first = (await ann.read()).update  # type: ignore[attr-defined]
+        assert first.state == match_pb2.TICKET_STATE_SEARCHING
+        before = counted.reads
+        for _ in range(10):  # ten matchmaker passes with nobody to meet
+            await q.matchmaker.run_once()
+        await asyncio.sleep(0.1)
+        assert counted.reads == before  # no read while the ticket waits
+        bob = submit(q, "bob")
+        got_ann, got_bob = await asyncio.wait_for(
+            asyncio.gather(until_final(ann), until_final(bob)), 10
+        )
+        assert got_ann[-1].state == match_pb2.TICKET_STATE_MATCHED
+        assert got_ann[-1].game == got_bob[-1].game
+        assert counted.reads - before <= 4  # the wake's read, bob's, and the claim's
+
+
+async def test_a_match_made_by_another_replica_is_pushed_over_redis(
+    request: pytest.FixtureRequest,
+) -> None:
+    """Two replicas on one real Redis: Ann's stream is on the first, Bob's
+    on the second; the match reaches both streams by the queue's changes
+    (their slow looks are 20 s away)."""
+    server: RedisServer = request.getfixturevalue("redis_server")
+    prefix = f"test-{uuid.uuid4().hex}:"
+    first, second = (RedisStore(server.url, prefix=prefix) for _ in range(2))
+    async for one in serving(first, SLOW_LOOKS, None):
+        async for two in serving(second, SLOW_LOOKS, None):
+            ann = submit(one, "ann")
+            await ann.read()  # type: ignore[attr-defined]
+            bob = submit(two, "bob")
+            got_ann, got_bob = await asyncio.wait_for(
+                asyncio.gather(until_final(ann), until_final(bob)), 10
+            )
+            assert got_ann[-1].state == got_bob[-1].state == match_pb2.TICKET_STATE_MATCHED
+            assert got_ann[-1].game == got_bob[-1].game

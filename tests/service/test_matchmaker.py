@@ -18,12 +18,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+import ramino
 from ramino import reasons
 from ramino.app import GameApp
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig, QueueSpec, form, window
-from ramino.engine import Resign
+from ramino.app.lobby import MAX_NAME, checked_name
+from ramino.app.matchmaker import (
+    DEAL_TRIES,
+    Matchmaker,
+    MatchmakerConfig,
+    QueueSpec,
+    form,
+    window,
+)
+from ramino.engine import InvalidSetup, Resign, trial_deal
 from ramino.errors import BadRequest, NotFound
-from ramino.store import Store, open_store
+from ramino.store import Store, VersionConflict, open_store
 from ramino.store.redis import RedisStore
 from ramino.store.tickets import (
     CANCELLED,
@@ -32,6 +41,7 @@ from ramino.store.tickets import (
     MATCHING,
     WAITING,
     Match,
+    MemoryTickets,
     Ticket,
     new_ticket_id,
     tickets_beside,
@@ -527,3 +537,64 @@ async def test_a_replica_killed_mid_match_loses_and_doubles_nothing(
     page = await survivor.app.store.list_games(100)
     assert len(page.games) == 20  # forty tickets, twenty games: none made twice
     await survivor.close()
+
+
+async def test_a_deal_that_keeps_losing_its_race_gives_up_after_deal_tries(
+    one: tuple[Replica, Clock],
+) -> None:
+    """``_dealt`` retries a deal that lost a race to another writer a bounded
+    number of times, then lets the conflict out (the match stays forming,
+    for the next pass), instead of spinning for ever."""
+    r, _ = one
+    calls: list[str] = []
+
+    async def always_behind(game_id: str) -> object:
+        calls.append(game_id)
+        raise VersionConflict(game_id, 1, 2)
+
+    r.app.lobby.deal_if_full = always_behind  # type: ignore[method-assign,assignment]
+    with pytest.raises(VersionConflict):
+        await r.matchmaker._dealt("g1")
+    assert calls == ["g1"] * DEAL_TRIES
+
+
+def test_the_trial_deal_refuses_what_no_game_could_deal() -> None:
+    """One trial deal (``ramino.engine.trial_deal``) checks the lobby's games
+    and the matchmaker's seat counts alike."""
+    trial_deal("rummy", {}, 2)
+    with pytest.raises(InvalidSetup):
+        trial_deal("rummy", {}, 9)
+    with pytest.raises(ramino.VariantError):
+        trial_deal("nosuch", {}, 2)
+
+
+def test_one_player_name_check_for_games_and_tickets() -> None:
+    assert checked_name("  Ann ") == "Ann"
+    for bad in ("", "   ", "x" * (MAX_NAME + 1)):
+        with pytest.raises(BadRequest) as err:
+            checked_name(bad, 3)
+        assert err.value.reason == reasons.BAD_PLAYER_NAME and "seat 3" in str(err.value)
+
+
+async def test_the_matchmaker_stops_even_when_a_pass_swallows_its_cancellation() -> None:
+    """A store's client may swallow a cancellation that lands as it answers
+    (redis-py's reads, Python 3.11's ``wait_for``): ``stop`` still ends the
+    loop, by its flag, instead of waiting for ever."""
+
+    class Swallowing(MemoryTickets):
+        async def queues(self) -> list[str]:
+            try:
+                await asyncio.sleep(10)  # the pass is here when stop comes
+            except asyncio.CancelledError:
+                swallowed.append(True)
+            return []
+
+    swallowed: list[bool] = []
+    store = open_store("memory")
+    app = GameApp(store, run_duties=False)
+    mm = Matchmaker(Swallowing(), store, app.lobby, app.ratings, Clock(), CONFIG)
+    mm.start()
+    await asyncio.sleep(0.05)
+    await asyncio.wait_for(mm.stop(), 5)
+    assert swallowed == [True]
+    await app.close()

@@ -21,7 +21,7 @@ from ramino.store.ratings import (
     SqliteRatings,
     ratings_beside,
 )
-from ramino.store.ratings_redis import RedisRatings
+from ramino.store.ratings.redis import RedisRatings
 from ramino.store.sqlite import SqliteStore
 
 from tests.service.test_stores import redis_store

@@ -21,11 +21,11 @@ import grpc
 import pytest
 from ramino.api.errors import status_for
 from ramino.store import GameSummary, StoreUnavailable
-from ramino.store.ratings_redis import RedisRatings
+from ramino.store.ratings.redis import RedisRatings
 from ramino.store.redis import UNREACHABLE, RedisStore
 from ramino.store.redis import retry as redis_retry
 from ramino.store.redis import store as redis_store_module
-from ramino.store.tickets_redis import RedisTickets
+from ramino.store.tickets.redis import RedisTickets
 from redis._parsers.base import _AsyncRESPBase
 from redis.asyncio.connection import Connection
 from redis.asyncio.retry import Retry

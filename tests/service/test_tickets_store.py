@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from ramino import reasons
 from ramino.store.memory import MemoryStore
 from ramino.store.sqlite import SqliteStore
 from ramino.store.tickets import (
@@ -27,13 +28,14 @@ from ramino.store.tickets import (
     SqliteTickets,
     Ticket,
     TicketExists,
+    TicketRequestReused,
     TicketStore,
     TooManyTickets,
     new_ticket_id,
     queue_of,
     tickets_beside,
 )
-from ramino.store.tickets_redis import RedisTickets
+from ramino.store.tickets.redis import RedisTickets
 
 from tests.service.test_stores import redis_store
 
@@ -317,3 +319,130 @@ async def test_memory_and_sqlite_refuse_a_ticket_id_in_use(tmp_path: Path) -> No
             await store.submit(a, 5)
         assert [t.ticket_id for t in await store.waiting(Q)] == [a.ticket_id]
         await store.close()
+
+
+def test_the_ticket_and_page_errors_are_ramino_errors_with_their_reasons() -> None:
+    """Under the one error root, each with a registered reason and the
+    status that reason is registered with."""
+    from ramino.api.errors import status_for
+    from ramino.errors import RaminoError
+    from ramino.store.ratings import BadPage
+
+    cases = [
+        (TicketExists("q.x"), reasons.TICKET_EXISTS),
+        (TooManyTickets(3), reasons.TOO_MANY_TICKETS),
+        (BadPage("bad page token"), reasons.BAD_PAGE),
+    ]
+    for error, reason in cases:
+        assert isinstance(error, RaminoError) and error.reason == reason
+        status = status_for(error)
+        assert status is not None
+        assert status.code.name == reasons.REGISTRY[reason].code.value, reason
+
+
+def requested(player: str, request_id: str, at: float, queue: str = Q, asked: str = "a") -> Ticket:
+    """A ticket submitted with a request id (``asked``: its fingerprint)."""
+    return replace(
+        ticket(player, at, queue),
+        ticket_id=new_ticket_id(queue, player, request_id),
+        request_id=request_id,
+        fingerprint=asked,
+    )
+
+
+async def test_a_replayed_request_id_answers_the_ticket_it_made(tickets: TicketStore) -> None:
+    first = await tickets.submit(requested("ann", "press-1", 1.0), 3)
+    again = await tickets.submit(requested("ann", "press-1", 2.0), 3)
+    assert again == first and again.created_at == 1.0
+    assert [t.ticket_id for t in await tickets.waiting(Q)] == [first.ticket_id]
+    assert await tickets.active("ann") == 1
+    # Matched since: the replay answers it matched, and makes no new ticket.
+    other = await tickets.submit(ticket("bob", 1.5), 3)
+    m = match("m1", first, other)
+    assert await tickets.claim(m) and await tickets.complete(m, "game-1", 3.0)
+    after = await tickets.submit(requested("ann", "press-1", 4.0), 3)
+    assert (after.ticket_id, after.state, after.game_id) == (first.ticket_id, MATCHED, "game-1")
+    assert await tickets.waiting(Q) == [] and await tickets.active("ann") == 0
+
+
+async def test_a_request_id_is_the_players_own(tickets: TicketStore) -> None:
+    """Another player's same request id is another ticket: never the first
+    player's, which it cannot see."""
+    ann = await tickets.submit(requested("ann", "press-1", 1.0), 3)
+    bob = await tickets.submit(requested("bob", "press-1", 2.0), 3)
+    assert bob.ticket_id != ann.ticket_id and bob.player_id == "bob"
+    assert [t.player_id for t in await tickets.waiting(Q)] == ["ann", "bob"]
+    assert [t.ticket_id for t in await tickets.live("bob")] == [bob.ticket_id]
+
+
+async def test_a_request_id_with_other_fields_is_refused_and_changes_nothing(
+    tickets: TicketStore,
+) -> None:
+    first = await tickets.submit(requested("ann", "press-1", 1.0), 3)
+    for changed in (
+        requested("ann", "press-1", 2.0, asked="b"),
+        requested("ann", "press-1", 2.0, queue="other-queue", asked="c"),
+    ):
+        with pytest.raises(TicketRequestReused) as err:
+            await tickets.submit(changed, 3)
+        assert err.value.reason == reasons.REQUEST_ID_REUSED
+    assert await tickets.live("ann") == [first]
+    assert await tickets.queues() == [Q]
+
+
+async def test_a_request_id_whose_first_write_was_lost_is_written_once(
+    tickets: TicketStore,
+) -> None:
+    """Retries racing each other (the first submission's answer lost): one
+    ticket, every retry answered with it."""
+    answers = await asyncio.gather(
+        *(tickets.submit(requested("ann", "press-9", 1.0 + i), 3) for i in range(5))
+    )
+    assert len({t.ticket_id for t in answers}) == 1
+    assert len(await tickets.live("ann")) == 1 and await tickets.active("ann") == 1
+
+
+async def test_a_players_live_tickets_are_its_waiting_and_matching_ones(
+    tickets: TicketStore,
+) -> None:
+    a, b, c = ticket("ann", 3.0), ticket("ann", 1.0, queue="q2"), ticket("ann", 2.0)
+    for t in (a, b, c):
+        await tickets.submit(t, 5)
+    await tickets.submit(ticket("bob", 0.5), 5)
+    assert [t.ticket_id for t in await tickets.live("ann")] == [
+        b.ticket_id,
+        c.ticket_id,
+        a.ticket_id,
+    ]
+    await tickets.end(c.ticket_id, CANCELLED, 4.0)
+    assert [t.ticket_id for t in await tickets.live("ann")] == [b.ticket_id, a.ticket_id]
+    assert await tickets.live("nobody") == []
+
+
+async def test_tickets_that_stop_waiting_are_announced(tickets: TicketStore) -> None:
+    """``changes`` gives the ids of the queue's tickets as they are matched
+    or ended (what wakes their streams), on every store; nothing for a
+    submission, a claim, nor another queue's tickets."""
+    heard: list[list[str]] = []
+
+    async def listen() -> None:
+        async for ids in tickets.changes(Q):
+            heard.append(ids)
+
+    listening = asyncio.create_task(listen())
+    await asyncio.sleep(0.2)  # the reader is reading
+    a, b, c = ticket("ann"), ticket("bob"), ticket("cid")
+    elsewhere = ticket("dan", queue="another-queue")
+    for t in (a, b, c, elsewhere):
+        await tickets.submit(t, 3)
+    await tickets.end(elsewhere.ticket_id, CANCELLED, 2.0)
+    await tickets.end(c.ticket_id, CANCELLED, 2.0)
+    m = match("m1", a, b)
+    assert await tickets.claim(m)
+    assert await tickets.complete(m, "game-1", 3.0)
+    for _ in range(300):
+        if len(heard) >= 2:
+            break
+        await asyncio.sleep(0.01)
+    listening.cancel()
+    assert heard == [[c.ticket_id], [a.ticket_id, b.ticket_id]]

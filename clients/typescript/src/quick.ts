@@ -15,7 +15,8 @@ import {
   type TicketUpdate,
 } from "./gen/ramino/v1/match_pb.js";
 import { VariantParametersSchema } from "./gen/ramino/v1/types_pb.js";
-import { errorFromRpc } from "./errors.js";
+import { errorFromRpc, RETRYABLE_CODES, ServiceError } from "./errors.js";
+import { newRequestId } from "./ids.js";
 import type { Client, Overrides, Seat } from "./client.js";
 import { gameName } from "./client.js";
 
@@ -36,14 +37,39 @@ export interface TicketOptions {
   bots?: boolean;
   /** Ends the ticket's stream (the ticket is cancelled after the server's grace). */
   signal?: AbortSignal;
+  /**
+   * Chosen once per press of "play": submitted again with the same request id
+   * (a retry after a broken stream), the ticket is the first one's, never a
+   * second. `play` chooses one when none is given.
+   */
+  requestId?: string;
 }
 
-/** A ticket expired or was cancelled before a game was found. */
+/**
+ * `play` ended without a seat: the ticket expired or was cancelled (`state`),
+ * or its stream stayed broken after every resume (`state` UNSPECIFIED, the
+ * last error its `cause`). Always carries the ticket ("tickets/ID"; empty only
+ * when no answer ever named it) and its request id: `watch`, `cancel`, or
+ * `play` again with that `requestId`, take it up.
+ */
 export class TicketEnded extends Error {
-  constructor(readonly state: TicketState) {
-    super(`the ticket ended without a game (${TicketState[state]})`);
+  constructor(
+    readonly state: TicketState,
+    readonly ticket = "",
+    readonly requestId = "",
+    cause?: unknown,
+  ) {
+    super(
+      state === TicketState.UNSPECIFIED
+        ? `the ticket's stream stayed broken: ${ticket || "its ticket"} may still wait (request id ${requestId})`
+        : `the ticket ended without a game (${TicketState[state]})`,
+      cause === undefined ? undefined : { cause },
+    );
   }
 }
+
+/** Times `play` submits its ticket again after a broken stream. */
+export const RESUMES = 8;
 
 const FINAL = new Set([TicketState.MATCHED, TicketState.EXPIRED, TicketState.CANCELLED]);
 
@@ -73,6 +99,7 @@ export class Quick {
       rated: options.rated ?? true,
       properties: options.properties ?? {},
       withoutBots: options.bots === false,
+      requestId: options.requestId ?? "",
       ...(options.overrides ? { overrides: create(VariantParametersSchema, options.overrides) } : {}),
     };
     yield* this.follow(this.service.submitTicket(request, this.options(options.signal)));
@@ -97,14 +124,44 @@ export class Quick {
     }
   }
 
-  /** Submits a ticket and takes the seat it finds; {@link TicketEnded} otherwise. */
+  /**
+   * Submits a ticket and takes the seat it finds. A broken stream (the server
+   * unavailable or gone, the connection cut, before or after its first
+   * answer) is resumed: the ticket is submitted again under the same request
+   * id (one is chosen when none is given), which follows the same ticket and
+   * never makes a second. {@link TicketEnded}, with the ticket, when it
+   * expires or is cancelled or its stream stays broken; an error of the
+   * request itself (a bad variant...) as it is.
+   */
   async play(options: TicketOptions, onUpdate?: (update: TicketUpdate) => void): Promise<Seat> {
-    for await (const update of this.submit(options)) {
-      onUpdate?.(update);
-      if (update.state === TicketState.MATCHED) return this.client.seat(update.game, update.seatToken);
-      if (FINAL.has(update.state)) throw new TicketEnded(update.state);
+    const asked = { ...options, requestId: options.requestId || newRequestId() };
+    let ticket = "";
+    let broken: unknown;
+    for (let attempt = 0; attempt <= RESUMES; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2000)));
+      try {
+        for await (const update of this.submit(asked)) {
+          ticket = update.ticket;
+          onUpdate?.(update);
+          if (update.state === TicketState.MATCHED) return await this.client.seat(update.game, update.seatToken);
+          if (FINAL.has(update.state)) throw new TicketEnded(update.state, ticket, asked.requestId);
+        }
+      } catch (e) {
+        if (e instanceof TicketEnded) throw e;
+        const resumable = e instanceof ServiceError && RETRYABLE_CODES.has(e.code) && !options.signal?.aborted;
+        if (!resumable) {
+          if (!ticket) throw e;
+          throw new TicketEnded(TicketState.UNSPECIFIED, ticket, asked.requestId, e);
+        }
+        broken = e;
+      }
     }
-    throw new TicketEnded(TicketState.UNSPECIFIED);
+    throw new TicketEnded(TicketState.UNSPECIFIED, ticket, asked.requestId, broken);
+  }
+
+  /** The caller's live tickets (waiting or being seated), oldest first. */
+  async tickets(): Promise<TicketUpdate[]> {
+    return (await this.client.call((o) => this.service.listTickets({}, o))).tickets;
   }
 
   /** Cancels one of the caller's waiting tickets; a matched or ended one is answered as it is. */

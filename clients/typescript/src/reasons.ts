@@ -282,6 +282,8 @@ export const Reasons = {
   BAD_BOUND_SEAT: "BAD_BOUND_SEAT",
   /** INVALID_ARGUMENT: the player holds the most tickets the server allows at once. */
   TOO_MANY_TICKETS: "TOO_MANY_TICKETS",
+  /** ALREADY_EXISTS: a ticket id already held by another ticket (the store refuses a second one). */
+  TICKET_EXISTS: "TICKET_EXISTS",
   /** NOT_FOUND: no such ticket, or another player's (not told apart). */
   TICKET_NOT_FOUND: "TICKET_NOT_FOUND",
   /** INVALID_ARGUMENT: quick play needs a verified player (the host's player token). */
@@ -447,6 +449,7 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   BAD_TICKET_PROPERTIES: "INVALID_ARGUMENT",
   BAD_BOUND_SEAT: "INVALID_ARGUMENT",
   TOO_MANY_TICKETS: "INVALID_ARGUMENT",
+  TICKET_EXISTS: "ALREADY_EXISTS",
   TICKET_NOT_FOUND: "NOT_FOUND",
   PLAYER_REQUIRED: "INVALID_ARGUMENT",
   BAD_PAGE: "INVALID_ARGUMENT",

@@ -71,3 +71,35 @@ test("another player's ticket is not found; a cancel ends the stream", async () 
     mallory.close();
   }
 });
+
+test("play resumes its ticket after its server is killed and started again", async () => {
+  const dir = scratchDir("resume");
+  const secret = join(dir, "secret");
+  writeFileSync(secret, PLAYER_SECRET);
+  const own = await ServerProcess.start({
+    store: `sqlite:${join(dir, "games.db")}`,
+    extra: ["--player-token-secret-file", secret, "--quick-ticket-grace", "60"],
+  });
+  const ann = clientOf(own, { playerToken: playerToken("ann") });
+  const bob = clientOf(own, { playerToken: playerToken("bob") });
+  try {
+    const playing = ann.quick.play({ variant: "rummy", playerName: "Ann", minSeats: 2, maxSeats: 2 });
+    let listed: string[] = [];
+    for (let i = 0; i < 500 && listed.length === 0; i++) {
+      listed = (await ann.quick.tickets()).map((t) => t.ticket);
+      if (listed.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(listed.length, 1);
+    await own.kill();
+    await own.start();
+    assert.deepEqual((await ann.quick.tickets()).map((t) => t.ticket), listed);
+    const bobSeat = await bob.quick.play({ variant: "rummy", playerName: "Bob", minSeats: 2, maxSeats: 2 });
+    const annSeat = await playing;
+    assert.equal(annSeat.name, bobSeat.name);
+    assert.deepEqual(await ann.quick.tickets(), []);
+  } finally {
+    ann.close();
+    bob.close();
+    await own.stop();
+  }
+});

@@ -15,6 +15,13 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from ramino.app.fanout import WatcherTooSlow, WatchInterrupted
+from ramino.app.values import (
+    GameExists,
+    GameNotFound,
+    StoreError,
+    TicketExists,
+    VersionConflict,
+)
 from ramino.engine.errors import IllegalMove
 from ramino.errors import (
     Busy,
@@ -25,7 +32,6 @@ from ramino.errors import (
     OutOfRange,
     RaminoError,
 )
-from ramino.store import GameExists, GameNotFound, StoreError, VersionConflict
 
 DOMAIN = "ramino.v1"
 MAX_MESSAGE = 400
@@ -85,7 +91,7 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             return make_status(
                 code, exc.reason, str(exc), {"after_version": str(exc.after_version)}
             )
-        case GameExists():
+        case GameExists() | TicketExists():
             return make_status(grpc.StatusCode.ALREADY_EXISTS, exc.reason, str(exc))
         case Interrupted():
             # The store's too (NotReplicated, StoreUnavailable): not

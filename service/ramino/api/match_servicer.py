@@ -3,19 +3,15 @@ game records (``proto/ramino/v1/match.proto``).
 
 Thin, as the game servicer is: it decodes, finds the caller's player from
 the host's player token (a server without a player verifier has no
-MatchService), calls the matchmaker or the ratings, and encodes. A ticket's
-stream polls the ticket store every ``poll`` seconds (the matching may be
-another replica's) and notes there that it follows the ticket. No timer here
-decides a ticket's fate when its stream goes away (this replica may die
-with it): the matchmaker's pass, on whichever replica, cancels a ticket no
-stream has followed for its ``grace`` and never matches one.
+MatchService), calls the application's quick play
+(:class:`~ramino.app.quick.QuickPlay`), and encodes the values it gets back.
+It holds only what belongs to the transport: the ticket streams a player
+has open on this replica, and the seat tokens a matched ticket is answered
+with.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,13 +23,11 @@ from ramino.api import convert
 from ramino.api.auth import PLAYER_TOKEN_KEY, PlayerVerifier, TokenIssuer, metadata_value
 from ramino.api.errors import ApiError
 from ramino.api.events import event_message
-from ramino.app.games import GameApp
-from ramino.app.log import public_entry
-from ramino.app.matchmaker import Matchmaker, QueueSpec, window
+from ramino.app.matchmaker import QueueSpec
+from ramino.app.quick import QuickPlay, TicketSight
 from ramino.app.ratings import new_rating
-from ramino.errors import BadRequest, Busy, GameStateError
-from ramino.store.ratings import HistoryEntry, Rating
-from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket
+from ramino.app.values import CANCELLED, EXPIRED, MATCHED, HistoryEntry, Rating, Ticket
+from ramino.errors import BadRequest, Busy
 from ramino.v1 import match_pb2, match_pb2_grpc
 
 if TYPE_CHECKING:
@@ -45,7 +39,6 @@ __all__ = ["MatchServicer", "STREAMS_PER_PLAYER"]
 
 STREAMS_PER_PLAYER = 4
 """Ticket streams one player may hold open on one replica at once."""
-POLL = 0.5
 FINAL: dict[str, Any] = {
     MATCHED: match_pb2.TICKET_STATE_MATCHED,
     EXPIRED: match_pb2.TICKET_STATE_EXPIRED,
@@ -70,30 +63,15 @@ def _name(prefix: str, name: str, reason: str) -> str:
 class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     def __init__(
         self,
-        app: GameApp,
-        matchmaker: Matchmaker,
+        quick: QuickPlay,
         tokens: TokenIssuer,
         players: PlayerVerifier,
-        poll: float = POLL,
         streams_per_player: int = STREAMS_PER_PLAYER,
-        clock: Callable[[], float] = time.time,
     ) -> None:
-        """``poll``: seconds between two looks of a stream at its ticket,
-        less than the matchmaker's grace (a followed ticket is noted more
-        often than the grace, or its pass would cancel it)."""
-        grace = matchmaker.config.grace
-        if grace is None or not poll < grace:
-            raise ValueError(
-                f"a ticket stream polls every {poll} s: the matchmaker's grace must be "
-                f"longer, not {grace}"
-            )
-        self.app = app
-        self.matchmaker = matchmaker
+        self.quick = quick
         self.tokens = tokens
         self.players = players
-        self.poll = poll
         self.streams_per_player = streams_per_player
-        self._clock = clock
         self._streams: dict[str, int] = {}
 
     def _player(self, context: Context) -> str:
@@ -118,13 +96,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def _submit(self, player: str, request: match_pb2.SubmitTicketRequest) -> Ticket:
         overrides = convert.overrides(request.overrides if request.HasField("overrides") else None)
         low = request.min_seats or 2
-        return await self.matchmaker.submit(
+        return await self.quick.submit(
             player,
             request.player_name,
             QueueSpec(request.variant, overrides, request.rated, not request.without_bots),
             low,
             request.max_seats or low,
             dict(request.properties),
+            request.request_id,
         )
 
     async def WatchTicket(
@@ -132,7 +111,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.WatchTicketResponse]:
         player = self._player(context)
         ticket_id = _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
-        async for update in self._stream(player, lambda: self.matchmaker.ticket(player, ticket_id)):
+        async for update in self._stream(player, lambda: self.quick.ticket(player, ticket_id)):
             yield match_pb2.WatchTicketResponse(update=update)
 
     async def _stream(
@@ -142,8 +121,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         stream slots."""
         self._open_stream(player)
         try:
-            async for update in self._follow(player, await first()):
-                yield update
+            async for sight in self.quick.follow(player, await first()):
+                yield self._update(sight, player)
         finally:
             self._close_stream(player)
 
@@ -151,10 +130,18 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.CancelTicketRequest, context: Context
     ) -> match_pb2.CancelTicketResponse:
         player = self._player(context)
-        ticket = await self.matchmaker.cancel(
+        sight = await self.quick.cancel(
             player, _name("tickets", request.ticket, reasons.BAD_TICKET_NAME)
         )
-        return match_pb2.CancelTicketResponse(update=self._update(ticket, player, None))
+        return match_pb2.CancelTicketResponse(update=self._update(sight, player))
+
+    async def ListTickets(
+        self, request: match_pb2.ListTicketsRequest, context: Context
+    ) -> match_pb2.ListTicketsResponse:
+        player = self._player(context)
+        return match_pb2.ListTicketsResponse(
+            tickets=[self._update(sight, player) for sight in await self.quick.tickets(player)]
+        )
 
     def _open_stream(self, player: str) -> None:
         if self._streams.get(player, 0) >= self.streams_per_player:
@@ -171,12 +158,15 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         else:
             self._streams.pop(player, None)
 
-    def _update(self, ticket: Ticket, player: str, state: int | None) -> match_pb2.TicketUpdate:
-        now = self._clock()
+    def _update(self, sight: TicketSight, player: str) -> match_pb2.TicketUpdate:
+        ticket = sight.ticket
+        state = (
+            match_pb2.TICKET_STATE_WIDENED if sight.widened else match_pb2.TICKET_STATE_SEARCHING
+        )
         msg = match_pb2.TicketUpdate(
             ticket=f"tickets/{ticket.ticket_id}",
-            state=FINAL.get(ticket.state, state or match_pb2.TICKET_STATE_SEARCHING),
-            rating_window=window(now - ticket.created_at, self.matchmaker.config),
+            state=FINAL.get(ticket.state, state),
+            rating_window=sight.window,
             submit_time=convert.timestamp(ticket.created_at),
         )
         if ticket.state == MATCHED:
@@ -184,29 +174,6 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             msg.seat = ticket.seat
             msg.seat_token = self.tokens.issue(ticket.game_id, ticket.seat, player=player)
         return msg
-
-    async def _follow(self, player: str, ticket: Ticket) -> AsyncIterator[match_pb2.TicketUpdate]:
-        """The ticket's updates until it is matched or ended, noting in the
-        store at each look that a stream follows it; a stream that goes away
-        first leaves the ticket unfollowed, for the matchmaker's grace."""
-        shown: float | None = None
-        while True:
-            if ticket.state in FINAL:
-                yield self._update(ticket, player, None)
-                return
-            now = self._clock()
-            await self.matchmaker.tickets.touch(ticket.ticket_id, now)
-            wide = window(now - ticket.created_at, self.matchmaker.config)
-            if shown is None or wide > shown:
-                state = (
-                    match_pb2.TICKET_STATE_SEARCHING
-                    if shown is None
-                    else match_pb2.TICKET_STATE_WIDENED
-                )
-                shown = wide
-                yield self._update(ticket, player, state)
-            await asyncio.sleep(self.poll)
-            ticket = await self.matchmaker.ticket(player, ticket.ticket_id)
 
     # --- ratings, leaderboards, histories ------------------------------------------
 
@@ -219,24 +186,20 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.GetRatingRequest, context: Context
     ) -> match_pb2.GetRatingResponse:
         player = self._player(context)
-        variant = self._variant(request.variant)
-        rating = await self.app.ratings.rating(variant, player)
-        rank = await self.app.ratings.rank(variant, player)
-        return match_pb2.GetRatingResponse(rating=_rating(rating), rank=rank or 0)
+        found = await self.quick.rating(self._variant(request.variant), player)
+        return match_pb2.GetRatingResponse(rating=_rating(found.rating), rank=found.rank or 0)
 
     async def ListLeaderboard(
         self, request: match_pb2.ListLeaderboardRequest, context: Context
     ) -> match_pb2.ListLeaderboardResponse:
         player = self._player(context)
-        variant = self._variant(request.variant)
-        try:
-            if request.around_caller and not request.page_token:
-                page = await self.app.ratings.around(variant, player, request.page_size)
-            else:
-                page = await self.app.ratings.top(variant, request.page_size, request.page_token)
-        except ValueError as bad:
-            raise BadRequest(str(bad), reasons.BAD_PAGE) from None
-        rank = await self.app.ratings.rank(variant, player)
+        board = await self.quick.leaderboard(
+            self._variant(request.variant),
+            player,
+            request.page_size,
+            request.page_token,
+            request.around_caller,
+        )
         return match_pb2.ListLeaderboardResponse(
             entries=[
                 match_pb2.LeaderboardEntry(
@@ -245,10 +208,10 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     player_name=e.rating.name,
                     rating=_rating(e.rating),
                 )
-                for e in page.entries
+                for e in board.page.entries
             ],
-            next_page_token=page.next_page_token,
-            caller_rank=rank or 0,
+            next_page_token=board.page.next_page_token,
+            caller_rank=board.caller_rank or 0,
         )
 
     async def ListPlayerGames(
@@ -256,10 +219,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> match_pb2.ListPlayerGamesResponse:
         player = self._player(context)
         variant = self._variant(request.variant) if request.variant else ""
-        try:
-            found = await self.app.ratings.history(player, request.page_size, variant)
-        except ValueError as bad:
-            raise BadRequest(str(bad), reasons.BAD_PAGE) from None
+        found = await self.quick.history(player, request.page_size, variant)
         return match_pb2.ListPlayerGamesResponse(games=[_player_game(h) for h in found])
 
     async def GetGameRecord(
@@ -267,12 +227,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> match_pb2.GetGameRecordResponse:
         self._player(context)
         game_id = _name("games", request.name, reasons.BAD_GAME_NAME)
-        game = await self.app.load(game_id)
-        if game.status != "finished":
-            raise GameStateError(
-                "a game's record is given once it has finished", reasons.GAME_NOT_FINISHED
-            )
-        h = game.header
+        record = await self.quick.record(game_id)
+        h = record.header
         msg = match_pb2.GetGameRecordResponse(
             name=f"games/{game_id}",
             variant=h.variant,
@@ -282,9 +238,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             seed=str(h.seed),
             seed_hash=h.seed_hash,
         )
-        for entry in await self.app.store.read(game_id):
-            event = public_entry(json.loads(entry.data), None)
-            event_message(entry.version, event, msg.events.add())
+        for version, event in record.events:
+            event_message(version, event, msg.events.add())
         return msg
 
 

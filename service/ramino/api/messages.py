@@ -21,6 +21,7 @@ from ramino.api import convert
 from ramino.api.events import event_message
 from ramino.app.log import GameCreated
 from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame
+from ramino.app.values import GameSummary
 from ramino.engine import (
     AcceptLayout,
     Command,
@@ -36,7 +37,6 @@ from ramino.engine import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
-from ramino.store import GameSummary
 from ramino.v1 import game_pb2, types_pb2
 
 __all__ = [

@@ -8,9 +8,8 @@ from typing import Any
 
 from ramino import reasons
 from ramino.api import convert
+from ramino.app.values import RequestRecord, fingerprint
 from ramino.errors import excerpt
-from ramino.store import RequestRecord
-from ramino.store.base import fingerprint
 
 __all__ = [
     "MAX_CARD_ID",

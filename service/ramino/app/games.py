@@ -3,7 +3,8 @@
 :class:`GameApp` wires parts with one job each over the replica's games
 (:class:`~ramino.app.table.GameTable`: locks, cache, summaries): the lobby
 (:mod:`ramino.app.lobby`), moves (:mod:`ramino.app.moves`), watching
-(:mod:`ramino.app.watch`), housekeeping (:mod:`ramino.app.housekeeping`), and
+(:mod:`ramino.app.watch`), housekeeping (:mod:`ramino.app.housekeeping`),
+quick play (:mod:`ramino.app.quick`, over :mod:`ramino.app.matchmaker`), and
 the duties (bots, timers, abandon), which see it only as a
 :class:`~ramino.app.duties.DutyHost`. It knows no transport: it returns
 domain outcomes and raises the domain errors of :mod:`ramino.errors`.
@@ -22,8 +23,10 @@ from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.housekeeping import Housekeeping
 from ramino.app.lobby import MAX_NAME, Lobby
 from ramino.app.log import HostedGame, SeatSpec
+from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.moves import POOLED_HAND, Moves
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
+from ramino.app.quick import QuickPlay
 from ramino.app.ratings import Ratings
 from ramino.app.session import Session
 from ramino.app.table import Clock, GameTable, Limits
@@ -33,6 +36,7 @@ from ramino.engine.deck import SEED_LIMIT
 from ramino.pool import WorkPool
 from ramino.store import GameSummary, Page, RequestRecord, Store
 from ramino.store.ratings import RatingStore, ratings_beside
+from ramino.store.tickets import TicketStore, tickets_beside
 
 __all__ = [
     "GameApp",
@@ -59,13 +63,24 @@ class GameApp:
         pool: WorkPool | None = None,
         test_seed: int | None = None,
         ratings: RatingStore | None = None,
+        matchmaker: MatchmakerConfig | None = None,
+        tickets: TicketStore | None = None,
+        ticket_poll: float | None = None,
+        ticket_push: bool = True,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game;
         ``pool``: where searches of a hand of more than ``POOLED_HAND`` cards
         run (without one, on the event loop); ``test_seed``: test mode, every
         game is dealt from this seed and marked ``fixed_deal``; ``ratings``:
         where finished games' ratings and histories go (by default beside
-        ``store``: :func:`~ramino.store.ratings.ratings_beside`)."""
+        ``store``: :func:`~ramino.store.ratings.ratings_beside`);
+        ``matchmaker``: quick play's configuration, for a replica that
+        serves it (its tickets in ``tickets``, by default beside ``store``:
+        :func:`~ramino.store.tickets.tickets_beside`; its streams look at
+        their tickets every ``ticket_poll`` seconds, woken by the store when
+        their ticket changes, or, without ``ticket_push``, poll it:
+        :class:`~ramino.app.quick.QuickPlay`): the matchmaker starts
+        and stops with the app."""
         self.table = GameTable(store, clock, limits or Limits(), snapshot_every)
         if test_seed is not None:
             if not 0 <= test_seed < SEED_LIMIT:
@@ -77,6 +92,19 @@ class GameApp:
         self.housekeeping = Housekeeping(self.table)
         self.ratings = Ratings(ratings or ratings_beside(store), clock)
         self.table.on_finished = self.ratings.game_finished
+        self.quick: QuickPlay | None = None
+        if matchmaker is not None:
+            matching = Matchmaker(
+                tickets or tickets_beside(store),
+                store,
+                self.lobby,
+                self.ratings,
+                clock,
+                matchmaker,
+            )
+            self.quick = QuickPlay(
+                self.table, self.ratings, matching, ticket_poll, clock, ticket_push
+            )
         self.duties = Duties(self, clock, bot_delay) if run_duties else None
         if self.duties is not None:
             self.table.on_due = self.duties.kick
@@ -87,10 +115,13 @@ class GameApp:
 
     async def start(self, retention: float | None = None, archive_dir: str | None = None) -> None:
         """Starts this replica's background work: duties (bots, timers, the
-        sweep) and, with ``retention`` seconds, the expiry of finished games
-        (archived as ``archive_dir/{game}.jsonl`` first when given)."""
+        sweep), the matchmaker when the app serves quick play and, with
+        ``retention`` seconds, the expiry of finished games (archived as
+        ``archive_dir/{game}.jsonl`` first when given)."""
         if self.duties is not None:
             self.duties.start()
+        if self.quick is not None:
+            self.quick.matchmaker.start()
         await self.housekeeping.start(retention, archive_dir)
 
     async def close(self) -> None:
@@ -98,6 +129,10 @@ class GameApp:
         await self.watching.stopped()
         if self.duties is not None:
             await self.duties.stop()
+        if self.quick is not None:
+            await self.quick.matchmaker.stop()
+            await self.quick.wakes.close()
+            await self.quick.matchmaker.tickets.close()
         await self.housekeeping.stop()
         await self.ratings.store.close()
         await self.store.close()

@@ -10,13 +10,11 @@ from typing import Any
 
 import structlog
 
-import ramino
-from ramino import limits
 from ramino import reasons as R
 from ramino.app.log import Header, HostedGame, SeatSpec, engine_entries, entry
 from ramino.app.table import GameTable, ended_error, first_answer, game_id_for, request_id_reused
 from ramino.bots import BOT_KINDS
-from ramino.engine import Game
+from ramino.engine import trial_deal
 from ramino.errors import BadRequest, GameStateError
 from ramino.store import DuplicateRequest, GameExists, Page, RequestRecord, VersionConflict
 
@@ -24,6 +22,17 @@ log = structlog.get_logger("ramino.app")
 
 MAX_NAME = 64
 """The longest player name, in characters (after stripping spaces)."""
+
+
+def checked_name(text: str, seat: int | None = None) -> str:
+    """A person's name as games and tickets keep it: ``text`` without the
+    spaces around it, 1 to :data:`MAX_NAME` characters; BAD_PLAYER_NAME
+    otherwise (naming ``seat`` when given)."""
+    name = text.strip()
+    if not name or len(name) > MAX_NAME:
+        where = "" if seat is None else f"seat {seat}: "
+        raise BadRequest(f"{where}a player name is 1 to {MAX_NAME} characters", R.BAD_PLAYER_NAME)
+    return name
 
 
 class Lobby:
@@ -65,10 +74,10 @@ class Lobby:
                 R.ALL_BOT_GAME,
             )
         for i, s in enumerate(seats):
-            if len(s.name) > MAX_NAME or s.name != s.name.strip():
+            if s.name and checked_name(s.name, i) != s.name:
                 raise BadRequest(
-                    f"seat {i}: a player name is at most {MAX_NAME} characters "
-                    "(empty for an open seat or a bot), without spaces around it",
+                    f"seat {i}: a player name is given without spaces around it "
+                    "(empty for an open seat or a bot)",
                     R.BAD_PLAYER_NAME,
                 )
             if s.player_id is not None and (s.bot is not None or not s.name):
@@ -87,15 +96,7 @@ class Lobby:
                 R.BAD_TURN_TIMER,
             )
         seed = self._seed_source()
-        # Checks the variant, the overrides and the seat count now, by dealing once.
-        limits.check_game_variant(ramino.Variant(variant, **overrides))
-        Game.new(
-            variant,
-            [f"seat {i}" for i in range(len(seats))],
-            seed=seed,
-            overrides=overrides,
-            decks=decks,
-        )
+        trial_deal(variant, overrides, len(seats), seed=seed, decks=decks)
         game_id = game_id_for(request) if request is not None else secrets.token_hex(8)
         now = self._t.clock()
         named = tuple(
@@ -179,12 +180,7 @@ class Lobby:
         a race with another replica's append, it decides again on the new
         state: each such loss is another seat taken, so a few tries settle it
         (no open seat left is an answer too)."""
-        name = player_name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise BadRequest(
-                f"a player name is 1 to {MAX_NAME} characters",
-                R.BAD_PLAYER_NAME,
-            )
+        name = checked_name(player_name)
         attempt = 0
         while True:
             try:

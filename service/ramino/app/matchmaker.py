@@ -47,14 +47,13 @@ from typing import Any
 import structlog
 
 import ramino
-from ramino import limits as limits_module
 from ramino import reasons
-from ramino.app.lobby import MAX_NAME, Lobby
+from ramino.app.lobby import Lobby, checked_name
 from ramino.app.log import END_EVENTS, HostedGame, SeatSpec, log_event
 from ramino.app.ratings import Ratings
 from ramino.app.table import game_id_for
 from ramino.bots import BOT_KINDS
-from ramino.engine import Game
+from ramino.engine import trial_deal
 from ramino.errors import BadRequest, NotFound
 from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
 from ramino.store.tickets import (
@@ -65,19 +64,22 @@ from ramino.store.tickets import (
     MatchSeat,
     Ticket,
     TicketStore,
-    TooManyTickets,
     followed_at,
     new_ticket_id,
 )
 
-__all__ = ["GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
+__all__ = ["DEAL_TRIES", "GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
 
 log = structlog.get_logger("ramino.matchmaker")
 
+MAX_REQUEST_ID = 128
+"""The longest request id of a ticket, as of a game's requests."""
 MAX_PROPERTIES = 8
 MAX_PROPERTY_TEXT = 32
 MATCH_SCOPE = "matchmaker"
 """The scope of the request record a match's game is created with."""
+DEAL_TRIES = 5
+"""Times a match's game is dealt again after losing a race to another writer."""
 GRACE = 10.0
 """Seconds a waiting ticket outlives the last stream that followed it (for a
 reconnect), by default."""
@@ -227,6 +229,7 @@ class Matchmaker:
         """Queues and seat counts whose trial deals passed (a submission
         deals once per seat count only the first time)."""
         self._wake = asyncio.Event()
+        self._stopping = False
 
     # --- tickets -------------------------------------------------------------
 
@@ -238,16 +241,21 @@ class Matchmaker:
         min_seats: int,
         max_seats: int,
         properties: dict[str, str] | None = None,
+        request_id: str = "",
     ) -> Ticket:
         """A new waiting ticket for ``player_id`` (checked first: nothing is
-        written for a bad one)."""
+        written for a bad one). With a ``request_id`` the player used before
+        for the same ticket, that ticket, in whatever state it is now (a
+        retry after a broken stream: never a second ticket); for another
+        ticket, REQUEST_ID_REUSED."""
+        if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
+            raise BadRequest(
+                f"a request id is at most {MAX_REQUEST_ID} printable characters",
+                reasons.BAD_REQUEST_ID,
+            )
         if not player_id:
             raise BadRequest("quick play needs a verified player", reasons.PLAYER_REQUIRED)
-        name = name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise BadRequest(
-                f"a player name is 1 to {MAX_NAME} characters", reasons.BAD_PLAYER_NAME
-            )
+        name = checked_name(name)
         props = dict(properties or {})
         if len(props) > MAX_PROPERTIES or not all(
             0 < len(k) <= MAX_PROPERTY_TEXT
@@ -263,8 +271,9 @@ class Matchmaker:
             )
         self._check_seats(spec, min_seats, max_seats)
         rating = await self._ratings.rating(spec.variant, player_id)
+        asked = [spec.key, min_seats, max_seats, sorted(props.items()), name]
         ticket = Ticket(
-            new_ticket_id(spec.key),
+            new_ticket_id(spec.key, player_id, request_id),
             player_id,
             name,
             spec.key,
@@ -277,13 +286,17 @@ class Matchmaker:
             dict(spec.overrides),
             spec.rated,
             spec.bots,
+            request_id=request_id,
+            fingerprint=hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32],
         )
-        try:
-            await self.tickets.submit(ticket, self.config.max_tickets_per_player)
-        except TooManyTickets as too_many:
-            raise BadRequest(str(too_many), reasons.TOO_MANY_TICKETS) from None
-        self._wake.set()
-        return ticket
+        stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
+        if stored is ticket:
+            self._wake.set()
+        return stored
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        """The player's waiting and matching tickets, oldest first."""
+        return await self.tickets.live(player_id)
 
     def _check_seats(self, spec: QueueSpec, min_seats: int, max_seats: int) -> None:
         if not 2 <= min_seats <= max_seats <= 6:
@@ -294,15 +307,9 @@ class Matchmaker:
         key = (spec.key, min_seats, max_seats)
         if key in self._dealt_ok:
             return
-        limits_module.check_game_variant(ramino.Variant(spec.variant, **spec.overrides))
         for seats in range(min_seats, max_seats + 1):
             try:
-                Game.new(
-                    spec.variant,
-                    [f"seat {i}" for i in range(seats)],
-                    seed=0,
-                    overrides=spec.overrides,
-                )
+                trial_deal(spec.variant, spec.overrides, seats)
             except ramino.VariantError:
                 raise
             except ValueError as bad:
@@ -332,24 +339,30 @@ class Matchmaker:
 
     def start(self) -> None:
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="matchmaker")
 
     async def stop(self) -> None:
+        """Ends the passes: the flag ends the loop even where a cancellation
+        is lost (``asyncio.wait_for`` and a store's client may swallow one
+        that lands as they finish), the cancel ends the pass in progress."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.run_once()
             except Exception:  # a store out of reach: the next tick tries again
                 log.exception("matchmaking pass failed")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.config.tick)
+                async with asyncio.timeout(self.config.tick):
+                    await self._wake.wait()
 
     async def run_once(self) -> list[Match]:
         """One pass over every queue with work; the matches it finished."""
@@ -474,8 +487,12 @@ class Matchmaker:
         return game
 
     async def _dealt(self, game_id: str) -> HostedGame:
-        while True:
-            try:
+        """The match's game, dealt: a deal that loses a race with another
+        writer of the game (a replica finishing the same match) reads the
+        game again and deals it if still needed, ``DEAL_TRIES`` times at
+        most; past them the conflict is raised and the match stays forming,
+        for the next pass."""
+        for _ in range(DEAL_TRIES - 1):
+            with contextlib.suppress(VersionConflict):
                 return await self._lobby.deal_if_full(game_id)
-            except VersionConflict:
-                continue
+        return await self._lobby.deal_if_full(game_id)

@@ -57,7 +57,7 @@ from ramino.engine.events import (
     TookDiscard,
     project,
 )
-from ramino.engine.game import Game
+from ramino.engine.game import Game, trial_deal
 from ramino.engine.hint import Hint
 from ramino.engine.record import FORMAT_VERSION, Record
 from ramino.engine.seen import Seen, see_event, see_view
@@ -120,5 +120,6 @@ __all__ = [
     "reshuffle_seed",
     "round_seed",
     "stack_deck",
+    "trial_deal",
     "to_data",
 ]

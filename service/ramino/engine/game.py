@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ramino import reasons
+import ramino
+from ramino import limits, reasons
 from ramino._core import GameKernel
 from ramino.engine.commands import Command, Knock
 from ramino.engine.context import Override, Rules, rules_for
@@ -23,7 +24,7 @@ from ramino.engine.snapshot import state_from_data, state_to_data
 from ramino.engine.state import State
 from ramino.engine.views import View, build_view
 
-__all__ = ["Game"]
+__all__ = ["Game", "trial_deal"]
 
 
 class Game:
@@ -212,3 +213,27 @@ class Game:
         for e in events:
             self._kernel.fold(e)
             out.append(e)
+
+
+def trial_deal(
+    variant: str,
+    overrides: Mapping[str, Override],
+    seats: int,
+    *,
+    seed: int = 0,
+    decks: Sequence[Sequence[int]] = (),
+) -> None:
+    """Checks that a game of ``variant`` with these overrides can be hosted
+    with ``seats`` seats by dealing it once and dropping it: the variant's
+    hosting limits (:func:`ramino.limits.check_game_variant`), then the deal
+    itself (the seat count, the seed, a stacked ``decks``). Raises what a
+    real creation would: :class:`~ramino.VariantError`, or
+    :class:`~ramino.engine.errors.InvalidSetup` for what cannot be dealt."""
+    limits.check_game_variant(ramino.Variant(variant, **overrides))
+    Game.new(
+        variant,
+        [f"seat {i}" for i in range(seats)],
+        seed=seed,
+        overrides=overrides,
+        decks=decks,
+    )

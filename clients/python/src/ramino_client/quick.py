@@ -10,6 +10,9 @@ game records, as ``client.quick`` on :class:`~ramino_client.Client` and
 
 from __future__ import annotations
 
+import asyncio
+import time
+import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
@@ -18,7 +21,7 @@ import grpc
 from google.protobuf.message import Message
 
 from ramino_client import _convert, _wire
-from ramino_client.errors import error_from_rpc
+from ramino_client.errors import ServiceError, error_from_rpc
 from ramino_client.v1 import match_pb2
 
 if TYPE_CHECKING:
@@ -33,6 +36,7 @@ __all__ = [
     "PlayerGameSeat",
     "Quick",
     "Rating",
+    "TicketNotSeated",
     "TicketOptions",
     "TicketUpdate",
     "SEARCHING",
@@ -73,6 +77,7 @@ WATCH_TICKET = _rpc("WatchTicket", mp.WatchTicketRequest, mp.WatchTicketResponse
 CANCEL_TICKET = _rpc("CancelTicket", mp.CancelTicketRequest, mp.CancelTicketResponse)
 GET_RATING = _rpc("GetRating", mp.GetRatingRequest, mp.GetRatingResponse)
 LIST_LEADERBOARD = _rpc("ListLeaderboard", mp.ListLeaderboardRequest, mp.ListLeaderboardResponse)
+LIST_TICKETS = _rpc("ListTickets", mp.ListTicketsRequest, mp.ListTicketsResponse)
 LIST_PLAYER_GAMES = _rpc("ListPlayerGames", mp.ListPlayerGamesRequest, mp.ListPlayerGamesResponse)
 GET_GAME_RECORD = _rpc("GetGameRecord", mp.GetGameRecordRequest, mp.GetGameRecordResponse)
 
@@ -138,6 +143,44 @@ class PlayerGame:
     rating_after: Rating | None
 
 
+RESUMES = 8
+"""Times ``play`` submits its ticket again after a broken stream."""
+_RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED})
+
+
+class TicketNotSeated(TimeoutError):
+    """``play`` ends without a seat: the ticket expired or was cancelled
+    (``state``), or its stream stayed broken after every resume (``state``
+    empty; the cause is the last error). Always carries the ticket
+    (``tickets/{ticket}``; empty only when no answer ever named it) and the
+    request id it was submitted under: :meth:`Quick.watch`,
+    :meth:`Quick.cancel` or ``play`` again with that ``request_id`` take it up."""
+
+    def __init__(self, ticket: str, request_id: str, state: str, message: str) -> None:
+        super().__init__(message)
+        self.ticket, self.request_id, self.state = ticket, request_id, state
+
+
+def _resumable(error: ServiceError) -> bool:
+    return error.code in _RESUMABLE
+
+
+def _backoff(attempt: int) -> float:
+    return float(min(0.1 * 2**attempt, 2.0))
+
+
+def _not_seated(ticket: str, request_id: str, update: TicketUpdate | None) -> TicketNotSeated:
+    if update is not None:
+        return TicketNotSeated(ticket, request_id, update.state, f"the ticket was {update.state}")
+    return TicketNotSeated(
+        ticket,
+        request_id,
+        "",
+        f"the ticket's stream broke {RESUMES + 1} times: "
+        f"{ticket or 'its ticket'} may still wait (request id {request_id})",
+    )
+
+
 def _update(msg: match_pb2.TicketUpdate) -> TicketUpdate:
     return TicketUpdate(
         msg.ticket,
@@ -200,6 +243,10 @@ class TicketOptions(TypedDict, total=False):
     overrides: Mapping[str, Any]
     bots: bool
     """Whether bots may fill the table after the server's wait (default true)."""
+    request_id: str
+    """Chosen once per press of "play": submitted again with the same request
+    id (a retry after a broken stream), the ticket is the first one's, never
+    a second. ``play`` chooses one when none is given."""
 
 
 def submit_request(
@@ -213,6 +260,7 @@ def submit_request(
         rated=options.get("rated", True),
         properties=dict(options.get("properties") or {}),
         without_bots=not options.get("bots", True),
+        request_id=options.get("request_id", ""),
     )
     overrides = options.get("overrides")
     if overrides:
@@ -275,13 +323,38 @@ class Quick:
 
     def play(self, variant: str, player_name: str, **options: Unpack[TicketOptions]) -> Seat:
         """Submits a ticket and waits for its game: the caller's seat in it.
-        Raises ``TimeoutError`` when the ticket expires or is cancelled."""
-        for update in self.submit(variant, player_name, **options):
-            if update.state == MATCHED:
-                return self._client.seat(update.game, update.seat_token)
-            if update.final:
-                raise TimeoutError(f"the ticket was {update.state}")
-        raise TimeoutError("the ticket's stream ended")
+        A broken stream (the server unavailable or gone, the connection cut,
+        before or after its first answer) is resumed: the ticket is
+        submitted again under the same request id (one is chosen when none
+        is given), which follows the same ticket and never makes a second.
+        Raises :class:`TicketNotSeated`, which carries the ticket, when the
+        ticket expires or is cancelled or its stream stays broken; an error
+        of the request itself (a bad variant...) as it is."""
+        request = submit_request(variant, player_name, **options)
+        request.request_id = request.request_id or uuid.uuid4().hex
+        ticket, broken = "", None
+        for attempt in range(RESUMES + 1):
+            if attempt:
+                time.sleep(_backoff(attempt))
+            try:
+                for update in self._stream(SUBMIT_TICKET, request):
+                    ticket = update.ticket
+                    if update.state == MATCHED:
+                        return self._client.seat(update.game, update.seat_token)
+                    if update.final:
+                        raise _not_seated(ticket, request.request_id, update)
+            except ServiceError as e:
+                if not _resumable(e):
+                    if not ticket:
+                        raise
+                    raise TicketNotSeated(ticket, request.request_id, "", str(e)) from e
+                broken = e
+        raise _not_seated(ticket, request.request_id, None) from broken
+
+    def tickets(self) -> tuple[TicketUpdate, ...]:
+        """The caller's live tickets (waiting or being seated), oldest first."""
+        answer = self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
+        return tuple(_update(t) for t in answer.tickets)
 
     def rating(self, variant: str) -> tuple[Rating, int]:
         """The caller's rating and rank (0 while unrated)."""
@@ -338,12 +411,32 @@ class AsyncQuick:
     async def play(
         self, variant: str, player_name: str, **options: Unpack[TicketOptions]
     ) -> AsyncSeat:
-        async for update in self.submit(variant, player_name, **options):
-            if update.state == MATCHED:
-                return await self._client.seat(update.game, update.seat_token)
-            if update.final:
-                raise TimeoutError(f"the ticket was {update.state}")
-        raise TimeoutError("the ticket's stream ended")
+        """As :meth:`Quick.play`: a broken stream resumed under the same
+        request id, :class:`TicketNotSeated` (with the ticket) otherwise."""
+        request = submit_request(variant, player_name, **options)
+        request.request_id = request.request_id or uuid.uuid4().hex
+        ticket, broken = "", None
+        for attempt in range(RESUMES + 1):
+            if attempt:
+                await asyncio.sleep(_backoff(attempt))
+            try:
+                async for update in self._stream(SUBMIT_TICKET, request):
+                    ticket = update.ticket
+                    if update.state == MATCHED:
+                        return await self._client.seat(update.game, update.seat_token)
+                    if update.final:
+                        raise _not_seated(ticket, request.request_id, update)
+            except ServiceError as e:
+                if not _resumable(e):
+                    if not ticket:
+                        raise
+                    raise TicketNotSeated(ticket, request.request_id, "", str(e)) from e
+                broken = e
+        raise _not_seated(ticket, request.request_id, None) from broken
+
+    async def tickets(self) -> tuple[TicketUpdate, ...]:
+        answer = await self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
+        return tuple(_update(t) for t in answer.tickets)
 
     async def rating(self, variant: str) -> tuple[Rating, int]:
         answer = await self._client.call(GET_RATING, match_pb2.GetRatingRequest(variant=variant))

@@ -284,6 +284,8 @@ BAD_BOUND_SEAT: Final = "BAD_BOUND_SEAT"
 """INVALID_ARGUMENT: a seat bound to a player at creation is a person's, with a name."""
 TOO_MANY_TICKETS: Final = "TOO_MANY_TICKETS"
 """INVALID_ARGUMENT: the player holds the most tickets the server allows at once."""
+TICKET_EXISTS: Final = "TICKET_EXISTS"
+"""ALREADY_EXISTS: a ticket id already held by another ticket (the store refuses a second one)."""
 TICKET_NOT_FOUND: Final = "TICKET_NOT_FOUND"
 """NOT_FOUND: no such ticket, or another player's (not told apart)."""
 PLAYER_REQUIRED: Final = "PLAYER_REQUIRED"
@@ -444,6 +446,7 @@ CODES: Final[dict[str, str]] = {
     BAD_TICKET_PROPERTIES: "INVALID_ARGUMENT",
     BAD_BOUND_SEAT: "INVALID_ARGUMENT",
     TOO_MANY_TICKETS: "INVALID_ARGUMENT",
+    TICKET_EXISTS: "ALREADY_EXISTS",
     TICKET_NOT_FOUND: "NOT_FOUND",
     PLAYER_REQUIRED: "INVALID_ARGUMENT",
     BAD_PAGE: "INVALID_ARGUMENT",

@@ -129,6 +129,12 @@ class RedisStore:
         return self._layout
 
     @property
+    def blocking(self) -> Any:
+        """The client of the store's blocking reads (watch feeds, the ticket
+        store's changes), apart from its calls' client."""
+        return self._blocking
+
+    @property
     def client(self) -> Any:
         """The redis-py client (a ``RedisCluster`` on a cluster): a store
         out of reach is :class:`~ramino.store.StoreUnavailable` from it too,

@@ -206,7 +206,16 @@ type SubmitTicketRequest struct {
 	PlayerName string `protobuf:"bytes,7,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
 	// Only people at the table: no bot fills a seat after the server's wait
 	// (such tickets meet only tickets that ask the same).
-	WithoutBots   bool `protobuf:"varint,8,opt,name=without_bots,json=withoutBots,proto3" json:"without_bots,omitempty"`
+	WithoutBots bool `protobuf:"varint,8,opt,name=without_bots,json=withoutBots,proto3" json:"without_bots,omitempty"`
+	// Up to 128 printable characters, chosen by the client once per press of
+	// "play" (a UUID): a SubmitTicket sent again with the same request id by
+	// the same player (a retry after a broken stream, on any replica) follows
+	// the ticket the first one made, whatever state it is in now, and never
+	// makes a second; the same request id with other fields is refused
+	// (REQUEST_ID_REUSED). Scoped to the player: another player's request id
+	// is another ticket. Kept while the ticket lives and for a while after.
+	// Empty: every SubmitTicket is a new ticket.
+	RequestId     string `protobuf:"bytes,9,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -295,6 +304,13 @@ func (x *SubmitTicketRequest) GetWithoutBots() bool {
 		return x.WithoutBots
 	}
 	return false
+}
+
+func (x *SubmitTicketRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
 }
 
 // One message of SubmitTicket's stream.
@@ -524,6 +540,90 @@ func (x *CancelTicketResponse) GetUpdate() *TicketUpdate {
 	return nil
 }
 
+// Request of ListTickets.
+type ListTicketsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTicketsRequest) Reset() {
+	*x = ListTicketsRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTicketsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTicketsRequest) ProtoMessage() {}
+
+func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
+func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{7}
+}
+
+// Response of ListTickets.
+type ListTicketsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The caller's waiting and matching tickets, oldest first (at most the
+	// server's bound on tickets a player holds).
+	Tickets       []*TicketUpdate `protobuf:"bytes,1,rep,name=tickets,proto3" json:"tickets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTicketsResponse) Reset() {
+	*x = ListTicketsResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTicketsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTicketsResponse) ProtoMessage() {}
+
+func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
+func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ListTicketsResponse) GetTickets() []*TicketUpdate {
+	if x != nil {
+		return x.Tickets
+	}
+	return nil
+}
+
 // A player's skill in one variant (Weng-Lin).
 type Rating struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -539,7 +639,7 @@ type Rating struct {
 
 func (x *Rating) Reset() {
 	*x = Rating{}
-	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	mi := &file_ramino_v1_match_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -551,7 +651,7 @@ func (x *Rating) String() string {
 func (*Rating) ProtoMessage() {}
 
 func (x *Rating) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	mi := &file_ramino_v1_match_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -564,7 +664,7 @@ func (x *Rating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rating.ProtoReflect.Descriptor instead.
 func (*Rating) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{7}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Rating) GetMu() float64 {
@@ -605,7 +705,7 @@ type GetRatingRequest struct {
 
 func (x *GetRatingRequest) Reset() {
 	*x = GetRatingRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	mi := &file_ramino_v1_match_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -617,7 +717,7 @@ func (x *GetRatingRequest) String() string {
 func (*GetRatingRequest) ProtoMessage() {}
 
 func (x *GetRatingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	mi := &file_ramino_v1_match_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -630,7 +730,7 @@ func (x *GetRatingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingRequest.ProtoReflect.Descriptor instead.
 func (*GetRatingRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{8}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetRatingRequest) GetVariant() string {
@@ -653,7 +753,7 @@ type GetRatingResponse struct {
 
 func (x *GetRatingResponse) Reset() {
 	*x = GetRatingResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[9]
+	mi := &file_ramino_v1_match_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -665,7 +765,7 @@ func (x *GetRatingResponse) String() string {
 func (*GetRatingResponse) ProtoMessage() {}
 
 func (x *GetRatingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[9]
+	mi := &file_ramino_v1_match_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -678,7 +778,7 @@ func (x *GetRatingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingResponse.ProtoReflect.Descriptor instead.
 func (*GetRatingResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{9}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetRatingResponse) GetRating() *Rating {
@@ -710,7 +810,7 @@ type LeaderboardEntry struct {
 
 func (x *LeaderboardEntry) Reset() {
 	*x = LeaderboardEntry{}
-	mi := &file_ramino_v1_match_proto_msgTypes[10]
+	mi := &file_ramino_v1_match_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -722,7 +822,7 @@ func (x *LeaderboardEntry) String() string {
 func (*LeaderboardEntry) ProtoMessage() {}
 
 func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[10]
+	mi := &file_ramino_v1_match_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -735,7 +835,7 @@ func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaderboardEntry.ProtoReflect.Descriptor instead.
 func (*LeaderboardEntry) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{10}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *LeaderboardEntry) GetRank() int32 {
@@ -783,7 +883,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[11]
+	mi := &file_ramino_v1_match_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -795,7 +895,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[11]
+	mi := &file_ramino_v1_match_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -808,7 +908,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{11}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListLeaderboardRequest) GetVariant() string {
@@ -855,7 +955,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[12]
+	mi := &file_ramino_v1_match_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -867,7 +967,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[12]
+	mi := &file_ramino_v1_match_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -880,7 +980,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{12}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListLeaderboardResponse) GetEntries() []*LeaderboardEntry {
@@ -923,7 +1023,7 @@ type PlayerGameSeat struct {
 
 func (x *PlayerGameSeat) Reset() {
 	*x = PlayerGameSeat{}
-	mi := &file_ramino_v1_match_proto_msgTypes[13]
+	mi := &file_ramino_v1_match_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -935,7 +1035,7 @@ func (x *PlayerGameSeat) String() string {
 func (*PlayerGameSeat) ProtoMessage() {}
 
 func (x *PlayerGameSeat) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[13]
+	mi := &file_ramino_v1_match_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -948,7 +1048,7 @@ func (x *PlayerGameSeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerGameSeat.ProtoReflect.Descriptor instead.
 func (*PlayerGameSeat) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{13}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *PlayerGameSeat) GetSeat() int32 {
@@ -1011,7 +1111,7 @@ type PlayerGame struct {
 
 func (x *PlayerGame) Reset() {
 	*x = PlayerGame{}
-	mi := &file_ramino_v1_match_proto_msgTypes[14]
+	mi := &file_ramino_v1_match_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1023,7 +1123,7 @@ func (x *PlayerGame) String() string {
 func (*PlayerGame) ProtoMessage() {}
 
 func (x *PlayerGame) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[14]
+	mi := &file_ramino_v1_match_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1036,7 +1136,7 @@ func (x *PlayerGame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerGame.ProtoReflect.Descriptor instead.
 func (*PlayerGame) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{14}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PlayerGame) GetGame() string {
@@ -1101,7 +1201,7 @@ type ListPlayerGamesRequest struct {
 
 func (x *ListPlayerGamesRequest) Reset() {
 	*x = ListPlayerGamesRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[15]
+	mi := &file_ramino_v1_match_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1113,7 +1213,7 @@ func (x *ListPlayerGamesRequest) String() string {
 func (*ListPlayerGamesRequest) ProtoMessage() {}
 
 func (x *ListPlayerGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[15]
+	mi := &file_ramino_v1_match_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1126,7 +1226,7 @@ func (x *ListPlayerGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPlayerGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListPlayerGamesRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{15}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListPlayerGamesRequest) GetVariant() string {
@@ -1153,7 +1253,7 @@ type ListPlayerGamesResponse struct {
 
 func (x *ListPlayerGamesResponse) Reset() {
 	*x = ListPlayerGamesResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[16]
+	mi := &file_ramino_v1_match_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1165,7 +1265,7 @@ func (x *ListPlayerGamesResponse) String() string {
 func (*ListPlayerGamesResponse) ProtoMessage() {}
 
 func (x *ListPlayerGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[16]
+	mi := &file_ramino_v1_match_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1178,7 +1278,7 @@ func (x *ListPlayerGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPlayerGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListPlayerGamesResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{16}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListPlayerGamesResponse) GetGames() []*PlayerGame {
@@ -1199,7 +1299,7 @@ type GetGameRecordRequest struct {
 
 func (x *GetGameRecordRequest) Reset() {
 	*x = GetGameRecordRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[17]
+	mi := &file_ramino_v1_match_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1211,7 +1311,7 @@ func (x *GetGameRecordRequest) String() string {
 func (*GetGameRecordRequest) ProtoMessage() {}
 
 func (x *GetGameRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[17]
+	mi := &file_ramino_v1_match_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1224,7 +1324,7 @@ func (x *GetGameRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRecordRequest.ProtoReflect.Descriptor instead.
 func (*GetGameRecordRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{17}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetGameRecordRequest) GetName() string {
@@ -1254,7 +1354,7 @@ type GetGameRecordResponse struct {
 
 func (x *GetGameRecordResponse) Reset() {
 	*x = GetGameRecordResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[18]
+	mi := &file_ramino_v1_match_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1266,7 +1366,7 @@ func (x *GetGameRecordResponse) String() string {
 func (*GetGameRecordResponse) ProtoMessage() {}
 
 func (x *GetGameRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[18]
+	mi := &file_ramino_v1_match_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1279,7 +1379,7 @@ func (x *GetGameRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRecordResponse.ProtoReflect.Descriptor instead.
 func (*GetGameRecordResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{18}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetGameRecordResponse) GetName() string {
@@ -1338,7 +1438,7 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"seat_token\x18\x06 \x01(\tR\tseatToken\x12;\n" +
 	"\vsubmit_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"submitTime\"\x8e\x03\n" +
+	"submitTime\"\xad\x03\n" +
 	"\x13SubmitTicketRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12\x1b\n" +
@@ -1350,7 +1450,9 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\x05rated\x18\x06 \x01(\bR\x05rated\x12\x1f\n" +
 	"\vplayer_name\x18\a \x01(\tR\n" +
 	"playerName\x12!\n" +
-	"\fwithout_bots\x18\b \x01(\bR\vwithoutBots\x1a=\n" +
+	"\fwithout_bots\x18\b \x01(\bR\vwithoutBots\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\t \x01(\tR\trequestId\x1a=\n" +
 	"\x0fPropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"G\n" +
@@ -1363,7 +1465,10 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\x13CancelTicketRequest\x12\x16\n" +
 	"\x06ticket\x18\x01 \x01(\tR\x06ticket\"G\n" +
 	"\x14CancelTicketResponse\x12/\n" +
-	"\x06update\x18\x01 \x01(\v2\x17.ramino.v1.TicketUpdateR\x06update\"Z\n" +
+	"\x06update\x18\x01 \x01(\v2\x17.ramino.v1.TicketUpdateR\x06update\"\x14\n" +
+	"\x12ListTicketsRequest\"H\n" +
+	"\x13ListTicketsResponse\x121\n" +
+	"\atickets\x18\x01 \x03(\v2\x17.ramino.v1.TicketUpdateR\atickets\"Z\n" +
 	"\x06Rating\x12\x0e\n" +
 	"\x02mu\x18\x01 \x01(\x01R\x02mu\x12\x14\n" +
 	"\x05sigma\x18\x02 \x01(\x01R\x05sigma\x12\x14\n" +
@@ -1431,11 +1536,12 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\x14TICKET_STATE_WIDENED\x10\x02\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x03\x12\x18\n" +
 	"\x14TICKET_STATE_EXPIRED\x10\x04\x12\x1a\n" +
-	"\x16TICKET_STATE_CANCELLED\x10\x052\xd2\x04\n" +
+	"\x16TICKET_STATE_CANCELLED\x10\x052\xa0\x05\n" +
 	"\fMatchService\x12Q\n" +
 	"\fSubmitTicket\x12\x1e.ramino.v1.SubmitTicketRequest\x1a\x1f.ramino.v1.SubmitTicketResponse0\x01\x12N\n" +
 	"\vWatchTicket\x12\x1d.ramino.v1.WatchTicketRequest\x1a\x1e.ramino.v1.WatchTicketResponse0\x01\x12O\n" +
-	"\fCancelTicket\x12\x1e.ramino.v1.CancelTicketRequest\x1a\x1f.ramino.v1.CancelTicketResponse\x12F\n" +
+	"\fCancelTicket\x12\x1e.ramino.v1.CancelTicketRequest\x1a\x1f.ramino.v1.CancelTicketResponse\x12L\n" +
+	"\vListTickets\x12\x1d.ramino.v1.ListTicketsRequest\x1a\x1e.ramino.v1.ListTicketsResponse\x12F\n" +
 	"\tGetRating\x12\x1b.ramino.v1.GetRatingRequest\x1a\x1c.ramino.v1.GetRatingResponse\x12X\n" +
 	"\x0fListLeaderboard\x12!.ramino.v1.ListLeaderboardRequest\x1a\".ramino.v1.ListLeaderboardResponse\x12X\n" +
 	"\x0fListPlayerGames\x12!.ramino.v1.ListPlayerGamesRequest\x1a\".ramino.v1.ListPlayerGamesResponse\x12R\n" +
@@ -1457,7 +1563,7 @@ func file_ramino_v1_match_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_match_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_ramino_v1_match_proto_goTypes = []any{
 	(TicketState)(0),                // 0: ramino.v1.TicketState
 	(*TicketUpdate)(nil),            // 1: ramino.v1.TicketUpdate
@@ -1467,60 +1573,65 @@ var file_ramino_v1_match_proto_goTypes = []any{
 	(*WatchTicketResponse)(nil),     // 5: ramino.v1.WatchTicketResponse
 	(*CancelTicketRequest)(nil),     // 6: ramino.v1.CancelTicketRequest
 	(*CancelTicketResponse)(nil),    // 7: ramino.v1.CancelTicketResponse
-	(*Rating)(nil),                  // 8: ramino.v1.Rating
-	(*GetRatingRequest)(nil),        // 9: ramino.v1.GetRatingRequest
-	(*GetRatingResponse)(nil),       // 10: ramino.v1.GetRatingResponse
-	(*LeaderboardEntry)(nil),        // 11: ramino.v1.LeaderboardEntry
-	(*ListLeaderboardRequest)(nil),  // 12: ramino.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 13: ramino.v1.ListLeaderboardResponse
-	(*PlayerGameSeat)(nil),          // 14: ramino.v1.PlayerGameSeat
-	(*PlayerGame)(nil),              // 15: ramino.v1.PlayerGame
-	(*ListPlayerGamesRequest)(nil),  // 16: ramino.v1.ListPlayerGamesRequest
-	(*ListPlayerGamesResponse)(nil), // 17: ramino.v1.ListPlayerGamesResponse
-	(*GetGameRecordRequest)(nil),    // 18: ramino.v1.GetGameRecordRequest
-	(*GetGameRecordResponse)(nil),   // 19: ramino.v1.GetGameRecordResponse
-	nil,                             // 20: ramino.v1.SubmitTicketRequest.PropertiesEntry
-	(*timestamppb.Timestamp)(nil),   // 21: google.protobuf.Timestamp
-	(*VariantParameters)(nil),       // 22: ramino.v1.VariantParameters
-	(*GameEvent)(nil),               // 23: ramino.v1.GameEvent
+	(*ListTicketsRequest)(nil),      // 8: ramino.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 9: ramino.v1.ListTicketsResponse
+	(*Rating)(nil),                  // 10: ramino.v1.Rating
+	(*GetRatingRequest)(nil),        // 11: ramino.v1.GetRatingRequest
+	(*GetRatingResponse)(nil),       // 12: ramino.v1.GetRatingResponse
+	(*LeaderboardEntry)(nil),        // 13: ramino.v1.LeaderboardEntry
+	(*ListLeaderboardRequest)(nil),  // 14: ramino.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 15: ramino.v1.ListLeaderboardResponse
+	(*PlayerGameSeat)(nil),          // 16: ramino.v1.PlayerGameSeat
+	(*PlayerGame)(nil),              // 17: ramino.v1.PlayerGame
+	(*ListPlayerGamesRequest)(nil),  // 18: ramino.v1.ListPlayerGamesRequest
+	(*ListPlayerGamesResponse)(nil), // 19: ramino.v1.ListPlayerGamesResponse
+	(*GetGameRecordRequest)(nil),    // 20: ramino.v1.GetGameRecordRequest
+	(*GetGameRecordResponse)(nil),   // 21: ramino.v1.GetGameRecordResponse
+	nil,                             // 22: ramino.v1.SubmitTicketRequest.PropertiesEntry
+	(*timestamppb.Timestamp)(nil),   // 23: google.protobuf.Timestamp
+	(*VariantParameters)(nil),       // 24: ramino.v1.VariantParameters
+	(*GameEvent)(nil),               // 25: ramino.v1.GameEvent
 }
 var file_ramino_v1_match_proto_depIdxs = []int32{
 	0,  // 0: ramino.v1.TicketUpdate.state:type_name -> ramino.v1.TicketState
-	21, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
-	22, // 2: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
-	20, // 3: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
+	23, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
+	24, // 2: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
+	22, // 3: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
 	1,  // 4: ramino.v1.SubmitTicketResponse.update:type_name -> ramino.v1.TicketUpdate
 	1,  // 5: ramino.v1.WatchTicketResponse.update:type_name -> ramino.v1.TicketUpdate
 	1,  // 6: ramino.v1.CancelTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	8,  // 7: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
-	8,  // 8: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
-	11, // 9: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
-	21, // 10: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
-	14, // 11: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
-	8,  // 12: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
-	8,  // 13: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
-	15, // 14: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
-	22, // 15: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
-	23, // 16: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
-	2,  // 17: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
-	4,  // 18: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
-	6,  // 19: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
-	9,  // 20: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
-	12, // 21: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
-	16, // 22: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
-	18, // 23: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
-	3,  // 24: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
-	5,  // 25: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
-	7,  // 26: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
-	10, // 27: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
-	13, // 28: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
-	17, // 29: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
-	19, // 30: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
-	24, // [24:31] is the sub-list for method output_type
-	17, // [17:24] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	1,  // 7: ramino.v1.ListTicketsResponse.tickets:type_name -> ramino.v1.TicketUpdate
+	10, // 8: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
+	10, // 9: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
+	13, // 10: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
+	23, // 11: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
+	16, // 12: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
+	10, // 13: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
+	10, // 14: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
+	17, // 15: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
+	24, // 16: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
+	25, // 17: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
+	2,  // 18: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
+	4,  // 19: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
+	6,  // 20: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
+	8,  // 21: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
+	11, // 22: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
+	14, // 23: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
+	18, // 24: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
+	20, // 25: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
+	3,  // 26: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
+	5,  // 27: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
+	7,  // 28: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
+	9,  // 29: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
+	12, // 30: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
+	15, // 31: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
+	19, // 32: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
+	21, // 33: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
+	26, // [26:34] is the sub-list for method output_type
+	18, // [18:26] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_match_proto_init() }
@@ -1536,7 +1647,7 @@ func file_ramino_v1_match_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_match_proto_rawDesc), len(file_ramino_v1_match_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   20,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

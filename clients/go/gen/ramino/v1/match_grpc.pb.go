@@ -22,6 +22,7 @@ const (
 	MatchService_SubmitTicket_FullMethodName    = "/ramino.v1.MatchService/SubmitTicket"
 	MatchService_WatchTicket_FullMethodName     = "/ramino.v1.MatchService/WatchTicket"
 	MatchService_CancelTicket_FullMethodName    = "/ramino.v1.MatchService/CancelTicket"
+	MatchService_ListTickets_FullMethodName     = "/ramino.v1.MatchService/ListTickets"
 	MatchService_GetRating_FullMethodName       = "/ramino.v1.MatchService/GetRating"
 	MatchService_ListLeaderboard_FullMethodName = "/ramino.v1.MatchService/ListLeaderboard"
 	MatchService_ListPlayerGames_FullMethodName = "/ramino.v1.MatchService/ListPlayerGames"
@@ -51,6 +52,9 @@ type MatchServiceClient interface {
 	// Cancel one of the caller's tickets while it waits; a ticket already
 	// matched or ended is answered as it is.
 	CancelTicket(ctx context.Context, in *CancelTicketRequest, opts ...grpc.CallOption) (*CancelTicketResponse, error)
+	// The caller's live tickets (waiting, or being seated), oldest first: what
+	// a client that lost its streams finds again, to watch or cancel.
+	ListTickets(ctx context.Context, in *ListTicketsRequest, opts ...grpc.CallOption) (*ListTicketsResponse, error)
 	// The caller's rating and rank in a variant.
 	GetRating(ctx context.Context, in *GetRatingRequest, opts ...grpc.CallOption) (*GetRatingResponse, error)
 	// A variant's leaderboard: from its top, or a page around the caller.
@@ -120,6 +124,16 @@ func (c *matchServiceClient) CancelTicket(ctx context.Context, in *CancelTicketR
 	return out, nil
 }
 
+func (c *matchServiceClient) ListTickets(ctx context.Context, in *ListTicketsRequest, opts ...grpc.CallOption) (*ListTicketsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTicketsResponse)
+	err := c.cc.Invoke(ctx, MatchService_ListTickets_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *matchServiceClient) GetRating(ctx context.Context, in *GetRatingRequest, opts ...grpc.CallOption) (*GetRatingResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetRatingResponse)
@@ -183,6 +197,9 @@ type MatchServiceServer interface {
 	// Cancel one of the caller's tickets while it waits; a ticket already
 	// matched or ended is answered as it is.
 	CancelTicket(context.Context, *CancelTicketRequest) (*CancelTicketResponse, error)
+	// The caller's live tickets (waiting, or being seated), oldest first: what
+	// a client that lost its streams finds again, to watch or cancel.
+	ListTickets(context.Context, *ListTicketsRequest) (*ListTicketsResponse, error)
 	// The caller's rating and rank in a variant.
 	GetRating(context.Context, *GetRatingRequest) (*GetRatingResponse, error)
 	// A variant's leaderboard: from its top, or a page around the caller.
@@ -212,6 +229,9 @@ func (UnimplementedMatchServiceServer) WatchTicket(*WatchTicketRequest, grpc.Ser
 }
 func (UnimplementedMatchServiceServer) CancelTicket(context.Context, *CancelTicketRequest) (*CancelTicketResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CancelTicket not implemented")
+}
+func (UnimplementedMatchServiceServer) ListTickets(context.Context, *ListTicketsRequest) (*ListTicketsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListTickets not implemented")
 }
 func (UnimplementedMatchServiceServer) GetRating(context.Context, *GetRatingRequest) (*GetRatingResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetRating not implemented")
@@ -282,6 +302,24 @@ func _MatchService_CancelTicket_Handler(srv interface{}, ctx context.Context, de
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(MatchServiceServer).CancelTicket(ctx, req.(*CancelTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MatchService_ListTickets_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListTicketsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).ListTickets(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MatchService_ListTickets_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).ListTickets(ctx, req.(*ListTicketsRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -368,6 +406,10 @@ var MatchService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CancelTicket",
 			Handler:    _MatchService_CancelTicket_Handler,
+		},
+		{
+			MethodName: "ListTickets",
+			Handler:    _MatchService_ListTickets_Handler,
 		},
 		{
 			MethodName: "GetRating",

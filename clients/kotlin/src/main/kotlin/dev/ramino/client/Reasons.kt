@@ -423,6 +423,9 @@ public object Reasons {
     /** INVALID_ARGUMENT: the player holds the most tickets the server allows at once. */
     public const val TOO_MANY_TICKETS: String = "TOO_MANY_TICKETS"
 
+    /** ALREADY_EXISTS: a ticket id already held by another ticket (the store refuses a second one). */
+    public const val TICKET_EXISTS: String = "TICKET_EXISTS"
+
     /** NOT_FOUND: no such ticket, or another player's (not told apart). */
     public const val TICKET_NOT_FOUND: String = "TICKET_NOT_FOUND"
 
@@ -592,6 +595,7 @@ public object Reasons {
         BAD_TICKET_PROPERTIES to "INVALID_ARGUMENT",
         BAD_BOUND_SEAT to "INVALID_ARGUMENT",
         TOO_MANY_TICKETS to "INVALID_ARGUMENT",
+        TICKET_EXISTS to "ALREADY_EXISTS",
         TICKET_NOT_FOUND to "NOT_FOUND",
         PLAYER_REQUIRED to "INVALID_ARGUMENT",
         BAD_PAGE to "INVALID_ARGUMENT",

@@ -19,20 +19,28 @@ A player's bound spans queues, so it lives in the player's own slot
 reserves a place there (a script refusing past the bound), then adds the
 ticket to its queue; a ticket that ends gives its place back. A place whose
 ticket is not active (the replica died between the two steps, or before
-giving it back) is dropped the next time the bound is reached.
+giving it back) is dropped the next time the bound is reached. Beside the
+places, in the same slot, ``...:requests`` (a hash, the player's request id
+-> its ticket id and fingerprint) and ``...:request_times`` (a sorted set,
+by submission time, pruned after ``REQUESTS_KEPT``): the reservation looks
+up and notes the request in the same script, so a request id makes one
+ticket.
 ``PREFIXtq:queues`` (a set) names the queues to look into.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
-from ramino.store.tickets import (
+from ramino.store.base import StoreUnavailable
+from ramino.store.redis.retry import RETRYABLE, TOPOLOGY, cancelled
+from ramino.store.tickets.base import (
     ACTIVE,
     ENDED_KEPT,
     MATCHING,
@@ -40,6 +48,7 @@ from ramino.store.tickets import (
     Match,
     Ticket,
     TicketExists,
+    TicketRequestReused,
     TooManyTickets,
     matched,
     queue_of,
@@ -47,12 +56,20 @@ from ramino.store.tickets import (
 
 __all__ = ["RedisTickets"]
 
+REQUESTS_KEPT = 3600.0
+"""Seconds a player's request id is remembered (longer than a ticket lives,
+plus ``ENDED_KEPT``: a retry finds its ticket while it is kept)."""
 RESERVE_GRACE = 30.0
 """Seconds a player's place stays reserved before its ticket must exist."""
 
 
+CHANGES_KEPT = 1000
+"""Entries a queue's changes stream keeps (trimmed about there)."""
+
+
 class _Lua:
     def __init__(self, text: str) -> None:
+        text = text.replace("CHANGES_KEPT", str(CHANGES_KEPT))
         self.text, self.sha = text, hashlib.sha1(text.encode()).hexdigest()
 
     async def __call__(self, client: Any, keys: list[str], args: list[Any]) -> Any:
@@ -62,11 +79,29 @@ class _Lua:
             return await client.eval(self.text, len(keys), *keys, *args)
 
 
-# KEYS: the player's places. ARGV: ticket id, its queue and submission time, the bound.
+# KEYS: the player's places, requests and their times. ARGV: ticket id, its
+# queue and submission time, the bound, its request id ('' for none), its
+# fingerprint, the time before which requests are forgotten. A request id
+# the player used before answers "TICKET_ID FINGERPRINT" of its ticket,
+# reserving nothing; else 1 (reserved, the request noted) or 0 (the bound).
 RESERVE = _Lua("""
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
-if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+if ARGV[5] ~= '' then
+  local was = redis.call('HGET', KEYS[2], ARGV[5])
+  if was then return was end
+end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+end
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[5], ARGV[1] .. ' ' .. ARGV[6])
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
+  local old = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[7], 'LIMIT', 0, 100)
+  for _, id in ipairs(old) do
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('ZREM', KEYS[3], id)
+  end
+end
 return 1
 """)
 
@@ -75,12 +110,16 @@ return 1
 # submission time are this one's is this submission's own, run again by the
 # client's retry after its answer was lost (a failover): done, nothing
 # changed (the first run wrote everything at once; the ticket may have been
-# matched or ended since). Any other is a ticket id in use.
+# matched or ended since); so is one of the same player's request id (2: a
+# retry of that request raced the first run to the write). Any other is a
+# ticket id in use.
 SUBMIT = _Lua("""
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   local was = cjson.decode(redis.call('HGET', KEYS[1], ARGV[1]))
   local now = cjson.decode(ARGV[2])
-  if was.player_id == now.player_id and was.created_at == now.created_at then return 1 end
+  if was.player_id ~= now.player_id then return 0 end
+  if was.created_at == now.created_at then return 1 end
+  if now.request_id ~= '' and was.request_id == now.request_id then return 2 end
   return 0
 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
@@ -113,22 +152,26 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return 1
 """)
 
-# KEYS: tickets, matches, ended, rated games in play. ARGV: match id, the
-# time, 0, the game id if rated ('' if not), then pairs of ticket id and its
-# JSON once matched.
+# KEYS: tickets, matches, ended, rated games in play, changes. ARGV: match
+# id, the time, 0, the game id if rated ('' if not), then pairs of ticket id
+# and its JSON once matched. The matched ids go on the queue's changes.
 COMPLETE = _Lua("""
 if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+local ids = {}
 for i = 5, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[i])
+  ids[#ids + 1] = ARGV[i]
 end
 if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4]) end
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', table.concat(ids, ' '))
 return 1
 """)
 
-# KEYS: tickets, waiting, ended, streams. ARGV: ticket id, its JSON once
-# ended, the time, the time it must not have been followed since ('' for
-# none), its submission time (its last-followed time when no stream noted one).
+# KEYS: tickets, waiting, ended, streams, changes. ARGV: ticket id, its JSON
+# once ended, the time, the time it must not have been followed since (''
+# for none), its submission time (its last-followed time when no stream
+# noted one). The ended id goes on the queue's changes.
 END = _Lua("""
 if ARGV[4] ~= '' then
   local at = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
@@ -137,6 +180,7 @@ end
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', ARGV[1])
 return 1
 """)
 
@@ -148,8 +192,12 @@ def _text(value: Any) -> str:
 class RedisTickets:
     """Tickets beside a Redis store's games, on its client and prefix."""
 
-    def __init__(self, client: Any, prefix: str) -> None:
+    def __init__(self, client: Any, prefix: str, blocking: Any = None) -> None:
+        """``blocking``: the client for the blocking reads of
+        :meth:`changes` (the game store's own, apart from its calls'; by
+        default ``client``)."""
         self._redis = client
+        self._blocking = blocking if blocking is not None else client
         self._prefix = prefix
 
     def _key(self, queue: str, part: str) -> str:
@@ -158,32 +206,76 @@ class RedisTickets:
     def _places(self, player_id: str) -> str:
         return f"{{{self._prefix}tp:{player_id}}}"
 
-    async def submit(self, ticket: Ticket, limit: int) -> None:
-        places = self._places(ticket.player_id)
-        place = [ticket.ticket_id, ticket.queue, repr(ticket.created_at), limit]
-        if not int(await RESERVE(self._redis, [places], place)):
+    def _requests(self, player_id: str) -> list[str]:
+        """The player's request ids -> their tickets, and their times (in
+        the player's slot, beside its places)."""
+        places = self._places(player_id)
+        return [places, f"{places}:requests", f"{places}:request_times"]
+
+    async def _reserve(self, ticket: Ticket, limit: int, request: bool) -> Any:
+        args = [
+            ticket.ticket_id,
+            ticket.queue,
+            repr(ticket.created_at),
+            limit,
+            ticket.request_id if request else "",
+            ticket.fingerprint,
+            repr(ticket.created_at - REQUESTS_KEPT),
+        ]
+        return await RESERVE(self._redis, self._requests(ticket.player_id), args)
+
+    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+        note = bool(ticket.request_id)  # the request is noted with the place
+        reserved = await self._reserve(ticket, limit, note)
+        if not isinstance(reserved, int):  # the request id's ticket, noted before
+            ticket_id, _, printed = _text(reserved).partition(" ")
+            if printed != ticket.fingerprint:
+                raise TicketRequestReused()
+            first = await self.ticket(ticket_id)
+            if first is not None:
+                return first
+            # Its first submission died before writing it (or it is long
+            # gone): written now, under the same id (the same request's).
+            note = False
+            reserved = await self._reserve(ticket, limit, note)
+        if not int(reserved):
             await self._drop_stale_places(ticket.player_id, ticket.created_at)
-            if not int(await RESERVE(self._redis, [places], place)):
+            if not int(await self._reserve(ticket, limit, note)):
                 raise TooManyTickets(limit)
         q = ticket.queue
         await self._redis.sadd(f"{self._prefix}tq:queues", q)
-        added = await SUBMIT(
-            self._redis,
-            [
-                self._key(q, "tickets"),
-                self._key(q, "waiting"),
-                self._key(q, "ended"),
-                self._key(q, "streams"),
-            ],
-            [
-                ticket.ticket_id,
-                ticket.to_json(),
-                repr(ticket.created_at),
-                ticket.created_at - ENDED_KEPT,
-            ],
+        added = int(
+            await SUBMIT(
+                self._redis,
+                [
+                    self._key(q, "tickets"),
+                    self._key(q, "waiting"),
+                    self._key(q, "ended"),
+                    self._key(q, "streams"),
+                ],
+                [
+                    ticket.ticket_id,
+                    ticket.to_json(),
+                    repr(ticket.created_at),
+                    ticket.created_at - ENDED_KEPT,
+                ],
+            )
         )
-        if not int(added):
+        if added == 2:
+            first = await self.ticket(ticket.ticket_id)
+            assert first is not None
+            return first
+        if not added:
             raise TicketExists(ticket.ticket_id)
+        return ticket
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        held = await self._redis.hkeys(self._places(player_id))
+        found = [await self.ticket(_text(tid)) for tid in held]
+        return sorted(
+            (t for t in found if t is not None and t.state in ACTIVE),
+            key=lambda t: (t.created_at, t.ticket_id),
+        )
 
     async def _drop_stale_places(self, player_id: str, now: float) -> None:
         places = self._places(player_id)
@@ -269,6 +361,7 @@ class RedisTickets:
             self._key(q, "matches"),
             self._key(q, "ended"),
             self._key(q, "in_play"),
+            self._key(q, "changes"),
         ]
         done = bool(int(await COMPLETE(self._redis, keys, args)))
         for t in tickets:
@@ -301,6 +394,7 @@ class RedisTickets:
             self._key(q, "waiting"),
             self._key(q, "ended"),
             self._key(q, "streams"),
+            self._key(q, "changes"),
         ]
         since = "" if unfollowed_since is None else repr(unfollowed_since)
         args = [ticket_id, ended.to_json(), repr(now), since, repr(t.created_at)]
@@ -341,6 +435,34 @@ class RedisTickets:
             pairs = zip(ids, values, strict=True)
             found.update((tid, float(_text(v))) for tid, v in pairs if v is not None)
         return [found.get(tid, 0.0) for tid in ticket_ids]
+
+    async def changes(self, queue: str) -> AsyncIterator[list[str]]:
+        key = self._key(queue, "changes")
+        last = ""  # the newest entry when the reading starts, read first
+        delay = 0.05
+        while True:
+            if cancelled():
+                raise asyncio.CancelledError
+            try:
+                if not last:
+                    # Its id, not "$": an entry added between two reads is read.
+                    newest = await self._redis.xrevrange(key, count=1)
+                    last = _text(newest[0][0]) if newest else "0-0"
+                found = await self._blocking.xread({key: last}, block=5000, count=256)
+                delay = 0.05
+            except (*RETRYABLE, *TOPOLOGY, StoreUnavailable, ResponseError) as failed:
+                # A lost connection or a failover: read on (what it missed,
+                # the streams' slow look makes up).
+                if cancelled():
+                    raise asyncio.CancelledError from failed
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            for _stream, rows in found or ():
+                for entry_id, fields in rows:
+                    last = _text(entry_id)
+                    ids = fields.get(b"ids", fields.get("ids", b""))
+                    yield _text(ids).split()
 
     async def close(self) -> None:
         pass

@@ -4,7 +4,7 @@ on one Redis as on a cluster:
 
 - ``...:ratings``: a hash, player id -> ``[mu, sigma, games, name]``;
 - ``...:board``: a sorted set of every rated player's
-  :func:`~ramino.store.ratings.board_member`, all at score 0, read by its
+  :func:`~ramino.store.ratings.base.board_member`, all at score 0, read by its
   byte order (``ZRANGE ... BYLEX``, ``ZRANK``);
 - ``...:recorded``: a hash, game id -> the game as recorded, and
   ``...:recorder``: game id -> the token of the call that recorded it (a
@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from redis.exceptions import NoScriptError
 
-from ramino.store.ratings import (
+from ramino.store.ratings.base import (
     HISTORY_KEPT,
     BoardEntry,
     BoardPage,

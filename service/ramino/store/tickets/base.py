@@ -1,0 +1,326 @@
+"""The ticket store's values and protocol (its backends: ``memory``,
+``sqlite``, ``redis``, beside this module)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Protocol
+
+import orjson
+
+from ramino import reasons
+from ramino.errors import BadRequest
+from ramino.store.base import StoreError
+
+__all__ = [
+    "ACTIVE",
+    "Changes",
+    "CANCELLED",
+    "ENDED_KEPT",
+    "EXPIRED",
+    "MATCHED",
+    "MATCHING",
+    "WAITING",
+    "Match",
+    "MatchSeat",
+    "Ticket",
+    "TicketExists",
+    "TicketRequestReused",
+    "TicketStore",
+    "TooManyTickets",
+    "followed_at",
+    "matched",
+    "new_ticket_id",
+    "queue_of",
+]
+
+WAITING = "waiting"
+MATCHING = "matching"
+MATCHED = "matched"
+CANCELLED = "cancelled"
+EXPIRED = "expired"
+ACTIVE = (WAITING, MATCHING)
+"""The states a ticket counts against its player's bound in."""
+ENDED_KEPT = 600.0
+"""Seconds an ended ticket stays readable (a client reconnecting to its
+stream learns how it ended), then it is dropped."""
+_QUEUE_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz-_")
+
+
+class TicketExists(StoreError):
+    """A ticket id already in use by another ticket (ALREADY_EXISTS)."""
+
+    def __init__(self, ticket_id: str) -> None:
+        super().__init__(f"ticket {ticket_id} exists", reasons.TICKET_EXISTS)
+        self.ticket_id = ticket_id
+
+
+class TicketRequestReused(BadRequest):
+    """A request id the player used before for a ticket with other fields
+    (INVALID_ARGUMENT, REQUEST_ID_REUSED): a new request needs a new id."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this request id was already used for another ticket of yours (other "
+            "variant, seats, properties or name): send a new request id for a new ticket",
+            reasons.REQUEST_ID_REUSED,
+        )
+
+    def __reduce__(self) -> tuple[type[TicketRequestReused], tuple[()]]:  # type: ignore[override]
+        return (type(self), ())
+
+
+class TooManyTickets(BadRequest):
+    """The player holds the most active tickets the server allows."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"a player holds at most {limit} tickets at once", reasons.TOO_MANY_TICKETS
+        )
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[type[TooManyTickets], tuple[int]]:  # type: ignore[override]
+        return (type(self), (self.limit,))
+
+
+def followed_at(ticket: Ticket, touched: float) -> float:
+    """When a stream last followed the ticket (``touched``: the store's
+    note, 0 for none), or its submission when none did since."""
+    return max(touched, ticket.created_at)
+
+
+def new_ticket_id(queue: str, player_id: str = "", request_id: str = "") -> str:
+    """A ticket id in ``queue``: random, or, for a player's request id, the
+    same for every submission of that request (a retry that finds no ticket,
+    because the first died before writing it, writes it under its id)."""
+    if not request_id:
+        return f"{queue}.{secrets.token_hex(12)}"
+    digest = hashlib.sha256(f"{player_id}\0{request_id}".encode()).hexdigest()
+    return f"{queue}.{digest[:24]}"
+
+
+def queue_of(ticket_id: str) -> str | None:
+    """The queue of a ticket id this store made; ``None`` for any other text."""
+    queue, sep, rest = ticket_id.partition(".")
+    if (
+        not sep
+        or not 1 <= len(queue) <= 64
+        or not set(queue) <= _QUEUE_CHARS
+        or len(rest) != 24
+        or not set(rest) <= _QUEUE_CHARS
+    ):
+        return None
+    return queue
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """One player's wish to play, in one queue."""
+
+    ticket_id: str
+    player_id: str
+    name: str
+    queue: str
+    min_seats: int
+    max_seats: int
+    properties: dict[str, str]
+    """Must equal, key by key, those of every ticket it is matched with
+    (a key one ticket does not set accepts any value)."""
+    rating: float
+    """The player's leaderboard score when the ticket was submitted."""
+    created_at: float
+    variant: str = ""
+    """The queue's games: its variant, overrides and whether rated (every
+    ticket carries them, so any replica can create its match's game)."""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    rated: bool = False
+    bots: bool = True
+    """Bots may fill its game after the matchmaker's wait."""
+    state: str = WAITING
+    match_id: str = ""
+    game_id: str = ""
+    seat: int = -1
+    ended_at: float = 0.0
+    request_id: str = ""
+    """The player's request id it was submitted with (empty: none): a
+    submission of the same player with the same request id answers this
+    ticket (see :meth:`TicketStore.submit`)."""
+    fingerprint: str = ""
+    """What the submission asked (its queue, seats, properties, name), for
+    telling a retry from another request under the same request id."""
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> Ticket:
+        return cls(**orjson.loads(data))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeat:
+    """A seat of a match: a ticket's player, or a bot (empty ticket id)."""
+
+    ticket_id: str
+    player_id: str
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Tickets claimed together, and everything needed to create their game
+    (whichever replica finishes it)."""
+
+    match_id: str
+    queue: str
+    variant: str
+    overrides: dict[str, Any]
+    rated: bool
+    seats: tuple[MatchSeat, ...]
+    created_at: float
+    turn_timer_seconds: int = 0
+
+    @property
+    def ticket_ids(self) -> list[str]:
+        return [s.ticket_id for s in self.seats if s.ticket_id]
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> Match:
+        d = orjson.loads(data)
+        d["seats"] = tuple(MatchSeat(**s) for s in d["seats"])
+        return cls(**d)
+
+
+class TicketStore(Protocol):
+    """Tickets and matches (memory, sqlite, redis)."""
+
+    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+        """Adds a waiting ticket and answers it; :class:`TooManyTickets` when
+        its player holds ``limit`` active tickets already,
+        :class:`TicketExists` for a ticket id in use (Redis's store: by
+        another ticket; the same ticket again is its submission run again by
+        the client's retry, done). A ticket with a request id its player
+        used before (and whose ticket is still kept) is not added: the
+        ticket that request made is answered, in whatever state it is now,
+        or :class:`TicketRequestReused` when its fingerprint differs."""
+        ...
+
+    async def live(self, player_id: str) -> list[Ticket]:
+        """The player's waiting and matching tickets, oldest first."""
+        ...
+
+    async def ticket(self, ticket_id: str) -> Ticket | None: ...
+
+    async def waiting(self, queue: str) -> list[Ticket]:
+        """The queue's waiting tickets, oldest first."""
+        ...
+
+    async def queues(self) -> list[str]:
+        """The queues with a waiting ticket or a forming match."""
+        ...
+
+    async def claim(self, match: Match, followed_since: float | None = None) -> bool:
+        """Claims all of ``match``'s tickets, if every one is still waiting
+        and, given ``followed_since``, was followed at or after it
+        (:func:`followed_at`, read in the same atomic step): True; or none
+        (False)."""
+        ...
+
+    async def forming(self, queue: str) -> list[Match]:
+        """The queue's claimed matches whose tickets are not matched yet."""
+        ...
+
+    async def complete(self, match: Match, game_id: str, now: float) -> bool:
+        """Marks the match's tickets matched to ``game_id``, each with its
+        seat, and, for a rated match, keeps the game among the queue's
+        *rated games in play* (see :meth:`in_play`); False when it was
+        completed before (nothing changes)."""
+        ...
+
+    async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
+        """The queue's rated games in play last looked at before ``before``,
+        longest unseen first: the matchmaker records the ratings of those
+        that finished (a replica that died between a game's last move and
+        its ratings left them unrecorded) and looks at the others again later."""
+        ...
+
+    async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
+        """The game was looked at ``now`` (still in play), or is done with
+        (``None``: its ratings are recorded, or it is gone)."""
+        ...
+
+    async def end(
+        self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
+    ) -> Ticket | None:
+        """Ends a waiting ticket as ``state`` (cancelled or expired) and
+        answers it; a ticket no longer waiting, or, given
+        ``unfollowed_since``, followed at or after it (:func:`followed_at`,
+        read in the same atomic step), is answered unchanged; an unknown one
+        ``None``."""
+        ...
+
+    async def active(self, player_id: str) -> int:
+        """How many waiting or matching tickets the player holds."""
+        ...
+
+    async def touch(self, ticket_id: str, now: float) -> None:
+        """Notes that a stream follows the ticket now (any replica's)."""
+        ...
+
+    async def touched(self, ticket_id: str) -> float:
+        """When a stream last followed the ticket (0: never)."""
+        ...
+
+    async def touched_many(self, ticket_ids: Sequence[str]) -> list[float]:
+        """:meth:`touched` of each ticket, in one read of the store."""
+        ...
+
+    def changes(self, queue: str) -> AsyncIterator[list[str]]:
+        """The ids of the queue's tickets that stop waiting (matched,
+        cancelled, expired), in batches as they do, from the moment the
+        iteration starts: the wake-up of the streams that follow them, which
+        then read their ticket (a notification lost to a reconnect is made
+        up by the streams' own slow look, see ``ramino.app.quick``). Memory
+        and sqlite notify within their process; Redis across replicas (a
+        stream of the queue's slot, written by the scripts that complete
+        and end tickets)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Changes:
+    """The in-process feed of :meth:`TicketStore.changes` (memory, sqlite):
+    each iteration a queue of its own, fed by :meth:`tell`."""
+
+    def __init__(self) -> None:
+        self._readers: dict[str, set[asyncio.Queue[list[str]]]] = {}
+
+    def tell(self, queue: str, ticket_ids: list[str]) -> None:
+        for reader in self._readers.get(queue, ()):
+            reader.put_nowait(list(ticket_ids))
+
+    async def follow(self, queue: str) -> AsyncIterator[list[str]]:
+        reader: asyncio.Queue[list[str]] = asyncio.Queue()
+        self._readers.setdefault(queue, set()).add(reader)
+        try:
+            while True:
+                yield await reader.get()
+        finally:
+            readers = self._readers.get(queue, set())
+            readers.discard(reader)
+            if not readers:
+                self._readers.pop(queue, None)
+
+
+def matched(ticket: Ticket, match: Match, game_id: str, now: float) -> Ticket:
+    seat = next(i for i, s in enumerate(match.seats) if s.ticket_id == ticket.ticket_id)
+    return replace(ticket, state=MATCHED, game_id=game_id, seat=seat, ended_at=now)
