@@ -362,11 +362,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     async def PlayGame(  # noqa: N802
         self, requests: AsyncIterator[game_pb2.PlayGameRequest], context: Context
-    ) -> AsyncIterator[game_pb2.PlayGameResponse | bytes]:
+    ) -> None:
         """A seat's session: the first message names the game, the others
         are moves; out come the session's messages in version order
         (:mod:`ramino.app.session`), an event's as the seat's watch has
-        it, made once per viewer class."""
+        it, made once per viewer class, each written straight to the call."""
         start = start_of(await anext(aiter(requests), None))
         game_id = game_id_of(start.name)
         self._bind(game_id)
@@ -385,7 +385,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 async for item in session.run(after, start.snapshot, end=ender):
                     message = encoder.message(item)
                     ender.handed(item.version)
-                    yield message
+                    await context.write(message)
             finally:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -224,6 +224,17 @@ def wrap_handler(
             async for raw in requests:
                 yield decode(raw)
 
+        if inspect.iscoroutinefunction(inner_bidi):
+            # A handler that sends with context.write (PlayGame): no
+            # generator between it and the call, a write a message.
+            async def writing(requests: AsyncIterator[bytes], context: Context) -> None:
+                async with _Rpc(method, context):
+                    await inner_bidi(decoded(requests), context)
+
+            return grpc.stream_stream_rpc_method_handler(
+                writing, response_serializer=_passing_bytes(handler.response_serializer)
+            )
+
         async def bidi(requests: AsyncIterator[bytes], context: Context) -> AsyncIterator[Any]:
             # Each client message is checked and decoded as a unary request is;
             # one that is not ends the stream with its error.
