@@ -810,3 +810,200 @@ fn shuffle_in_place(cards: &mut [CardId], rng: &mut ChaCha20) {
         cards.swap(i, j);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::{greedy, Game, Raw};
+
+    /// A tie-breaker drawing from a seeded ChaCha20.
+    fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&seed.to_le_bytes());
+        let mut rng = ChaCha20::from_seed(&key);
+        move |n| match u32::try_from(n) {
+            Ok(n) if n > 1 => rng.below(n) as usize,
+            _ => 0,
+        }
+    }
+
+    /// A new game of `preset` for 2 to 4 seats (by `k`), dealt from `k`'s seed.
+    fn new_game(preset: &str, k: u64) -> (Game, Vec<Event>) {
+        let rules = Arc::new(Rules::new(Variant::preset(preset).unwrap()));
+        let v = &rules.variant;
+        let span = u64::from(v.max_players.min(4) - v.min_players + 1);
+        let players: Vec<String> = (0..u64::from(v.min_players) + k % span)
+            .map(|i| format!("p{i}"))
+            .collect();
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&k.to_le_bytes());
+        seed[9] = 0x33;
+        let setup = Setup {
+            seed,
+            decks: Vec::new(),
+        };
+        Game::new(rules, &players, setup).unwrap()
+    }
+
+    /// What `seat` sees of the round of `game` (its `events`), as the
+    /// searching bot gathers it, but for one thing: every hand is known in
+    /// full and the unseen cards are the stock, in its order. A playout then
+    /// deals them as they lie.
+    fn truth(game: &Game, seat: usize, events: &[Event]) -> Seen {
+        let (st, rules) = (&game.state, &game.rules);
+        let n = st.seats.len();
+        let mut discarded: Vec<Vec<Card>> = vec![Vec::new(); n];
+        let mut had_turn = vec![false; n];
+        let mut draws = 0u16;
+        for e in events {
+            match e {
+                Event::TookDiscard { seat, .. } | Event::DrewFromStock { seat, .. } => {
+                    had_turn[*seat] = true;
+                    draws += 1;
+                }
+                Event::Discarded { seat, card } => {
+                    discarded[*seat].push(rules.card(*card));
+                    had_turn[*seat] = true;
+                }
+                Event::PassedUpcard { seat } => had_turn[*seat] = true,
+                _ => {}
+            }
+        }
+        let v = &rules.variant;
+        Seen {
+            seat,
+            seats: st
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatSeen {
+                    hand_size: s.hand.len(),
+                    known: rules.cards_of(&s.hand),
+                    opened: s.opened,
+                    had_turn: had_turn[i],
+                    discarded: discarded[i].clone(),
+                    laid_any: s.opened && !(i == seat && st.opened_this_turn),
+                })
+                .collect(),
+            discard: rules.cards_of(&st.discard),
+            table: st.melds.iter().map(|m| rules.cards_of(&m.cards)).collect(),
+            unseen: rules.cards_of(&st.stock),
+            stock_size: st.stock.len(),
+            taken: st.taken.map(|t| rules.card(t)),
+            rebuilds_left: v.max_stock_rebuilds.saturating_sub(st.rebuilds as u8),
+            turns_left: v.max_turns_per_round.saturating_sub(draws).max(1),
+            no_draw_seat: None,
+        }
+    }
+
+    /// `command` of the deciding seat with its card ids those of the
+    /// playout's hand, card for card by place in hand (the playout numbers
+    /// twin cards its own way); `None` for a command the search does not weigh.
+    fn in_playout(command: &Command, real: &[CardId], playout: &[CardId]) -> Option<Command> {
+        let id = |raw: Raw| {
+            let at = real.iter().position(|&c| Raw::from(c) == raw)?;
+            Some(Raw::from(playout[at]))
+        };
+        match command {
+            Command::DrawFromStock | Command::TakeDiscard | Command::PassUpcard => Some(command.clone()),
+            Command::Discard { card } => Some(Command::Discard { card: id(*card)? }),
+            Command::Knock { discard, melds } => Some(Command::Knock {
+                discard: match discard {
+                    Some(d) => Some(id(*d)?),
+                    None => None,
+                },
+                melds: match melds {
+                    Some(ms) => Some(
+                        ms.iter()
+                            .map(|m| m.iter().map(|&c| id(c)).collect::<Option<Vec<_>>>())
+                            .collect::<Option<Vec<_>>>()?,
+                    ),
+                    None => None,
+                },
+            }),
+            _ => None,
+        }
+    }
+
+    /// Over thousands of positions of real rounds in every preset, the
+    /// playout built from what the deciding seat sees (here: everything,
+    /// the stock in its order) plays the seat's command and the rest of the
+    /// round to the `RoundEnded` that the kernel's `Game` reaches playing
+    /// the same commands: the same winner and the same round scores. Rounds
+    /// in which the stock is later rebuilt are left out (the playout's
+    /// reshuffle is its own: that order is hidden from every seat).
+    #[test]
+    fn a_playout_scores_the_round_as_the_engine_does() {
+        for preset in ["ramino51", "rami51", "rummy", "gin"] {
+            let (mut compared, mut rebuilt, mut won) = (0, 0, 0);
+            for k in 0..150u64 {
+                let (mut game, mut events) = new_game(preset, k);
+                let mut walk = picker(k ^ 0xA5);
+                let mut rng = ChaCha20::from_seed(&[k as u8 ^ 0x5A; 32]);
+                while let Some(seat) = game.turn_now() {
+                    let greedy_cmd =
+                        greedy::choose(&game.state, &game.rules, seat, &mut walk).expect("a greedy command");
+                    if matches!(game.state.phase, Phase::Draw | Phase::Play) && rng.below(3) == 0 {
+                        let seen = truth(&game, seat, &events);
+                        let base = Base::of(&game.rules.variant, &seen).expect("a playout of a real position");
+                        let phase = game.state.phase;
+                        let start = base.start(
+                            phase,
+                            &Dealt {
+                                hands: vec![Vec::new(); seen.seats.len()],
+                                stock: base.unseen.clone(),
+                            },
+                        );
+                        if let Some(cmd) =
+                            in_playout(&greedy_cmd, &game.state.seats[seat].hand, &start.seats[seat].hand)
+                        {
+                            let mut real = game.clone();
+                            let mut pick = picker(k + 7);
+                            let mut more = real.apply(seat as i64, &greedy_cmd).unwrap();
+                            let ended = loop {
+                                if more.iter().any(|e| matches!(e, Event::StockReshuffled { .. })) {
+                                    break None;
+                                }
+                                if let Some(Event::RoundEnded(r)) =
+                                    more.iter().find(|e| matches!(e, Event::RoundEnded(_)))
+                                {
+                                    break Some(r.clone());
+                                }
+                                let s = real.turn_now().expect("a round in play");
+                                let c = greedy::choose(&real.state, &real.rules, s, &mut pick).unwrap();
+                                more = real.apply(s as i64, &c).unwrap();
+                            };
+                            match ended {
+                                None => rebuilt += 1,
+                                Some(ended) => {
+                                    let outcome = base
+                                        .run(start, &cmd, &game.setup, &mut picker(k + 7))
+                                        .unwrap_or_else(|why| panic!("{preset} {k}: {why} for {cmd:?}"));
+                                    assert_eq!(
+                                        (outcome.winner, &outcome.scores),
+                                        (ended.winner, &ended.scores),
+                                        "{preset}, deal {k}, {greedy_cmd:?} in {:?}",
+                                        game.state
+                                    );
+                                    compared += 1;
+                                    won += usize::from(ended.winner.is_some());
+                                }
+                            }
+                        }
+                    }
+                    let more = game.apply(seat as i64, &greedy_cmd).unwrap();
+                    if more.iter().any(|e| matches!(e, Event::RoundEnded(_))) {
+                        break;
+                    }
+                    events.extend(more);
+                }
+            }
+            assert!(
+                compared > 1000 && won > compared / 2,
+                "{preset}: {compared} rounds compared, {won} won, {rebuilt} rebuilt"
+            );
+        }
+    }
+}
