@@ -21,7 +21,9 @@
 //! the kernel's [`follow_up`] ends the round; its `RoundEnded` scores are the
 //! playout's. The stock is rebuilt at most [`Seen::rebuilds_left`] times
 //! more, and the round ends with no winner after [`Seen::turns_left`] more
-//! turns.
+//! turns. With a [`Budget::horizon`], a playout stops at the start of a turn
+//! once every seat has had that many more, and is worth what the hands'
+//! least deadwood then says.
 //!
 //! ```
 //! use ramino_core::{evaluate, Action, Budget, Card, Seen, SeatSeen, Variant};
@@ -142,6 +144,13 @@ pub struct Budget {
     /// win (+1) or loss (-1): [`DEFAULT_MARGIN_WEIGHT`] weighs a hundred
     /// points as much as the win; near 0 the playouts seek the win alone.
     pub margin_weight: f64,
+    /// Turns of every seat after which a playout stops, `None`: at the
+    /// round's end. A playout cut short is worth the lead of the seat's
+    /// least deadwood over the others' mean, squashed to the range of a
+    /// round's win or loss (`tanh(lead / 15)`), rather than the round's
+    /// result: less noise where the least deadwood is what the round is
+    /// scored by (gin).
+    pub horizon: Option<u32>,
 }
 
 /// The default [`Budget::margin_weight`]: a hundredth per point.
@@ -155,6 +164,7 @@ impl Budget {
             max_iterations: n,
             time: None,
             margin_weight: DEFAULT_MARGIN_WEIGHT,
+            horizon: None,
         }
     }
 }
@@ -309,7 +319,13 @@ pub fn evaluate(
                 _ => 0,
             };
             let outcome = base
-                .run(base.start(plan.phase, &deal), &plan.command, &setup, &mut pick)
+                .run(
+                    base.start(plan.phase, &deal),
+                    &plan.command,
+                    &setup,
+                    &mut pick,
+                    budget.horizon,
+                )
                 .map_err(|why| PlayoutError::BadAction {
                     action: action_name(actions[i]),
                     why,
@@ -426,12 +442,18 @@ struct Outcome {
     /// Round scores per seat, as the variant counts them.
     scores: Vec<i64>,
     lower_is_better: bool,
+    /// A playout cut before the round's end: each hand's least deadwood
+    /// then (the round's scores are all 0).
+    deadwood: Option<Vec<u32>>,
 }
 
 impl Outcome {
     /// Winning the round (+1, -1 when another seat wins, 0 with no winner),
     /// plus the point margin times `margin_weight`.
     fn utility(&self, seat: usize, margin_weight: f64) -> f64 {
+        if let Some(d) = &self.deadwood {
+            return cut_utility(d, seat);
+        }
         let n = self.scores.len();
         let mine = self.scores[seat] as f64;
         let others: f64 = self
@@ -710,7 +732,8 @@ impl Base {
     }
 
     /// Plays `command` for the seat whose turn it is, then every seat by
-    /// the greedy policy, to the end of the round. `Err`: the rules refuse
+    /// the greedy policy, to the end of the round, or with `horizon` until
+    /// every seat has started that many more turns. `Err`: the rules refuse
     /// `command` (their reason).
     fn run(
         &self,
@@ -718,33 +741,81 @@ impl Base {
         command: &Command,
         setup: &Setup,
         pick: &mut impl FnMut(usize) -> usize,
+        horizon: Option<u32>,
     ) -> Result<Outcome, &'static str> {
         let rules = &self.rules;
-        let result = match settle(&mut state, rules, setup) {
+        let n = state.seats.len();
+        let limit = horizon.map(|h| started(&state).saturating_add(h.saturating_mul(n as u32)));
+        let played = match settle(&mut state, rules, setup) {
             Settled::Playing => {
                 let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
                 let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
                 if events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
-                    play_round(&mut state, rules, setup, pick)
+                    play_until(&mut state, rules, setup, pick, limit.unwrap_or(u32::MAX))
                 } else {
-                    None
+                    Played::Stuck
                 }
             }
-            Settled::Ended(result) => Some(result),
-            Settled::Stuck => None,
+            Settled::Ended(result) => Played::Ended(result),
+            Settled::Stuck => Played::Stuck,
         };
-        let (winner, scores) = match result {
-            Some(r) => (r.winner, r.scores),
+        let lower_is_better = rules.variant.scoring == Scoring::Penalty;
+        Ok(match played {
+            Played::Ended(r) => Outcome {
+                winner: r.winner,
+                scores: r.scores,
+                lower_is_better,
+                deadwood: None,
+            },
+            Played::Cut => Outcome {
+                winner: None,
+                scores: vec![0; n],
+                lower_is_better,
+                deadwood: Some(
+                    state
+                        .seats
+                        .iter()
+                        .map(|s| {
+                            min_deadwood(&rules.cards_of(&s.hand), &rules.variant)
+                                .map_or_else(|_| rules.penalty(&s.hand), |d| d.value)
+                        })
+                        .collect(),
+                ),
+            },
             // What a state the kernel cannot play on (which no consistent
             // position gives) comes to: no winner.
-            None => (None, vec![0; state.seats.len()]),
-        };
-        Ok(Outcome {
-            winner,
-            scores,
-            lower_is_better: rules.variant.scoring == Scoring::Penalty,
+            Played::Stuck => Outcome {
+                winner: None,
+                scores: vec![0; n],
+                lower_is_better,
+                deadwood: None,
+            },
         })
     }
+}
+
+/// Turns started this round, all seats together.
+fn started(state: &State) -> u32 {
+    state.seats.iter().map(|s| s.turns).sum()
+}
+
+/// Points of least deadwood that make a cut playout's lead worth about
+/// three quarters of a won round ([`cut_utility`]).
+const CUT_SCALE: f64 = 15.0;
+
+/// What a playout cut before the round's end is worth to `seat`, from each
+/// hand's least deadwood then: the lead of its hand over the others' mean,
+/// squashed to the range of a round's win or loss.
+fn cut_utility(deadwood: &[u32], seat: usize) -> f64 {
+    let n = deadwood.len();
+    let others = deadwood
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != seat)
+        .map(|(_, &d)| f64::from(d))
+        .sum::<f64>()
+        / (n - 1) as f64;
+    ((others - f64::from(deadwood[seat])) / CUT_SCALE).tanh()
 }
 
 /// Plays the round of `state` to its end, every seat by the greedy policy
@@ -760,19 +831,51 @@ pub fn play_round(
     setup: &Setup,
     pick: &mut impl FnMut(usize) -> usize,
 ) -> Option<RoundResult> {
+    match play_until(state, rules, setup, pick, u32::MAX) {
+        Played::Ended(result) => Some(result),
+        Played::Cut | Played::Stuck => None,
+    }
+}
+
+/// How far a playout went.
+enum Played {
+    /// The round ended: the kernel's `RoundEnded`.
+    Ended(RoundResult),
+    /// Stopped at the start of a turn, the turns allowed played.
+    Cut,
+    /// Not in a round, or the kernel cannot go on from the state.
+    Stuck,
+}
+
+/// [`play_round`], stopped at the start of the first turn past `limit`
+/// turns started this round (all seats together).
+fn play_until(
+    state: &mut State,
+    rules: &Rules,
+    setup: &Setup,
+    pick: &mut impl FnMut(usize) -> usize,
+    limit: u32,
+) -> Played {
     let mut memo = greedy::Memo::default();
     loop {
         if !state.in_round() {
-            return None;
+            return Played::Stuck;
         }
         match settle(state, rules, setup) {
             Settled::Playing => {}
-            Settled::Ended(result) => return Some(result),
-            Settled::Stuck => return None,
+            Settled::Ended(result) => return Played::Ended(result),
+            Settled::Stuck => return Played::Stuck,
         }
-        let (_, events) = greedy::play(state, rules, state.turn, pick, &mut memo)?;
+        if state.phase == Phase::Draw && started(state) >= limit {
+            return Played::Cut;
+        }
+        let Some((_, events)) = greedy::play(state, rules, state.turn, pick, &mut memo) else {
+            return Played::Stuck;
+        };
         for e in &events {
-            apply_event(state, e, rules).ok()?;
+            if apply_event(state, e, rules).is_err() {
+                return Played::Stuck;
+            }
         }
     }
 }
@@ -979,7 +1082,7 @@ mod tests {
                                 None => rebuilt += 1,
                                 Some(ended) => {
                                     let outcome = base
-                                        .run(start, &cmd, &game.setup, &mut picker(k + 7))
+                                        .run(start, &cmd, &game.setup, &mut picker(k + 7), None)
                                         .unwrap_or_else(|why| panic!("{preset} {k}: {why} for {cmd:?}"));
                                     assert_eq!(
                                         (outcome.winner, &outcome.scores),
@@ -1005,5 +1108,59 @@ mod tests {
                 "{preset}: {compared} rounds compared, {won} won, {rebuilt} rebuilt"
             );
         }
+    }
+
+    /// A playout cut at the next turn's start (horizon 0) is worth the lead
+    /// of the seat's least deadwood after its discard over the other hand's,
+    /// `tanh(lead / 15)`, on every deal: here the other hand is known in
+    /// full, so every deal gives the same value; no playout counts as won.
+    #[test]
+    fn a_cut_playout_is_worth_the_lead_of_its_least_deadwood() {
+        let v = Variant::gin();
+        let mine = Card::parse_list("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH").unwrap();
+        let theirs = Card::parse_list("7C 7D 7S 8H 8S 2D 3D 5C TC TD").unwrap();
+        let mut unseen = v.deck().cards();
+        unseen.retain(|c| !mine.contains(c) && !theirs.contains(c));
+        let seat = |known: Vec<Card>| SeatSeen {
+            hand_size: known.len(),
+            known,
+            opened: false,
+            had_turn: true,
+            discarded: vec![],
+            laid_any: false,
+        };
+        let seen = Seen {
+            seat: 0,
+            seats: vec![seat(mine.clone()), seat(theirs.clone())],
+            discard: vec![],
+            table: vec![],
+            stock_size: unseen.len(),
+            unseen,
+            taken: None,
+            rebuilds_left: 0,
+            turns_left: 200,
+            no_draw_seat: None,
+        };
+        let actions = [
+            Action::Discard("KC".parse().unwrap()),
+            Action::Discard("4H".parse().unwrap()),
+        ];
+        let budget = Budget {
+            horizon: Some(0),
+            ..Budget::iterations(8)
+        };
+        let evals = evaluate(&v, &seen, &actions, &budget, [3; 32]).unwrap();
+        let least = |hand: &[Card], out: &str| {
+            let out: Card = out.parse().unwrap();
+            let rest: Vec<Card> = hand.iter().copied().filter(|&c| c != out).collect();
+            f64::from(min_deadwood(&rest, &v).unwrap().value)
+        };
+        let other = f64::from(min_deadwood(&theirs, &v).unwrap().value);
+        for (e, out) in evals.iter().zip(["KC", "4H"]) {
+            let expected = ((other - least(&mine, out)) / CUT_SCALE).tanh();
+            assert!((e.mean - expected).abs() < 1e-12, "{out}: {e:?}, expected {expected}");
+            assert_eq!((e.playouts, e.wins), (8, 0), "{e:?}");
+        }
+        assert!(evals[0].mean > evals[1].mean, "{evals:?}");
     }
 }
