@@ -257,6 +257,7 @@ def evaluate_actions(
     no_draw_seat: int | None = None,
     time_ms: float | None = None,
     margin_weight: float = 0.01,
+    horizon: int | None = None,
 ) -> list[tuple[float, int, int, float, float]]: ...
 
 # The game kernel (core_rs/ramino-py/src/game.rs): commands, events, the

@@ -10,7 +10,7 @@ import pytest
 import ramino
 from ramino._core import evaluate_actions
 from ramino.bots import BOT_KINDS, LEVELS, Budget, SearchBot, make_bot
-from ramino.bots.search import margin_weight, observe
+from ramino.bots.search import KNOCKING_HORIZON, margin_weight, observe, playout_horizon
 from ramino.engine import Command, Game, IllegalMove, Knock, TookDiscard
 from ramino.errors import InvalidHand
 from ramino.simulate import play_game
@@ -219,6 +219,19 @@ def test_the_playouts_weigh_a_point_at_a_hundredth_unless_told_otherwise() -> No
     assert _gin_seen(actions, 40) != _gin_seen(actions, 40, margin_weight=0.0)
     with pytest.raises(ValueError, match="margin_weight is a number at least 0, not -1"):
         _gin_seen(actions, 4, margin_weight=-1.0)
+
+
+def test_gin_playouts_stop_at_the_horizon_and_the_rummy_variants_play_to_the_end() -> None:
+    assert playout_horizon(ramino.Variant("gin")) == KNOCKING_HORIZON
+    for name in ("ramino51", "rami51", "rummy"):
+        assert playout_horizon(ramino.Variant(name)) is None
+    actions = ["discard KC", "discard 4H"]
+    # Cut at the next turn, no playout ends in a win; to the end, some do.
+    cut = _gin_seen(actions, 30, horizon=0)
+    assert [e[1:3] for e in cut] == [(30, 0), (30, 0)]
+    assert cut[0][0] > cut[1][0]
+    assert any(e[2] > 0 for e in _gin_seen(actions, 30))
+    assert _gin_seen(actions, 30) == _gin_seen(actions, 30, horizon=None)
 
 
 def test_the_playouts_refuse_bad_input_by_name() -> None:

@@ -21,7 +21,9 @@
 //! the kernel's [`follow_up`] ends the round; its `RoundEnded` scores are the
 //! playout's. The stock is rebuilt at most [`Seen::rebuilds_left`] times
 //! more, and the round ends with no winner after [`Seen::turns_left`] more
-//! turns.
+//! turns. With a [`Budget::horizon`], a playout stops at the start of a turn
+//! once every seat has had that many more, and is worth what the hands'
+//! least deadwood then says.
 //!
 //! ```
 //! use ramino_core::{evaluate, Action, Budget, Card, Seen, SeatSeen, Variant};
@@ -142,6 +144,13 @@ pub struct Budget {
     /// win (+1) or loss (-1): [`DEFAULT_MARGIN_WEIGHT`] weighs a hundred
     /// points as much as the win; near 0 the playouts seek the win alone.
     pub margin_weight: f64,
+    /// Turns of every seat after which a playout stops, `None`: at the
+    /// round's end. A playout cut short is worth the lead of the seat's
+    /// least deadwood over the others' mean, squashed to the range of a
+    /// round's win or loss (`tanh(lead / 15)`), rather than the round's
+    /// result: less noise where the least deadwood is what the round is
+    /// scored by (gin).
+    pub horizon: Option<u32>,
 }
 
 /// The default [`Budget::margin_weight`]: a hundredth per point.
@@ -155,6 +164,7 @@ impl Budget {
             max_iterations: n,
             time: None,
             margin_weight: DEFAULT_MARGIN_WEIGHT,
+            horizon: None,
         }
     }
 }
@@ -309,7 +319,13 @@ pub fn evaluate(
                 _ => 0,
             };
             let outcome = base
-                .run(base.start(plan.phase, &deal), &plan.command, &setup, &mut pick)
+                .run(
+                    base.start(plan.phase, &deal),
+                    &plan.command,
+                    &setup,
+                    &mut pick,
+                    budget.horizon,
+                )
                 .map_err(|why| PlayoutError::BadAction {
                     action: action_name(actions[i]),
                     why,
@@ -426,12 +442,18 @@ struct Outcome {
     /// Round scores per seat, as the variant counts them.
     scores: Vec<i64>,
     lower_is_better: bool,
+    /// A playout cut before the round's end: each hand's least deadwood
+    /// then (the round's scores are all 0).
+    deadwood: Option<Vec<u32>>,
 }
 
 impl Outcome {
     /// Winning the round (+1, -1 when another seat wins, 0 with no winner),
     /// plus the point margin times `margin_weight`.
     fn utility(&self, seat: usize, margin_weight: f64) -> f64 {
+        if let Some(d) = &self.deadwood {
+            return cut_utility(d, seat);
+        }
         let n = self.scores.len();
         let mine = self.scores[seat] as f64;
         let others: f64 = self
@@ -710,7 +732,8 @@ impl Base {
     }
 
     /// Plays `command` for the seat whose turn it is, then every seat by
-    /// the greedy policy, to the end of the round. `Err`: the rules refuse
+    /// the greedy policy, to the end of the round, or with `horizon` until
+    /// every seat has started that many more turns. `Err`: the rules refuse
     /// `command` (their reason).
     fn run(
         &self,
@@ -718,33 +741,81 @@ impl Base {
         command: &Command,
         setup: &Setup,
         pick: &mut impl FnMut(usize) -> usize,
+        horizon: Option<u32>,
     ) -> Result<Outcome, &'static str> {
         let rules = &self.rules;
-        let result = match settle(&mut state, rules, setup) {
+        let n = state.seats.len();
+        let limit = horizon.map(|h| started(&state).saturating_add(h.saturating_mul(n as u32)));
+        let played = match settle(&mut state, rules, setup) {
             Settled::Playing => {
                 let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
                 let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
                 if events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
-                    play_round(&mut state, rules, setup, pick)
+                    play_until(&mut state, rules, setup, pick, limit.unwrap_or(u32::MAX))
                 } else {
-                    None
+                    Played::Stuck
                 }
             }
-            Settled::Ended(result) => Some(result),
-            Settled::Stuck => None,
+            Settled::Ended(result) => Played::Ended(result),
+            Settled::Stuck => Played::Stuck,
         };
-        let (winner, scores) = match result {
-            Some(r) => (r.winner, r.scores),
+        let lower_is_better = rules.variant.scoring == Scoring::Penalty;
+        Ok(match played {
+            Played::Ended(r) => Outcome {
+                winner: r.winner,
+                scores: r.scores,
+                lower_is_better,
+                deadwood: None,
+            },
+            Played::Cut => Outcome {
+                winner: None,
+                scores: vec![0; n],
+                lower_is_better,
+                deadwood: Some(
+                    state
+                        .seats
+                        .iter()
+                        .map(|s| {
+                            min_deadwood(&rules.cards_of(&s.hand), &rules.variant)
+                                .map_or_else(|_| rules.penalty(&s.hand), |d| d.value)
+                        })
+                        .collect(),
+                ),
+            },
             // What a state the kernel cannot play on (which no consistent
             // position gives) comes to: no winner.
-            None => (None, vec![0; state.seats.len()]),
-        };
-        Ok(Outcome {
-            winner,
-            scores,
-            lower_is_better: rules.variant.scoring == Scoring::Penalty,
+            Played::Stuck => Outcome {
+                winner: None,
+                scores: vec![0; n],
+                lower_is_better,
+                deadwood: None,
+            },
         })
     }
+}
+
+/// Turns started this round, all seats together.
+fn started(state: &State) -> u32 {
+    state.seats.iter().map(|s| s.turns).sum()
+}
+
+/// Points of least deadwood that make a cut playout's lead worth about
+/// three quarters of a won round ([`cut_utility`]).
+const CUT_SCALE: f64 = 15.0;
+
+/// What a playout cut before the round's end is worth to `seat`, from each
+/// hand's least deadwood then: the lead of its hand over the others' mean,
+/// squashed to the range of a round's win or loss.
+fn cut_utility(deadwood: &[u32], seat: usize) -> f64 {
+    let n = deadwood.len();
+    let others = deadwood
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != seat)
+        .map(|(_, &d)| f64::from(d))
+        .sum::<f64>()
+        / (n - 1) as f64;
+    ((others - f64::from(deadwood[seat])) / CUT_SCALE).tanh()
 }
 
 /// Plays the round of `state` to its end, every seat by the greedy policy
@@ -760,19 +831,51 @@ pub fn play_round(
     setup: &Setup,
     pick: &mut impl FnMut(usize) -> usize,
 ) -> Option<RoundResult> {
+    match play_until(state, rules, setup, pick, u32::MAX) {
+        Played::Ended(result) => Some(result),
+        Played::Cut | Played::Stuck => None,
+    }
+}
+
+/// How far a playout went.
+enum Played {
+    /// The round ended: the kernel's `RoundEnded`.
+    Ended(RoundResult),
+    /// Stopped at the start of a turn, the turns allowed played.
+    Cut,
+    /// Not in a round, or the kernel cannot go on from the state.
+    Stuck,
+}
+
+/// [`play_round`], stopped at the start of the first turn past `limit`
+/// turns started this round (all seats together).
+fn play_until(
+    state: &mut State,
+    rules: &Rules,
+    setup: &Setup,
+    pick: &mut impl FnMut(usize) -> usize,
+    limit: u32,
+) -> Played {
     let mut memo = greedy::Memo::default();
     loop {
         if !state.in_round() {
-            return None;
+            return Played::Stuck;
         }
         match settle(state, rules, setup) {
             Settled::Playing => {}
-            Settled::Ended(result) => return Some(result),
-            Settled::Stuck => return None,
+            Settled::Ended(result) => return Played::Ended(result),
+            Settled::Stuck => return Played::Stuck,
         }
-        let (_, events) = greedy::play(state, rules, state.turn, pick, &mut memo)?;
+        if state.phase == Phase::Draw && started(state) >= limit {
+            return Played::Cut;
+        }
+        let Some((_, events)) = greedy::play(state, rules, state.turn, pick, &mut memo) else {
+            return Played::Stuck;
+        };
         for e in &events {
-            apply_event(state, e, rules).ok()?;
+            if apply_event(state, e, rules).is_err() {
+                return Played::Stuck;
+            }
         }
     }
 }
@@ -808,5 +911,256 @@ fn shuffle_in_place(cards: &mut [CardId], rng: &mut ChaCha20) {
     for i in (1..cards.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;
         cards.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::{greedy, Game, Raw};
+
+    /// A tie-breaker drawing from a seeded ChaCha20.
+    fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&seed.to_le_bytes());
+        let mut rng = ChaCha20::from_seed(&key);
+        move |n| match u32::try_from(n) {
+            Ok(n) if n > 1 => rng.below(n) as usize,
+            _ => 0,
+        }
+    }
+
+    /// A new game of `preset` for 2 to 4 seats (by `k`), dealt from `k`'s seed.
+    fn new_game(preset: &str, k: u64) -> (Game, Vec<Event>) {
+        let rules = Arc::new(Rules::new(Variant::preset(preset).unwrap()));
+        let v = &rules.variant;
+        let span = u64::from(v.max_players.min(4) - v.min_players + 1);
+        let players: Vec<String> = (0..u64::from(v.min_players) + k % span)
+            .map(|i| format!("p{i}"))
+            .collect();
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&k.to_le_bytes());
+        seed[9] = 0x33;
+        let setup = Setup {
+            seed,
+            decks: Vec::new(),
+        };
+        Game::new(rules, &players, setup).unwrap()
+    }
+
+    /// What `seat` sees of the round of `game` (its `events`), as the
+    /// searching bot gathers it, but for one thing: every hand is known in
+    /// full and the unseen cards are the stock, in its order. A playout then
+    /// deals them as they lie.
+    fn truth(game: &Game, seat: usize, events: &[Event]) -> Seen {
+        let (st, rules) = (&game.state, &game.rules);
+        let n = st.seats.len();
+        let mut discarded: Vec<Vec<Card>> = vec![Vec::new(); n];
+        let mut had_turn = vec![false; n];
+        let mut draws = 0u16;
+        for e in events {
+            match e {
+                Event::TookDiscard { seat, .. } | Event::DrewFromStock { seat, .. } => {
+                    had_turn[*seat] = true;
+                    draws += 1;
+                }
+                Event::Discarded { seat, card } => {
+                    discarded[*seat].push(rules.card(*card));
+                    had_turn[*seat] = true;
+                }
+                Event::PassedUpcard { seat } => had_turn[*seat] = true,
+                _ => {}
+            }
+        }
+        let v = &rules.variant;
+        Seen {
+            seat,
+            seats: st
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatSeen {
+                    hand_size: s.hand.len(),
+                    known: rules.cards_of(&s.hand),
+                    opened: s.opened,
+                    had_turn: had_turn[i],
+                    discarded: discarded[i].clone(),
+                    laid_any: s.opened && !(i == seat && st.opened_this_turn),
+                })
+                .collect(),
+            discard: rules.cards_of(&st.discard),
+            table: st.melds.iter().map(|m| rules.cards_of(&m.cards)).collect(),
+            unseen: rules.cards_of(&st.stock),
+            stock_size: st.stock.len(),
+            taken: st.taken.map(|t| rules.card(t)),
+            rebuilds_left: v.max_stock_rebuilds.saturating_sub(st.rebuilds as u8),
+            turns_left: v.max_turns_per_round.saturating_sub(draws).max(1),
+            no_draw_seat: None,
+        }
+    }
+
+    /// `command` of the deciding seat with its card ids those of the
+    /// playout's hand, card for card by place in hand (the playout numbers
+    /// twin cards its own way); `None` for a command the search does not weigh.
+    fn in_playout(command: &Command, real: &[CardId], playout: &[CardId]) -> Option<Command> {
+        let id = |raw: Raw| {
+            let at = real.iter().position(|&c| Raw::from(c) == raw)?;
+            Some(Raw::from(playout[at]))
+        };
+        match command {
+            Command::DrawFromStock | Command::TakeDiscard | Command::PassUpcard => Some(command.clone()),
+            Command::Discard { card } => Some(Command::Discard { card: id(*card)? }),
+            Command::Knock { discard, melds } => Some(Command::Knock {
+                discard: match discard {
+                    Some(d) => Some(id(*d)?),
+                    None => None,
+                },
+                melds: match melds {
+                    Some(ms) => Some(
+                        ms.iter()
+                            .map(|m| m.iter().map(|&c| id(c)).collect::<Option<Vec<_>>>())
+                            .collect::<Option<Vec<_>>>()?,
+                    ),
+                    None => None,
+                },
+            }),
+            _ => None,
+        }
+    }
+
+    /// Over thousands of positions of real rounds in every preset, the
+    /// playout built from what the deciding seat sees (here: everything,
+    /// the stock in its order) plays the seat's command and the rest of the
+    /// round to the `RoundEnded` that the kernel's `Game` reaches playing
+    /// the same commands: the same winner and the same round scores. Rounds
+    /// in which the stock is later rebuilt are left out (the playout's
+    /// reshuffle is its own: that order is hidden from every seat).
+    #[test]
+    fn a_playout_scores_the_round_as_the_engine_does() {
+        for preset in ["ramino51", "rami51", "rummy", "gin"] {
+            let (mut compared, mut rebuilt, mut won) = (0, 0, 0);
+            for k in 0..150u64 {
+                let (mut game, mut events) = new_game(preset, k);
+                let mut walk = picker(k ^ 0xA5);
+                let mut rng = ChaCha20::from_seed(&[k as u8 ^ 0x5A; 32]);
+                while let Some(seat) = game.turn_now() {
+                    let greedy_cmd =
+                        greedy::choose(&game.state, &game.rules, seat, &mut walk).expect("a greedy command");
+                    if matches!(game.state.phase, Phase::Draw | Phase::Play) && rng.below(3) == 0 {
+                        let seen = truth(&game, seat, &events);
+                        let base = Base::of(&game.rules.variant, &seen).expect("a playout of a real position");
+                        let phase = game.state.phase;
+                        let start = base.start(
+                            phase,
+                            &Dealt {
+                                hands: vec![Vec::new(); seen.seats.len()],
+                                stock: base.unseen.clone(),
+                            },
+                        );
+                        if let Some(cmd) =
+                            in_playout(&greedy_cmd, &game.state.seats[seat].hand, &start.seats[seat].hand)
+                        {
+                            let mut real = game.clone();
+                            let mut pick = picker(k + 7);
+                            let mut more = real.apply(seat as i64, &greedy_cmd).unwrap();
+                            let ended = loop {
+                                if more.iter().any(|e| matches!(e, Event::StockReshuffled { .. })) {
+                                    break None;
+                                }
+                                if let Some(Event::RoundEnded(r)) =
+                                    more.iter().find(|e| matches!(e, Event::RoundEnded(_)))
+                                {
+                                    break Some(r.clone());
+                                }
+                                let s = real.turn_now().expect("a round in play");
+                                let c = greedy::choose(&real.state, &real.rules, s, &mut pick).unwrap();
+                                more = real.apply(s as i64, &c).unwrap();
+                            };
+                            match ended {
+                                None => rebuilt += 1,
+                                Some(ended) => {
+                                    let outcome = base
+                                        .run(start, &cmd, &game.setup, &mut picker(k + 7), None)
+                                        .unwrap_or_else(|why| panic!("{preset} {k}: {why} for {cmd:?}"));
+                                    assert_eq!(
+                                        (outcome.winner, &outcome.scores),
+                                        (ended.winner, &ended.scores),
+                                        "{preset}, deal {k}, {greedy_cmd:?} in {:?}",
+                                        game.state
+                                    );
+                                    compared += 1;
+                                    won += usize::from(ended.winner.is_some());
+                                }
+                            }
+                        }
+                    }
+                    let more = game.apply(seat as i64, &greedy_cmd).unwrap();
+                    if more.iter().any(|e| matches!(e, Event::RoundEnded(_))) {
+                        break;
+                    }
+                    events.extend(more);
+                }
+            }
+            assert!(
+                compared > 1000 && won > compared / 2,
+                "{preset}: {compared} rounds compared, {won} won, {rebuilt} rebuilt"
+            );
+        }
+    }
+
+    /// A playout cut at the next turn's start (horizon 0) is worth the lead
+    /// of the seat's least deadwood after its discard over the other hand's,
+    /// `tanh(lead / 15)`, on every deal: here the other hand is known in
+    /// full, so every deal gives the same value; no playout counts as won.
+    #[test]
+    fn a_cut_playout_is_worth_the_lead_of_its_least_deadwood() {
+        let v = Variant::gin();
+        let mine = Card::parse_list("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH").unwrap();
+        let theirs = Card::parse_list("7C 7D 7S 8H 8S 2D 3D 5C TC TD").unwrap();
+        let mut unseen = v.deck().cards();
+        unseen.retain(|c| !mine.contains(c) && !theirs.contains(c));
+        let seat = |known: Vec<Card>| SeatSeen {
+            hand_size: known.len(),
+            known,
+            opened: false,
+            had_turn: true,
+            discarded: vec![],
+            laid_any: false,
+        };
+        let seen = Seen {
+            seat: 0,
+            seats: vec![seat(mine.clone()), seat(theirs.clone())],
+            discard: vec![],
+            table: vec![],
+            stock_size: unseen.len(),
+            unseen,
+            taken: None,
+            rebuilds_left: 0,
+            turns_left: 200,
+            no_draw_seat: None,
+        };
+        let actions = [
+            Action::Discard("KC".parse().unwrap()),
+            Action::Discard("4H".parse().unwrap()),
+        ];
+        let budget = Budget {
+            horizon: Some(0),
+            ..Budget::iterations(8)
+        };
+        let evals = evaluate(&v, &seen, &actions, &budget, [3; 32]).unwrap();
+        let least = |hand: &[Card], out: &str| {
+            let out: Card = out.parse().unwrap();
+            let rest: Vec<Card> = hand.iter().copied().filter(|&c| c != out).collect();
+            f64::from(min_deadwood(&rest, &v).unwrap().value)
+        };
+        let other = f64::from(min_deadwood(&theirs, &v).unwrap().value);
+        for (e, out) in evals.iter().zip(["KC", "4H"]) {
+            let expected = ((other - least(&mine, out)) / CUT_SCALE).tanh();
+            assert!((e.mean - expected).abs() < 1e-12, "{out}: {e:?}, expected {expected}");
+            assert_eq!((e.playouts, e.wins), (8, 0), "{e:?}");
+        }
+        assert!(evals[0].mean > evals[1].mean, "{evals:?}");
     }
 }

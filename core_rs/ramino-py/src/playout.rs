@@ -50,13 +50,15 @@ fn per_seat<T>(name: &str, values: Vec<T>, n: usize) -> PyResult<Vec<T>> {
 /// `iterations` bounds the deals sampled; `time_ms`, when given, bounds the
 /// wall-clock time too (at least one deal is always played).
 /// `margin_weight`: what a point of margin adds to a playout's utility beside
-/// the win's 1 (a hundredth by default).
+/// the win's 1 (a hundredth by default). `horizon`: turns of every seat
+/// after which a playout stops and is scored by the hands' least deadwood
+/// (`None`: at the round's end).
 #[pyfunction]
 #[pyo3(signature = (
     variant, *, seat, hand_sizes, known, opened, had_turn, discarded, laid_any,
     discard, table, unseen, stock_size, actions, iterations, seed,
     taken = None, rebuilds_left = 0, turns_left = 300, no_draw_seat = None, time_ms = None,
-    margin_weight = 0.01
+    margin_weight = 0.01, horizon = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn evaluate_actions(
@@ -82,6 +84,7 @@ pub(crate) fn evaluate_actions(
     no_draw_seat: Option<usize>,
     time_ms: Option<f64>,
     margin_weight: f64,
+    horizon: Option<u32>,
 ) -> PyResult<Vec<Evaluated>> {
     let v = variant_arg(variant)?;
     let n = hand_sizes.len();
@@ -144,6 +147,7 @@ pub(crate) fn evaluate_actions(
         max_iterations: iterations,
         time: time_ms.map(|t| Duration::from_secs_f64(t / 1000.0)),
         margin_weight,
+        horizon,
     };
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
