@@ -20,6 +20,7 @@ from ramino.v1 import game_pb2
 from .test_sessions import (
     answer,
     draw,
+    move_request,
     options_of,
     serving,
     session,
@@ -191,29 +192,6 @@ async def test_an_ask_is_no_move_and_needs_no_request_id() -> None:
         call.cancel()
 
 
-def lean_move(options: game_pb2.SeatOptions, request_id: str) -> game_pb2.PlayGameRequest:
-    """Melds when it can, a draw, else the hinted discard (without a hint,
-    the last legal discard: the card just drawn)."""
-    kinds = {m.WhichOneof("move"): m for m in options.moves}
-    v = options.version
-    if "lay_melds" in kinds:
-        melds = kinds["lay_melds"].lay_melds.melds
-        return game_pb2.PlayGameRequest(
-            lay_melds=game_pb2.LayMeldsRequest(
-                request_id=request_id, expected_version=v, melds=melds
-            )
-        )
-    if "draw_from_stock" in kinds:
-        return game_pb2.PlayGameRequest(
-            draw_from_stock=game_pb2.DrawFromStockRequest(request_id=request_id, expected_version=v)
-        )
-    discards = [m.discard.card_id for m in options.moves if m.WhichOneof("move") == "discard"]
-    card = options.hint.suggested_discard.id if options.HasField("hint") else discards[-1]
-    return game_pb2.PlayGameRequest(
-        discard=game_pb2.DiscardRequest(request_id=request_id, expected_version=v, card_id=card)
-    )
-
-
 async def play_seat_lean(
     stub: Any, name: str, token: str, until: int, prefix: str, hints: bool
 ) -> int:
@@ -236,7 +214,7 @@ async def play_seat_lean(
         assert options.HasField("hint") == (hints and bool(options.moves))
         if options.moves and last < until:
             made += 1
-            await call.write(lean_move(options, f"{prefix}-{made}"))
+            await call.write(move_request(options, f"{prefix}-{made}"))
     call.cancel()
     return made
 

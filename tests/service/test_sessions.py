@@ -68,7 +68,8 @@ def reason_in(status: Any) -> str:
 
 def move_request(options: game_pb2.SeatOptions, request_id: str) -> game_pb2.PlayGameRequest:
     """The move a plain player makes from its pushed options: melds when it
-    can, a draw, else the hinted discard."""
+    can, a draw, else the hinted discard (without a hint, the last legal
+    discard: the card just drawn)."""
     kinds = {m.WhichOneof("move"): m for m in options.moves}
     v = options.version
     if "lay_melds" in kinds:
@@ -82,7 +83,8 @@ def move_request(options: game_pb2.SeatOptions, request_id: str) -> game_pb2.Pla
         return game_pb2.PlayGameRequest(
             draw_from_stock=game_pb2.DrawFromStockRequest(request_id=request_id, expected_version=v)
         )
-    card = options.hint.suggested_discard.id
+    discards = [m.discard.card_id for m in options.moves if m.WhichOneof("move") == "discard"]
+    card = options.hint.suggested_discard.id if options.HasField("hint") else discards[-1]
     return game_pb2.PlayGameRequest(
         discard=game_pb2.DiscardRequest(request_id=request_id, expected_version=v, card_id=card)
     )
