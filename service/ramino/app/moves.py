@@ -339,11 +339,16 @@ class Moves:
             game = await self._t.load_locked(game_id)
             if game.version != version:
                 return None
-            engine = game.engine
-            if engine is None or game.ended is not None or engine.turn != seat:
-                turn = None if engine is None or game.ended is not None else engine.turn
-                return LegalMoves(game.version, (), None, turn)
-            return await self._legal(game, seat, hint)
+            return await self._options(game, seat, hint)
+
+    async def _options(self, game: HostedGame, seat: int, hint: bool) -> LegalMoves:
+        """What ``seat`` may do in ``game`` now (the caller holds its lock):
+        no moves, and whose turn it is, when the turn is another's."""
+        engine = game.engine
+        if engine is None or game.ended is not None or engine.turn != seat:
+            turn = None if engine is None or game.ended is not None else engine.turn
+            return LegalMoves(game.version, (), None, turn)
+        return await self._legal(game, seat, hint)
 
     async def seen(self, game_id: str, seat: int, hint: bool) -> tuple[SeenGame, LegalMoves]:
         """The game now as ``seat`` sees it, and what it may do (``hint``:
@@ -351,11 +356,7 @@ class Moves:
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
             check_seat(seat, len(game.players))
-            engine = game.engine
-            if engine is None or game.ended is not None or engine.turn != seat:
-                turn = None if engine is None or game.ended is not None else engine.turn
-                return seen_game(game, seat), LegalMoves(game.version, (), None, turn)
-            return seen_game(game, seat), await self._legal(game, seat, hint)
+            return seen_game(game, seat), await self._options(game, seat, hint)
 
     async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
         """The move the bot of ``level`` would make now for ``seat`` (which

@@ -28,7 +28,6 @@ __all__ = [
     "MoveOutcome",
     "KeptAnswer",
     "seen_game",
-    "seen_turn",
     "legal_moves",
     "with_hint",
 ]
@@ -124,14 +123,6 @@ class KeptAnswer:
     transport's own bytes, given back as they were kept."""
 
     data: bytes
-
-
-def seen_turn(game: SeenGame) -> int | None:
-    """Whose turn it is in ``game`` (None: no seat is to play)."""
-    view = game.view
-    if view is None or game.ended is not None:
-        return None
-    return view.value.turn
 
 
 def seen_game(game: HostedGame, viewer: int | None, view: Seen[View] | None = None) -> SeenGame:
