@@ -8,6 +8,13 @@ loop goes on meanwhile. The pool admits at most ``capacity`` calls at once
 RESOURCE_EXHAUSTED (``SERVER_BUSY``) rather than queued without bound, so a
 flood of heavy requests costs the server a bounded backlog and the client a
 clear answer to retry later.
+
+The server's own heavy work (a bot's search, a timer's move on a large hand)
+is no caller to refuse: :meth:`WorkPool.duty` waits for one of ``workers``
+duty slots instead, so at most that many duties are in the pool at once.
+A duty then starts on a thread at once (its clock, a bot's budget, is not
+spent in a queue), and a caller's call waits behind at most ``workers``
+duties, never behind every bot game the server hosts.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -42,6 +50,10 @@ class WorkPool:
         self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="ramino-work")
         self._lock = threading.Lock()
         self._admitted = 0
+        # One semaphore per event loop (an asyncio primitive binds to one).
+        self._duty_slots: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, asyncio.Semaphore
+        ] = weakref.WeakKeyDictionary()
 
     @property
     def admitted(self) -> int:
@@ -67,6 +79,23 @@ class WorkPool:
         # Released when the work ends, even when the caller gave up waiting.
         future.add_done_callback(self._release)
         return await asyncio.wrap_future(future)
+
+    async def duty(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on a thread of the pool for the server's own work:
+        waits for a duty slot (at most ``workers`` duties at once) rather
+        than being refused, and does not count against ``capacity``."""
+        loop = asyncio.get_running_loop()
+        slots = self._duty_slots.get(loop)
+        if slots is None:
+            slots = self._duty_slots[loop] = asyncio.Semaphore(self.workers)
+        async with slots:
+            future: Future[T] = self._executor.submit(fn, *args)
+            try:
+                return await asyncio.wrap_future(future)
+            except asyncio.CancelledError:
+                # The slot is held until the thread is free again.
+                await asyncio.wait([asyncio.wrap_future(future)])
+                raise
 
     def _release(self, _: object) -> None:
         with self._lock:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import io
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import grpc
 import pytest
+import structlog
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp
+from ramino.logs import configure
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc
 
@@ -29,6 +32,15 @@ class Harness:
     app: GameApp
     tokens: TokenIssuer
     stub: game_pb2_grpc.GameServiceStub
+
+
+@pytest.fixture
+def logs() -> Iterator[io.StringIO]:
+    """The JSON lines logged while the test runs."""
+    out = io.StringIO()
+    configure("info", json=True, stream=out, cache=False)
+    yield out
+    structlog.reset_defaults()
 
 
 @pytest.fixture

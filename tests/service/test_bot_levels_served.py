@@ -1,16 +1,25 @@
 """Games against the searching bot levels through a real server: the seat
-shows its level, the bot's decisions run in the work pool, the game ends."""
+shows its level, the bot's decisions run in the work pool (waiting for a
+duty slot there, never refused, never crowding callers out), the game
+ends; a decision the machine starves is counted and said in the log."""
 
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import grpc
+import pytest
+from prometheus_client import REGISTRY
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
-from ramino.app import GameApp
+from ramino.app import GameApp, Limits
+from ramino.app.duties import STARVED_LOG_SECONDS, StarvedLog
+from ramino.bots.search import LEVEL_BUDGETS, Decision, set_level_times
 from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc
@@ -19,15 +28,62 @@ from tests.service.conftest import SECRET, SEED, Harness, auth, play_one, reason
 
 
 class CountingPool(WorkPool):
-    """The work pool, counting what it ran."""
+    """The work pool, counting what it ran (callers' calls and duties) and
+    the most duties it held at once."""
 
-    def __init__(self) -> None:
-        super().__init__(workers=2)
+    def __init__(self, workers: int = 2, capacity: int | None = None) -> None:
+        super().__init__(workers=workers, capacity=capacity)
         self.ran = 0
+        self.duties = 0
+        self.most_duties = 0
 
     async def run(self, fn: Any, *args: Any) -> Any:
         self.ran += 1
         return await super().run(fn, *args)
+
+    async def duty(self, fn: Any, *args: Any) -> Any:
+        def counted(*a: Any) -> Any:
+            self.duties += 1
+            self.most_duties = max(self.most_duties, self.duties)
+            try:
+                return fn(*a)
+            finally:
+                self.duties -= 1
+
+        self.ran += 1
+        return await super().duty(counted, *args)
+
+
+@pytest.fixture
+def level_times() -> Iterator[None]:
+    """The searching levels' time budgets put back after the test."""
+    saved = {level: b.time_ms for level, b in LEVEL_BUDGETS.items() if b.time_ms is not None}
+    yield
+    set_level_times(saved)
+
+
+async def bot_games(stub: game_pb2_grpc.GameServiceStub, count: int, seats: list[int]) -> list[str]:
+    """``count`` one-hand gin games whose seats are all bots of ``seats``."""
+    names = []
+    for _ in range(count):
+        created = await stub.CreateGame(
+            game_pb2.CreateGameRequest(
+                variant="gin",
+                seats=[game_pb2.SeatConfig(bot=level) for level in seats],
+                overrides={"target_score": 1},
+            )
+        )
+        names.append(created.game.name)
+    return names
+
+
+async def finished(stub: game_pb2_grpc.GameServiceStub, names: list[str]) -> bool:
+    views = [(await stub.GetGame(game_pb2.GetGameRequest(name=n))).view for n in names]
+    return all(v.status == game_pb2.GAME_STATUS_FINISHED for v in views)
+
+
+def metric(name: str, level: str) -> float:
+    return REGISTRY.get_sample_value(name, {"level": level}) or 0.0
 
 
 async def test_a_person_plays_a_hard_and_an_expert_bot_to_the_end() -> None:
@@ -107,3 +163,109 @@ async def test_a_hint_can_come_from_a_level(harness: Harness) -> None:
         assert reason_of(e) == "BAD_HINT_LEVEL"
     else:
         raise AssertionError("an unknown hint level was accepted")
+
+
+async def test_bot_duties_wait_for_their_slot_and_leave_the_pool_to_callers(
+    logs: io.StringIO, level_times: None
+) -> None:
+    """Six games of hard bots on a pool of one thread that admits one
+    caller's call at a time: every bot decision waits for the one duty slot
+    (no duty fails, at most one in the pool at once, every game ends), and a
+    person's hints by the hard level, callers' calls through the same pool,
+    are answered all along instead of SERVER_BUSY."""
+    set_level_times({"hard": 2.0})
+    pool = CountingPool(workers=1, capacity=1)
+    limits = Limits(allow_bot_games=True)
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool, limits=limits)
+    running = await create_server("127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)), pool=pool)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            h = Harness(running, app, TokenIssuer(SECRET), game_pb2_grpc.GameServiceStub(channel))
+            hard = game_pb2.BOT_LEVEL_HARD
+            names = await bot_games(h.stub, 6, [hard, hard])
+            person, tokens = await seated_game(h, "gin", 2)
+            hints = 0
+            for _ in range(4000):
+                if await finished(h.stub, names):
+                    break
+                turn = (await h.stub.GetGame(game_pb2.GetGameRequest(name=person))).view.turn
+                asked = await h.stub.GetLegalMoves(
+                    game_pb2.GetLegalMovesRequest(name=person, hint_level=hard),
+                    metadata=auth(tokens[turn]),
+                )
+                assert asked.hint.suggested_move in list(asked.moves)
+                hints += 1
+            assert await finished(h.stub, names)
+            assert hints > 0
+            assert pool.most_duties == 1
+    finally:
+        await running.stop(0)
+        pool.shutdown()
+    lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
+    assert not [d for d in lines if d["event"] == "duty failed"]
+
+
+async def test_a_starved_bot_decision_is_counted_and_said_in_the_log(
+    logs: io.StringIO, level_times: None
+) -> None:
+    """A budget no search can keep (a microsecond): every searched decision
+    of the hard bot runs past 1.5 times it, so each is counted in
+    ``ramino_bot_starved`` and the log says so (the first at once, then at
+    most a line per STARVED_LOG_SECONDS), while the game plays on to its
+    end; the decisions and the deals they sampled are in the metrics."""
+    set_level_times({"hard": 0.001})
+    starved = metric("ramino_bot_starved_total", "hard")
+    decided = metric("ramino_bot_decision_seconds_count", "hard")
+    dealt = metric("ramino_bot_decision_deals_count", "hard")
+    pool = CountingPool()
+    limits = Limits(allow_bot_games=True)
+    app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool, limits=limits)
+    running = await create_server("127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = game_pb2_grpc.GameServiceStub(channel)
+            names = await bot_games(stub, 1, [game_pb2.BOT_LEVEL_HARD, game_pb2.BOT_LEVEL_MEDIUM])
+            for _ in range(3000):
+                if await finished(stub, names):
+                    break
+                await asyncio.sleep(0.005)
+            assert await finished(stub, names)
+    finally:
+        await running.stop(0)
+        pool.shutdown()
+    searched = metric("ramino_bot_decision_deals_count", "hard") - dealt
+    assert searched > 0
+    assert metric("ramino_bot_starved_total", "hard") - starved == searched
+    assert metric("ramino_bot_decision_seconds_count", "hard") - decided >= searched
+    lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
+    said = [d for d in lines if d["event"] == "bot decisions starved"]
+    assert said and said[0]["starved"] == said[0]["searched"] == 1
+    assert said[0]["bot"] == "hard" and said[0]["budget_ms"] == 0.001
+    assert said[0]["deals"] >= 1 and said[0]["game"] == names[0].split("/")[-1]
+
+
+def test_starved_decisions_are_said_at_most_once_a_period(logs: io.StringIO) -> None:
+    """The first starved decision is said at once; the next ones within
+    STARVED_LOG_SECONDS only in the line after it, which counts them and
+    the searches since; decisions with nothing searched are not counted."""
+    now = [0.0]
+    said = StarvedLog(clock=lambda: now[0])
+    hungry = Decision("hard", wall_ms=40.0, cpu_ms=5.0, deals=12, budget_ms=20.0)
+    fed = Decision("hard", wall_ms=20.0, cpu_ms=19.0, deals=300, budget_ms=20.0)
+    greedy = Decision("hard", wall_ms=40.0, cpu_ms=1.0, deals=0, budget_ms=20.0)
+    assert hungry.starved and not fed.starved and not greedy.starved
+    assert Decision("hard", 35.0, 30.0, 300, 20.0).starved  # past 1.5 times its budget
+    assert not Decision("hard", 900.0, 1.0, 40, None).starved  # no clock: never starved
+    said.note("g1", hungry)
+    for t in (1.0, 2.0, 3.0):
+        now[0] = t
+        said.note("g2", fed)
+        said.note("g2", greedy)
+        said.note("g3", hungry)
+    now[0] = STARVED_LOG_SECONDS + 0.5
+    said.note("g4", hungry)
+    assert said.lines == 2
+    lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
+    first, second = [d for d in lines if d["event"] == "bot decisions starved"]
+    assert (first["starved"], first["searched"], first["game"]) == (1, 1, "g1")
+    assert (second["starved"], second["searched"], second["game"]) == (4, 7, "g4")

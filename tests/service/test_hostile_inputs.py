@@ -12,7 +12,7 @@ import io
 import json
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,6 @@ import grpc
 import pytest
 import ramino
 import ramino.app.moves as app_moves
-import structlog
 from google.protobuf import descriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
@@ -35,7 +34,6 @@ from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, transport_limit
 from ramino.api.messages import GameVariant, Messages
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, games
-from ramino.logs import configure
 from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc, types_pb2
@@ -88,14 +86,6 @@ async def hostile() -> AsyncIterator[Hostile]:
         yield Hostile.on(running, app, pool, ch)
     await running.stop(0)
     pool.shutdown()
-
-
-@pytest.fixture
-def logs() -> Iterator[io.StringIO]:
-    out = io.StringIO()
-    configure("info", json=True, stream=out, cache=False)
-    yield out
-    structlog.reset_defaults()
 
 
 def info_of(err: grpc.aio.AioRpcError) -> error_details_pb2.ErrorInfo:

@@ -9,7 +9,6 @@ import json
 import re
 import time
 import urllib.request
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
 from ramino.api.game_servicer import request_hash
-from ramino.logs import bind_context, clear_context, configure, info
+from ramino.logs import bind_context, clear_context, info
 from ramino.v1 import game_pb2, game_pb2_grpc
 
 from tests.client.conftest import ProcessServer, free_port
@@ -28,15 +27,6 @@ from tests.client.conftest import ProcessServer, free_port
 from .conftest import Harness, auth, reason_of, seated_game
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
-
-
-@pytest.fixture
-def logs() -> Iterator[io.StringIO]:
-    """The JSON lines logged while the test runs."""
-    out = io.StringIO()
-    configure("info", json=True, stream=out, cache=False)
-    yield out
-    structlog.reset_defaults()
 
 
 def rpc_lines(text: str) -> list[dict[str, Any]]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import time
 import uuid
 from collections.abc import Callable
 from typing import Protocol
@@ -24,7 +26,8 @@ from typing import Protocol
 import structlog
 
 from ramino.app.log import HostedGame
-from ramino.bots import Bot, make_bot
+from ramino.bots import Bot, SearchBot, make_bot
+from ramino.bots.search import Decision
 from ramino.engine import (
     Command,
     Discard,
@@ -66,9 +69,54 @@ class DutyHost(Protocol):
     ) -> bool: ...
 
 
+STARVED_LOG_SECONDS = 10.0
+"""At most one "bot decisions starved" line per this many seconds."""
+
+
+class StarvedLog:
+    """Says in the log when the machine starves the searching bots: the
+    first starved decision at once, then at most one line per
+    :data:`STARVED_LOG_SECONDS`, with how many of the decisions since the
+    last line were starved and the last one's figures (a line per decision
+    would flood the log of a saturated server)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._logged_at = -math.inf
+        self._decisions = 0
+        self._starved = 0
+        self.lines = 0
+
+    def note(self, game_id: str, decision: Decision) -> None:
+        if decision.deals == 0:
+            return  # nothing was searched
+        self._decisions += 1
+        if not decision.starved:
+            return
+        self._starved += 1
+        now = self._clock()
+        if now - self._logged_at < STARVED_LOG_SECONDS:
+            return
+        log.warning(
+            "bot decisions starved",
+            starved=self._starved,
+            searched=self._decisions,
+            bot=decision.level,  # "level" is the line's own (warning)
+            game=game_id,
+            wall_ms=round(decision.wall_ms, 1),
+            cpu_ms=round(decision.cpu_ms, 1),
+            budget_ms=decision.budget_ms,
+            deals=decision.deals,
+        )
+        self.lines += 1
+        self._logged_at = now
+        self._decisions = self._starved = 0
+
+
 class Duties:
     def __init__(self, app: DutyHost, clock: Callable[[], float], bot_delay: float = 0.0) -> None:
         self._app = app
+        self._starved = StarvedLog()
         self._clock = clock
         self.bot_delay = bot_delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -173,6 +221,8 @@ class Duties:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             bot = self._bot(game_id, game.header.seed, seat, spec.bot)
+            if isinstance(bot, SearchBot):
+                bot.last = None
             await self._app.act_for(
                 game_id,
                 seat,
@@ -181,6 +231,8 @@ class Duties:
                 timed_out=False,
                 heavy=bot.heavy,
             )
+            if isinstance(bot, SearchBot) and bot.last is not None:
+                self._starved.note(game_id, bot.last)
             await asyncio.sleep(0)
             return True
         delay = game.last_at + timer - self._clock()

@@ -405,9 +405,9 @@ class Moves:
             engine = game.engine
             if self._pool is not None and (heavy or len(engine.hand(seat)) > POOLED_HAND):
                 # A bot's searches (on a large hand, or playouts), in the work pool; the lock
-                # is held, so nothing changes the game meanwhile. A full pool
-                # fails this duty: the sweep comes back to it.
-                command = await self._pool.run(choose, engine)
+                # is held, so nothing changes the game meanwhile. A duty waits
+                # for its slot in the pool rather than being refused.
+                command = await self._pool.duty(choose, engine)
             else:
                 command = choose(engine)
             applied = await self._apply(game, seat, command, extra)

@@ -32,6 +32,8 @@ import random
 import time
 from dataclasses import dataclass
 
+from prometheus_client import Counter, Histogram
+
 from ramino._core import Variant, evaluate_actions
 from ramino.bots.greedy import GreedyBot
 from ramino.engine import (
@@ -58,6 +60,7 @@ from ramino.engine.events import (
 
 __all__ = [
     "Budget",
+    "Decision",
     "HINT_ITERATIONS",
     "KNOCKING_HORIZON",
     "LEVEL_BUDGETS",
@@ -69,7 +72,33 @@ __all__ = [
     "parse_times",
     "playout_horizon",
     "set_level_times",
+    "STARVED_SHARE",
 ]
+
+DECISION_SECONDS = Histogram(
+    "ramino_bot_decision_seconds",
+    "A searching bot's decision, from its start to its choice (wall clock), by level",
+    ["level"],
+    buckets=(0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2)
+    + (0.3, 0.5, 0.75, 1.0, 2.0, 5.0),
+)
+DECISION_DEALS = Histogram(
+    "ramino_bot_decision_deals",
+    "Deals a searching bot's decision sampled (its candidates are played out on them), by level",
+    ["level"],
+    buckets=(1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000),
+)
+STARVED = Counter(
+    "ramino_bot_starved",
+    "Timed decisions of a searching bot that got less than STARVED_SHARE of a core"
+    " or ran past 1.5 times their budget, by level",
+    ["level"],
+)
+
+STARVED_SHARE = 0.5
+"""A timed decision is starved when the CPU time its thread got is less than
+this share of its wall time: the machine gave its playouts less than half a
+core, so it searched far fewer deals than its budget buys on an idle one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +214,29 @@ _UNBOUNDED = 1 << 30
 
 
 @dataclass(frozen=True, slots=True)
+class Decision:
+    """What one decision of a searching bot took: ``wall_ms`` from its
+    start to its choice, ``cpu_ms`` its thread's CPU time meanwhile (the
+    playouts run on the same thread, without the GIL), ``deals`` the deals
+    it sampled (0: nothing to weigh, played greedily) and
+    ``budget_ms`` its time budget (None: no clock)."""
+
+    level: str
+    wall_ms: float
+    cpu_ms: float
+    deals: int
+    budget_ms: float | None
+
+    @property
+    def starved(self) -> bool:
+        """A timed search that the machine starved: it got less than
+        :data:`STARVED_SHARE` of a core, or ran past 1.5 times its budget."""
+        if self.budget_ms is None or self.deals == 0:
+            return False
+        return self.cpu_ms < STARVED_SHARE * self.wall_ms or self.wall_ms > 1.5 * self.budget_ms
+
+
+@dataclass(frozen=True, slots=True)
 class Observation:
     """What a seat has seen, in the form the kernel's playouts take."""
 
@@ -288,15 +340,35 @@ class SearchBot(GreedyBot):
         self.budget = budget or LEVEL_BUDGETS[kind]
         self._search_rng = random.Random(seed ^ 0x5EA5C4)
         self._started = 0.0
+        self._deals = 0
+        self.last: Decision | None = None
+        """The last decision's accounting (the duty that asked logs a starved one)."""
 
     def choose(self, game: Game, seat: int) -> Command:
         self._started = time.perf_counter()
+        cpu = time.thread_time()
+        self._deals = 0
         view = game.view(seat)
         moves = game.legal_moves(seat)
         candidates = self._candidates(game, view, moves)
         if len(candidates) < 2:
-            return super().choose(game, seat)
-        return self._search(game, seat, view, candidates)
+            command = super().choose(game, seat)
+        else:
+            command = self._search(game, seat, view, candidates)
+        wall = time.perf_counter() - self._started
+        self.last = decision = Decision(
+            self.kind,
+            1000 * wall,
+            1000 * (time.thread_time() - cpu),
+            self._deals,
+            self.budget.time_ms,
+        )
+        DECISION_SECONDS.labels(self.kind).observe(wall)
+        if decision.deals:
+            DECISION_DEALS.labels(self.kind).observe(decision.deals)
+        if decision.starved:
+            STARVED.labels(self.kind).inc()
+        return command
 
     def _candidates(
         self, game: Game, view: View, moves: list[Command]
@@ -389,6 +461,9 @@ class SearchBot(GreedyBot):
             ),
             horizon=playout_horizon(game.rules.variant),
         )
+        # Every candidate is played out on the same deals until beaten: the
+        # deals sampled are the most playouts of any.
+        self._deals = max(playouts for _, playouts, _, _, _ in evals)
         # The greedy choice (the first) stands unless another beats it by
         # more than the noise of the playouts: a choice made on noise alone
         # is worse than the greedy bot's reasons.
