@@ -21,6 +21,15 @@ Budgets: by default ``hard`` and ``expert`` search for their time budgets
 gives ``hard`` N sampled deals a decision and ``expert`` 5 N, with no clock:
 the run is then reproducible from its seed on any machine.
 
+One rating scale: every hand played is also a game between the two levels
+for OpenSkill's Plackett-Luce model (the model and defaults of the players'
+ratings, ``ramino.app.ratings.MODEL``; a hand with no winner a tie), the
+pairs' hands taken in turn (one of each pair, then the next), and each
+level's mu, sigma and ordinal (mu - 3 sigma, what the leaderboard orders by)
+printed at the end, strongest first. ``--ratings-out FILE`` writes them as
+JSON with the command that made them: ``service/ramino/bots/ratings.json``
+is that file, which the server hands out (``RulesService.ListBotLevels``).
+
 Run: ``nice -n 10 .venv/bin/python bench/bots_arena.py --games 200
 --iterations 40`` (``--variants gin:2 --levels medium,hard`` for one pair). Gin against
 OpenSpiel's bots on the same hands: ``bench/gin_openspiel.py``.
@@ -30,11 +39,15 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
+import shlex
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ramino.app.ratings import MODEL
 from ramino.bots import LEVEL_BUDGETS, LEVELS, Bot, Budget, make_bot
 from ramino.engine import Command, Game, MatchEnded, RoundEnded
 from ramino.simulate import game_seed
@@ -183,6 +196,26 @@ def play_pair(
     return tally
 
 
+def rating_scale(pairs: list[tuple[str, str, list[float]]]) -> dict[str, dict[str, float]]:
+    """Each level's OpenSkill rating from the hands of ``pairs`` (the first
+    level, the second, the first's win share of each hand), the pairs'
+    hands taken in turn so that no pair's hands all come last."""
+    ratings = {level: MODEL.rating() for a, b, _ in pairs for level in (a, b)}
+    longest = max((len(wins) for _, _, wins in pairs), default=0)
+    for i in range(longest):
+        for a, b, wins in pairs:
+            if i >= len(wins):
+                continue
+            w = wins[i]
+            ranks = [1.0, 1.0] if w == 0.5 else ([1.0, 2.0] if w > 0.5 else [2.0, 1.0])
+            [ra], [rb] = MODEL.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
+            ratings[a], ratings[b] = ra, rb
+    return {
+        level: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma}
+        for level, r in sorted(ratings.items(), key=lambda kv: -kv[1].mu)
+    }
+
+
 def report(variant: str, players: int, a: str, b: str, t: Tally, whole: bool = False) -> None:
     n = len(t.wins)
     w, wi = interval(t.wins)
@@ -228,27 +261,81 @@ def main() -> None:
         help="play each variant's whole game (rummy to 150, gin to 100) instead of one hand",
     )
     p.add_argument("--seed", type=int, default=24)
+    p.add_argument(
+        "--hands-out",
+        default=None,
+        help="append each pair's hands (levels, variant, win shares) to this JSON-lines file",
+    )
+    p.add_argument(
+        "--ratings-from",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="play nothing: the rating scale of the hands in these --hands-out files",
+    )
+    p.add_argument(
+        "--ratings-out", default=None, help="write the levels' rating scale to this JSON file"
+    )
     args = p.parse_args()
+    if args.ratings_from:
+        pairs: list[tuple[str, str, list[float]]] = []
+        commands: list[str] = []
+        for path in args.ratings_from:
+            with open(path, encoding="utf-8") as lines:
+                for text in lines:
+                    if text.strip():
+                        saved = json.loads(text)
+                        strong, weak, wins = saved["pair"]
+                        pairs.append((strong, weak, wins))
+                        if saved["command"] not in commands:
+                            commands.append(saved["command"])
+        print_scale(pairs, args.ratings_out, commands)
+        return
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
     table = budgets(args.iterations, args.time_ms)
     print(f"budgets: {', '.join(f'{k} {v}' for k, v in table.items())}")
+    played: list[tuple[str, str, list[float]]] = []
     for case in args.variants.split(","):
         variant, _, n = case.partition(":")
         players = int(n or 2)
         for a, b in itertools.combinations(levels, 2):
             # Report the stronger level first (levels are listed weakest first).
             strong, weak = (b, a)
-            report(
-                variant,
-                players,
-                strong,
-                weak,
-                play_pair(
-                    variant, players, strong, weak, args.games, args.seed, table, args.whole_games
-                ),
-                args.whole_games,
+            tally = play_pair(
+                variant, players, strong, weak, args.games, args.seed, table, args.whole_games
             )
+            report(variant, players, strong, weak, tally, args.whole_games)
+            played.append((strong, weak, tally.wins))
+            if args.hands_out:
+                with open(args.hands_out, "a", encoding="utf-8") as out:
+                    saved = {
+                        "command": "bench/bots_arena.py " + shlex.join(sys.argv[1:]),
+                        "variant": f"{variant}:{players}",
+                        "pair": [strong, weak, tally.wins],
+                    }
+                    out.write(json.dumps(saved) + "\n")
     latency_report()
+    print_scale(played, args.ratings_out, [])
+
+
+def print_scale(
+    played: list[tuple[str, str, list[float]]], ratings_out: str | None, played_by: list[str]
+) -> None:
+    """Prints the levels' rating scale from the hands ``played``; with
+    ``ratings_out``, writes it there with the commands that made it (those
+    that ``played_by`` names played the hands, then this one)."""
+    scale = rating_scale(played)
+    hands = sum(len(wins) for _, _, wins in played)
+    print(f"one rating scale (OpenSkill Plackett-Luce, {hands} hands, the pairs in turn):")
+    for level, r in scale.items():
+        print(
+            f"  {level:>6}  mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  ordinal {r['ordinal']:6.2f}"
+        )
+    if ratings_out:
+        command = "; ".join([*played_by, "bench/bots_arena.py " + shlex.join(sys.argv[1:])])
+        with open(ratings_out, "w", encoding="utf-8") as out:
+            json.dump({"command": command, "hands": hands, "levels": scale}, out, indent=2)
+            out.write("\n")
 
 
 if __name__ == "__main__":

@@ -508,3 +508,15 @@ func (c *Client) ListVariants(ctx context.Context) ([]*raminov1.Variant, error) 
 	}
 	return resp.GetVariants(), nil
 }
+
+// ListBotLevels is the bot levels a person picks from, weakest first: how
+// each plays, its time a decision on the server, and its rating on one
+// scale for every level (Rating: mu - 3 sigma, from the server's arena of
+// the levels).
+func (c *Client) ListBotLevels(ctx context.Context) ([]*raminov1.BotLevelInfo, error) {
+	resp, err := c.rules.ListBotLevels(ctx, &raminov1.ListBotLevelsRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return resp.GetLevels(), nil
+}

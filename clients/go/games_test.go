@@ -12,6 +12,39 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// The bot levels come weakest first, each with its sentence, the server's
+// time a decision for the searching levels, and its rating, mu - 3 sigma.
+func TestListBotLevelsNamesEveryLevelWeakestFirstWithItsRating(t *testing.T) {
+	ctx := testCtx(t)
+	client := dial(t, shared)
+	levels, err := client.ListBotLevels(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []raminov1.BotLevel{
+		raminov1.BotLevel_BOT_LEVEL_EASY, raminov1.BotLevel_BOT_LEVEL_MEDIUM,
+		raminov1.BotLevel_BOT_LEVEL_HARD, raminov1.BotLevel_BOT_LEVEL_EXPERT,
+	}
+	if len(levels) != len(want) {
+		t.Fatalf("levels %v, want %v", levels, want)
+	}
+	for i, b := range levels {
+		if b.GetLevel() != want[i] {
+			t.Errorf("level %d is %v, want %v", i, b.GetLevel(), want[i])
+		}
+		if b.GetDescription() == "" {
+			t.Errorf("%v has no description", b.GetLevel())
+		}
+		if d := b.GetRating() - (b.GetRatingMu() - 3*b.GetRatingSigma()); d > 1e-9 || d < -1e-9 {
+			t.Errorf("%v: rating %v is not mu - 3 sigma", b.GetLevel(), b.GetRating())
+		}
+		searches := b.GetLevel() == raminov1.BotLevel_BOT_LEVEL_HARD || b.GetLevel() == raminov1.BotLevel_BOT_LEVEL_EXPERT
+		if (b.GetTimeMs() > 0) != searches {
+			t.Errorf("%v: time a decision %v", b.GetLevel(), b.GetTimeMs())
+		}
+	}
+}
+
 // Every variant the server lists is played to the end by the SDK's bot on
 // one seat against the server's bots on the others, while a spectator
 // watches: the match ends, the seed matches its hash, and the spectator's

@@ -200,3 +200,25 @@ def test_rules_helpers(server: ThreadServer) -> None:
         assert variants["ramino51"].parameters["open_threshold"] == 51
         with pytest.raises(InvalidArgument):
             client.rules.validate_meld("QH KH ZZ")
+
+
+async def test_list_bot_levels_names_every_level_weakest_first_with_its_rating(
+    server: ThreadServer,
+) -> None:
+    """The levels a person picks from, as both clients give them: the SDK's
+    BotLevel of each, weakest first, its sentence, the server's time a
+    decision for the searching levels, and its rating (mu - 3 sigma)."""
+    with Client(server.address) as client:
+        levels = client.rules.list_bot_levels()
+    assert [b.level for b in levels] == [
+        BotLevel.EASY,
+        BotLevel.MEDIUM,
+        BotLevel.HARD,
+        BotLevel.EXPERT,
+    ]
+    for b in levels:
+        assert b.description
+        assert b.rating == pytest.approx(b.rating_mu - 3 * b.rating_sigma)
+        assert (b.time_ms > 0) == (b.level in (BotLevel.HARD, BotLevel.EXPERT))
+    async with AsyncClient(server.address) as aclient:
+        assert await aclient.rules.list_bot_levels() == levels

@@ -219,3 +219,20 @@ def test_the_servers_ramino_play_is_ramino_play_of_the_sdk(
     args = build_parser().parse_args(["play", "--bots", "random", "--variant", "gin"])
     assert args.func is play.run
     assert (args.bots, args.variant, args.server) == ("random", "gin", "localhost:50051")
+
+
+def test_levels_lists_the_servers_bot_levels_with_their_ratings(server: ThreadServer) -> None:
+    """``ramino play --levels``: every level of the server, weakest first,
+    with its rating and time a move, then nothing else (no game started)."""
+    out = io.StringIO()
+    args = parse("--server", server.address, "--levels")
+    assert play.run(args, Console(file=out, width=160)) == 0
+    with Client(server.address) as client:
+        levels = client.rules.list_bot_levels()
+        assert not list(client.list_games())
+    text = out.getvalue()
+    rows = [line for line in text.splitlines() if any(b.level.value in line for b in levels)]
+    for b in levels:
+        assert any(b.level.value in row and f"{b.rating:.1f}" in row for row in rows), text
+    assert [b.level.value for b in levels] == [r.split()[1] for r in rows[: len(levels)]]
+    assert "20 ms" in text and "100 ms" in text

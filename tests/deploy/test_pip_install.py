@@ -1,6 +1,7 @@
 """The server installed as ``pip install .`` installs it: from this checkout
 into a fresh virtualenv, through the build backend of pyproject.toml (maturin's,
-after generating ramino.v1), then served from there and played against."""
+after generating ramino.v1), then served from there and played against, its
+package data (the bot levels' ratings) served too."""
 
 from __future__ import annotations
 
@@ -52,7 +53,10 @@ async def test_pip_install_of_the_checkout_gives_a_working_ramino_serve(tmp_path
         await asyncio.wait_for(_serving(f"127.0.0.1:{port}", process), 60)
         async with AsyncClient(f"127.0.0.1:{port}") as client:
             run = await asyncio.wait_for(play_game(client), 120)
+            # The package's data (the bot levels' ratings) was installed too.
+            levels = await client.rules.list_bot_levels()
         assert run.finished and run.moves > 0 and consecutive(run.seen)
+        assert [b.level.value for b in levels] == ["easy", "medium", "hard", "expert"]
     finally:
         process.send_signal(signal.SIGTERM)
         code = await asyncio.to_thread(process.wait, 30)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
+from importlib import resources
 
 import grpc
 import pytest
@@ -10,7 +12,9 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
+from ramino.api import convert
 from ramino.api.server import RunningServer, create_server
+from ramino.bots import LEVEL_BUDGETS, LEVELS
 from ramino.v1 import rules_pb2, rules_pb2_grpc, types_pb2
 
 
@@ -154,3 +158,28 @@ async def test_list_variants_gives_max_turns_per_round_and_the_gin_parameters(
     gin = by_name["gin"].parameters
     assert gin.knocking is True and gin.knock_card == 10
     assert gin.undercut_bonus == 25 and gin.HasField("big_gin") and gin.big_gin is False
+
+
+async def test_list_bot_levels_gives_every_level_weakest_first_with_its_measured_rating(
+    channel: grpc.aio.Channel,
+) -> None:
+    """The levels a person picks from, in the order of ``LEVELS``, each with
+    its sentence, its time a decision (the server's budget, 0 for a level
+    that does not search) and its rating on the arena's scale, as
+    ``ratings.json`` (written by ``bench/bots_arena.py --ratings-out``) has
+    them, and the command that measured them."""
+    stub = rules_pb2_grpc.RulesServiceStub(channel)
+    r = await stub.ListBotLevels(rules_pb2.ListBotLevelsRequest())
+    measured = json.loads(
+        resources.files("ramino.bots").joinpath("ratings.json").read_text("utf-8")
+    )
+    assert [b.name for b in r.levels] == list(LEVELS)
+    assert [b.level for b in r.levels] == [convert.BOT_LEVELS[n] for n in LEVELS]
+    for b in r.levels:
+        m = measured["levels"][b.name]
+        assert (b.rating_mu, b.rating_sigma, b.rating) == (m["mu"], m["sigma"], m["ordinal"])
+        assert b.description
+        budget = LEVEL_BUDGETS.get(b.name)
+        assert b.time_ms == (budget.time_ms if budget else 0.0)
+    assert r.ratings_source.startswith("bench/bots_arena.py ")
+    assert f"({measured['hands']} hands)" in r.ratings_source

@@ -19,7 +19,12 @@ import {
   type SeatConfig,
   type SeatConfigSchema,
 } from "./gen/ramino/v1/game_pb.js";
-import { RulesService, type AnalyzeHandResponse, type ValidateMeldResponse } from "./gen/ramino/v1/rules_pb.js";
+import {
+  RulesService,
+  type AnalyzeHandResponse,
+  type BotLevelInfo,
+  type ValidateMeldResponse,
+} from "./gen/ramino/v1/rules_pb.js";
 import {
   End,
   VariantParametersSchema,
@@ -539,6 +544,16 @@ export class Rules {
   async listVariants(): Promise<Variant[]> {
     const response = await this.client.call((o) => this.client.rulesService.listVariants({}, o));
     return response.variants;
+  }
+
+  /**
+   * The bot levels a person picks from, weakest first: how each plays, its
+   * time a decision on the server, and its rating on one scale for every
+   * level (`rating`: mu - 3 sigma, from the server's arena of the levels).
+   */
+  async listBotLevels(): Promise<BotLevelInfo[]> {
+    const response = await this.client.call((o) => this.client.rulesService.listBotLevels({}, o));
+    return response.levels;
   }
 }
 

@@ -61,6 +61,16 @@ test("the rules service validates melds, analyses hands and lists the variants",
     assert.ok(sortCards(analysis.minDeadwood.deadwood).length < 9);
     const variants = await client.rules.listVariants();
     assert.deepEqual(new Set(variants.map((v) => v.name)), new Set(["ramino51", "rami51", "rummy", "gin"]));
+    const levels = await client.rules.listBotLevels();
+    assert.deepEqual(
+      levels.map((b) => b.level),
+      [BotLevel.EASY, BotLevel.MEDIUM, BotLevel.HARD, BotLevel.EXPERT],
+    );
+    for (const b of levels) {
+      assert.ok(b.description.length > 0);
+      assert.ok(Math.abs(b.rating - (b.ratingMu - 3 * b.ratingSigma)) < 1e-9);
+      assert.equal(b.timeMs > 0, b.level === BotLevel.HARD || b.level === BotLevel.EXPERT);
+    }
   } finally {
     client.close();
   }

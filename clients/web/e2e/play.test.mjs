@@ -4,12 +4,13 @@
 // whole round by clicks. Screenshots at desktop and phone width go to
 // clients/web/screenshots/.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 import { Servers } from "./servers.mjs";
 
+const ROOT = resolve(import.meta.dirname, "../../..");
 const SHOTS = resolve(import.meta.dirname, "..", "screenshots");
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 const DESKTOP = { width: 1280, height: 900 };
@@ -135,6 +136,19 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     assert.ok(names.includes("Rummy") && names.includes("Ramino 51"), String(names));
     assert.match(await page.locator("#variant-about").textContent(), /\w+: .*wins/);
     await shot(page, "lobby-desktop");
+  });
+
+  test("the lobby shows each bot level with its rating from the server", async () => {
+    // The server's ratings are its bots/ratings.json (bench/bots_arena.py --ratings-out).
+    const measured = JSON.parse(readFileSync(join(ROOT, "service/ramino/bots/ratings.json"), "utf8"));
+    const labels = await page.getByLabel("Seat 2").locator("option").allTextContents();
+    for (const [name, r] of Object.entries(measured.levels)) {
+      const want = `Bot (${name}), rating ${r.ordinal.toFixed(1)}`;
+      assert.ok(labels.includes(want), `${want} not in ${labels}`);
+    }
+    assert.ok(labels.includes("Bot (random)"), "random, which has no rating, keeps its name alone");
+    const hard = page.getByLabel("Seat 2").locator('option[value="hard"]');
+    assert.match((await hard.getAttribute("title")) ?? "", /\w+/);
   });
 
   test("a person creates a game against a bot from the lobby", async () => {

@@ -1,5 +1,12 @@
 /** The lobby: a new game (variant described, seats, bots), quick play, and the open games. */
-import { BotLevel, GameStatus, TicketState, type Game, type Variant } from "@ramino/client/web";
+import {
+  BotLevel,
+  GameStatus,
+  TicketState,
+  type BotLevelInfo,
+  type Game,
+  type Variant,
+} from "@ramino/client/web";
 import { explain, saveSeat, savedSeat, type Page } from "./table.ts";
 import { escape, LEVELS } from "./text.ts";
 import { t } from "./words.ts";
@@ -64,6 +71,22 @@ export class Lobby {
       error.textContent = t("lobby.unreachable", { why: explain(e) });
       this.page.setConnection(t("conn.offline"), true);
     }
+    // Each level's rating on the server's one scale, beside its name (none
+    // from a server that does not list its levels: the names alone).
+    const levels = new Map<BotLevel, BotLevelInfo>();
+    try {
+      for (const info of await client.rules.listBotLevels()) levels.set(info.level, info);
+    } catch {
+      // an older server: the levels without their ratings
+    }
+    const levelOption = (value: string, level: BotLevel): string => {
+      const info = levels.get(level);
+      const label = info
+        ? t("lobby.rated", { level: t(`lobby.${value}`), rating: info.rating.toFixed(1) })
+        : t(`lobby.${value}`);
+      const about = info ? ` title="${escape(info.description)}"` : "";
+      return `        <option value="${value}"${about}>${escape(label)}</option>`;
+    };
     variantSelect.innerHTML = variants
       .map((v) => `<option value="${escape(v.name)}">${escape(describe(v.name).split(":")[0] ?? v.name)}</option>`)
       .join("");
@@ -72,7 +95,7 @@ export class Lobby {
       others.innerHTML = Array.from({ length: n - 1 }, (_, i) => {
         const seat = i + 1;
         return `<label>${escape(t("lobby.seat", { n: seat + 1 }))} <select name="seat${seat}">
-${LEVELS.map(([value]) => `        <option value="${value}">${escape(t(`lobby.${value}`))}</option>`).join("\n")}
+${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
         <option value="person">${escape(t("lobby.person"))}</option></select></label>`;
       }).join("");
     };

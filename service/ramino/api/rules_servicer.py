@@ -12,6 +12,7 @@ from ramino import limits
 from ramino import reasons as R
 from ramino.api import convert
 from ramino.api.interceptors import Context
+from ramino.bots.levels import level_infos, ratings_source
 from ramino.pool import WorkPool, shared
 from ramino.v1 import rules_pb2, rules_pb2_grpc
 
@@ -85,4 +86,23 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     ) -> rules_pb2.ListVariantsResponse:
         return rules_pb2.ListVariantsResponse(
             variants=[convert.variant_message(ramino.Variant(name)) for name in ramino.PRESETS]
+        )
+
+    async def ListBotLevels(  # noqa: N802
+        self, request: rules_pb2.ListBotLevelsRequest, context: Context
+    ) -> rules_pb2.ListBotLevelsResponse:
+        return rules_pb2.ListBotLevelsResponse(
+            levels=[
+                rules_pb2.BotLevelInfo(
+                    level=convert.BOT_LEVELS[info.name],
+                    name=info.name,
+                    description=info.description,
+                    time_ms=info.time_ms,
+                    rating_mu=info.mu,
+                    rating_sigma=info.sigma,
+                    rating=info.rating,
+                )
+                for info in level_infos()
+            ],
+            ratings_source=ratings_source(),
         )

@@ -57,6 +57,7 @@ from ramino_client.events import (
 )
 from ramino_client.models import (
     BotLevel,
+    BotLevelInfo,
     Card,
     Deadwood,
     End,
@@ -131,6 +132,7 @@ __all__ = [
     "Unavailable",
     # values
     "BotLevel",
+    "BotLevelInfo",
     "Card",
     "Deadwood",
     "End",

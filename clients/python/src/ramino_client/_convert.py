@@ -129,6 +129,18 @@ def variant(v: types_pb2.Variant) -> m.VariantInfo:
     return m.VariantInfo(v.name, parameters(v.parameters))
 
 
+def bot_levels(response: rules_pb2.ListBotLevelsResponse) -> tuple[m.BotLevelInfo, ...]:
+    """The levels a server lists (one it names and this SDK does not know is
+    left out: a newer server's level)."""
+    return tuple(
+        m.BotLevelInfo(
+            _BOTS[b.level], b.description, b.time_ms, b.rating, b.rating_mu, b.rating_sigma
+        )
+        for b in response.levels
+        if b.level in _BOTS
+    )
+
+
 def view(v: game_pb2.GameView) -> m.GameView:
     return m.GameView(
         name=v.name,

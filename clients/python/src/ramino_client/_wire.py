@@ -112,6 +112,9 @@ ANALYZE_HAND = _rules("AnalyzeHand", rules_pb2.AnalyzeHandRequest, rules_pb2.Ana
 LIST_VARIANTS = _rules(
     "ListVariants", rules_pb2.ListVariantsRequest, rules_pb2.ListVariantsResponse
 )
+LIST_BOT_LEVELS = _rules(
+    "ListBotLevels", rules_pb2.ListBotLevelsRequest, rules_pb2.ListBotLevelsResponse
+)
 
 
 class MoveResponse(Protocol):

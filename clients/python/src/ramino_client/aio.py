@@ -393,3 +393,9 @@ class AsyncRules:
     async def list_variants(self) -> tuple[m.VariantInfo, ...]:
         response = await self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
         return tuple(_convert.variant(v) for v in response.variants)
+
+    async def list_bot_levels(self) -> tuple[m.BotLevelInfo, ...]:
+        """The bot levels a person picks from, weakest first: how each plays,
+        its time a decision, and its rating on one scale for every level."""
+        response = await self._client.call(_wire.LIST_BOT_LEVELS, rules_pb2.ListBotLevelsRequest())
+        return _convert.bot_levels(response)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Suit",
     "BotLevel",
+    "BotLevelInfo",
     "GameStatus",
     "TurnPhase",
     "MeldKind",
@@ -267,6 +268,21 @@ class RoundScores:
 class VariantInfo:
     name: str
     parameters: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BotLevelInfo:
+    """A bot level as a person picking it sees it (``list_bot_levels``)."""
+
+    level: BotLevel
+    description: str
+    time_ms: float
+    """Its time a decision on the server; 0 for a level that does not search."""
+    rating: float
+    """Its place on one scale for every level: mu - 3 sigma (OpenSkill, from
+    the server's arena of the levels, each against each other)."""
+    rating_mu: float
+    rating_sigma: float
 
 
 @dataclass(frozen=True, slots=True)

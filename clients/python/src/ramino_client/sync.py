@@ -410,3 +410,9 @@ class Rules:
     def list_variants(self) -> tuple[m.VariantInfo, ...]:
         response = self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
         return tuple(_convert.variant(v) for v in response.variants)
+
+    def list_bot_levels(self) -> tuple[m.BotLevelInfo, ...]:
+        """The bot levels a person picks from, weakest first: how each plays,
+        its time a decision, and its rating on one scale for every level."""
+        response = self._client.call(_wire.LIST_BOT_LEVELS, rules_pb2.ListBotLevelsRequest())
+        return _convert.bot_levels(response)

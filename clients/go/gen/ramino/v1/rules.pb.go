@@ -443,11 +443,205 @@ func (x *ListVariantsResponse) GetVariants() []*Variant {
 	return nil
 }
 
+// Request of ListBotLevels.
+type ListBotLevelsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListBotLevelsRequest) Reset() {
+	*x = ListBotLevelsRequest{}
+	mi := &file_ramino_v1_rules_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListBotLevelsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListBotLevelsRequest) ProtoMessage() {}
+
+func (x *ListBotLevelsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_rules_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListBotLevelsRequest.ProtoReflect.Descriptor instead.
+func (*ListBotLevelsRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_rules_proto_rawDescGZIP(), []int{7}
+}
+
+// One bot level.
+type BotLevelInfo struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Level BotLevel               `protobuf:"varint,1,opt,name=level,proto3,enum=ramino.v1.BotLevel" json:"level,omitempty"`
+	// Its name in the command line and the SDKs: easy, medium, hard, expert.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// How it plays, in a sentence.
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// Its time a decision on this server in milliseconds (`--bot-time-ms`);
+	// 0 for a level that does not search.
+	TimeMs float64 `protobuf:"fixed64,4,opt,name=time_ms,json=timeMs,proto3" json:"time_ms,omitempty"`
+	// Its rating on one scale for every level (OpenSkill's Plackett-Luce
+	// model, as players' ratings, from the hands of the levels' arena, each
+	// level against each other): the mean and its uncertainty, and the
+	// conservative mu - 3 sigma that a leaderboard orders by. The scale is the
+	// levels' own: a player's rating is not on it.
+	RatingMu      float64 `protobuf:"fixed64,5,opt,name=rating_mu,json=ratingMu,proto3" json:"rating_mu,omitempty"`
+	RatingSigma   float64 `protobuf:"fixed64,6,opt,name=rating_sigma,json=ratingSigma,proto3" json:"rating_sigma,omitempty"`
+	Rating        float64 `protobuf:"fixed64,7,opt,name=rating,proto3" json:"rating,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BotLevelInfo) Reset() {
+	*x = BotLevelInfo{}
+	mi := &file_ramino_v1_rules_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BotLevelInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BotLevelInfo) ProtoMessage() {}
+
+func (x *BotLevelInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_rules_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BotLevelInfo.ProtoReflect.Descriptor instead.
+func (*BotLevelInfo) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_rules_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *BotLevelInfo) GetLevel() BotLevel {
+	if x != nil {
+		return x.Level
+	}
+	return BotLevel_BOT_LEVEL_UNSPECIFIED
+}
+
+func (x *BotLevelInfo) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *BotLevelInfo) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *BotLevelInfo) GetTimeMs() float64 {
+	if x != nil {
+		return x.TimeMs
+	}
+	return 0
+}
+
+func (x *BotLevelInfo) GetRatingMu() float64 {
+	if x != nil {
+		return x.RatingMu
+	}
+	return 0
+}
+
+func (x *BotLevelInfo) GetRatingSigma() float64 {
+	if x != nil {
+		return x.RatingSigma
+	}
+	return 0
+}
+
+func (x *BotLevelInfo) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+// Response of ListBotLevels.
+type ListBotLevelsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Weakest first.
+	Levels []*BotLevelInfo `protobuf:"bytes,1,rep,name=levels,proto3" json:"levels,omitempty"`
+	// What measured the ratings: the arena's command and its hands.
+	RatingsSource string `protobuf:"bytes,2,opt,name=ratings_source,json=ratingsSource,proto3" json:"ratings_source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListBotLevelsResponse) Reset() {
+	*x = ListBotLevelsResponse{}
+	mi := &file_ramino_v1_rules_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListBotLevelsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListBotLevelsResponse) ProtoMessage() {}
+
+func (x *ListBotLevelsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_rules_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListBotLevelsResponse.ProtoReflect.Descriptor instead.
+func (*ListBotLevelsResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_rules_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ListBotLevelsResponse) GetLevels() []*BotLevelInfo {
+	if x != nil {
+		return x.Levels
+	}
+	return nil
+}
+
+func (x *ListBotLevelsResponse) GetRatingsSource() string {
+	if x != nil {
+		return x.RatingsSource
+	}
+	return ""
+}
+
 var File_ramino_v1_rules_proto protoreflect.FileDescriptor
 
 const file_ramino_v1_rules_proto_rawDesc = "" +
 	"\n" +
-	"\x15ramino/v1/rules.proto\x12\tramino.v1\x1a\x15ramino/v1/types.proto\"\x81\x01\n" +
+	"\x15ramino/v1/rules.proto\x12\tramino.v1\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\x81\x01\n" +
 	"\x13ValidateMeldRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12\x14\n" +
@@ -474,11 +668,24 @@ const file_ramino_v1_rules_proto_rawDesc = "" +
 	"\apenalty\x18\x05 \x01(\x05R\apenalty\"\x15\n" +
 	"\x13ListVariantsRequest\"F\n" +
 	"\x14ListVariantsResponse\x12.\n" +
-	"\bvariants\x18\x01 \x03(\v2\x12.ramino.v1.VariantR\bvariants2\xfe\x01\n" +
+	"\bvariants\x18\x01 \x03(\v2\x12.ramino.v1.VariantR\bvariants\"\x16\n" +
+	"\x14ListBotLevelsRequest\"\xe0\x01\n" +
+	"\fBotLevelInfo\x12)\n" +
+	"\x05level\x18\x01 \x01(\x0e2\x13.ramino.v1.BotLevelR\x05level\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x17\n" +
+	"\atime_ms\x18\x04 \x01(\x01R\x06timeMs\x12\x1b\n" +
+	"\trating_mu\x18\x05 \x01(\x01R\bratingMu\x12!\n" +
+	"\frating_sigma\x18\x06 \x01(\x01R\vratingSigma\x12\x16\n" +
+	"\x06rating\x18\a \x01(\x01R\x06rating\"o\n" +
+	"\x15ListBotLevelsResponse\x12/\n" +
+	"\x06levels\x18\x01 \x03(\v2\x17.ramino.v1.BotLevelInfoR\x06levels\x12%\n" +
+	"\x0eratings_source\x18\x02 \x01(\tR\rratingsSource2\xd2\x02\n" +
 	"\fRulesService\x12O\n" +
 	"\fValidateMeld\x12\x1e.ramino.v1.ValidateMeldRequest\x1a\x1f.ramino.v1.ValidateMeldResponse\x12L\n" +
 	"\vAnalyzeHand\x12\x1d.ramino.v1.AnalyzeHandRequest\x1a\x1e.ramino.v1.AnalyzeHandResponse\x12O\n" +
-	"\fListVariants\x12\x1e.ramino.v1.ListVariantsRequest\x1a\x1f.ramino.v1.ListVariantsResponseB\x9c\x01\n" +
+	"\fListVariants\x12\x1e.ramino.v1.ListVariantsRequest\x1a\x1f.ramino.v1.ListVariantsResponse\x12R\n" +
+	"\rListBotLevels\x12\x1f.ramino.v1.ListBotLevelsRequest\x1a .ramino.v1.ListBotLevelsResponseB\x9c\x01\n" +
 	"\rcom.ramino.v1B\n" +
 	"RulesProtoP\x01Z:github.com/ramino/ramino/clients/go/gen/ramino/v1;raminov1\xa2\x02\x03RXX\xaa\x02\tRamino.V1\xca\x02\tRamino\\V1\xe2\x02\x15Ramino\\V1\\GPBMetadata\xea\x02\n" +
 	"Ramino::V1b\x06proto3"
@@ -495,44 +702,52 @@ func file_ramino_v1_rules_proto_rawDescGZIP() []byte {
 	return file_ramino_v1_rules_proto_rawDescData
 }
 
-var file_ramino_v1_rules_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_ramino_v1_rules_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_ramino_v1_rules_proto_goTypes = []any{
-	(*ValidateMeldRequest)(nil),  // 0: ramino.v1.ValidateMeldRequest
-	(*ValidateMeldResponse)(nil), // 1: ramino.v1.ValidateMeldResponse
-	(*MeldCodes)(nil),            // 2: ramino.v1.MeldCodes
-	(*AnalyzeHandRequest)(nil),   // 3: ramino.v1.AnalyzeHandRequest
-	(*AnalyzeHandResponse)(nil),  // 4: ramino.v1.AnalyzeHandResponse
-	(*ListVariantsRequest)(nil),  // 5: ramino.v1.ListVariantsRequest
-	(*ListVariantsResponse)(nil), // 6: ramino.v1.ListVariantsResponse
-	(*VariantParameters)(nil),    // 7: ramino.v1.VariantParameters
-	(*Meld)(nil),                 // 8: ramino.v1.Meld
-	(*Opening)(nil),              // 9: ramino.v1.Opening
-	(*Deadwood)(nil),             // 10: ramino.v1.Deadwood
-	(*LayOffTarget)(nil),         // 11: ramino.v1.LayOffTarget
-	(*JokerSwapTarget)(nil),      // 12: ramino.v1.JokerSwapTarget
-	(*Variant)(nil),              // 13: ramino.v1.Variant
+	(*ValidateMeldRequest)(nil),   // 0: ramino.v1.ValidateMeldRequest
+	(*ValidateMeldResponse)(nil),  // 1: ramino.v1.ValidateMeldResponse
+	(*MeldCodes)(nil),             // 2: ramino.v1.MeldCodes
+	(*AnalyzeHandRequest)(nil),    // 3: ramino.v1.AnalyzeHandRequest
+	(*AnalyzeHandResponse)(nil),   // 4: ramino.v1.AnalyzeHandResponse
+	(*ListVariantsRequest)(nil),   // 5: ramino.v1.ListVariantsRequest
+	(*ListVariantsResponse)(nil),  // 6: ramino.v1.ListVariantsResponse
+	(*ListBotLevelsRequest)(nil),  // 7: ramino.v1.ListBotLevelsRequest
+	(*BotLevelInfo)(nil),          // 8: ramino.v1.BotLevelInfo
+	(*ListBotLevelsResponse)(nil), // 9: ramino.v1.ListBotLevelsResponse
+	(*VariantParameters)(nil),     // 10: ramino.v1.VariantParameters
+	(*Meld)(nil),                  // 11: ramino.v1.Meld
+	(*Opening)(nil),               // 12: ramino.v1.Opening
+	(*Deadwood)(nil),              // 13: ramino.v1.Deadwood
+	(*LayOffTarget)(nil),          // 14: ramino.v1.LayOffTarget
+	(*JokerSwapTarget)(nil),       // 15: ramino.v1.JokerSwapTarget
+	(*Variant)(nil),               // 16: ramino.v1.Variant
+	(BotLevel)(0),                 // 17: ramino.v1.BotLevel
 }
 var file_ramino_v1_rules_proto_depIdxs = []int32{
-	7,  // 0: ramino.v1.ValidateMeldRequest.overrides:type_name -> ramino.v1.VariantParameters
-	8,  // 1: ramino.v1.ValidateMeldResponse.meld:type_name -> ramino.v1.Meld
-	7,  // 2: ramino.v1.AnalyzeHandRequest.overrides:type_name -> ramino.v1.VariantParameters
+	10, // 0: ramino.v1.ValidateMeldRequest.overrides:type_name -> ramino.v1.VariantParameters
+	11, // 1: ramino.v1.ValidateMeldResponse.meld:type_name -> ramino.v1.Meld
+	10, // 2: ramino.v1.AnalyzeHandRequest.overrides:type_name -> ramino.v1.VariantParameters
 	2,  // 3: ramino.v1.AnalyzeHandRequest.table:type_name -> ramino.v1.MeldCodes
-	9,  // 4: ramino.v1.AnalyzeHandResponse.best_opening:type_name -> ramino.v1.Opening
-	10, // 5: ramino.v1.AnalyzeHandResponse.min_deadwood:type_name -> ramino.v1.Deadwood
-	11, // 6: ramino.v1.AnalyzeHandResponse.lay_offs:type_name -> ramino.v1.LayOffTarget
-	12, // 7: ramino.v1.AnalyzeHandResponse.joker_swaps:type_name -> ramino.v1.JokerSwapTarget
-	13, // 8: ramino.v1.ListVariantsResponse.variants:type_name -> ramino.v1.Variant
-	0,  // 9: ramino.v1.RulesService.ValidateMeld:input_type -> ramino.v1.ValidateMeldRequest
-	3,  // 10: ramino.v1.RulesService.AnalyzeHand:input_type -> ramino.v1.AnalyzeHandRequest
-	5,  // 11: ramino.v1.RulesService.ListVariants:input_type -> ramino.v1.ListVariantsRequest
-	1,  // 12: ramino.v1.RulesService.ValidateMeld:output_type -> ramino.v1.ValidateMeldResponse
-	4,  // 13: ramino.v1.RulesService.AnalyzeHand:output_type -> ramino.v1.AnalyzeHandResponse
-	6,  // 14: ramino.v1.RulesService.ListVariants:output_type -> ramino.v1.ListVariantsResponse
-	12, // [12:15] is the sub-list for method output_type
-	9,  // [9:12] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	12, // 4: ramino.v1.AnalyzeHandResponse.best_opening:type_name -> ramino.v1.Opening
+	13, // 5: ramino.v1.AnalyzeHandResponse.min_deadwood:type_name -> ramino.v1.Deadwood
+	14, // 6: ramino.v1.AnalyzeHandResponse.lay_offs:type_name -> ramino.v1.LayOffTarget
+	15, // 7: ramino.v1.AnalyzeHandResponse.joker_swaps:type_name -> ramino.v1.JokerSwapTarget
+	16, // 8: ramino.v1.ListVariantsResponse.variants:type_name -> ramino.v1.Variant
+	17, // 9: ramino.v1.BotLevelInfo.level:type_name -> ramino.v1.BotLevel
+	8,  // 10: ramino.v1.ListBotLevelsResponse.levels:type_name -> ramino.v1.BotLevelInfo
+	0,  // 11: ramino.v1.RulesService.ValidateMeld:input_type -> ramino.v1.ValidateMeldRequest
+	3,  // 12: ramino.v1.RulesService.AnalyzeHand:input_type -> ramino.v1.AnalyzeHandRequest
+	5,  // 13: ramino.v1.RulesService.ListVariants:input_type -> ramino.v1.ListVariantsRequest
+	7,  // 14: ramino.v1.RulesService.ListBotLevels:input_type -> ramino.v1.ListBotLevelsRequest
+	1,  // 15: ramino.v1.RulesService.ValidateMeld:output_type -> ramino.v1.ValidateMeldResponse
+	4,  // 16: ramino.v1.RulesService.AnalyzeHand:output_type -> ramino.v1.AnalyzeHandResponse
+	6,  // 17: ramino.v1.RulesService.ListVariants:output_type -> ramino.v1.ListVariantsResponse
+	9,  // 18: ramino.v1.RulesService.ListBotLevels:output_type -> ramino.v1.ListBotLevelsResponse
+	15, // [15:19] is the sub-list for method output_type
+	11, // [11:15] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_rules_proto_init() }
@@ -540,6 +755,7 @@ func file_ramino_v1_rules_proto_init() {
 	if File_ramino_v1_rules_proto != nil {
 		return
 	}
+	file_ramino_v1_game_proto_init()
 	file_ramino_v1_types_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -547,7 +763,7 @@ func file_ramino_v1_rules_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_rules_proto_rawDesc), len(file_ramino_v1_rules_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,9 +19,10 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	RulesService_ValidateMeld_FullMethodName = "/ramino.v1.RulesService/ValidateMeld"
-	RulesService_AnalyzeHand_FullMethodName  = "/ramino.v1.RulesService/AnalyzeHand"
-	RulesService_ListVariants_FullMethodName = "/ramino.v1.RulesService/ListVariants"
+	RulesService_ValidateMeld_FullMethodName  = "/ramino.v1.RulesService/ValidateMeld"
+	RulesService_AnalyzeHand_FullMethodName   = "/ramino.v1.RulesService/AnalyzeHand"
+	RulesService_ListVariants_FullMethodName  = "/ramino.v1.RulesService/ListVariants"
+	RulesService_ListBotLevels_FullMethodName = "/ramino.v1.RulesService/ListBotLevels"
 )
 
 // RulesServiceClient is the client API for RulesService service.
@@ -36,6 +37,9 @@ type RulesServiceClient interface {
 	AnalyzeHand(ctx context.Context, in *AnalyzeHandRequest, opts ...grpc.CallOption) (*AnalyzeHandResponse, error)
 	// The variant presets with their parameters and defaults.
 	ListVariants(ctx context.Context, in *ListVariantsRequest, opts ...grpc.CallOption) (*ListVariantsResponse, error)
+	// The bot levels a person picks from, weakest first: how each plays, its
+	// time a decision on this server, and its place on one rating scale.
+	ListBotLevels(ctx context.Context, in *ListBotLevelsRequest, opts ...grpc.CallOption) (*ListBotLevelsResponse, error)
 }
 
 type rulesServiceClient struct {
@@ -76,6 +80,16 @@ func (c *rulesServiceClient) ListVariants(ctx context.Context, in *ListVariantsR
 	return out, nil
 }
 
+func (c *rulesServiceClient) ListBotLevels(ctx context.Context, in *ListBotLevelsRequest, opts ...grpc.CallOption) (*ListBotLevelsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListBotLevelsResponse)
+	err := c.cc.Invoke(ctx, RulesService_ListBotLevels_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RulesServiceServer is the server API for RulesService service.
 // All implementations must embed UnimplementedRulesServiceServer
 // for forward compatibility.
@@ -88,6 +102,9 @@ type RulesServiceServer interface {
 	AnalyzeHand(context.Context, *AnalyzeHandRequest) (*AnalyzeHandResponse, error)
 	// The variant presets with their parameters and defaults.
 	ListVariants(context.Context, *ListVariantsRequest) (*ListVariantsResponse, error)
+	// The bot levels a person picks from, weakest first: how each plays, its
+	// time a decision on this server, and its place on one rating scale.
+	ListBotLevels(context.Context, *ListBotLevelsRequest) (*ListBotLevelsResponse, error)
 	mustEmbedUnimplementedRulesServiceServer()
 }
 
@@ -106,6 +123,9 @@ func (UnimplementedRulesServiceServer) AnalyzeHand(context.Context, *AnalyzeHand
 }
 func (UnimplementedRulesServiceServer) ListVariants(context.Context, *ListVariantsRequest) (*ListVariantsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListVariants not implemented")
+}
+func (UnimplementedRulesServiceServer) ListBotLevels(context.Context, *ListBotLevelsRequest) (*ListBotLevelsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListBotLevels not implemented")
 }
 func (UnimplementedRulesServiceServer) mustEmbedUnimplementedRulesServiceServer() {}
 func (UnimplementedRulesServiceServer) testEmbeddedByValue()                      {}
@@ -182,6 +202,24 @@ func _RulesService_ListVariants_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RulesService_ListBotLevels_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListBotLevelsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RulesServiceServer).ListBotLevels(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RulesService_ListBotLevels_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RulesServiceServer).ListBotLevels(ctx, req.(*ListBotLevelsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RulesService_ServiceDesc is the grpc.ServiceDesc for RulesService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -200,6 +238,10 @@ var RulesService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListVariants",
 			Handler:    _RulesService_ListVariants_Handler,
+		},
+		{
+			MethodName: "ListBotLevels",
+			Handler:    _RulesService_ListBotLevels_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

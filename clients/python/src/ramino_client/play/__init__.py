@@ -65,6 +65,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="greedy",
         help="the bots you play against, by level, e.g. greedy,random (default: greedy)",
     )
+    p.add_argument(
+        "--levels",
+        action="store_true",
+        help="list the server's bot levels (how each plays, its time, its rating) and quit",
+    )
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--game", default=None, help="join this game (games/ID) instead of starting one")
     p.add_argument("--seat", type=int, default=None, help="with --game: the seat to take")
@@ -123,6 +128,8 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     except Refused as e:
         raise SystemExit(f"ramino-play: {e}") from None
     with Client(args.server, player_token=args.player_token) as client:
+        if args.levels:
+            return _list_levels(client, console)
         try:
             seat = _take_seat(client, args, levels, console)
         except ServiceError as e:
@@ -162,12 +169,46 @@ def _take_seat(
         overrides=overrides(args.set),
         turn_timer_seconds=args.turn_timer,
     )
+    ratings = _ratings(client)
     console.print(
         f"Started [bold]{game.name}[/bold] ({game.variant}) against "
-        + ", ".join(b.value for b in levels)
+        + ", ".join(
+            b.value + (f" (rating {ratings[b]:.1f})" if b in ratings else "") for b in levels
+        )
         + f" on {escape(args.server)}."
     )
     return client.join(game.name, name)
+
+
+def _ratings(client: Client) -> dict[BotLevel, float]:
+    """Each level's rating on the server's scale; none from a server that
+    does not list its levels (an older one)."""
+    try:
+        return {info.level: info.rating for info in client.rules.list_bot_levels()}
+    except ServiceError:
+        return {}
+
+
+def _list_levels(client: Client, console: Console) -> int:
+    """``--levels``: the server's bot levels as a table, weakest first."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    try:
+        infos = client.rules.list_bot_levels()
+    except ServiceError as e:
+        console.print(f"[red]Cannot list the levels:[/red] {escape(e.message or e.reason)}")
+        return 1
+    table = Table("level", "rating", "time a move", "how it plays", title="Bot levels")
+    for info in infos:
+        time = f"{info.time_ms:g} ms" if info.time_ms else "-"
+        table.add_row(info.level.value, f"{info.rating:.1f}", time, escape(info.description))
+    console.print(table)
+    console.print(
+        "rating: mu - 3 sigma on one OpenSkill scale of the levels, from the server's "
+        "arena of every level against every other; pick one with --bots LEVEL"
+    )
+    return 0
 
 
 def _seat_range(text: str) -> tuple[int, int]:

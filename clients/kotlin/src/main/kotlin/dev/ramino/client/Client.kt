@@ -29,6 +29,7 @@ import ramino.v1.GameOuterClass.ListGamesRequest
 import ramino.v1.GameServiceGrpc
 import ramino.v1.Rules.AnalyzeHandRequest
 import ramino.v1.Rules.AnalyzeHandResponse
+import ramino.v1.Rules.ListBotLevelsRequest
 import ramino.v1.Rules.ListVariantsRequest
 import ramino.v1.Rules.MeldCodes
 import ramino.v1.Rules.ValidateMeldRequest
@@ -346,6 +347,14 @@ public class RaminoClient private constructor(
     /** The variant presets with every parameter. */
     public suspend fun listVariants(): List<Variant> =
         call(RulesServiceGrpc.getListVariantsMethod(), ListVariantsRequest.getDefaultInstance()).variantsList
+
+    /**
+     * The bot levels a person picks from, weakest first: how each plays, its
+     * time a decision on the server, and its rating on one scale for every
+     * level (`rating`: mu - 3 sigma, from the server's arena of the levels).
+     */
+    public suspend fun listBotLevels(): List<BotLevelInfo> =
+        call(RulesServiceGrpc.getListBotLevelsMethod(), ListBotLevelsRequest.getDefaultInstance()).levelsList
 
     public companion object {
         private val random = SecureRandom()

@@ -22,6 +22,21 @@ class GamesTest : LiveServerTest() {
         assertTrue(names.containsAll(listOf("ramino51", "rami51", "rummy", "gin")), "variants: $names")
     }
 
+    @Test
+    fun `the server lists every bot level weakest first with its rating`() = runBlocking {
+        val levels = client.listBotLevels()
+        assertEquals(
+            listOf(BotLevel.BOT_LEVEL_EASY, BotLevel.BOT_LEVEL_MEDIUM, BotLevel.BOT_LEVEL_HARD, BotLevel.BOT_LEVEL_EXPERT),
+            levels.map { it.level },
+        )
+        for (b in levels) {
+            assertTrue(b.description.isNotEmpty(), "${b.level} has no description")
+            assertEquals(b.ratingMu - 3 * b.ratingSigma, b.rating, 1e-9)
+            val searches = b.level == BotLevel.BOT_LEVEL_HARD || b.level == BotLevel.BOT_LEVEL_EXPERT
+            assertEquals(searches, b.timeMs > 0, "${b.level}: time a decision ${b.timeMs}")
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = ["ramino51", "rami51", "rummy", "gin"])
     fun `a whole game against bots, watched by a spectator`(variant: String): Unit = runBlocking {
