@@ -47,6 +47,7 @@ class InstallIT {
         )
         File(scratch, "src/main/kotlin").mkdirs()
         File(scratch, "src/main/kotlin/Main.kt").writeText(readmeExample())
+        File(scratch, "src/main/kotlin/EveryVariant.kt").writeText(EVERY_VARIANT)
         File(scratch, "pom.xml").writeText(scratchPom(version))
 
         val deps = File(scratch, "deps.txt")
@@ -65,6 +66,16 @@ class InstallIT {
             assertTrue(lines.contains("refused: NOT_FOUND GAME_NOT_FOUND"), out)
             assertTrue(lines.any { it.startsWith("round 1 ended: ") }, out)
             assertTrue(lines.last().startsWith("finished: GAME_STATUS_FINISHED winners ["), out)
+
+            // Every variant, a round of each, played on the seat's session by the SDK's bot.
+            val played = mvn(
+                scratch, "exec:java", "-Dexec.mainClass=EveryVariantKt",
+                env = mapOf("RAMINO_SERVER" to server.address),
+            ).lines().filter { it.isNotBlank() }
+            assertEquals(
+                listOf("ramino51", "rami51", "rummy", "gin").map { "$it: GAME_STATUS_FINISHED" },
+                played,
+            )
         }
     }
 
@@ -78,6 +89,8 @@ class InstallIT {
           <version>1</version>
           <properties>
             <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+            <!-- a property, not the plugin's configuration: -Dexec.mainClass picks another -->
+            <exec.mainClass>MainKt</exec.mainClass>
           </properties>
           <dependencies>
             <dependency>
@@ -107,7 +120,6 @@ class InstallIT {
                 <groupId>org.codehaus.mojo</groupId>
                 <artifactId>exec-maven-plugin</artifactId>
                 <version>3.5.1</version>
-                <configuration><mainClass>MainKt</mainClass></configuration>
               </plugin>
             </plugins>
           </build>
@@ -115,6 +127,30 @@ class InstallIT {
         """.trimIndent()
 
     private companion object {
+        /** A round of every variant, each played to its end on the seat's session. */
+        val EVERY_VARIANT =
+            """
+            import dev.ramino.client.ClientOptions
+            import dev.ramino.client.GameSpec
+            import dev.ramino.client.RaminoClient
+            import dev.ramino.client.VariantParameters
+            import dev.ramino.client.bot.Bot
+            import dev.ramino.client.greedyBot
+            import dev.ramino.client.person
+            import kotlinx.coroutines.runBlocking
+
+            fun main() = runBlocking {
+                val server = System.getenv("RAMINO_SERVER") ?: "127.0.0.1:50051"
+                RaminoClient(server, ClientOptions()).use { client ->
+                    for (variant in listOf("ramino51", "rami51", "rummy", "gin")) {
+                        val oneRound = VariantParameters.newBuilder().setMaxRounds(1).build()
+                        val game = client.createGame(GameSpec(variant, listOf(person("kt"), greedyBot()), oneRound))
+                        val view = Bot.playSession(client.joinGame(game.name, "kt"))
+                        println("${'$'}variant: ${'$'}{view.status}")
+                    }
+                }
+            }
+            """.trimIndent()
         val ANSI = Regex("\u001B\\[[0-9;]*m")
         val KOTLIN_VERSION: String = System.getProperty("ramino.kotlin.version") ?: error("ramino.kotlin.version is not set")
     }
