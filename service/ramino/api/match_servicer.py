@@ -26,7 +26,16 @@ from ramino.api.events import event_message
 from ramino.app.matchmaker import QueueSpec
 from ramino.app.quick import QuickPlay, TicketSight
 from ramino.app.ratings import new_rating
-from ramino.app.values import CANCELLED, EXPIRED, MATCHED, HistoryEntry, Rating, Ticket
+from ramino.app.values import (
+    CANCELLED,
+    EXPIRED,
+    MATCHED,
+    HistoryEntry,
+    Party,
+    PartyMember,
+    Rating,
+    Ticket,
+)
 from ramino.errors import BadRequest, Busy
 from ramino.v1 import match_pb2, match_pb2_grpc
 
@@ -104,6 +113,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             request.max_seats or low,
             dict(request.properties),
             request.request_id,
+            _name("parties", request.party, reasons.BAD_PARTY_NAME) if request.party else "",
         )
 
     async def WatchTicket(
@@ -168,12 +178,78 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             state=FINAL.get(ticket.state, state),
             rating_window=sight.window,
             submit_time=convert.timestamp(ticket.created_at),
+            party=f"parties/{ticket.party_id}" if ticket.party_id else "",
         )
         if ticket.state == MATCHED:
+            seat = ticket.seat_of(player)
             msg.game = f"games/{ticket.game_id}"
-            msg.seat = ticket.seat
-            msg.seat_token = self.tokens.issue(ticket.game_id, ticket.seat, player=player)
+            msg.seat = seat
+            msg.seat_token = self.tokens.issue(ticket.game_id, seat, player=player)
         return msg
+
+    # --- parties -------------------------------------------------------------------
+
+    def _party(self, party: Party) -> match_pb2.Party:
+        def member(m: PartyMember) -> match_pb2.PartyMember:
+            return match_pb2.PartyMember(player=m.player_id, player_name=m.name)
+
+        return match_pb2.Party(
+            name=f"parties/{party.party_id}",
+            leader=member(party.leader),
+            members=[member(m) for m in party.members],
+            ticket=f"tickets/{party.ticket_id}" if party.ticket_id else "",
+            max_players=self.quick.matchmaker.config.party_size,
+            expire_time=convert.timestamp(party.expires_at),
+        )
+
+    async def CreateParty(
+        self, request: match_pb2.CreatePartyRequest, context: Context
+    ) -> match_pb2.CreatePartyResponse:
+        player = self._player(context)
+        party = await self.quick.parties.create(player, request.player_name)
+        return match_pb2.CreatePartyResponse(party=self._party(party))
+
+    async def InviteToParty(
+        self, request: match_pb2.InviteToPartyRequest, context: Context
+    ) -> match_pb2.InviteToPartyResponse:
+        player = self._player(context)
+        invitation = await self.quick.parties.invite(
+            player, _name("parties", request.party, reasons.BAD_PARTY_NAME), request.player
+        )
+        return match_pb2.InviteToPartyResponse(
+            invitation=invitation.invitation_id,
+            expire_time=convert.timestamp(invitation.expires_at),
+        )
+
+    async def JoinParty(
+        self, request: match_pb2.JoinPartyRequest, context: Context
+    ) -> match_pb2.JoinPartyResponse:
+        player = self._player(context)
+        party = await self.quick.parties.join(
+            player,
+            _name("parties", request.party, reasons.BAD_PARTY_NAME),
+            request.invitation,
+            request.player_name,
+        )
+        return match_pb2.JoinPartyResponse(party=self._party(party))
+
+    async def LeaveParty(
+        self, request: match_pb2.LeavePartyRequest, context: Context
+    ) -> match_pb2.LeavePartyResponse:
+        player = self._player(context)
+        await self.quick.parties.leave(
+            player, _name("parties", request.party, reasons.BAD_PARTY_NAME)
+        )
+        return match_pb2.LeavePartyResponse()
+
+    async def GetParty(
+        self, request: match_pb2.GetPartyRequest, context: Context
+    ) -> match_pb2.GetPartyResponse:
+        player = self._player(context)
+        party = await self.quick.parties.get(
+            player, _name("parties", request.party, reasons.BAD_PARTY_NAME)
+        )
+        return match_pb2.GetPartyResponse(party=self._party(party))
 
     # --- ratings, leaderboards, histories ------------------------------------------
 

@@ -62,6 +62,7 @@ from ramino.store.tickets import (
     WAITING,
     Match,
     MatchSeat,
+    Party,
     Ticket,
     TicketStore,
     followed_at,
@@ -118,12 +119,20 @@ class MatchmakerConfig:
     """Seconds between two looks at a rated game in play (to record its
     ratings if its last move's replica died before it did)."""
     looks_per_pass: int = 20
+    party_size: int = 4
+    """The most players a party holds, its leader included."""
+    invitation_ttl: float = 300.0
+    """Seconds an invitation to a party may be accepted."""
+    party_ttl: float = 3600.0
+    """Seconds a party is kept after its last change."""
 
     def __post_init__(self) -> None:
         if self.bot not in BOT_KINDS:
             raise ValueError(f"unknown bot {self.bot!r}: one of {', '.join(sorted(BOT_KINDS))}")
         if self.max_tickets_per_player < 1:
             raise ValueError("max_tickets_per_player must be at least 1")
+        if not 2 <= self.party_size <= 6:
+            raise ValueError(f"a party holds 2 to 6 players, not {self.party_size}")
         if self.grace is not None and not self.grace > 0:
             raise ValueError(f"a ticket's grace is a positive number of seconds, not {self.grace}")
 
@@ -156,7 +165,7 @@ def window(wait: float, config: MatchmakerConfig) -> float:
 
 
 def _compatible(a: Ticket, b: Ticket, now: float, config: MatchmakerConfig) -> bool:
-    if a.player_id == b.player_id:
+    if not set(a.players).isdisjoint(b.players):
         return False
     for key, value in a.properties.items():
         if key in b.properties and b.properties[key] != value:
@@ -170,32 +179,35 @@ def form(
 ) -> list[tuple[list[Ticket], int]]:
     """Groups of waiting tickets (oldest first) to match now, each with the
     bots that fill it: each ticket is an anchor in its turn and takes the
-    oldest compatible tickets that keep a seat count all accept."""
+    oldest compatible tickets that keep a seat count all accept (a party's
+    ticket takes a seat for each of its players)."""
     used: set[str] = set()
     groups: list[tuple[list[Ticket], int]] = []
     for anchor in waiting:
         if anchor.ticket_id in used:
             continue
         group, low, high = [anchor], anchor.min_seats, anchor.max_seats
+        seated = anchor.size
         for t in waiting:
-            if len(group) == high:
+            if seated >= high:
                 break
             if t.ticket_id in used or t is anchor:
                 continue
             lo, hi = max(low, t.min_seats), min(high, t.max_seats)
-            # A seat count all accept, with room for one more.
-            if lo > hi or len(group) + 1 > hi:
+            # A seat count all accept, with room for its players.
+            if lo > hi or seated + t.size > hi:
                 continue
             if not all(_compatible(t, g, now, config) for g in group):
                 continue
             group.append(t)
             low, high = lo, hi
+            seated += t.size
         waited = now - anchor.created_at
         bots = 0
-        if len(group) == high or (len(group) >= low and waited >= config.settle):
+        if seated == high or (seated >= low and waited >= config.settle):
             pass
         elif anchor.bots and config.bots_after is not None and waited >= config.bots_after:
-            bots = max(0, low - len(group))
+            bots = max(0, low - seated)
         else:
             continue
         used.update(t.ticket_id for t in group)
@@ -242,12 +254,15 @@ class Matchmaker:
         max_seats: int,
         properties: dict[str, str] | None = None,
         request_id: str = "",
+        party: Party | None = None,
     ) -> Ticket:
         """A new waiting ticket for ``player_id`` (checked first: nothing is
         written for a bad one). With a ``request_id`` the player used before
         for the same ticket, that ticket, in whatever state it is now (a
         retry after a broken stream: never a second ticket); for another
-        ticket, REQUEST_ID_REUSED."""
+        ticket, REQUEST_ID_REUSED. With a ``party`` (its leader's, checked
+        by :class:`~ramino.app.parties.Parties`), the ticket seats its
+        members too, and its rating is their mean."""
         if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
             raise BadRequest(
                 f"a request id is at most {MAX_REQUEST_ID} printable characters",
@@ -270,8 +285,18 @@ class Matchmaker:
                 reasons.BAD_TICKET_PROPERTIES,
             )
         self._check_seats(spec, min_seats, max_seats)
-        rating = await self._ratings.rating(spec.variant, player_id)
+        members = [] if party is None else [[m.player_id, m.name] for m in party.members]
+        if 1 + len(members) > max_seats:
+            raise BadRequest(
+                f"a party of {1 + len(members)} does not fit a game of at most "
+                f"{max_seats} seats",
+                reasons.PARTY_TOO_LARGE,
+            )
+        players = [player_id, *(m[0] for m in members)]
+        scores = [(await self._ratings.rating(spec.variant, p)).score for p in players]
         asked = [spec.key, min_seats, max_seats, sorted(props.items()), name]
+        if party is not None:
+            asked.append(party.party_id)
         ticket = Ticket(
             new_ticket_id(spec.key, player_id, request_id),
             player_id,
@@ -280,7 +305,7 @@ class Matchmaker:
             min_seats,
             max_seats,
             props,
-            rating.score,
+            sum(scores) / len(scores),
             self._clock(),
             spec.variant,
             dict(spec.overrides),
@@ -288,6 +313,8 @@ class Matchmaker:
             spec.bots,
             request_id=request_id,
             fingerprint=hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32],
+            party_id="" if party is None else party.party_id,
+            members=members,
         )
         stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
         if stored is ticket:
@@ -321,15 +348,17 @@ class Matchmaker:
         self._dealt_ok.add(key)
 
     async def ticket(self, player_id: str, ticket_id: str) -> Ticket:
-        """The player's own ticket; another's is unknown to them."""
+        """A ticket that seats the player (theirs, or their party's); another
+        is unknown to them."""
         found = await self.tickets.ticket(ticket_id)
-        if found is None or found.player_id != player_id:
+        if found is None or player_id not in found.players:
             raise NotFound("no such ticket of yours", reasons.TICKET_NOT_FOUND)
         return found
 
     async def cancel(self, player_id: str, ticket_id: str) -> Ticket:
-        """Cancels the player's waiting ticket; a ticket already matched or
-        ended is answered as it is."""
+        """Cancels a waiting ticket that seats the player (a party's member
+        may withdraw the party's); a ticket already matched or ended is
+        answered as it is."""
         await self.ticket(player_id, ticket_id)
         ended = await self.tickets.end(ticket_id, CANCELLED, self._clock())
         assert ended is not None
@@ -426,9 +455,13 @@ class Matchmaker:
 
     def _match(self, group: list[Ticket], bots: int, now: float) -> Match:
         first = group[0]
-        seats = tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in group)
+        seats = tuple(
+            MatchSeat(t.ticket_id, player, name)
+            for t in group
+            for player, name in [(t.player_id, t.name), *t.members]
+        )
         seats += tuple(
-            MatchSeat("", "", f"{self.config.bot} bot {len(group) + i + 1}", self.config.bot)
+            MatchSeat("", "", f"{self.config.bot} bot {len(seats) + i + 1}", self.config.bot)
             for i in range(bots)
         )
         return Match(

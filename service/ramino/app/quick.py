@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from ramino import reasons
 from ramino.app.log import Header, LogEvent, public_entry
 from ramino.app.matchmaker import Matchmaker, QueueSpec, window
+from ramino.app.parties import Parties
 from ramino.app.ratings import Ratings
 from ramino.app.table import GameTable
 from ramino.engine.seen import Seen
@@ -185,6 +186,7 @@ class QuickPlay:
         self.push = push
         self._clock = clock
         self.wakes = Wakes(matchmaker.tickets)
+        self.parties = Parties(matchmaker, clock)
 
     # --- tickets -------------------------------------------------------------------
 
@@ -197,9 +199,22 @@ class QuickPlay:
         max_seats: int,
         properties: dict[str, str],
         request_id: str = "",
+        party_id: str = "",
     ) -> Ticket:
         """A new ticket, or, for a request id the player used before, the
-        ticket it made (see :meth:`Matchmaker.submit`)."""
+        ticket it made (see :meth:`Matchmaker.submit`); with ``party_id``,
+        the ticket of the player's party (:meth:`Parties.submit`)."""
+        if party_id:
+            return await self.parties.submit(
+                player_id,
+                name,
+                spec,
+                min_seats,
+                max_seats,
+                properties,
+                request_id,
+                party_id,
+            )
         return await self.matchmaker.submit(
             player_id, name, spec, min_seats, max_seats, properties, request_id
         )

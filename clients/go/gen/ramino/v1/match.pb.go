@@ -101,7 +101,10 @@ type TicketUpdate struct {
 	// The seat token for that seat (as JoinGame answers), once matched.
 	SeatToken string `protobuf:"bytes,6,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
 	// When the ticket was submitted.
-	SubmitTime    *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=submit_time,json=submitTime,proto3" json:"submit_time,omitempty"`
+	SubmitTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=submit_time,json=submitTime,proto3" json:"submit_time,omitempty"`
+	// `parties/{party}`, for a party's ticket (its leader's, which every
+	// member may watch and cancel): `seat` and `seat_token` are the caller's.
+	Party         string `protobuf:"bytes,8,opt,name=party,proto3" json:"party,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -185,6 +188,13 @@ func (x *TicketUpdate) GetSubmitTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *TicketUpdate) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
 // Request of SubmitTicket.
 type SubmitTicketRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -215,7 +225,11 @@ type SubmitTicketRequest struct {
 	// (REQUEST_ID_REUSED). Scoped to the player: another player's request id
 	// is another ticket. Kept while the ticket lives and for a while after.
 	// Empty: every SubmitTicket is a new ticket.
-	RequestId     string `protobuf:"bytes,9,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	RequestId string `protobuf:"bytes,9,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// `parties/{party}`: the caller's party (its leader only) queues as one
+	// ticket whose seats are its players, seated together in one game;
+	// max_seats must leave room for all of them (PARTY_TOO_LARGE).
+	Party         string `protobuf:"bytes,10,opt,name=party,proto3" json:"party,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -309,6 +323,13 @@ func (x *SubmitTicketRequest) GetWithoutBots() bool {
 func (x *SubmitTicketRequest) GetRequestId() string {
 	if x != nil {
 		return x.RequestId
+	}
+	return ""
+}
+
+func (x *SubmitTicketRequest) GetParty() string {
+	if x != nil {
+		return x.Party
 	}
 	return ""
 }
@@ -1424,11 +1445,643 @@ func (x *GetGameRecordResponse) GetEvents() []*GameEvent {
 	return nil
 }
 
+// A party's player.
+type PartyMember struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The player (the player token's subject).
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	// The name the player sits under.
+	PlayerName    string `protobuf:"bytes,2,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PartyMember) Reset() {
+	*x = PartyMember{}
+	mi := &file_ramino_v1_match_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PartyMember) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PartyMember) ProtoMessage() {}
+
+func (x *PartyMember) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PartyMember.ProtoReflect.Descriptor instead.
+func (*PartyMember) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *PartyMember) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *PartyMember) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Players who queue as one ticket and sit in one game.
+type Party struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Name   string       `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Leader *PartyMember `protobuf:"bytes,2,opt,name=leader,proto3" json:"leader,omitempty"`
+	// The players besides the leader, in the order they joined.
+	Members []*PartyMember `protobuf:"bytes,3,rep,name=members,proto3" json:"members,omitempty"`
+	// `tickets/{ticket}`: its last ticket (empty: none yet), live while the
+	// party queues (no one joins meanwhile).
+	Ticket string `protobuf:"bytes,4,opt,name=ticket,proto3" json:"ticket,omitempty"`
+	// The most players it may hold, its leader included.
+	MaxPlayers int32 `protobuf:"varint,5,opt,name=max_players,json=maxPlayers,proto3" json:"max_players,omitempty"`
+	// When the server forgets it (each change pushes it back).
+	ExpireTime    *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Party) Reset() {
+	*x = Party{}
+	mi := &file_ramino_v1_match_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Party) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Party) ProtoMessage() {}
+
+func (x *Party) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Party.ProtoReflect.Descriptor instead.
+func (*Party) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Party) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Party) GetLeader() *PartyMember {
+	if x != nil {
+		return x.Leader
+	}
+	return nil
+}
+
+func (x *Party) GetMembers() []*PartyMember {
+	if x != nil {
+		return x.Members
+	}
+	return nil
+}
+
+func (x *Party) GetTicket() string {
+	if x != nil {
+		return x.Ticket
+	}
+	return ""
+}
+
+func (x *Party) GetMaxPlayers() int32 {
+	if x != nil {
+		return x.MaxPlayers
+	}
+	return 0
+}
+
+func (x *Party) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+// Request of CreateParty.
+type CreatePartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name the leader sits under.
+	PlayerName    string `protobuf:"bytes,1,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatePartyRequest) Reset() {
+	*x = CreatePartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatePartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatePartyRequest) ProtoMessage() {}
+
+func (x *CreatePartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatePartyRequest.ProtoReflect.Descriptor instead.
+func (*CreatePartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CreatePartyRequest) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Response of CreateParty.
+type CreatePartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Party         *Party                 `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatePartyResponse) Reset() {
+	*x = CreatePartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatePartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatePartyResponse) ProtoMessage() {}
+
+func (x *CreatePartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatePartyResponse.ProtoReflect.Descriptor instead.
+func (*CreatePartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CreatePartyResponse) GetParty() *Party {
+	if x != nil {
+		return x.Party
+	}
+	return nil
+}
+
+// Request of InviteToParty.
+type InviteToPartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	// The player invited (their player token's subject).
+	Player        string `protobuf:"bytes,2,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InviteToPartyRequest) Reset() {
+	*x = InviteToPartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InviteToPartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InviteToPartyRequest) ProtoMessage() {}
+
+func (x *InviteToPartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InviteToPartyRequest.ProtoReflect.Descriptor instead.
+func (*InviteToPartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *InviteToPartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *InviteToPartyRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+// Response of InviteToParty.
+type InviteToPartyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the invited player gives JoinParty (an open invitation of the same
+	// player is replaced).
+	Invitation string `protobuf:"bytes,1,opt,name=invitation,proto3" json:"invitation,omitempty"`
+	// After this it is refused (INVITATION_EXPIRED).
+	ExpireTime    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InviteToPartyResponse) Reset() {
+	*x = InviteToPartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InviteToPartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InviteToPartyResponse) ProtoMessage() {}
+
+func (x *InviteToPartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InviteToPartyResponse.ProtoReflect.Descriptor instead.
+func (*InviteToPartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *InviteToPartyResponse) GetInvitation() string {
+	if x != nil {
+		return x.Invitation
+	}
+	return ""
+}
+
+func (x *InviteToPartyResponse) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+// Request of JoinParty.
+type JoinPartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	// The invitation's id, naming the caller (NOT_INVITED otherwise); accepted
+	// once (INVITATION_USED), before it expires (INVITATION_EXPIRED).
+	Invitation string `protobuf:"bytes,2,opt,name=invitation,proto3" json:"invitation,omitempty"`
+	// The name to sit under.
+	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JoinPartyRequest) Reset() {
+	*x = JoinPartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JoinPartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JoinPartyRequest) ProtoMessage() {}
+
+func (x *JoinPartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JoinPartyRequest.ProtoReflect.Descriptor instead.
+func (*JoinPartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *JoinPartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *JoinPartyRequest) GetInvitation() string {
+	if x != nil {
+		return x.Invitation
+	}
+	return ""
+}
+
+func (x *JoinPartyRequest) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Response of JoinParty.
+type JoinPartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Party         *Party                 `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JoinPartyResponse) Reset() {
+	*x = JoinPartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JoinPartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JoinPartyResponse) ProtoMessage() {}
+
+func (x *JoinPartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JoinPartyResponse.ProtoReflect.Descriptor instead.
+func (*JoinPartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *JoinPartyResponse) GetParty() *Party {
+	if x != nil {
+		return x.Party
+	}
+	return nil
+}
+
+// Request of LeaveParty.
+type LeavePartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party         string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeavePartyRequest) Reset() {
+	*x = LeavePartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeavePartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeavePartyRequest) ProtoMessage() {}
+
+func (x *LeavePartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeavePartyRequest.ProtoReflect.Descriptor instead.
+func (*LeavePartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *LeavePartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+// Response of LeaveParty.
+type LeavePartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeavePartyResponse) Reset() {
+	*x = LeavePartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeavePartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeavePartyResponse) ProtoMessage() {}
+
+func (x *LeavePartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeavePartyResponse.ProtoReflect.Descriptor instead.
+func (*LeavePartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{30}
+}
+
+// Request of GetParty.
+type GetPartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party         string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPartyRequest) Reset() {
+	*x = GetPartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPartyRequest) ProtoMessage() {}
+
+func (x *GetPartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPartyRequest.ProtoReflect.Descriptor instead.
+func (*GetPartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *GetPartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+// Response of GetParty.
+type GetPartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Party         *Party                 `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPartyResponse) Reset() {
+	*x = GetPartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPartyResponse) ProtoMessage() {}
+
+func (x *GetPartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPartyResponse.ProtoReflect.Descriptor instead.
+func (*GetPartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *GetPartyResponse) GetParty() *Party {
+	if x != nil {
+		return x.Party
+	}
+	return nil
+}
+
 var File_ramino_v1_match_proto protoreflect.FileDescriptor
 
 const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
-	"\x15ramino/v1/match.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\xfd\x01\n" +
+	"\x15ramino/v1/match.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\x93\x02\n" +
 	"\fTicketUpdate\x12\x16\n" +
 	"\x06ticket\x18\x01 \x01(\tR\x06ticket\x12,\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x16.ramino.v1.TicketStateR\x05state\x12#\n" +
@@ -1438,7 +2091,8 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"seat_token\x18\x06 \x01(\tR\tseatToken\x12;\n" +
 	"\vsubmit_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"submitTime\"\xad\x03\n" +
+	"submitTime\x12\x14\n" +
+	"\x05party\x18\b \x01(\tR\x05party\"\xc3\x03\n" +
 	"\x13SubmitTicketRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12\x1b\n" +
@@ -1452,7 +2106,9 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"playerName\x12!\n" +
 	"\fwithout_bots\x18\b \x01(\bR\vwithoutBots\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\t \x01(\tR\trequestId\x1a=\n" +
+	"request_id\x18\t \x01(\tR\trequestId\x12\x14\n" +
+	"\x05party\x18\n" +
+	" \x01(\tR\x05party\x1a=\n" +
 	"\x0fPropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"G\n" +
@@ -1529,14 +2185,57 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"parameters\x12\x12\n" +
 	"\x04seed\x18\x04 \x01(\tR\x04seed\x12\x1b\n" +
 	"\tseed_hash\x18\x05 \x01(\tR\bseedHash\x12,\n" +
-	"\x06events\x18\x06 \x03(\v2\x14.ramino.v1.GameEventR\x06events*\xb1\x01\n" +
+	"\x06events\x18\x06 \x03(\v2\x14.ramino.v1.GameEventR\x06events\"F\n" +
+	"\vPartyMember\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x1f\n" +
+	"\vplayer_name\x18\x02 \x01(\tR\n" +
+	"playerName\"\xf3\x01\n" +
+	"\x05Party\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12.\n" +
+	"\x06leader\x18\x02 \x01(\v2\x16.ramino.v1.PartyMemberR\x06leader\x120\n" +
+	"\amembers\x18\x03 \x03(\v2\x16.ramino.v1.PartyMemberR\amembers\x12\x16\n" +
+	"\x06ticket\x18\x04 \x01(\tR\x06ticket\x12\x1f\n" +
+	"\vmax_players\x18\x05 \x01(\x05R\n" +
+	"maxPlayers\x12;\n" +
+	"\vexpire_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\"5\n" +
+	"\x12CreatePartyRequest\x12\x1f\n" +
+	"\vplayer_name\x18\x01 \x01(\tR\n" +
+	"playerName\"=\n" +
+	"\x13CreatePartyResponse\x12&\n" +
+	"\x05party\x18\x01 \x01(\v2\x10.ramino.v1.PartyR\x05party\"D\n" +
+	"\x14InviteToPartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\x12\x16\n" +
+	"\x06player\x18\x02 \x01(\tR\x06player\"t\n" +
+	"\x15InviteToPartyResponse\x12\x1e\n" +
+	"\n" +
+	"invitation\x18\x01 \x01(\tR\n" +
+	"invitation\x12;\n" +
+	"\vexpire_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\"i\n" +
+	"\x10JoinPartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\x12\x1e\n" +
+	"\n" +
+	"invitation\x18\x02 \x01(\tR\n" +
+	"invitation\x12\x1f\n" +
+	"\vplayer_name\x18\x03 \x01(\tR\n" +
+	"playerName\";\n" +
+	"\x11JoinPartyResponse\x12&\n" +
+	"\x05party\x18\x01 \x01(\v2\x10.ramino.v1.PartyR\x05party\")\n" +
+	"\x11LeavePartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\"\x14\n" +
+	"\x12LeavePartyResponse\"'\n" +
+	"\x0fGetPartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\":\n" +
+	"\x10GetPartyResponse\x12&\n" +
+	"\x05party\x18\x01 \x01(\v2\x10.ramino.v1.PartyR\x05party*\xb1\x01\n" +
 	"\vTicketState\x12\x1c\n" +
 	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16TICKET_STATE_SEARCHING\x10\x01\x12\x18\n" +
 	"\x14TICKET_STATE_WIDENED\x10\x02\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x03\x12\x18\n" +
 	"\x14TICKET_STATE_EXPIRED\x10\x04\x12\x1a\n" +
-	"\x16TICKET_STATE_CANCELLED\x10\x052\xa0\x05\n" +
+	"\x16TICKET_STATE_CANCELLED\x10\x052\x9a\b\n" +
 	"\fMatchService\x12Q\n" +
 	"\fSubmitTicket\x12\x1e.ramino.v1.SubmitTicketRequest\x1a\x1f.ramino.v1.SubmitTicketResponse0\x01\x12N\n" +
 	"\vWatchTicket\x12\x1d.ramino.v1.WatchTicketRequest\x1a\x1e.ramino.v1.WatchTicketResponse0\x01\x12O\n" +
@@ -1545,7 +2244,13 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\tGetRating\x12\x1b.ramino.v1.GetRatingRequest\x1a\x1c.ramino.v1.GetRatingResponse\x12X\n" +
 	"\x0fListLeaderboard\x12!.ramino.v1.ListLeaderboardRequest\x1a\".ramino.v1.ListLeaderboardResponse\x12X\n" +
 	"\x0fListPlayerGames\x12!.ramino.v1.ListPlayerGamesRequest\x1a\".ramino.v1.ListPlayerGamesResponse\x12R\n" +
-	"\rGetGameRecord\x12\x1f.ramino.v1.GetGameRecordRequest\x1a .ramino.v1.GetGameRecordResponseB\x9c\x01\n" +
+	"\rGetGameRecord\x12\x1f.ramino.v1.GetGameRecordRequest\x1a .ramino.v1.GetGameRecordResponse\x12L\n" +
+	"\vCreateParty\x12\x1d.ramino.v1.CreatePartyRequest\x1a\x1e.ramino.v1.CreatePartyResponse\x12R\n" +
+	"\rInviteToParty\x12\x1f.ramino.v1.InviteToPartyRequest\x1a .ramino.v1.InviteToPartyResponse\x12F\n" +
+	"\tJoinParty\x12\x1b.ramino.v1.JoinPartyRequest\x1a\x1c.ramino.v1.JoinPartyResponse\x12I\n" +
+	"\n" +
+	"LeaveParty\x12\x1c.ramino.v1.LeavePartyRequest\x1a\x1d.ramino.v1.LeavePartyResponse\x12C\n" +
+	"\bGetParty\x12\x1a.ramino.v1.GetPartyRequest\x1a\x1b.ramino.v1.GetPartyResponseB\x9c\x01\n" +
 	"\rcom.ramino.v1B\n" +
 	"MatchProtoP\x01Z:github.com/ramino/ramino/clients/go/gen/ramino/v1;raminov1\xa2\x02\x03RXX\xaa\x02\tRamino.V1\xca\x02\tRamino\\V1\xe2\x02\x15Ramino\\V1\\GPBMetadata\xea\x02\n" +
 	"Ramino::V1b\x06proto3"
@@ -1563,7 +2268,7 @@ func file_ramino_v1_match_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_match_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_ramino_v1_match_proto_goTypes = []any{
 	(TicketState)(0),                // 0: ramino.v1.TicketState
 	(*TicketUpdate)(nil),            // 1: ramino.v1.TicketUpdate
@@ -1587,16 +2292,28 @@ var file_ramino_v1_match_proto_goTypes = []any{
 	(*ListPlayerGamesResponse)(nil), // 19: ramino.v1.ListPlayerGamesResponse
 	(*GetGameRecordRequest)(nil),    // 20: ramino.v1.GetGameRecordRequest
 	(*GetGameRecordResponse)(nil),   // 21: ramino.v1.GetGameRecordResponse
-	nil,                             // 22: ramino.v1.SubmitTicketRequest.PropertiesEntry
-	(*timestamppb.Timestamp)(nil),   // 23: google.protobuf.Timestamp
-	(*VariantParameters)(nil),       // 24: ramino.v1.VariantParameters
-	(*GameEvent)(nil),               // 25: ramino.v1.GameEvent
+	(*PartyMember)(nil),             // 22: ramino.v1.PartyMember
+	(*Party)(nil),                   // 23: ramino.v1.Party
+	(*CreatePartyRequest)(nil),      // 24: ramino.v1.CreatePartyRequest
+	(*CreatePartyResponse)(nil),     // 25: ramino.v1.CreatePartyResponse
+	(*InviteToPartyRequest)(nil),    // 26: ramino.v1.InviteToPartyRequest
+	(*InviteToPartyResponse)(nil),   // 27: ramino.v1.InviteToPartyResponse
+	(*JoinPartyRequest)(nil),        // 28: ramino.v1.JoinPartyRequest
+	(*JoinPartyResponse)(nil),       // 29: ramino.v1.JoinPartyResponse
+	(*LeavePartyRequest)(nil),       // 30: ramino.v1.LeavePartyRequest
+	(*LeavePartyResponse)(nil),      // 31: ramino.v1.LeavePartyResponse
+	(*GetPartyRequest)(nil),         // 32: ramino.v1.GetPartyRequest
+	(*GetPartyResponse)(nil),        // 33: ramino.v1.GetPartyResponse
+	nil,                             // 34: ramino.v1.SubmitTicketRequest.PropertiesEntry
+	(*timestamppb.Timestamp)(nil),   // 35: google.protobuf.Timestamp
+	(*VariantParameters)(nil),       // 36: ramino.v1.VariantParameters
+	(*GameEvent)(nil),               // 37: ramino.v1.GameEvent
 }
 var file_ramino_v1_match_proto_depIdxs = []int32{
 	0,  // 0: ramino.v1.TicketUpdate.state:type_name -> ramino.v1.TicketState
-	23, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
-	24, // 2: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
-	22, // 3: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
+	35, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
+	36, // 2: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
+	34, // 3: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
 	1,  // 4: ramino.v1.SubmitTicketResponse.update:type_name -> ramino.v1.TicketUpdate
 	1,  // 5: ramino.v1.WatchTicketResponse.update:type_name -> ramino.v1.TicketUpdate
 	1,  // 6: ramino.v1.CancelTicketResponse.update:type_name -> ramino.v1.TicketUpdate
@@ -1604,34 +2321,51 @@ var file_ramino_v1_match_proto_depIdxs = []int32{
 	10, // 8: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
 	10, // 9: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
 	13, // 10: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
-	23, // 11: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
+	35, // 11: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
 	16, // 12: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
 	10, // 13: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
 	10, // 14: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
 	17, // 15: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
-	24, // 16: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
-	25, // 17: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
-	2,  // 18: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
-	4,  // 19: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
-	6,  // 20: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
-	8,  // 21: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
-	11, // 22: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
-	14, // 23: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
-	18, // 24: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
-	20, // 25: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
-	3,  // 26: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
-	5,  // 27: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
-	7,  // 28: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
-	9,  // 29: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
-	12, // 30: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
-	15, // 31: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
-	19, // 32: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
-	21, // 33: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
-	26, // [26:34] is the sub-list for method output_type
-	18, // [18:26] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	36, // 16: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
+	37, // 17: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
+	22, // 18: ramino.v1.Party.leader:type_name -> ramino.v1.PartyMember
+	22, // 19: ramino.v1.Party.members:type_name -> ramino.v1.PartyMember
+	35, // 20: ramino.v1.Party.expire_time:type_name -> google.protobuf.Timestamp
+	23, // 21: ramino.v1.CreatePartyResponse.party:type_name -> ramino.v1.Party
+	35, // 22: ramino.v1.InviteToPartyResponse.expire_time:type_name -> google.protobuf.Timestamp
+	23, // 23: ramino.v1.JoinPartyResponse.party:type_name -> ramino.v1.Party
+	23, // 24: ramino.v1.GetPartyResponse.party:type_name -> ramino.v1.Party
+	2,  // 25: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
+	4,  // 26: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
+	6,  // 27: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
+	8,  // 28: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
+	11, // 29: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
+	14, // 30: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
+	18, // 31: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
+	20, // 32: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
+	24, // 33: ramino.v1.MatchService.CreateParty:input_type -> ramino.v1.CreatePartyRequest
+	26, // 34: ramino.v1.MatchService.InviteToParty:input_type -> ramino.v1.InviteToPartyRequest
+	28, // 35: ramino.v1.MatchService.JoinParty:input_type -> ramino.v1.JoinPartyRequest
+	30, // 36: ramino.v1.MatchService.LeaveParty:input_type -> ramino.v1.LeavePartyRequest
+	32, // 37: ramino.v1.MatchService.GetParty:input_type -> ramino.v1.GetPartyRequest
+	3,  // 38: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
+	5,  // 39: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
+	7,  // 40: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
+	9,  // 41: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
+	12, // 42: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
+	15, // 43: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
+	19, // 44: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
+	21, // 45: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
+	25, // 46: ramino.v1.MatchService.CreateParty:output_type -> ramino.v1.CreatePartyResponse
+	27, // 47: ramino.v1.MatchService.InviteToParty:output_type -> ramino.v1.InviteToPartyResponse
+	29, // 48: ramino.v1.MatchService.JoinParty:output_type -> ramino.v1.JoinPartyResponse
+	31, // 49: ramino.v1.MatchService.LeaveParty:output_type -> ramino.v1.LeavePartyResponse
+	33, // 50: ramino.v1.MatchService.GetParty:output_type -> ramino.v1.GetPartyResponse
+	38, // [38:51] is the sub-list for method output_type
+	25, // [25:38] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_match_proto_init() }
@@ -1647,7 +2381,7 @@ func file_ramino_v1_match_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_match_proto_rawDesc), len(file_ramino_v1_match_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   22,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -137,6 +137,18 @@ public typealias ListPlayerGamesRequest = ramino.v1.Match.ListPlayerGamesRequest
 public typealias ListPlayerGamesResponse = ramino.v1.Match.ListPlayerGamesResponse
 public typealias GetGameRecordRequest = ramino.v1.Match.GetGameRecordRequest
 public typealias GetGameRecordResponse = ramino.v1.Match.GetGameRecordResponse
+public typealias PartyMember = ramino.v1.Match.PartyMember
+public typealias Party = ramino.v1.Match.Party
+public typealias CreatePartyRequest = ramino.v1.Match.CreatePartyRequest
+public typealias CreatePartyResponse = ramino.v1.Match.CreatePartyResponse
+public typealias InviteToPartyRequest = ramino.v1.Match.InviteToPartyRequest
+public typealias InviteToPartyResponse = ramino.v1.Match.InviteToPartyResponse
+public typealias JoinPartyRequest = ramino.v1.Match.JoinPartyRequest
+public typealias JoinPartyResponse = ramino.v1.Match.JoinPartyResponse
+public typealias LeavePartyRequest = ramino.v1.Match.LeavePartyRequest
+public typealias LeavePartyResponse = ramino.v1.Match.LeavePartyResponse
+public typealias GetPartyRequest = ramino.v1.Match.GetPartyRequest
+public typealias GetPartyResponse = ramino.v1.Match.GetPartyResponse
 public typealias TicketState = ramino.v1.Match.TicketState
 
 // Each field with a hasX(), as a nullable property: null when unset
@@ -861,3 +873,27 @@ public val ramino.v1.Match.PlayerGameOrBuilder.ratingAfterOrNull: ramino.v1.Matc
 /** `GetGameRecordResponse.parameters`, or null when it is not set. */
 public val ramino.v1.Match.GetGameRecordResponseOrBuilder.parametersOrNull: ramino.v1.Types.VariantParameters?
     get() = if (hasParameters()) getParameters() else null
+
+/** `Party.leader`, or null when it is not set. */
+public val ramino.v1.Match.PartyOrBuilder.leaderOrNull: ramino.v1.Match.PartyMember?
+    get() = if (hasLeader()) getLeader() else null
+
+/** `Party.expireTime`, or null when it is not set. */
+public val ramino.v1.Match.PartyOrBuilder.expireTimeOrNull: com.google.protobuf.Timestamp?
+    get() = if (hasExpireTime()) getExpireTime() else null
+
+/** `CreatePartyResponse.party`, or null when it is not set. */
+public val ramino.v1.Match.CreatePartyResponseOrBuilder.partyOrNull: ramino.v1.Match.Party?
+    get() = if (hasParty()) getParty() else null
+
+/** `InviteToPartyResponse.expireTime`, or null when it is not set. */
+public val ramino.v1.Match.InviteToPartyResponseOrBuilder.expireTimeOrNull: com.google.protobuf.Timestamp?
+    get() = if (hasExpireTime()) getExpireTime() else null
+
+/** `JoinPartyResponse.party`, or null when it is not set. */
+public val ramino.v1.Match.JoinPartyResponseOrBuilder.partyOrNull: ramino.v1.Match.Party?
+    get() = if (hasParty()) getParty() else null
+
+/** `GetPartyResponse.party`, or null when it is not set. */
+public val ramino.v1.Match.GetPartyResponseOrBuilder.partyOrNull: ramino.v1.Match.Party?
+    get() = if (hasParty()) getParty() else null
