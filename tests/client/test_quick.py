@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jwt
 import pytest
-from ramino_client import AsyncClient, Client, NotFound, quick
+from ramino_client import AsyncClient, Client, NotFound, Seat, quick
 from ramino_client.quick import CANCELLED, MATCHED, SEARCHING
 
 from tests.client.conftest import PATIENT, ProcessServer
@@ -199,3 +199,71 @@ def test_play_never_raises_without_its_ticket(
             assert ann.quick.cancel(err.value.ticket).state == CANCELLED
     finally:
         server.stop()
+
+
+def test_a_party_plays_together_through_the_sdk(served: ProcessServer) -> None:
+    with (
+        Client(served.address, player_token=token("ann")) as ann,
+        Client(served.address, player_token=token("bob")) as bob,
+    ):
+        party = ann.quick.create_party("Ann")
+        invitation = ann.quick.invite_to_party(party.name, "bob")
+        assert invitation.player == "bob" and invitation.party == party.name
+        joined = bob.quick.join_party(party.name, invitation.invitation, "Bob")
+        assert [m.player for m in joined.members] == ["bob"]
+        found: list[Seat] = []
+        member = threading.Thread(target=lambda: found.append(bob.quick.party_play(party.name)))
+        member.start()
+        seat = ann.quick.play("rummy", "Ann", min_seats=2, max_seats=2, party=party.name)
+        member.join(timeout=30)
+        [bob_seat] = found
+        assert bob_seat.name == seat.name and {seat.seat, bob_seat.seat} == {0, 1}
+        assert ann.quick.get_party(party.name).ticket
+        # The party's last game, once finished, is not taken again.
+        bob_seat.resign()
+        with pytest.raises(quick.TicketNotSeated):
+            bob.quick.party_play(party.name, timeout=1.0)
+        bob.quick.leave_party(party.name)
+        assert ann.quick.get_party(party.name).members == ()
+
+
+def test_ramino_play_quick_party_leads_and_joins(served: ProcessServer) -> None:
+    import argparse
+    import io
+    import re
+
+    from ramino_client import play
+    from rich.console import Console
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    common = ["--server", served.address, "--quick", "--seats", "2-2", "--variant", "rummy"]
+    lead = parser.parse_args([*common, "--party", "--with", "dan"])
+    lead.player_token = token("cid")
+    said = io.StringIO()
+    found: list[Seat] = []
+
+    def dan() -> None:
+        for _ in range(300):
+            invited = re.search(r"--party (\S+) --invitation (\S+)", said.getvalue())
+            if invited:
+                break
+            time.sleep(0.05)
+        assert invited
+        args = parser.parse_args([*common, "--party", invited[1], "--invitation", invited[2]])
+        args.player_token = token("dan")
+        with Client(served.address, player_token=args.player_token) as client:
+            found.append(play._quick_seat(client, args, "Dan", Console(file=io.StringIO())))
+
+    member = threading.Thread(target=dan)
+    member.start()
+    with Client(served.address, player_token=lead.player_token) as client:
+        seat = play._quick_seat(client, lead, "Cid", Console(file=said, width=400))
+    member.join(timeout=30)
+    [dan_seat] = found
+    assert dan_seat.name == seat.name and {seat.seat, dan_seat.seat} == {0, 1}
+    assert "Dan joined." in said.getvalue()
+    lonely = parser.parse_args([*common, "--party"])
+    lonely.player_token = token("cid")
+    with Client(served.address) as client, pytest.raises(SystemExit, match="--with"):
+        play._quick_seat(client, lonely, "Cid", Console(file=said))

@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 
 from ramino_client import _convert, _wire
 from ramino_client.errors import ServiceError, error_from_rpc
+from ramino_client.models import GameStatus
 from ramino_client.v1 import match_pb2
 
 if TYPE_CHECKING:
@@ -30,7 +31,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AsyncQuick",
+    "Invitation",
     "LeaderboardEntry",
+    "Party",
+    "PartyMember",
     "LeaderboardPage",
     "PlayerGame",
     "PlayerGameSeat",
@@ -80,6 +84,14 @@ LIST_LEADERBOARD = _rpc("ListLeaderboard", mp.ListLeaderboardRequest, mp.ListLea
 LIST_TICKETS = _rpc("ListTickets", mp.ListTicketsRequest, mp.ListTicketsResponse)
 LIST_PLAYER_GAMES = _rpc("ListPlayerGames", mp.ListPlayerGamesRequest, mp.ListPlayerGamesResponse)
 GET_GAME_RECORD = _rpc("GetGameRecord", mp.GetGameRecordRequest, mp.GetGameRecordResponse)
+CREATE_PARTY = _rpc("CreateParty", mp.CreatePartyRequest, mp.CreatePartyResponse)
+INVITE_TO_PARTY = _rpc("InviteToParty", mp.InviteToPartyRequest, mp.InviteToPartyResponse)
+JOIN_PARTY = _rpc("JoinParty", mp.JoinPartyRequest, mp.JoinPartyResponse)
+LEAVE_PARTY = _rpc("LeaveParty", mp.LeavePartyRequest, mp.LeavePartyResponse)
+GET_PARTY = _rpc("GetParty", mp.GetPartyRequest, mp.GetPartyResponse)
+PARTY_LOOK = 0.5
+"""Seconds between two looks of a member's ``party_play`` at the party
+while it is not queued."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +104,43 @@ class TicketUpdate:
     game: str = ""
     seat: int = 0
     seat_token: str = ""
+    party: str = ""
+    """``parties/{party}`` for a party's ticket (the seat is the caller's)."""
 
     @property
     def final(self) -> bool:
         return self.state in FINAL
+
+
+@dataclass(frozen=True, slots=True)
+class PartyMember:
+    player: str
+    player_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """Players who queue as one ticket (the leader's) and sit in one game."""
+
+    name: str
+    """``parties/{party}``."""
+    leader: PartyMember
+    members: tuple[PartyMember, ...]
+    """The players besides the leader, in the order they joined."""
+    ticket: str
+    """Its last ticket (``tickets/{ticket}``; empty: none yet)."""
+    max_players: int
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """What the leader sends the invited player, for ``join_party``."""
+
+    party: str
+    invitation: str
+    player: str
+    expires_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +234,23 @@ def _update(msg: match_pb2.TicketUpdate) -> TicketUpdate:
         msg.game,
         msg.seat,
         msg.seat_token,
+        msg.party,
     )
+
+
+def _party(msg: match_pb2.Party) -> Party:
+    return Party(
+        msg.name,
+        PartyMember(msg.leader.player, msg.leader.player_name),
+        tuple(PartyMember(m.player, m.player_name) for m in msg.members),
+        msg.ticket,
+        msg.max_players,
+        msg.expire_time.ToNanoseconds() / 1e9,
+    )
+
+
+def _party_name(party: str) -> str:
+    return party if party.startswith("parties/") else f"parties/{party}"
 
 
 def _rating(msg: match_pb2.Rating) -> Rating:
@@ -247,6 +308,10 @@ class TicketOptions(TypedDict, total=False):
     """Chosen once per press of "play": submitted again with the same request
     id (a retry after a broken stream), the ticket is the first one's, never
     a second. ``play`` chooses one when none is given."""
+    party: str
+    """``parties/{party}`` (or its id): the caller's party, which the caller
+    leads, queues as one ticket; every member sits in the same game
+    (members take their seats with ``party_play``)."""
 
 
 def submit_request(
@@ -261,11 +326,26 @@ def submit_request(
         properties=dict(options.get("properties") or {}),
         without_bots=not options.get("bots", True),
         request_id=options.get("request_id", ""),
+        party=_party_name(options["party"]) if options.get("party") else "",
     )
     overrides = options.get("overrides")
     if overrides:
         request.overrides.CopyFrom(_convert.parameters_message(overrides))
     return request
+
+
+def _invitation(
+    request: match_pb2.InviteToPartyRequest, answer: match_pb2.InviteToPartyResponse
+) -> Invitation:
+    return Invitation(
+        request.party, answer.invitation, request.player, answer.expire_time.ToNanoseconds() / 1e9
+    )
+
+
+def _join(party: str, invitation: str, player_name: str) -> match_pb2.JoinPartyRequest:
+    return match_pb2.JoinPartyRequest(
+        party=_party_name(party), invitation=invitation, player_name=player_name
+    )
 
 
 def _cancel(ticket: str) -> match_pb2.CancelTicketRequest:
@@ -351,6 +431,53 @@ class Quick:
                 broken = e
         raise _not_seated(ticket, request.request_id, None) from broken
 
+    def create_party(self, player_name: str) -> Party:
+        """A new party led by the caller, sitting under ``player_name``."""
+        request = match_pb2.CreatePartyRequest(player_name=player_name)
+        return _party(self._client.call(CREATE_PARTY, request).party)
+
+    def invite_to_party(self, party: str, player: str) -> Invitation:
+        """An invitation of ``player`` (their player token's subject) to the
+        caller's party: send it to them, for ``join_party``."""
+        request = match_pb2.InviteToPartyRequest(party=_party_name(party), player=player)
+        answer = self._client.call(INVITE_TO_PARTY, request)
+        return _invitation(request, answer)
+
+    def join_party(self, party: str, invitation: str, player_name: str) -> Party:
+        """Joins the party the invitation (naming the caller) is to."""
+        request = _join(party, invitation, player_name)
+        return _party(self._client.call(JOIN_PARTY, request).party)
+
+    def leave_party(self, party: str) -> None:
+        """Leaves the party (its leader disbands it); a waiting ticket of
+        the party is cancelled."""
+        self._client.call(LEAVE_PARTY, match_pb2.LeavePartyRequest(party=_party_name(party)))
+
+    def get_party(self, party: str) -> Party:
+        request = match_pb2.GetPartyRequest(party=_party_name(party))
+        return _party(self._client.call(GET_PARTY, request).party)
+
+    def party_play(self, party: str, timeout: float = 300.0) -> Seat:
+        """A member's ``play``: waits for the party's ticket (its leader's
+        ``play(..., party=...)``), follows it, and answers the caller's seat
+        in its game. A ticket that ends unseated, or whose game has finished
+        (the party's last game), is followed by the party's next one;
+        :class:`TicketNotSeated` (with the last ticket) once ``timeout``
+        seconds pass, and ``NotFound`` once the party is gone."""
+        deadline, ended, last = time.monotonic() + timeout, "", None
+        while time.monotonic() < deadline:
+            ticket = self.get_party(party).ticket
+            if ticket and ticket != ended:
+                for update in self.watch(ticket):
+                    last = update
+                    if update.state == MATCHED:
+                        seat = self._client.seat(update.game, update.seat_token)
+                        if seat.view().status != GameStatus.FINISHED:
+                            return seat
+                ended = ticket
+            time.sleep(PARTY_LOOK)
+        raise _not_seated(ended, "", last)
+
     def tickets(self) -> tuple[TicketUpdate, ...]:
         """The caller's live tickets (waiting or being seated), oldest first."""
         answer = self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
@@ -433,6 +560,42 @@ class AsyncQuick:
                     raise TicketNotSeated(ticket, request.request_id, "", str(e)) from e
                 broken = e
         raise _not_seated(ticket, request.request_id, None) from broken
+
+    async def create_party(self, player_name: str) -> Party:
+        request = match_pb2.CreatePartyRequest(player_name=player_name)
+        return _party((await self._client.call(CREATE_PARTY, request)).party)
+
+    async def invite_to_party(self, party: str, player: str) -> Invitation:
+        request = match_pb2.InviteToPartyRequest(party=_party_name(party), player=player)
+        return _invitation(request, await self._client.call(INVITE_TO_PARTY, request))
+
+    async def join_party(self, party: str, invitation: str, player_name: str) -> Party:
+        request = _join(party, invitation, player_name)
+        return _party((await self._client.call(JOIN_PARTY, request)).party)
+
+    async def leave_party(self, party: str) -> None:
+        request = match_pb2.LeavePartyRequest(party=_party_name(party))
+        await self._client.call(LEAVE_PARTY, request)
+
+    async def get_party(self, party: str) -> Party:
+        request = match_pb2.GetPartyRequest(party=_party_name(party))
+        return _party((await self._client.call(GET_PARTY, request)).party)
+
+    async def party_play(self, party: str, timeout: float = 300.0) -> AsyncSeat:
+        """As :meth:`Quick.party_play`."""
+        deadline, ended, last = time.monotonic() + timeout, "", None
+        while time.monotonic() < deadline:
+            ticket = (await self.get_party(party)).ticket
+            if ticket and ticket != ended:
+                async for update in self.watch(ticket):
+                    last = update
+                    if update.state == MATCHED:
+                        seat = await self._client.seat(update.game, update.seat_token)
+                        if (await seat.view()).status != GameStatus.FINISHED:
+                            return seat
+                ended = ticket
+            await asyncio.sleep(PARTY_LOOK)
+        raise _not_seated(ended, "", last)
 
     async def tickets(self) -> tuple[TicketUpdate, ...]:
         answer = await self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
