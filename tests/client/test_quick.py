@@ -47,8 +47,13 @@ async def test_two_players_meet_and_are_rated(served: ProcessServer) -> None:
             seat = None
             async for update in client.quick.submit("rummy", player.title(), min_seats=2):
                 states.append(update.state)
+                if update.state == SEARCHING:
+                    assert update.queue_size >= 1
                 if update.state == MATCHED:
                     seat = await client.seat(update.game, update.seat_token)
+                    [other] = update.opponents
+                    assert other.player in {"ann", "bob"} - {player} and other.bot is None
+                    assert other.player_name == other.player.title() and other.rating == 0.0
             assert seat is not None
             return states, (seat.name, seat.seat, seat.token)
 

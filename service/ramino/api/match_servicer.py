@@ -37,7 +37,7 @@ from ramino.app.values import (
     Ticket,
 )
 from ramino.errors import BadRequest, Busy
-from ramino.v1 import match_pb2, match_pb2_grpc
+from ramino.v1 import game_pb2, match_pb2, match_pb2_grpc
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
@@ -179,12 +179,25 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             rating_window=sight.window,
             submit_time=convert.timestamp(ticket.created_at),
             party=f"parties/{ticket.party_id}" if ticket.party_id else "",
+            queue_size=sight.queue_size,
+            expected_wait=sight.expected_wait,
         )
         if ticket.state == MATCHED:
             seat = ticket.seat_of(player)
             msg.game = f"games/{ticket.game_id}"
             msg.seat = seat
             msg.seat_token = self.tokens.issue(ticket.game_id, seat, player=player)
+            msg.opponents.extend(
+                match_pb2.TicketSeat(
+                    seat=i,
+                    player_name=s["name"],
+                    player=s["player_id"],
+                    bot=convert.BOT_LEVELS.get(s["bot"] or "", game_pb2.BOT_LEVEL_UNSPECIFIED),
+                    rating=s["rating"],
+                )
+                for i, s in enumerate(ticket.table)
+                if i != seat
+            )
         return msg
 
     # --- parties -------------------------------------------------------------------

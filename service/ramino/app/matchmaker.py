@@ -69,7 +69,16 @@ from ramino.store.tickets import (
     new_ticket_id,
 )
 
-__all__ = ["DEAL_TRIES", "GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
+__all__ = [
+    "DEAL_TRIES",
+    "GRACE",
+    "MatchmakerConfig",
+    "Matchmaker",
+    "QueueSpec",
+    "expected_wait",
+    "form",
+    "window",
+]
 
 log = structlog.get_logger("ramino.matchmaker")
 
@@ -162,6 +171,21 @@ def window(wait: float, config: MatchmakerConfig) -> float:
     """The rating difference a ticket accepts after ``wait`` seconds."""
     steps = math.floor(max(0.0, wait) / config.window_interval)
     return min(config.window_max, config.window_base + config.window_step * steps)
+
+
+def expected_wait(ticket: Ticket, waiting: int, now: float, config: MatchmakerConfig) -> float:
+    """Seconds until the ticket's table may start if nobody else comes, from
+    how many tickets wait in its queue (``waiting``, itself included): once
+    its anchor has waited ``settle`` when the queue holds enough tickets for
+    its smallest table, else once bots may fill it; 0 when neither will
+    (unknown: it waits for people). An estimate: mates whose properties or
+    rating do not fit are counted too."""
+    waited = now - ticket.created_at
+    if ticket.size + waiting - 1 >= ticket.min_seats:
+        return max(0.0, config.settle - waited)
+    if ticket.bots and config.bots_after is not None:
+        return max(0.0, config.bots_after - waited)
+    return 0.0
 
 
 def _compatible(a: Ticket, b: Ticket, now: float, config: MatchmakerConfig) -> bool:
@@ -315,6 +339,7 @@ class Matchmaker:
             fingerprint=hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32],
             party_id="" if party is None else party.party_id,
             members=members,
+            scores=scores,
         )
         stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
         if stored is ticket:
@@ -456,9 +481,11 @@ class Matchmaker:
     def _match(self, group: list[Ticket], bots: int, now: float) -> Match:
         first = group[0]
         seats = tuple(
-            MatchSeat(t.ticket_id, player, name)
+            MatchSeat(t.ticket_id, player, name, None, score)
             for t in group
-            for player, name in [(t.player_id, t.name), *t.members]
+            for (player, name), score in zip(
+                [(t.player_id, t.name), *t.members], t.scores or [t.rating] * t.size, strict=True
+            )
         )
         seats += tuple(
             MatchSeat("", "", f"{self.config.bot} bot {len(seats) + i + 1}", self.config.bot)

@@ -28,11 +28,11 @@ import json
 import math
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ramino import reasons
 from ramino.app.log import Header, LogEvent, public_entry
-from ramino.app.matchmaker import Matchmaker, QueueSpec, window
+from ramino.app.matchmaker import Matchmaker, QueueSpec, expected_wait, window
 from ramino.app.parties import Parties
 from ramino.app.ratings import Ratings
 from ramino.app.table import GameTable
@@ -62,11 +62,16 @@ ENDED = (MATCHED, EXPIRED, CANCELLED)
 @dataclass(frozen=True, slots=True)
 class TicketSight:
     """One look at a ticket: the ticket, the rating difference it accepts
-    now, and whether that window widened since the stream's last look."""
+    now, and whether that window widened since the stream's last look; while
+    it waits, how many tickets wait in its queue and the seconds its table
+    may still take (:func:`~ramino.app.matchmaker.expected_wait`; both 0
+    when not looked at)."""
 
     ticket: Ticket
     window: float
     widened: bool = False
+    queue_size: int = 0
+    expected_wait: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +265,7 @@ class QuickPlay:
                 sight = self.sight(ticket, widened=shown is not None)
                 if shown is None or sight.window > shown:
                     shown = sight.window
-                    yield sight
+                    yield await self._queue_sight(sight)
                 wait = min(looked + self.poll, self._widens_at(ticket)) - self._clock()
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(max(0.0, wait)):
@@ -268,6 +273,17 @@ class QuickPlay:
                 if woken.is_set() or self._clock() - looked >= self.poll:
                     woken.clear()  # before the read: a later change wakes it again
                     ticket = await self.matchmaker.ticket(player_id, ticket.ticket_id)
+
+    async def _queue_sight(self, sight: TicketSight) -> TicketSight:
+        """The waiting ticket's sight with its queue's size and the wait
+        expected (one read of the store, at SEARCHING and each WIDENED)."""
+        waiting = await self.matchmaker.tickets.waiting_count(sight.ticket.queue)
+        now = self._clock()
+        return replace(
+            sight,
+            queue_size=waiting,
+            expected_wait=expected_wait(sight.ticket, waiting, now, self.matchmaker.config),
+        )
 
     def _widens_at(self, ticket: Ticket) -> float:
         """When the ticket's window next widens (never past its widest)."""
@@ -288,7 +304,7 @@ class QuickPlay:
             sight = self.sight(ticket, widened=shown is not None)
             if shown is None or sight.window > shown:
                 shown = sight.window
-                yield sight
+                yield await self._queue_sight(sight)
             await asyncio.sleep(self.poll)
             ticket = await self.matchmaker.ticket(player_id, ticket.ticket_id)
 

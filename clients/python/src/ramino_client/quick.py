@@ -22,7 +22,7 @@ from google.protobuf.message import Message
 
 from ramino_client import _convert, _wire
 from ramino_client.errors import ServiceError, error_from_rpc
-from ramino_client.models import GameStatus
+from ramino_client.models import BotLevel, GameStatus
 from ramino_client.v1 import match_pb2
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ __all__ = [
     "Rating",
     "TicketNotSeated",
     "TicketOptions",
+    "TicketSeat",
     "TicketUpdate",
     "SEARCHING",
     "WIDENED",
@@ -106,10 +107,31 @@ class TicketUpdate:
     seat_token: str = ""
     party: str = ""
     """``parties/{party}`` for a party's ticket (the seat is the caller's)."""
+    opponents: tuple[TicketSeat, ...] = ()
+    """Once matched: every other seat of the game, in seat order."""
+    queue_size: int = 0
+    """While searching: the tickets waiting in its queue, itself included."""
+    expected_wait: float = 0.0
+    """While searching: seconds until its table may start if nobody else
+    comes (0: unknown)."""
 
     @property
     def final(self) -> bool:
         return self.state in FINAL
+
+
+@dataclass(frozen=True, slots=True)
+class TicketSeat:
+    """A seat of a matched ticket's game."""
+
+    seat: int
+    player_name: str
+    player: str
+    """Empty for a bot."""
+    bot: BotLevel | None
+    """The bot's level; ``None`` for a person."""
+    rating: float
+    """The player's leaderboard score when the ticket was submitted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +257,18 @@ def _update(msg: match_pb2.TicketUpdate) -> TicketUpdate:
         msg.seat,
         msg.seat_token,
         msg.party,
+        tuple(
+            TicketSeat(
+                o.seat,
+                o.player_name,
+                o.player,
+                _convert.bot_level(o.bot),
+                o.rating,
+            )
+            for o in msg.opponents
+        ),
+        msg.queue_size,
+        msg.expected_wait,
     )
 
 

@@ -163,6 +163,13 @@ class Ticket:
     name]``: they are seated with the leader, in this order."""
     member_seats: list[int] = field(default_factory=list)
     """Once matched, the seat of each of :attr:`members`."""
+    scores: list[float] = field(default_factory=list)
+    """Each of :attr:`players`' leaderboard score at submission (its
+    :attr:`rating` is their mean)."""
+    table: list[dict[str, Any]] = field(default_factory=list)
+    """Once matched, every seat of its game in order: ``player_id``,
+    ``name``, ``bot`` (its kind, or ``None`` for a person) and ``rating``
+    (the player's score at submission; 0 for a bot)."""
 
     @property
     def players(self) -> list[str]:
@@ -199,6 +206,8 @@ class MatchSeat:
     player_id: str
     name: str
     bot: str | None = None
+    rating: float = 0.0
+    """The player's leaderboard score at submission (0 for a bot)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +265,10 @@ class TicketStore(Protocol):
 
     async def queues(self) -> list[str]:
         """The queues with a waiting ticket or a forming match."""
+        ...
+
+    async def waiting_count(self, queue: str) -> int:
+        """How many tickets wait in the queue (one read)."""
         ...
 
     async def claim(self, match: Match, followed_since: float | None = None) -> bool:
@@ -371,6 +384,10 @@ def matched(ticket: Ticket, match: Match, game_id: str, now: float) -> Ticket:
         game_id=game_id,
         seat=seats[ticket.player_id],
         member_seats=[seats[m[0]] for m in ticket.members],
+        table=[
+            {"player_id": s.player_id, "name": s.name, "bot": s.bot, "rating": s.rating}
+            for s in match.seats
+        ],
         ended_at=now,
     )
 

@@ -88,6 +88,10 @@ class MemoryTickets:
         found = [] if q is None else [t for t in q.tickets.values() if t.state == WAITING]
         return sorted(found, key=lambda t: (t.created_at, t.ticket_id))
 
+    async def waiting_count(self, queue: str) -> int:
+        q = self._queues.get(queue)
+        return 0 if q is None else len(q.tickets)
+
     async def queues(self) -> list[str]:
         return sorted(
             name for name, q in self._queues.items() if q.tickets or q.matches or q.in_play

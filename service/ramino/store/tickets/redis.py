@@ -322,6 +322,9 @@ class RedisTickets:
             (t for t in tickets if t.state == WAITING), key=lambda t: (t.created_at, t.ticket_id)
         )
 
+    async def waiting_count(self, queue: str) -> int:
+        return int(await self._redis.zcard(self._key(queue, "waiting")))
+
     async def queues(self) -> list[str]:
         names = sorted(_text(n) for n in await self._redis.smembers(f"{self._prefix}tq:queues"))
         busy = []

@@ -161,6 +161,12 @@ class SqliteTickets:
         ).fetchall()
         return [Ticket.from_json(r[0]) for r in rows]
 
+    async def waiting_count(self, queue: str) -> int:
+        row = self._db.execute(
+            "SELECT COUNT(*) FROM tickets WHERE queue = ? AND state = ?", (queue, WAITING)
+        ).fetchone()
+        return int(row[0])
+
     async def queues(self) -> list[str]:
         rows = self._db.execute(
             "SELECT queue FROM tickets WHERE state = ? UNION SELECT queue FROM matches "

@@ -104,7 +104,19 @@ type TicketUpdate struct {
 	SubmitTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=submit_time,json=submitTime,proto3" json:"submit_time,omitempty"`
 	// `parties/{party}`, for a party's ticket (its leader's, which every
 	// member may watch and cancel): `seat` and `seat_token` are the caller's.
-	Party         string `protobuf:"bytes,8,opt,name=party,proto3" json:"party,omitempty"`
+	Party string `protobuf:"bytes,8,opt,name=party,proto3" json:"party,omitempty"`
+	// Once matched: every other seat of the game, in seat order (the
+	// caller's opponents, a party's other members among them).
+	Opponents []*TicketSeat `protobuf:"bytes,9,rep,name=opponents,proto3" json:"opponents,omitempty"`
+	// While searching (SEARCHING and WIDENED): how many tickets wait in the
+	// ticket's queue, itself included.
+	QueueSize int32 `protobuf:"varint,10,opt,name=queue_size,json=queueSize,proto3" json:"queue_size,omitempty"`
+	// While searching: the seconds until its table may start if nobody else
+	// comes (the settle time once the queue holds enough tickets for its
+	// smallest table, else the wait for bots); 0 when unknown (a queue
+	// without bots waits for people). An estimate: it does not weigh the
+	// ratings and properties of the tickets waiting.
+	ExpectedWait  float64 `protobuf:"fixed64,11,opt,name=expected_wait,json=expectedWait,proto3" json:"expected_wait,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -195,6 +207,108 @@ func (x *TicketUpdate) GetParty() string {
 	return ""
 }
 
+func (x *TicketUpdate) GetOpponents() []*TicketSeat {
+	if x != nil {
+		return x.Opponents
+	}
+	return nil
+}
+
+func (x *TicketUpdate) GetQueueSize() int32 {
+	if x != nil {
+		return x.QueueSize
+	}
+	return 0
+}
+
+func (x *TicketUpdate) GetExpectedWait() float64 {
+	if x != nil {
+		return x.ExpectedWait
+	}
+	return 0
+}
+
+// A seat of a matched ticket's game, as MATCHED tells it.
+type TicketSeat struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Seat       int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	PlayerName string                 `protobuf:"bytes,2,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// The player (the player token's subject); empty for a bot.
+	Player string `protobuf:"bytes,3,opt,name=player,proto3" json:"player,omitempty"`
+	// The bot's level, for a bot.
+	Bot BotLevel `protobuf:"varint,4,opt,name=bot,proto3,enum=ramino.v1.BotLevel" json:"bot,omitempty"`
+	// The player's leaderboard score (mu - 3 sigma) when the ticket was
+	// submitted; 0 for a bot.
+	Rating        float64 `protobuf:"fixed64,5,opt,name=rating,proto3" json:"rating,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TicketSeat) Reset() {
+	*x = TicketSeat{}
+	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TicketSeat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TicketSeat) ProtoMessage() {}
+
+func (x *TicketSeat) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TicketSeat.ProtoReflect.Descriptor instead.
+func (*TicketSeat) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *TicketSeat) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *TicketSeat) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+func (x *TicketSeat) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *TicketSeat) GetBot() BotLevel {
+	if x != nil {
+		return x.Bot
+	}
+	return BotLevel_BOT_LEVEL_UNSPECIFIED
+}
+
+func (x *TicketSeat) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
 // Request of SubmitTicket.
 type SubmitTicketRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -236,7 +350,7 @@ type SubmitTicketRequest struct {
 
 func (x *SubmitTicketRequest) Reset() {
 	*x = SubmitTicketRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	mi := &file_ramino_v1_match_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -248,7 +362,7 @@ func (x *SubmitTicketRequest) String() string {
 func (*SubmitTicketRequest) ProtoMessage() {}
 
 func (x *SubmitTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	mi := &file_ramino_v1_match_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -261,7 +375,7 @@ func (x *SubmitTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitTicketRequest.ProtoReflect.Descriptor instead.
 func (*SubmitTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{1}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *SubmitTicketRequest) GetVariant() string {
@@ -344,7 +458,7 @@ type SubmitTicketResponse struct {
 
 func (x *SubmitTicketResponse) Reset() {
 	*x = SubmitTicketResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[2]
+	mi := &file_ramino_v1_match_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -356,7 +470,7 @@ func (x *SubmitTicketResponse) String() string {
 func (*SubmitTicketResponse) ProtoMessage() {}
 
 func (x *SubmitTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[2]
+	mi := &file_ramino_v1_match_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -369,7 +483,7 @@ func (x *SubmitTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitTicketResponse.ProtoReflect.Descriptor instead.
 func (*SubmitTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{2}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SubmitTicketResponse) GetUpdate() *TicketUpdate {
@@ -390,7 +504,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[3]
+	mi := &file_ramino_v1_match_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -402,7 +516,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[3]
+	mi := &file_ramino_v1_match_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -415,7 +529,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{3}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *WatchTicketRequest) GetTicket() string {
@@ -435,7 +549,7 @@ type WatchTicketResponse struct {
 
 func (x *WatchTicketResponse) Reset() {
 	*x = WatchTicketResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[4]
+	mi := &file_ramino_v1_match_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -447,7 +561,7 @@ func (x *WatchTicketResponse) String() string {
 func (*WatchTicketResponse) ProtoMessage() {}
 
 func (x *WatchTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[4]
+	mi := &file_ramino_v1_match_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -460,7 +574,7 @@ func (x *WatchTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketResponse.ProtoReflect.Descriptor instead.
 func (*WatchTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{4}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *WatchTicketResponse) GetUpdate() *TicketUpdate {
@@ -481,7 +595,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[5]
+	mi := &file_ramino_v1_match_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -493,7 +607,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[5]
+	mi := &file_ramino_v1_match_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -506,7 +620,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{5}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CancelTicketRequest) GetTicket() string {
@@ -526,7 +640,7 @@ type CancelTicketResponse struct {
 
 func (x *CancelTicketResponse) Reset() {
 	*x = CancelTicketResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[6]
+	mi := &file_ramino_v1_match_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -538,7 +652,7 @@ func (x *CancelTicketResponse) String() string {
 func (*CancelTicketResponse) ProtoMessage() {}
 
 func (x *CancelTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[6]
+	mi := &file_ramino_v1_match_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -551,7 +665,7 @@ func (x *CancelTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketResponse.ProtoReflect.Descriptor instead.
 func (*CancelTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{6}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CancelTicketResponse) GetUpdate() *TicketUpdate {
@@ -570,7 +684,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	mi := &file_ramino_v1_match_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -582,7 +696,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	mi := &file_ramino_v1_match_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -595,7 +709,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{7}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{8}
 }
 
 // Response of ListTickets.
@@ -610,7 +724,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	mi := &file_ramino_v1_match_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -622,7 +736,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	mi := &file_ramino_v1_match_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -635,7 +749,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{8}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*TicketUpdate {
@@ -660,7 +774,7 @@ type Rating struct {
 
 func (x *Rating) Reset() {
 	*x = Rating{}
-	mi := &file_ramino_v1_match_proto_msgTypes[9]
+	mi := &file_ramino_v1_match_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -672,7 +786,7 @@ func (x *Rating) String() string {
 func (*Rating) ProtoMessage() {}
 
 func (x *Rating) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[9]
+	mi := &file_ramino_v1_match_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -685,7 +799,7 @@ func (x *Rating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rating.ProtoReflect.Descriptor instead.
 func (*Rating) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{9}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Rating) GetMu() float64 {
@@ -726,7 +840,7 @@ type GetRatingRequest struct {
 
 func (x *GetRatingRequest) Reset() {
 	*x = GetRatingRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[10]
+	mi := &file_ramino_v1_match_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -738,7 +852,7 @@ func (x *GetRatingRequest) String() string {
 func (*GetRatingRequest) ProtoMessage() {}
 
 func (x *GetRatingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[10]
+	mi := &file_ramino_v1_match_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -751,7 +865,7 @@ func (x *GetRatingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingRequest.ProtoReflect.Descriptor instead.
 func (*GetRatingRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{10}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetRatingRequest) GetVariant() string {
@@ -774,7 +888,7 @@ type GetRatingResponse struct {
 
 func (x *GetRatingResponse) Reset() {
 	*x = GetRatingResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[11]
+	mi := &file_ramino_v1_match_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -786,7 +900,7 @@ func (x *GetRatingResponse) String() string {
 func (*GetRatingResponse) ProtoMessage() {}
 
 func (x *GetRatingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[11]
+	mi := &file_ramino_v1_match_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -799,7 +913,7 @@ func (x *GetRatingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingResponse.ProtoReflect.Descriptor instead.
 func (*GetRatingResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{11}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetRatingResponse) GetRating() *Rating {
@@ -831,7 +945,7 @@ type LeaderboardEntry struct {
 
 func (x *LeaderboardEntry) Reset() {
 	*x = LeaderboardEntry{}
-	mi := &file_ramino_v1_match_proto_msgTypes[12]
+	mi := &file_ramino_v1_match_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -843,7 +957,7 @@ func (x *LeaderboardEntry) String() string {
 func (*LeaderboardEntry) ProtoMessage() {}
 
 func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[12]
+	mi := &file_ramino_v1_match_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -856,7 +970,7 @@ func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaderboardEntry.ProtoReflect.Descriptor instead.
 func (*LeaderboardEntry) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{12}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *LeaderboardEntry) GetRank() int32 {
@@ -904,7 +1018,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[13]
+	mi := &file_ramino_v1_match_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -916,7 +1030,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[13]
+	mi := &file_ramino_v1_match_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -929,7 +1043,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{13}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListLeaderboardRequest) GetVariant() string {
@@ -976,7 +1090,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[14]
+	mi := &file_ramino_v1_match_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -988,7 +1102,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[14]
+	mi := &file_ramino_v1_match_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1001,7 +1115,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{14}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListLeaderboardResponse) GetEntries() []*LeaderboardEntry {
@@ -1044,7 +1158,7 @@ type PlayerGameSeat struct {
 
 func (x *PlayerGameSeat) Reset() {
 	*x = PlayerGameSeat{}
-	mi := &file_ramino_v1_match_proto_msgTypes[15]
+	mi := &file_ramino_v1_match_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1056,7 +1170,7 @@ func (x *PlayerGameSeat) String() string {
 func (*PlayerGameSeat) ProtoMessage() {}
 
 func (x *PlayerGameSeat) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[15]
+	mi := &file_ramino_v1_match_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1069,7 +1183,7 @@ func (x *PlayerGameSeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerGameSeat.ProtoReflect.Descriptor instead.
 func (*PlayerGameSeat) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{15}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PlayerGameSeat) GetSeat() int32 {
@@ -1132,7 +1246,7 @@ type PlayerGame struct {
 
 func (x *PlayerGame) Reset() {
 	*x = PlayerGame{}
-	mi := &file_ramino_v1_match_proto_msgTypes[16]
+	mi := &file_ramino_v1_match_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1144,7 +1258,7 @@ func (x *PlayerGame) String() string {
 func (*PlayerGame) ProtoMessage() {}
 
 func (x *PlayerGame) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[16]
+	mi := &file_ramino_v1_match_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1157,7 +1271,7 @@ func (x *PlayerGame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerGame.ProtoReflect.Descriptor instead.
 func (*PlayerGame) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{16}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PlayerGame) GetGame() string {
@@ -1222,7 +1336,7 @@ type ListPlayerGamesRequest struct {
 
 func (x *ListPlayerGamesRequest) Reset() {
 	*x = ListPlayerGamesRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[17]
+	mi := &file_ramino_v1_match_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1234,7 +1348,7 @@ func (x *ListPlayerGamesRequest) String() string {
 func (*ListPlayerGamesRequest) ProtoMessage() {}
 
 func (x *ListPlayerGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[17]
+	mi := &file_ramino_v1_match_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1247,7 +1361,7 @@ func (x *ListPlayerGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPlayerGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListPlayerGamesRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{17}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListPlayerGamesRequest) GetVariant() string {
@@ -1274,7 +1388,7 @@ type ListPlayerGamesResponse struct {
 
 func (x *ListPlayerGamesResponse) Reset() {
 	*x = ListPlayerGamesResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[18]
+	mi := &file_ramino_v1_match_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1400,7 @@ func (x *ListPlayerGamesResponse) String() string {
 func (*ListPlayerGamesResponse) ProtoMessage() {}
 
 func (x *ListPlayerGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[18]
+	mi := &file_ramino_v1_match_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1413,7 @@ func (x *ListPlayerGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPlayerGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListPlayerGamesResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{18}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListPlayerGamesResponse) GetGames() []*PlayerGame {
@@ -1320,7 +1434,7 @@ type GetGameRecordRequest struct {
 
 func (x *GetGameRecordRequest) Reset() {
 	*x = GetGameRecordRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[19]
+	mi := &file_ramino_v1_match_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1332,7 +1446,7 @@ func (x *GetGameRecordRequest) String() string {
 func (*GetGameRecordRequest) ProtoMessage() {}
 
 func (x *GetGameRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[19]
+	mi := &file_ramino_v1_match_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1345,7 +1459,7 @@ func (x *GetGameRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRecordRequest.ProtoReflect.Descriptor instead.
 func (*GetGameRecordRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{19}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetGameRecordRequest) GetName() string {
@@ -1375,7 +1489,7 @@ type GetGameRecordResponse struct {
 
 func (x *GetGameRecordResponse) Reset() {
 	*x = GetGameRecordResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[20]
+	mi := &file_ramino_v1_match_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1387,7 +1501,7 @@ func (x *GetGameRecordResponse) String() string {
 func (*GetGameRecordResponse) ProtoMessage() {}
 
 func (x *GetGameRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[20]
+	mi := &file_ramino_v1_match_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1400,7 +1514,7 @@ func (x *GetGameRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRecordResponse.ProtoReflect.Descriptor instead.
 func (*GetGameRecordResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{20}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetGameRecordResponse) GetName() string {
@@ -1458,7 +1572,7 @@ type PartyMember struct {
 
 func (x *PartyMember) Reset() {
 	*x = PartyMember{}
-	mi := &file_ramino_v1_match_proto_msgTypes[21]
+	mi := &file_ramino_v1_match_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1470,7 +1584,7 @@ func (x *PartyMember) String() string {
 func (*PartyMember) ProtoMessage() {}
 
 func (x *PartyMember) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[21]
+	mi := &file_ramino_v1_match_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1483,7 +1597,7 @@ func (x *PartyMember) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PartyMember.ProtoReflect.Descriptor instead.
 func (*PartyMember) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{21}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PartyMember) GetPlayer() string {
@@ -1521,7 +1635,7 @@ type Party struct {
 
 func (x *Party) Reset() {
 	*x = Party{}
-	mi := &file_ramino_v1_match_proto_msgTypes[22]
+	mi := &file_ramino_v1_match_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1647,7 @@ func (x *Party) String() string {
 func (*Party) ProtoMessage() {}
 
 func (x *Party) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[22]
+	mi := &file_ramino_v1_match_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1660,7 @@ func (x *Party) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Party.ProtoReflect.Descriptor instead.
 func (*Party) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{22}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Party) GetName() string {
@@ -1602,7 +1716,7 @@ type CreatePartyRequest struct {
 
 func (x *CreatePartyRequest) Reset() {
 	*x = CreatePartyRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[23]
+	mi := &file_ramino_v1_match_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1614,7 +1728,7 @@ func (x *CreatePartyRequest) String() string {
 func (*CreatePartyRequest) ProtoMessage() {}
 
 func (x *CreatePartyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[23]
+	mi := &file_ramino_v1_match_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1627,7 +1741,7 @@ func (x *CreatePartyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePartyRequest.ProtoReflect.Descriptor instead.
 func (*CreatePartyRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{23}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CreatePartyRequest) GetPlayerName() string {
@@ -1647,7 +1761,7 @@ type CreatePartyResponse struct {
 
 func (x *CreatePartyResponse) Reset() {
 	*x = CreatePartyResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[24]
+	mi := &file_ramino_v1_match_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1659,7 +1773,7 @@ func (x *CreatePartyResponse) String() string {
 func (*CreatePartyResponse) ProtoMessage() {}
 
 func (x *CreatePartyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[24]
+	mi := &file_ramino_v1_match_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1672,7 +1786,7 @@ func (x *CreatePartyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePartyResponse.ProtoReflect.Descriptor instead.
 func (*CreatePartyResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{24}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CreatePartyResponse) GetParty() *Party {
@@ -1695,7 +1809,7 @@ type InviteToPartyRequest struct {
 
 func (x *InviteToPartyRequest) Reset() {
 	*x = InviteToPartyRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[25]
+	mi := &file_ramino_v1_match_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1707,7 +1821,7 @@ func (x *InviteToPartyRequest) String() string {
 func (*InviteToPartyRequest) ProtoMessage() {}
 
 func (x *InviteToPartyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[25]
+	mi := &file_ramino_v1_match_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1720,7 +1834,7 @@ func (x *InviteToPartyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InviteToPartyRequest.ProtoReflect.Descriptor instead.
 func (*InviteToPartyRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{25}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *InviteToPartyRequest) GetParty() string {
@@ -1751,7 +1865,7 @@ type InviteToPartyResponse struct {
 
 func (x *InviteToPartyResponse) Reset() {
 	*x = InviteToPartyResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[26]
+	mi := &file_ramino_v1_match_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1763,7 +1877,7 @@ func (x *InviteToPartyResponse) String() string {
 func (*InviteToPartyResponse) ProtoMessage() {}
 
 func (x *InviteToPartyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[26]
+	mi := &file_ramino_v1_match_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1776,7 +1890,7 @@ func (x *InviteToPartyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InviteToPartyResponse.ProtoReflect.Descriptor instead.
 func (*InviteToPartyResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{26}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *InviteToPartyResponse) GetInvitation() string {
@@ -1809,7 +1923,7 @@ type JoinPartyRequest struct {
 
 func (x *JoinPartyRequest) Reset() {
 	*x = JoinPartyRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[27]
+	mi := &file_ramino_v1_match_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1821,7 +1935,7 @@ func (x *JoinPartyRequest) String() string {
 func (*JoinPartyRequest) ProtoMessage() {}
 
 func (x *JoinPartyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[27]
+	mi := &file_ramino_v1_match_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1834,7 +1948,7 @@ func (x *JoinPartyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinPartyRequest.ProtoReflect.Descriptor instead.
 func (*JoinPartyRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{27}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *JoinPartyRequest) GetParty() string {
@@ -1868,7 +1982,7 @@ type JoinPartyResponse struct {
 
 func (x *JoinPartyResponse) Reset() {
 	*x = JoinPartyResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[28]
+	mi := &file_ramino_v1_match_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1880,7 +1994,7 @@ func (x *JoinPartyResponse) String() string {
 func (*JoinPartyResponse) ProtoMessage() {}
 
 func (x *JoinPartyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[28]
+	mi := &file_ramino_v1_match_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1893,7 +2007,7 @@ func (x *JoinPartyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinPartyResponse.ProtoReflect.Descriptor instead.
 func (*JoinPartyResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{28}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *JoinPartyResponse) GetParty() *Party {
@@ -1914,7 +2028,7 @@ type LeavePartyRequest struct {
 
 func (x *LeavePartyRequest) Reset() {
 	*x = LeavePartyRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[29]
+	mi := &file_ramino_v1_match_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1926,7 +2040,7 @@ func (x *LeavePartyRequest) String() string {
 func (*LeavePartyRequest) ProtoMessage() {}
 
 func (x *LeavePartyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[29]
+	mi := &file_ramino_v1_match_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1939,7 +2053,7 @@ func (x *LeavePartyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeavePartyRequest.ProtoReflect.Descriptor instead.
 func (*LeavePartyRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{29}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *LeavePartyRequest) GetParty() string {
@@ -1958,7 +2072,7 @@ type LeavePartyResponse struct {
 
 func (x *LeavePartyResponse) Reset() {
 	*x = LeavePartyResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[30]
+	mi := &file_ramino_v1_match_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1970,7 +2084,7 @@ func (x *LeavePartyResponse) String() string {
 func (*LeavePartyResponse) ProtoMessage() {}
 
 func (x *LeavePartyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[30]
+	mi := &file_ramino_v1_match_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1983,7 +2097,7 @@ func (x *LeavePartyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeavePartyResponse.ProtoReflect.Descriptor instead.
 func (*LeavePartyResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{30}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{31}
 }
 
 // Request of GetParty.
@@ -1997,7 +2111,7 @@ type GetPartyRequest struct {
 
 func (x *GetPartyRequest) Reset() {
 	*x = GetPartyRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[31]
+	mi := &file_ramino_v1_match_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2009,7 +2123,7 @@ func (x *GetPartyRequest) String() string {
 func (*GetPartyRequest) ProtoMessage() {}
 
 func (x *GetPartyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[31]
+	mi := &file_ramino_v1_match_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2022,7 +2136,7 @@ func (x *GetPartyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPartyRequest.ProtoReflect.Descriptor instead.
 func (*GetPartyRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{31}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetPartyRequest) GetParty() string {
@@ -2042,7 +2156,7 @@ type GetPartyResponse struct {
 
 func (x *GetPartyResponse) Reset() {
 	*x = GetPartyResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[32]
+	mi := &file_ramino_v1_match_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2054,7 +2168,7 @@ func (x *GetPartyResponse) String() string {
 func (*GetPartyResponse) ProtoMessage() {}
 
 func (x *GetPartyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[32]
+	mi := &file_ramino_v1_match_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2067,7 +2181,7 @@ func (x *GetPartyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPartyResponse.ProtoReflect.Descriptor instead.
 func (*GetPartyResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{32}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetPartyResponse) GetParty() *Party {
@@ -2081,7 +2195,7 @@ var File_ramino_v1_match_proto protoreflect.FileDescriptor
 
 const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
-	"\x15ramino/v1/match.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\x93\x02\n" +
+	"\x15ramino/v1/match.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\x8c\x03\n" +
 	"\fTicketUpdate\x12\x16\n" +
 	"\x06ticket\x18\x01 \x01(\tR\x06ticket\x12,\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x16.ramino.v1.TicketStateR\x05state\x12#\n" +
@@ -2092,7 +2206,20 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"seat_token\x18\x06 \x01(\tR\tseatToken\x12;\n" +
 	"\vsubmit_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"submitTime\x12\x14\n" +
-	"\x05party\x18\b \x01(\tR\x05party\"\xc3\x03\n" +
+	"\x05party\x18\b \x01(\tR\x05party\x123\n" +
+	"\topponents\x18\t \x03(\v2\x15.ramino.v1.TicketSeatR\topponents\x12\x1d\n" +
+	"\n" +
+	"queue_size\x18\n" +
+	" \x01(\x05R\tqueueSize\x12#\n" +
+	"\rexpected_wait\x18\v \x01(\x01R\fexpectedWait\"\x98\x01\n" +
+	"\n" +
+	"TicketSeat\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n" +
+	"\vplayer_name\x18\x02 \x01(\tR\n" +
+	"playerName\x12\x16\n" +
+	"\x06player\x18\x03 \x01(\tR\x06player\x12%\n" +
+	"\x03bot\x18\x04 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\x12\x16\n" +
+	"\x06rating\x18\x05 \x01(\x01R\x06rating\"\xc3\x03\n" +
 	"\x13SubmitTicketRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12\x1b\n" +
@@ -2268,104 +2395,108 @@ func file_ramino_v1_match_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_match_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_ramino_v1_match_proto_goTypes = []any{
 	(TicketState)(0),                // 0: ramino.v1.TicketState
 	(*TicketUpdate)(nil),            // 1: ramino.v1.TicketUpdate
-	(*SubmitTicketRequest)(nil),     // 2: ramino.v1.SubmitTicketRequest
-	(*SubmitTicketResponse)(nil),    // 3: ramino.v1.SubmitTicketResponse
-	(*WatchTicketRequest)(nil),      // 4: ramino.v1.WatchTicketRequest
-	(*WatchTicketResponse)(nil),     // 5: ramino.v1.WatchTicketResponse
-	(*CancelTicketRequest)(nil),     // 6: ramino.v1.CancelTicketRequest
-	(*CancelTicketResponse)(nil),    // 7: ramino.v1.CancelTicketResponse
-	(*ListTicketsRequest)(nil),      // 8: ramino.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 9: ramino.v1.ListTicketsResponse
-	(*Rating)(nil),                  // 10: ramino.v1.Rating
-	(*GetRatingRequest)(nil),        // 11: ramino.v1.GetRatingRequest
-	(*GetRatingResponse)(nil),       // 12: ramino.v1.GetRatingResponse
-	(*LeaderboardEntry)(nil),        // 13: ramino.v1.LeaderboardEntry
-	(*ListLeaderboardRequest)(nil),  // 14: ramino.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 15: ramino.v1.ListLeaderboardResponse
-	(*PlayerGameSeat)(nil),          // 16: ramino.v1.PlayerGameSeat
-	(*PlayerGame)(nil),              // 17: ramino.v1.PlayerGame
-	(*ListPlayerGamesRequest)(nil),  // 18: ramino.v1.ListPlayerGamesRequest
-	(*ListPlayerGamesResponse)(nil), // 19: ramino.v1.ListPlayerGamesResponse
-	(*GetGameRecordRequest)(nil),    // 20: ramino.v1.GetGameRecordRequest
-	(*GetGameRecordResponse)(nil),   // 21: ramino.v1.GetGameRecordResponse
-	(*PartyMember)(nil),             // 22: ramino.v1.PartyMember
-	(*Party)(nil),                   // 23: ramino.v1.Party
-	(*CreatePartyRequest)(nil),      // 24: ramino.v1.CreatePartyRequest
-	(*CreatePartyResponse)(nil),     // 25: ramino.v1.CreatePartyResponse
-	(*InviteToPartyRequest)(nil),    // 26: ramino.v1.InviteToPartyRequest
-	(*InviteToPartyResponse)(nil),   // 27: ramino.v1.InviteToPartyResponse
-	(*JoinPartyRequest)(nil),        // 28: ramino.v1.JoinPartyRequest
-	(*JoinPartyResponse)(nil),       // 29: ramino.v1.JoinPartyResponse
-	(*LeavePartyRequest)(nil),       // 30: ramino.v1.LeavePartyRequest
-	(*LeavePartyResponse)(nil),      // 31: ramino.v1.LeavePartyResponse
-	(*GetPartyRequest)(nil),         // 32: ramino.v1.GetPartyRequest
-	(*GetPartyResponse)(nil),        // 33: ramino.v1.GetPartyResponse
-	nil,                             // 34: ramino.v1.SubmitTicketRequest.PropertiesEntry
-	(*timestamppb.Timestamp)(nil),   // 35: google.protobuf.Timestamp
-	(*VariantParameters)(nil),       // 36: ramino.v1.VariantParameters
-	(*GameEvent)(nil),               // 37: ramino.v1.GameEvent
+	(*TicketSeat)(nil),              // 2: ramino.v1.TicketSeat
+	(*SubmitTicketRequest)(nil),     // 3: ramino.v1.SubmitTicketRequest
+	(*SubmitTicketResponse)(nil),    // 4: ramino.v1.SubmitTicketResponse
+	(*WatchTicketRequest)(nil),      // 5: ramino.v1.WatchTicketRequest
+	(*WatchTicketResponse)(nil),     // 6: ramino.v1.WatchTicketResponse
+	(*CancelTicketRequest)(nil),     // 7: ramino.v1.CancelTicketRequest
+	(*CancelTicketResponse)(nil),    // 8: ramino.v1.CancelTicketResponse
+	(*ListTicketsRequest)(nil),      // 9: ramino.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 10: ramino.v1.ListTicketsResponse
+	(*Rating)(nil),                  // 11: ramino.v1.Rating
+	(*GetRatingRequest)(nil),        // 12: ramino.v1.GetRatingRequest
+	(*GetRatingResponse)(nil),       // 13: ramino.v1.GetRatingResponse
+	(*LeaderboardEntry)(nil),        // 14: ramino.v1.LeaderboardEntry
+	(*ListLeaderboardRequest)(nil),  // 15: ramino.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 16: ramino.v1.ListLeaderboardResponse
+	(*PlayerGameSeat)(nil),          // 17: ramino.v1.PlayerGameSeat
+	(*PlayerGame)(nil),              // 18: ramino.v1.PlayerGame
+	(*ListPlayerGamesRequest)(nil),  // 19: ramino.v1.ListPlayerGamesRequest
+	(*ListPlayerGamesResponse)(nil), // 20: ramino.v1.ListPlayerGamesResponse
+	(*GetGameRecordRequest)(nil),    // 21: ramino.v1.GetGameRecordRequest
+	(*GetGameRecordResponse)(nil),   // 22: ramino.v1.GetGameRecordResponse
+	(*PartyMember)(nil),             // 23: ramino.v1.PartyMember
+	(*Party)(nil),                   // 24: ramino.v1.Party
+	(*CreatePartyRequest)(nil),      // 25: ramino.v1.CreatePartyRequest
+	(*CreatePartyResponse)(nil),     // 26: ramino.v1.CreatePartyResponse
+	(*InviteToPartyRequest)(nil),    // 27: ramino.v1.InviteToPartyRequest
+	(*InviteToPartyResponse)(nil),   // 28: ramino.v1.InviteToPartyResponse
+	(*JoinPartyRequest)(nil),        // 29: ramino.v1.JoinPartyRequest
+	(*JoinPartyResponse)(nil),       // 30: ramino.v1.JoinPartyResponse
+	(*LeavePartyRequest)(nil),       // 31: ramino.v1.LeavePartyRequest
+	(*LeavePartyResponse)(nil),      // 32: ramino.v1.LeavePartyResponse
+	(*GetPartyRequest)(nil),         // 33: ramino.v1.GetPartyRequest
+	(*GetPartyResponse)(nil),        // 34: ramino.v1.GetPartyResponse
+	nil,                             // 35: ramino.v1.SubmitTicketRequest.PropertiesEntry
+	(*timestamppb.Timestamp)(nil),   // 36: google.protobuf.Timestamp
+	(BotLevel)(0),                   // 37: ramino.v1.BotLevel
+	(*VariantParameters)(nil),       // 38: ramino.v1.VariantParameters
+	(*GameEvent)(nil),               // 39: ramino.v1.GameEvent
 }
 var file_ramino_v1_match_proto_depIdxs = []int32{
 	0,  // 0: ramino.v1.TicketUpdate.state:type_name -> ramino.v1.TicketState
-	35, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
-	36, // 2: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
-	34, // 3: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
-	1,  // 4: ramino.v1.SubmitTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	1,  // 5: ramino.v1.WatchTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	1,  // 6: ramino.v1.CancelTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	1,  // 7: ramino.v1.ListTicketsResponse.tickets:type_name -> ramino.v1.TicketUpdate
-	10, // 8: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
-	10, // 9: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
-	13, // 10: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
-	35, // 11: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
-	16, // 12: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
-	10, // 13: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
-	10, // 14: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
-	17, // 15: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
-	36, // 16: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
-	37, // 17: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
-	22, // 18: ramino.v1.Party.leader:type_name -> ramino.v1.PartyMember
-	22, // 19: ramino.v1.Party.members:type_name -> ramino.v1.PartyMember
-	35, // 20: ramino.v1.Party.expire_time:type_name -> google.protobuf.Timestamp
-	23, // 21: ramino.v1.CreatePartyResponse.party:type_name -> ramino.v1.Party
-	35, // 22: ramino.v1.InviteToPartyResponse.expire_time:type_name -> google.protobuf.Timestamp
-	23, // 23: ramino.v1.JoinPartyResponse.party:type_name -> ramino.v1.Party
-	23, // 24: ramino.v1.GetPartyResponse.party:type_name -> ramino.v1.Party
-	2,  // 25: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
-	4,  // 26: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
-	6,  // 27: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
-	8,  // 28: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
-	11, // 29: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
-	14, // 30: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
-	18, // 31: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
-	20, // 32: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
-	24, // 33: ramino.v1.MatchService.CreateParty:input_type -> ramino.v1.CreatePartyRequest
-	26, // 34: ramino.v1.MatchService.InviteToParty:input_type -> ramino.v1.InviteToPartyRequest
-	28, // 35: ramino.v1.MatchService.JoinParty:input_type -> ramino.v1.JoinPartyRequest
-	30, // 36: ramino.v1.MatchService.LeaveParty:input_type -> ramino.v1.LeavePartyRequest
-	32, // 37: ramino.v1.MatchService.GetParty:input_type -> ramino.v1.GetPartyRequest
-	3,  // 38: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
-	5,  // 39: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
-	7,  // 40: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
-	9,  // 41: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
-	12, // 42: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
-	15, // 43: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
-	19, // 44: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
-	21, // 45: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
-	25, // 46: ramino.v1.MatchService.CreateParty:output_type -> ramino.v1.CreatePartyResponse
-	27, // 47: ramino.v1.MatchService.InviteToParty:output_type -> ramino.v1.InviteToPartyResponse
-	29, // 48: ramino.v1.MatchService.JoinParty:output_type -> ramino.v1.JoinPartyResponse
-	31, // 49: ramino.v1.MatchService.LeaveParty:output_type -> ramino.v1.LeavePartyResponse
-	33, // 50: ramino.v1.MatchService.GetParty:output_type -> ramino.v1.GetPartyResponse
-	38, // [38:51] is the sub-list for method output_type
-	25, // [25:38] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	36, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
+	2,  // 2: ramino.v1.TicketUpdate.opponents:type_name -> ramino.v1.TicketSeat
+	37, // 3: ramino.v1.TicketSeat.bot:type_name -> ramino.v1.BotLevel
+	38, // 4: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
+	35, // 5: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
+	1,  // 6: ramino.v1.SubmitTicketResponse.update:type_name -> ramino.v1.TicketUpdate
+	1,  // 7: ramino.v1.WatchTicketResponse.update:type_name -> ramino.v1.TicketUpdate
+	1,  // 8: ramino.v1.CancelTicketResponse.update:type_name -> ramino.v1.TicketUpdate
+	1,  // 9: ramino.v1.ListTicketsResponse.tickets:type_name -> ramino.v1.TicketUpdate
+	11, // 10: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
+	11, // 11: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
+	14, // 12: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
+	36, // 13: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
+	17, // 14: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
+	11, // 15: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
+	11, // 16: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
+	18, // 17: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
+	38, // 18: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
+	39, // 19: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
+	23, // 20: ramino.v1.Party.leader:type_name -> ramino.v1.PartyMember
+	23, // 21: ramino.v1.Party.members:type_name -> ramino.v1.PartyMember
+	36, // 22: ramino.v1.Party.expire_time:type_name -> google.protobuf.Timestamp
+	24, // 23: ramino.v1.CreatePartyResponse.party:type_name -> ramino.v1.Party
+	36, // 24: ramino.v1.InviteToPartyResponse.expire_time:type_name -> google.protobuf.Timestamp
+	24, // 25: ramino.v1.JoinPartyResponse.party:type_name -> ramino.v1.Party
+	24, // 26: ramino.v1.GetPartyResponse.party:type_name -> ramino.v1.Party
+	3,  // 27: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
+	5,  // 28: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
+	7,  // 29: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
+	9,  // 30: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
+	12, // 31: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
+	15, // 32: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
+	19, // 33: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
+	21, // 34: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
+	25, // 35: ramino.v1.MatchService.CreateParty:input_type -> ramino.v1.CreatePartyRequest
+	27, // 36: ramino.v1.MatchService.InviteToParty:input_type -> ramino.v1.InviteToPartyRequest
+	29, // 37: ramino.v1.MatchService.JoinParty:input_type -> ramino.v1.JoinPartyRequest
+	31, // 38: ramino.v1.MatchService.LeaveParty:input_type -> ramino.v1.LeavePartyRequest
+	33, // 39: ramino.v1.MatchService.GetParty:input_type -> ramino.v1.GetPartyRequest
+	4,  // 40: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
+	6,  // 41: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
+	8,  // 42: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
+	10, // 43: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
+	13, // 44: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
+	16, // 45: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
+	20, // 46: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
+	22, // 47: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
+	26, // 48: ramino.v1.MatchService.CreateParty:output_type -> ramino.v1.CreatePartyResponse
+	28, // 49: ramino.v1.MatchService.InviteToParty:output_type -> ramino.v1.InviteToPartyResponse
+	30, // 50: ramino.v1.MatchService.JoinParty:output_type -> ramino.v1.JoinPartyResponse
+	32, // 51: ramino.v1.MatchService.LeaveParty:output_type -> ramino.v1.LeavePartyResponse
+	34, // 52: ramino.v1.MatchService.GetParty:output_type -> ramino.v1.GetPartyResponse
+	40, // [40:53] is the sub-list for method output_type
+	27, // [27:40] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_match_proto_init() }
@@ -2381,7 +2512,7 @@ func file_ramino_v1_match_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_match_proto_rawDesc), len(file_ramino_v1_match_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   34,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -117,6 +117,7 @@ public typealias AnalyzeHandResponse = ramino.v1.Rules.AnalyzeHandResponse
 public typealias ListVariantsRequest = ramino.v1.Rules.ListVariantsRequest
 public typealias ListVariantsResponse = ramino.v1.Rules.ListVariantsResponse
 public typealias TicketUpdate = ramino.v1.Match.TicketUpdate
+public typealias TicketSeat = ramino.v1.Match.TicketSeat
 public typealias SubmitTicketRequest = ramino.v1.Match.SubmitTicketRequest
 public typealias SubmitTicketResponse = ramino.v1.Match.SubmitTicketResponse
 public typealias WatchTicketRequest = ramino.v1.Match.WatchTicketRequest
