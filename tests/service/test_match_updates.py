@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
+from ramino.app.matchmaker import MatchmakerConfig
 from ramino.store import open_store
 from ramino.v1 import game_pb2, match_pb2
 
@@ -87,3 +88,35 @@ async def test_a_searching_update_tells_the_queue_size_and_the_wait_expected() -
         assert third.queue_size == 1 and third.expected_wait == 0.0
         for s in (ann, bob, cid):
             s.cancel()  # type: ignore[attr-defined]
+
+
+async def test_a_queue_uses_its_own_knobs_over_the_matchmakers() -> None:
+    """Rated rummy starts a table at once, with its own window and turn
+    timer; unrated rummy keeps the matchmaker's settle time."""
+    knobs = {"settle": 0, "turn_timer_seconds": 7, "window_base": 12}
+    config = replace(FAST, settle=100.0, queues={"rummy/rated": knobs})
+    async for q in serving(open_store("memory"), config):
+        waits = [submit(q, w, rated=False, max_seats=3) for w in ("cid", "dan")]
+        firsts = [(await s.read()).update for s in waits]  # type: ignore[attr-defined]
+        assert firsts[0].rating_window == 3.0 and 0 < firsts[1].expected_wait <= 100.0
+        ann, bob = await matched(q, "ann", "bob", max_seats=3)
+        assert ann.game == bob.game
+        view = await q.games.GetGame(
+            game_pb2.GetGameRequest(name=ann.game), metadata=auth(ann.seat_token) + player("ann")
+        )
+        assert view.view.turn_timer_seconds == 7
+        eve = submit(q, "eve", min_seats=3, max_seats=3)
+        assert (await eve.read()).update.rating_window == 12.0  # type: ignore[attr-defined]
+        for s in (*waits, eve):
+            s.cancel()  # type: ignore[attr-defined]
+
+
+def test_a_queues_knobs_are_its_variants_then_its_ratings() -> None:
+    config = MatchmakerConfig(
+        settle=5.0,
+        queues={"gin": {"settle": 1, "bots_after": 0}, "gin/rated": {"settle": 2}},
+    )
+    rated, unrated = config.for_queue("gin", True), config.for_queue("gin", False)
+    assert (rated.settle, rated.bots_after) == (2.0, None)  # bots_after 0: never
+    assert (unrated.settle, unrated.bots_after) == (1.0, None)
+    assert config.for_queue("rummy", True) is config

@@ -41,7 +41,7 @@ import json
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
@@ -95,9 +95,22 @@ GRACE = 10.0
 reconnect), by default."""
 
 
+QUEUE_KNOBS: dict[str, type] = {
+    "window_base": float,
+    "window_step": float,
+    "window_interval": float,
+    "window_max": float,
+    "settle": float,
+    "bots_after": float,
+    "turn_timer_seconds": int,
+}
+"""The knobs a queue may set for itself (:attr:`MatchmakerConfig.queues`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchmakerConfig:
-    """The matchmaker's knobs (``ramino serve`` flags in a later step)."""
+    """The matchmaker's knobs (``ramino serve``'s ``--quick-*`` flags), and
+    those of some queues over them (``--quick-queues``)."""
 
     max_tickets_per_player: int = 3
     ticket_ttl: float = 300.0
@@ -134,6 +147,23 @@ class MatchmakerConfig:
     """Seconds an invitation to a party may be accepted."""
     party_ttl: float = 3600.0
     """Seconds a party is kept after its last change."""
+    queues: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Knobs of some queues over those above, by variant (``"gin"``) or by
+    variant and rating (``"gin/rated"``, ``"gin/unrated"``, over the
+    variant's): any of :data:`QUEUE_KNOBS` (``bots_after`` 0: never)."""
+
+    def for_queue(self, variant: str, rated: bool) -> MatchmakerConfig:
+        """The knobs of a queue of ``variant``, rated or not."""
+        given = {
+            **self.queues.get(variant, {}),
+            **self.queues.get(f"{variant}/{'rated' if rated else 'unrated'}", {}),
+        }
+        knobs: dict[str, Any] = {k: QUEUE_KNOBS[k](v) for k, v in given.items()}
+        if not knobs:
+            return self
+        if knobs.get("bots_after") == 0:
+            knobs["bots_after"] = None
+        return replace(self, queues={}, **knobs)
 
     def __post_init__(self) -> None:
         if self.bot not in BOT_KINDS:
@@ -144,6 +174,50 @@ class MatchmakerConfig:
             raise ValueError(f"a party holds 2 to 6 players, not {self.party_size}")
         if self.grace is not None and not self.grace > 0:
             raise ValueError(f"a ticket's grace is a positive number of seconds, not {self.grace}")
+        if not (
+            0 <= self.window_base <= self.window_max < math.inf
+            and 0 <= self.window_step < math.inf
+            and 0 < self.window_interval < math.inf
+        ):
+            raise ValueError(
+                "a rating window schedule is base, step, interval and max: base and step "
+                "0 or more, interval above 0, max at least base, not "
+                f"{self.window_base}, {self.window_step}, {self.window_interval}, "
+                f"{self.window_max}"
+            )
+        if not 0 <= self.settle < math.inf:
+            raise ValueError(f"settle is 0 or more seconds, not {self.settle}")
+        if self.bots_after is not None and not 0 <= self.bots_after < math.inf:
+            raise ValueError(f"bots_after is 0 or more seconds, not {self.bots_after}")
+        if not 0 <= self.turn_timer_seconds <= 24 * 3600:
+            raise ValueError(f"a turn timer is 0 to 86400 seconds, not {self.turn_timer_seconds}")
+        for name, knobs in self.queues.items():
+            self._check_queue(name, knobs)
+
+    def _check_queue(self, name: str, knobs: dict[str, float]) -> None:
+        """A queue's knobs, each known and of its type, and the config they
+        make valid; a ValueError naming the queue and the knob otherwise."""
+        variant, _, rating = name.partition("/")
+        try:
+            ramino.Variant(variant)
+        except ramino.VariantError:
+            raise ValueError(f"queue {name!r}: no variant {variant!r}") from None
+        if rating not in ("", "rated", "unrated"):
+            raise ValueError(f"queue {name!r}: VARIANT, VARIANT/rated or VARIANT/unrated")
+        for knob, value in knobs.items():
+            kind = QUEUE_KNOBS.get(knob)
+            if kind is None:
+                raise ValueError(
+                    f"queue {name!r}: unknown knob {knob!r}: one of {', '.join(QUEUE_KNOBS)}"
+                )
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"queue {name!r}: {knob} is a number, not {value!r}")
+            if kind is int and value != int(value):
+                raise ValueError(f"queue {name!r}: {knob} is a whole number, not {value!r}")
+        try:
+            self.for_queue(variant, rating == "rated")
+        except ValueError as bad:
+            raise ValueError(f"queue {name!r}: {bad}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,8 +518,10 @@ class Matchmaker:
                 await self.tickets.end(t.ticket_id, EXPIRED, now)
             else:
                 waiting.append(t)
-        for group, bots in form(waiting, now, self.config):
-            match = self._match(group, bots, now)
+        # The queue's own knobs (its tickets share a variant and a rating).
+        config = self.config.for_queue(waiting[0].variant, waiting[0].rated) if waiting else None
+        for group, bots in form(waiting, now, config or self.config):
+            match = self._match(group, bots, now, config)
             if await self.tickets.claim(match, self._followed_since()):
                 await self.finish(match)
                 done.append(match)
@@ -478,7 +554,11 @@ class Matchmaker:
                 followed.append(ended)
         return followed
 
-    def _match(self, group: list[Ticket], bots: int, now: float) -> Match:
+    def _match(
+        self, group: list[Ticket], bots: int, now: float, config: MatchmakerConfig | None = None
+    ) -> Match:
+        """The match of a group, its game's turn timer the queue's
+        (``config``, by default the matchmaker's)."""
         first = group[0]
         seats = tuple(
             MatchSeat(t.ticket_id, player, name, None, score)
@@ -499,7 +579,7 @@ class Matchmaker:
             first.rated,
             seats,
             now,
-            self.config.turn_timer_seconds,
+            (config or self.config).turn_timer_seconds,
         )
 
     async def _look_at_games(self, queue: str, now: float) -> None:

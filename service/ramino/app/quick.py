@@ -32,7 +32,13 @@ from dataclasses import dataclass, field, replace
 
 from ramino import reasons
 from ramino.app.log import Header, LogEvent, public_entry
-from ramino.app.matchmaker import Matchmaker, QueueSpec, expected_wait, window
+from ramino.app.matchmaker import (
+    Matchmaker,
+    MatchmakerConfig,
+    QueueSpec,
+    expected_wait,
+    window,
+)
 from ramino.app.parties import Parties
 from ramino.app.ratings import Ratings
 from ramino.app.table import GameTable
@@ -237,8 +243,12 @@ class QuickPlay:
     def sight(self, ticket: Ticket, widened: bool = False) -> TicketSight:
         """The ticket as a stream shows it now."""
         return TicketSight(
-            ticket, window(self._clock() - ticket.created_at, self.matchmaker.config), widened
+            ticket, window(self._clock() - ticket.created_at, self._config(ticket)), widened
         )
+
+    def _config(self, ticket: Ticket) -> MatchmakerConfig:
+        """The matchmaker's knobs for the ticket's queue."""
+        return self.matchmaker.config.for_queue(ticket.variant, ticket.rated)
 
     async def follow(self, player_id: str, ticket: Ticket) -> AsyncIterator[TicketSight]:
         """The ticket's sights until it is matched or ended: the first, then
@@ -282,12 +292,12 @@ class QuickPlay:
         return replace(
             sight,
             queue_size=waiting,
-            expected_wait=expected_wait(sight.ticket, waiting, now, self.matchmaker.config),
+            expected_wait=expected_wait(sight.ticket, waiting, now, self._config(sight.ticket)),
         )
 
     def _widens_at(self, ticket: Ticket) -> float:
         """When the ticket's window next widens (never past its widest)."""
-        config = self.matchmaker.config
+        config = self._config(ticket)
         if window(self._clock() - ticket.created_at, config) >= config.window_max:
             return math.inf
         steps = math.floor(max(0.0, self._clock() - ticket.created_at) / config.window_interval)
