@@ -447,6 +447,12 @@ const (
 	// ReasonGameNotFinished is FAILED_PRECONDITION: a game's whole record is given once it has finished.
 	ReasonGameNotFinished = "GAME_NOT_FINISHED"
 
+	// ReasonBadMatchClause is INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down.
+	ReasonBadMatchClause = "BAD_MATCH_CLAUSE"
+
+	// ReasonBadRatingBand is INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number.
+	ReasonBadRatingBand = "BAD_RATING_BAND"
+
 	// ReasonBadPartyName is INVALID_ARGUMENT: a party name that is not "parties/{party}".
 	ReasonBadPartyName = "BAD_PARTY_NAME"
 
@@ -646,6 +652,8 @@ var reasonCodes = []reasonCode{
 	{ReasonBadTicketName, codes.InvalidArgument},
 	{ReasonTooManyTicketStreams, codes.ResourceExhausted},
 	{ReasonGameNotFinished, codes.FailedPrecondition},
+	{ReasonBadMatchClause, codes.InvalidArgument},
+	{ReasonBadRatingBand, codes.InvalidArgument},
 	{ReasonBadPartyName, codes.InvalidArgument},
 	{ReasonPartyNotFound, codes.NotFound},
 	{ReasonPartyLeaderOnly, codes.PermissionDenied},

@@ -404,6 +404,14 @@ GAME_NOT_FINISHED: Final = _match(
     "a game's whole record is given once it has finished",
     Code.FAILED_PRECONDITION,
 )
+BAD_MATCH_CLAUSE: Final = _match(
+    "BAD_MATCH_CLAUSE",
+    "a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long "
+    "any_of, or a range without bounds, not finite or upside down",
+)
+BAD_RATING_BAND: Final = _match(
+    "BAD_RATING_BAND", "a ticket's rating band that is negative or not a finite number"
+)
 BAD_PARTY_NAME: Final = _match("BAD_PARTY_NAME", 'a party name that is not "parties/{party}"')
 PARTY_NOT_FOUND: Final = _match(
     "PARTY_NOT_FOUND",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jwt
 import pytest
-from ramino_client import AsyncClient, Client, NotFound, Seat, quick
+from ramino_client import AsyncClient, Client, InvalidArgument, NotFound, Seat, quick
 from ramino_client.quick import CANCELLED, MATCHED, SEARCHING
 
 from tests.client.conftest import PATIENT, ProcessServer
@@ -272,3 +272,25 @@ def test_ramino_play_quick_party_leads_and_joins(served: ProcessServer) -> None:
     lonely.player_token = token("cid")
     with Client(served.address) as client, pytest.raises(SystemExit, match="--with"):
         play._quick_seat(client, lonely, "Cid", Console(file=said))
+
+
+async def test_the_matching_grammar_through_the_sdk(served: ProcessServer) -> None:
+    eu_only = quick.MatchClause("must", "region", any_of=("eu",))
+    low_ping = quick.MatchClause("must", "ping", max=80.0)
+
+    async def play(player: str, **options: object) -> str:
+        async with AsyncClient(served.address, player_token=token(player)) as client:
+            async for update in client.quick.submit("rummy", player.title(), **options):  # type: ignore[arg-type]
+                if update.final:
+                    return update.game
+        return ""
+
+    ann, bob = await asyncio.gather(
+        play("ann", clauses=[eu_only, low_ping], rating_band=10.0),
+        play("bob", properties={"region": "eu"}, numeric_properties={"ping": 20.0}),
+    )
+    assert ann and ann == bob
+    with Client(served.address, player_token=token("cid")) as cid:
+        with pytest.raises(InvalidArgument) as err:
+            next(cid.quick.submit("rummy", "Cid", clauses=[quick.MatchClause("must", "ping")]))
+        assert err.value.reason == "BAD_MATCH_CLAUSE" and "clause 0" in err.value.message

@@ -296,6 +296,10 @@ export const Reasons = {
   TOO_MANY_TICKET_STREAMS: "TOO_MANY_TICKET_STREAMS",
   /** FAILED_PRECONDITION: a game's whole record is given once it has finished. */
   GAME_NOT_FINISHED: "GAME_NOT_FINISHED",
+  /** INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down. */
+  BAD_MATCH_CLAUSE: "BAD_MATCH_CLAUSE",
+  /** INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number. */
+  BAD_RATING_BAND: "BAD_RATING_BAND",
   /** INVALID_ARGUMENT: a party name that is not "parties/{party}". */
   BAD_PARTY_NAME: "BAD_PARTY_NAME",
   /** NOT_FOUND: no such party, or one the caller is not in (not told apart), or one disbanded or forgotten. */
@@ -480,6 +484,8 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   BAD_TICKET_NAME: "INVALID_ARGUMENT",
   TOO_MANY_TICKET_STREAMS: "RESOURCE_EXHAUSTED",
   GAME_NOT_FINISHED: "FAILED_PRECONDITION",
+  BAD_MATCH_CLAUSE: "INVALID_ARGUMENT",
+  BAD_RATING_BAND: "INVALID_ARGUMENT",
   BAD_PARTY_NAME: "INVALID_ARGUMENT",
   PARTY_NOT_FOUND: "NOT_FOUND",
   PARTY_LEADER_ONLY: "PERMISSION_DENIED",

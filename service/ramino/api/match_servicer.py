@@ -114,6 +114,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             dict(request.properties),
             request.request_id,
             _name("parties", request.party, reasons.BAD_PARTY_NAME) if request.party else "",
+            dict(request.numeric_properties),
+            [_clause(c) for c in request.clauses],
+            request.rating_band,
         )
 
     async def WatchTicket(
@@ -330,6 +333,24 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         for version, event in record.events:
             event_message(version, event, msg.events.add())
         return msg
+
+
+_OCCURS = {
+    match_pb2.MatchClause.OCCUR_MUST: "must",
+    match_pb2.MatchClause.OCCUR_SHOULD: "should",
+    match_pb2.MatchClause.OCCUR_MUST_NOT: "must_not",
+}
+
+
+def _clause(c: match_pb2.MatchClause) -> dict[str, Any]:
+    """A clause as the application reads it (``ramino.app.clauses``)."""
+    clause: dict[str, Any] = {"occur": _OCCURS.get(c.occur, ""), "key": c.key}
+    if c.HasField("any_of"):
+        clause["any_of"] = list(c.any_of.values)
+    elif c.HasField("range"):
+        clause["min"] = c.range.min if c.range.HasField("min") else None
+        clause["max"] = c.range.max if c.range.HasField("max") else None
+    return clause
 
 
 def _player_game(h: HistoryEntry) -> match_pb2.PlayerGame:

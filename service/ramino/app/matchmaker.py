@@ -48,6 +48,7 @@ import structlog
 
 import ramino
 from ramino import reasons
+from ramino.app.clauses import allows, checked_band, checked_clauses, checked_numbers
 from ramino.app.lobby import Lobby, checked_name
 from ramino.app.log import END_EVENTS, HostedGame, SeatSpec, log_event
 from ramino.app.ratings import Ratings
@@ -103,6 +104,7 @@ QUEUE_KNOBS: dict[str, type] = {
     "settle": float,
     "bots_after": float,
     "turn_timer_seconds": int,
+    "prefer_for": float,
 }
 """The knobs a queue may set for itself (:attr:`MatchmakerConfig.queues`)."""
 
@@ -141,6 +143,8 @@ class MatchmakerConfig:
     """Seconds between two looks at a rated game in play (to record its
     ratings if its last move's replica died before it did)."""
     looks_per_pass: int = 20
+    prefer_for: float = 10.0
+    """Seconds a ticket's ``should`` clauses hold (``ramino.app.clauses``)."""
     party_size: int = 4
     """The most players a party holds, its leader included."""
     invitation_ttl: float = 300.0
@@ -185,6 +189,8 @@ class MatchmakerConfig:
                 f"{self.window_base}, {self.window_step}, {self.window_interval}, "
                 f"{self.window_max}"
             )
+        if not 0 <= self.prefer_for < math.inf:
+            raise ValueError(f"prefer_for is 0 or more seconds, not {self.prefer_for}")
         if not 0 <= self.settle < math.inf:
             raise ValueError(f"settle is 0 or more seconds, not {self.settle}")
         if self.bots_after is not None and not 0 <= self.bots_after < math.inf:
@@ -268,8 +274,16 @@ def _compatible(a: Ticket, b: Ticket, now: float, config: MatchmakerConfig) -> b
     for key, value in a.properties.items():
         if key in b.properties and b.properties[key] != value:
             return False
+    if not (
+        allows(a, b, now - a.created_at, config.prefer_for)
+        and allows(b, a, now - b.created_at, config.prefer_for)
+    ):
+        return False
+    difference = abs(a.rating - b.rating)
+    if any(t.rating_band and difference > t.rating_band for t in (a, b)):
+        return False
     wider = max(window(now - a.created_at, config), window(now - b.created_at, config))
-    return abs(a.rating - b.rating) <= wider
+    return difference <= wider
 
 
 def form(
@@ -353,6 +367,9 @@ class Matchmaker:
         properties: dict[str, str] | None = None,
         request_id: str = "",
         party: Party | None = None,
+        numbers: dict[str, float] | None = None,
+        clauses: Sequence[dict[str, Any]] = (),
+        rating_band: float = 0.0,
     ) -> Ticket:
         """A new waiting ticket for ``player_id`` (checked first: nothing is
         written for a bad one). With a ``request_id`` the player used before
@@ -360,7 +377,8 @@ class Matchmaker:
         retry after a broken stream: never a second ticket); for another
         ticket, REQUEST_ID_REUSED. With a ``party`` (its leader's, checked
         by :class:`~ramino.app.parties.Parties`), the ticket seats its
-        members too, and its rating is their mean."""
+        members too, and its rating is their mean. ``numbers``, ``clauses``
+        and ``rating_band``: the matching grammar (:mod:`ramino.app.clauses`)."""
         if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
             raise BadRequest(
                 f"a request id is at most {MAX_REQUEST_ID} printable characters",
@@ -382,6 +400,9 @@ class Matchmaker:
                 f"printable characters and each value at most {MAX_PROPERTY_TEXT}",
                 reasons.BAD_TICKET_PROPERTIES,
             )
+        nums = checked_numbers(numbers or {}, props)
+        wishes = checked_clauses(clauses)
+        band = checked_band(rating_band)
         self._check_seats(spec, min_seats, max_seats)
         members = [] if party is None else [[m.player_id, m.name] for m in party.members]
         if 1 + len(members) > max_seats:
@@ -395,6 +416,8 @@ class Matchmaker:
         asked = [spec.key, min_seats, max_seats, sorted(props.items()), name]
         if party is not None:
             asked.append(party.party_id)
+        if nums or wishes or band:
+            asked += [sorted(nums.items()), wishes, band]
         ticket = Ticket(
             new_ticket_id(spec.key, player_id, request_id),
             player_id,
@@ -414,6 +437,9 @@ class Matchmaker:
             party_id="" if party is None else party.party_id,
             members=members,
             scores=scores,
+            numbers=nums,
+            clauses=wishes,
+            rating_band=band,
         )
         stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
         if stored is ticket:

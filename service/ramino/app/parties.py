@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ramino import reasons
 from ramino.app.lobby import checked_name
@@ -42,7 +43,7 @@ from ramino.store.tickets import (
     new_ticket_id,
 )
 
-__all__ = ["MAX_PLAYER_ID", "Parties"]
+__all__ = ["MAX_PLAYER_ID", "Parties", "Wishes"]
 
 WRITE_TRIES = 8
 """Times a change of a party is decided again after another writer's came first."""
@@ -51,6 +52,15 @@ MAX_PLAYER_ID = 128
 KEPT_INVITATIONS = 32
 """Invitations a party keeps (the open ones, then the latest used or expired)."""
 _ID_CHARS = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True, slots=True)
+class Wishes:
+    """A ticket's matching grammar (:mod:`ramino.app.clauses`), as asked."""
+
+    numbers: dict[str, float] = field(default_factory=dict)
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+    rating_band: float = 0.0
 
 
 class Parties:
@@ -228,6 +238,7 @@ class Parties:
         properties: dict[str, str],
         request_id: str,
         party_id: str,
+        wishes: Wishes | None = None,
     ) -> Ticket:
         """The party's ticket, submitted by its leader (a retry of the same
         request id answers the ticket it made)."""
@@ -240,8 +251,19 @@ class Parties:
             raise PartyStateError(
                 "the party is queued already: cancel its ticket first", reasons.PARTY_QUEUED
             )
+        w = wishes or Wishes()
         ticket = await self.matchmaker.submit(
-            player_id, name, spec, min_seats, max_seats, properties, request_id, party
+            player_id,
+            name,
+            spec,
+            min_seats,
+            max_seats,
+            properties,
+            request_id,
+            party,
+            w.numbers,
+            w.clauses,
+            w.rating_band,
         )
         for _ in range(WRITE_TRIES):
             now = await self._read(party_id)

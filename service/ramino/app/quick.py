@@ -27,8 +27,9 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ramino import reasons
 from ramino.app.log import Header, LogEvent, public_entry
@@ -39,7 +40,7 @@ from ramino.app.matchmaker import (
     expected_wait,
     window,
 )
-from ramino.app.parties import Parties
+from ramino.app.parties import Parties, Wishes
 from ramino.app.ratings import Ratings
 from ramino.app.table import GameTable
 from ramino.engine.seen import Seen
@@ -211,10 +212,16 @@ class QuickPlay:
         properties: dict[str, str],
         request_id: str = "",
         party_id: str = "",
+        numbers: dict[str, float] | None = None,
+        clauses: Sequence[dict[str, Any]] = (),
+        rating_band: float = 0.0,
     ) -> Ticket:
         """A new ticket, or, for a request id the player used before, the
         ticket it made (see :meth:`Matchmaker.submit`); with ``party_id``,
-        the ticket of the player's party (:meth:`Parties.submit`)."""
+        the ticket of the player's party (:meth:`Parties.submit`); the
+        matching grammar's ``numbers``, ``clauses`` and ``rating_band``
+        (:mod:`ramino.app.clauses`) either way."""
+        wishes = Wishes(numbers or {}, list(clauses), rating_band)
         if party_id:
             return await self.parties.submit(
                 player_id,
@@ -225,9 +232,20 @@ class QuickPlay:
                 properties,
                 request_id,
                 party_id,
+                wishes,
             )
         return await self.matchmaker.submit(
-            player_id, name, spec, min_seats, max_seats, properties, request_id
+            player_id,
+            name,
+            spec,
+            min_seats,
+            max_seats,
+            properties,
+            request_id,
+            None,
+            wishes.numbers,
+            wishes.clauses,
+            wishes.rating_band,
         )
 
     async def tickets(self, player_id: str) -> list[TicketSight]:

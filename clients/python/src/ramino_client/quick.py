@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
@@ -33,6 +33,7 @@ __all__ = [
     "AsyncQuick",
     "Invitation",
     "LeaderboardEntry",
+    "MatchClause",
     "Party",
     "PartyMember",
     "LeaderboardPage",
@@ -324,6 +325,39 @@ def _ticket_name(ticket: str) -> str:
     return ticket if ticket.startswith("tickets/") else f"tickets/{ticket}"
 
 
+@dataclass(frozen=True, slots=True)
+class MatchClause:
+    """A condition on the tickets a ticket may meet, tested on the other
+    ticket's properties (``docs/matchmaking.md``, "The matching grammar"):
+    ``any_of`` string values, or a ``min``/``max`` range of a numeric one."""
+
+    occur: str
+    """``must``, ``should`` (a preference that gives way after the server's
+    preference time) or ``must_not``."""
+    key: str
+    any_of: tuple[str, ...] = ()
+    min: float | None = None
+    max: float | None = None
+
+
+_OCCURS = {
+    "must": match_pb2.MatchClause.OCCUR_MUST,
+    "should": match_pb2.MatchClause.OCCUR_SHOULD,
+    "must_not": match_pb2.MatchClause.OCCUR_MUST_NOT,
+}
+
+
+def _clause(c: MatchClause) -> match_pb2.MatchClause:
+    msg = match_pb2.MatchClause(
+        occur=_OCCURS.get(c.occur, match_pb2.MatchClause.OCCUR_UNSPECIFIED), key=c.key
+    )
+    if c.any_of:
+        msg.any_of.values.extend(c.any_of)
+    elif c.min is not None or c.max is not None:
+        msg.range.CopyFrom(match_pb2.NumberRange(min=c.min, max=c.max))
+    return msg
+
+
 class TicketOptions(TypedDict, total=False):
     """What a ticket asks for besides its variant and name."""
 
@@ -342,6 +376,12 @@ class TicketOptions(TypedDict, total=False):
     """Chosen once per press of "play": submitted again with the same request
     id (a retry after a broken stream), the ticket is the first one's, never
     a second. ``play`` chooses one when none is given."""
+    numeric_properties: Mapping[str, float]
+    """Up to 8 numbers (latency, tier...) that other tickets' clauses test."""
+    clauses: Sequence[MatchClause]
+    """Up to 8 conditions on the tickets this one may meet."""
+    rating_band: float
+    """The most rating difference the player accepts (0: the server's window)."""
     party: str
     """``parties/{party}`` (or its id): the caller's party, which the caller
     leads, queues as one ticket; every member sits in the same game
@@ -361,6 +401,9 @@ def submit_request(
         without_bots=not options.get("bots", True),
         request_id=options.get("request_id", ""),
         party=_party_name(options["party"]) if options.get("party") else "",
+        numeric_properties=dict(options.get("numeric_properties") or {}),
+        clauses=[_clause(c) for c in options.get("clauses") or ()],
+        rating_band=options.get("rating_band", 0.0),
     )
     overrides = options.get("overrides")
     if overrides:

@@ -298,6 +298,10 @@ TOO_MANY_TICKET_STREAMS: Final = "TOO_MANY_TICKET_STREAMS"
 """RESOURCE_EXHAUSTED: the player holds the most ticket streams a replica allows at once."""
 GAME_NOT_FINISHED: Final = "GAME_NOT_FINISHED"
 """FAILED_PRECONDITION: a game's whole record is given once it has finished."""
+BAD_MATCH_CLAUSE: Final = "BAD_MATCH_CLAUSE"
+"""INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down."""
+BAD_RATING_BAND: Final = "BAD_RATING_BAND"
+"""INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number."""
 BAD_PARTY_NAME: Final = "BAD_PARTY_NAME"
 """INVALID_ARGUMENT: a party name that is not "parties/{party}"."""
 PARTY_NOT_FOUND: Final = "PARTY_NOT_FOUND"
@@ -477,6 +481,8 @@ CODES: Final[dict[str, str]] = {
     BAD_TICKET_NAME: "INVALID_ARGUMENT",
     TOO_MANY_TICKET_STREAMS: "RESOURCE_EXHAUSTED",
     GAME_NOT_FINISHED: "FAILED_PRECONDITION",
+    BAD_MATCH_CLAUSE: "INVALID_ARGUMENT",
+    BAD_RATING_BAND: "INVALID_ARGUMENT",
     BAD_PARTY_NAME: "INVALID_ARGUMENT",
     PARTY_NOT_FOUND: "NOT_FOUND",
     PARTY_LEADER_ONLY: "PERMISSION_DENIED",

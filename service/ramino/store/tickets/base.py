@@ -166,6 +166,12 @@ class Ticket:
     scores: list[float] = field(default_factory=list)
     """Each of :attr:`players`' leaderboard score at submission (its
     :attr:`rating` is their mean)."""
+    numbers: dict[str, float] = field(default_factory=dict)
+    """Its numeric properties, which other tickets' clauses test with ranges."""
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+    """What it asks of the tickets it meets (``ramino.app.clauses``)."""
+    rating_band: float = 0.0
+    """The most rating difference its player accepts (0: none but the window)."""
     table: list[dict[str, Any]] = field(default_factory=list)
     """Once matched, every seat of its game in order: ``player_id``,
     ``name``, ``bot`` (its kind, or ``None`` for a person) and ``rating``

@@ -119,6 +119,9 @@ public typealias ListVariantsResponse = ramino.v1.Rules.ListVariantsResponse
 public typealias TicketUpdate = ramino.v1.Match.TicketUpdate
 public typealias TicketSeat = ramino.v1.Match.TicketSeat
 public typealias SubmitTicketRequest = ramino.v1.Match.SubmitTicketRequest
+public typealias MatchClause = ramino.v1.Match.MatchClause
+public typealias StringSet = ramino.v1.Match.StringSet
+public typealias NumberRange = ramino.v1.Match.NumberRange
 public typealias SubmitTicketResponse = ramino.v1.Match.SubmitTicketResponse
 public typealias WatchTicketRequest = ramino.v1.Match.WatchTicketRequest
 public typealias WatchTicketResponse = ramino.v1.Match.WatchTicketResponse
@@ -838,6 +841,22 @@ public val ramino.v1.Match.TicketUpdateOrBuilder.submitTimeOrNull: com.google.pr
 /** `SubmitTicketRequest.overrides`, or null when it is not set. */
 public val ramino.v1.Match.SubmitTicketRequestOrBuilder.overridesOrNull: ramino.v1.Types.VariantParameters?
     get() = if (hasOverrides()) getOverrides() else null
+
+/** `MatchClause.anyOf`, or null when it is not set. */
+public val ramino.v1.Match.MatchClauseOrBuilder.anyOfOrNull: ramino.v1.Match.StringSet?
+    get() = if (hasAnyOf()) getAnyOf() else null
+
+/** `MatchClause.range`, or null when it is not set. */
+public val ramino.v1.Match.MatchClauseOrBuilder.rangeOrNull: ramino.v1.Match.NumberRange?
+    get() = if (hasRange()) getRange() else null
+
+/** `NumberRange.min`, or null when it is not set. */
+public val ramino.v1.Match.NumberRangeOrBuilder.minOrNull: Double?
+    get() = if (hasMin()) getMin() else null
+
+/** `NumberRange.max`, or null when it is not set. */
+public val ramino.v1.Match.NumberRangeOrBuilder.maxOrNull: Double?
+    get() = if (hasMax()) getMax() else null
 
 /** `SubmitTicketResponse.update`, or null when it is not set. */
 public val ramino.v1.Match.SubmitTicketResponseOrBuilder.updateOrNull: ramino.v1.Match.TicketUpdate?

@@ -444,6 +444,12 @@ public object Reasons {
     /** FAILED_PRECONDITION: a game's whole record is given once it has finished. */
     public const val GAME_NOT_FINISHED: String = "GAME_NOT_FINISHED"
 
+    /** INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down. */
+    public const val BAD_MATCH_CLAUSE: String = "BAD_MATCH_CLAUSE"
+
+    /** INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number. */
+    public const val BAD_RATING_BAND: String = "BAD_RATING_BAND"
+
     /** INVALID_ARGUMENT: a party name that is not "parties/{party}". */
     public const val BAD_PARTY_NAME: String = "BAD_PARTY_NAME"
 
@@ -638,6 +644,8 @@ public object Reasons {
         BAD_TICKET_NAME to "INVALID_ARGUMENT",
         TOO_MANY_TICKET_STREAMS to "RESOURCE_EXHAUSTED",
         GAME_NOT_FINISHED to "FAILED_PRECONDITION",
+        BAD_MATCH_CLAUSE to "INVALID_ARGUMENT",
+        BAD_RATING_BAND to "INVALID_ARGUMENT",
         BAD_PARTY_NAME to "INVALID_ARGUMENT",
         PARTY_NOT_FOUND to "NOT_FOUND",
         PARTY_LEADER_ONLY to "PERMISSION_DENIED",
