@@ -2,7 +2,8 @@
 tickets: no ticket in two groups, no player twice in one, a seat count every
 member accepts, properties that agree, ratings within the wider window, and
 no full table left unformed behind a later one; a party's ticket takes a
-seat for each of its players and is never split."""
+seat for each of its players and is never split; every clause and rating
+band of each ticket allows each of its mates."""
 
 from __future__ import annotations
 
@@ -10,10 +11,28 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ramino.app.clauses import OCCURS, allows, checked_clauses
 from ramino.app.matchmaker import MatchmakerConfig, form, window
 from ramino.store.tickets import Ticket
 
-CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0)
+CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0, prefer_for=20.0)
+CLAUSES = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "occur": st.sampled_from(OCCURS),
+            "key": st.just("region"),
+            "any_of": st.lists(st.sampled_from("ab"), min_size=1, max_size=2),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "occur": st.sampled_from(OCCURS),
+            "key": st.just("ping"),
+            "min": st.sampled_from([None, 50.0]),
+            "max": st.just(150.0),
+        }
+    ),
+)
 
 
 @st.composite
@@ -29,6 +48,8 @@ def tickets(draw: st.DrawFn) -> list[Ticket]:
         leader = f"p{draw(st.integers(0, n))}"
         others = draw(st.lists(st.integers(0, n + 3), max_size=min(2, high - 1), unique=True))
         members = [[f"p{o}", "member"] for o in others if f"p{o}" != leader]
+        numbers = draw(st.dictionaries(st.just("ping"), st.integers(0, 200).map(float)))
+        clauses = draw(st.lists(CLAUSES, max_size=2))
         out.append(
             Ticket(
                 f"q.{i:024d}",
@@ -42,6 +63,9 @@ def tickets(draw: st.DrawFn) -> list[Ticket]:
                 float(draw(st.integers(0, 100))),
                 party_id="party" if members else "",
                 members=members,
+                numbers=numbers,
+                clauses=checked_clauses(clauses),
+                rating_band=draw(st.sampled_from([0.0, 0.0, 5.0, 20.0])),
             )
         )
     return sorted(out, key=lambda t: (t.created_at, t.ticket_id))
@@ -68,6 +92,8 @@ def test_groups_keep_every_constraint(waiting: list[Ticket], wait: float) -> Non
                 assert all(b.properties.get(k, v) == v for k, v in a.properties.items())
                 wider = max(window(now - a.created_at, CONFIG), window(now - b.created_at, CONFIG))
                 assert abs(a.rating - b.rating) <= wider
+                assert not a.rating_band or abs(a.rating - b.rating) <= a.rating_band
+                assert allows(a, b, now - a.created_at, CONFIG.prefer_for)
         if bots:
             assert now - group[0].created_at >= (CONFIG.bots_after or 0)
         # Seated in order of arrival.
