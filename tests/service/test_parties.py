@@ -15,8 +15,10 @@ from pathlib import Path
 import grpc
 import pytest
 from ramino import reasons
+from ramino.app import GameApp
 from ramino.app.matchmaker import QueueSpec
-from ramino.errors import PartyStateError
+from ramino.app.parties import KEPT_INVITATIONS, Parties
+from ramino.errors import NotPermitted, PartyStateError
 from ramino.store import Store, open_store
 from ramino.store.tickets import MemoryTickets, Ticket
 from ramino.v1 import game_pb2, match_pb2
@@ -401,3 +403,24 @@ async def test_a_member_who_leaves_while_the_party_queues_cancels_the_new_ticket
         assert ticket.players == ["ann", "bob"]
         after = await parties.get("ann", party_id)
         assert not after.members and not after.ticket_id
+
+
+async def test_a_partys_invitations_are_bounded_and_the_recent_ones_kept() -> None:
+    """Expired invitations are kept (a late acceptance is told it expired),
+    the oldest dropped past the bound."""
+    app = GameApp(open_store("memory"), run_duties=False, matchmaker=FAST, ticket_poll=0.02)
+    assert app.quick is not None
+    now = [1000.0]
+    parties = Parties(app.quick.matchmaker, lambda: now[0])
+    party = await parties.create("ann", "Ann")
+    sent = []
+    for i in range(KEPT_INVITATIONS + 8):
+        sent.append(await parties.invite("ann", party.party_id, f"p{i}"))
+        now[0] += FAST.invitation_ttl + 1
+    held = await parties.get("ann", party.party_id)
+    assert len(held.invitations) <= KEPT_INVITATIONS
+    with pytest.raises(PartyStateError) as err:
+        await parties.join(f"p{len(sent) - 1}", party.party_id, sent[-1].invitation_id, "Late")
+    assert err.value.reason == reasons.INVITATION_EXPIRED
+    with pytest.raises(NotPermitted):  # the oldest is gone: no invitation of theirs
+        await parties.join("p0", party.party_id, sent[0].invitation_id, "Early")

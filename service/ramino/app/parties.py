@@ -156,7 +156,9 @@ class Parties:
             invitation = Invitation(
                 secrets.token_hex(16), invitee, now + self._config.invitation_ttl
             )
-            closed = [i for i in kept if i not in open_][-(KEPT_INVITATIONS - len(open_) - 1) :]
+            closed = [i for i in kept if i not in open_]
+            room = max(0, KEPT_INVITATIONS - len(open_) - 1)
+            closed = closed[-room:] if room else []
             if await self._write(replace(party, invitations=(*closed, *open_, invitation))):
                 return invitation
         raise _changed()
