@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from ramino.app.matchmaker import QueueSpec
 from ramino.app.parties import KEPT_INVITATIONS, Parties
 from ramino.errors import NotPermitted, PartyStateError
 from ramino.store import Store, open_store
+from ramino.store.redis import RedisStore
 from ramino.store.tickets import MemoryTickets, Ticket
 from ramino.v1 import game_pb2, match_pb2
 
@@ -424,3 +426,39 @@ async def test_a_partys_invitations_are_bounded_and_the_recent_ones_kept() -> No
     assert err.value.reason == reasons.INVITATION_EXPIRED
     with pytest.raises(NotPermitted):  # the oldest is gone: no invitation of theirs
         await parties.join("p0", party.party_id, sent[0].invitation_id, "Early")
+
+
+async def test_a_party_spans_two_replicas(request: pytest.FixtureRequest) -> None:
+    """Two replicas on one real Redis: the party is made
+    and queued on the first, joined, watched and left on the second; the
+    member's leave on the second cancels the ticket the first queued."""
+    url = request.getfixturevalue("redis_server").url
+    prefix = f"test-{uuid.uuid4().hex}:"
+    first, second = (RedisStore(url, prefix=prefix) for _ in range(2))
+    async for one in serving(first):
+        async for two in serving(second):
+            made = await one.match.CreateParty(
+                match_pb2.CreatePartyRequest(player_name="Ann"), metadata=player("ann")
+            )
+            name = made.party.name
+            invited = await one.match.InviteToParty(
+                match_pb2.InviteToPartyRequest(party=name, player="bob"), metadata=player("ann")
+            )
+            join = match_pb2.JoinPartyRequest(
+                party=name, invitation=invited.invitation, player_name="Bob"
+            )
+            await two.match.JoinParty(join, metadata=player("bob"))
+            stream = submit(one, "ann", party=name, min_seats=4, max_seats=4)
+            first_update = (await stream.read()).update  # type: ignore[attr-defined]
+            assert (await get_party(two, "bob", name)).ticket == first_update.ticket
+            follow = watch(two, "bob", first_update.ticket)
+            assert (await follow.read()).update.party == name  # type: ignore[attr-defined]
+            await two.match.LeaveParty(
+                match_pb2.LeavePartyRequest(party=name), metadata=player("bob")
+            )
+            for s in (stream, follow):
+                got = await asyncio.wait_for(until_final(s), 10)
+                assert got[-1].state == match_pb2.TICKET_STATE_CANCELLED
+            assert not (await get_party(one, "ann", name)).members
+            for q in (two, one):  # their streams' readers ended while the loop runs
+                await q.app.close()
