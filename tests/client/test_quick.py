@@ -115,7 +115,8 @@ def test_ramino_play_quick_takes_the_seat_it_finds(served: ProcessServer) -> Non
         assert seat.last_view.seat == seat.seat
     other.join(timeout=30)
     assert found and "Searching for a rummy table of 2 to 2" in out.getvalue()
-    assert "you are seat" in out.getvalue()
+    assert "waiting" in out.getvalue()
+    assert "you are seat" in out.getvalue() and "against Dan (0.0)" in out.getvalue()
     args.player_token = None
     with Client(served.address) as anonymous, pytest.raises(SystemExit, match="player token"):
         play._quick_seat(anonymous, args, "Cid", Console(file=out))

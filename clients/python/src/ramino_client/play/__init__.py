@@ -203,6 +203,8 @@ def _seat_range(text: str) -> tuple[int, int]:
 
 def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Console) -> Seat:
     """A seat found by quick play, telling the wait as it goes."""
+    from rich.markup import escape
+
     if not args.player_token:
         raise SystemExit("ramino-play: --quick needs your player token (--player-token)")
     low, high = _seat_range(args.seats)
@@ -223,13 +225,24 @@ def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Co
         party=party,
     ):
         if update.state == "matched":
-            console.print(f"Found [bold]{update.game}[/bold]: you are seat {update.seat}.")
+            against = ", ".join(
+                f"{escape(o.player_name)} ({o.bot.value} bot)"
+                if o.bot
+                else f"{escape(o.player_name)} ({o.rating:.1f})"
+                for o in update.opponents
+            )
+            console.print(
+                f"Found [bold]{update.game}[/bold]: you are seat {update.seat}"
+                + (f", against {against}." if against else ".")
+            )
             return client.seat(update.game, update.seat_token)
         if update.final:
             raise SystemExit(f"ramino-play: the search ended: {update.state}")
+        wait = f", about {update.expected_wait:.0f} s" if update.expected_wait else ""
         console.print(
             f"Searching for a {args.variant} table of {low} to {high} "
-            f"(players within {update.rating_window:g} points)..."
+            f"(players within {update.rating_window:g} points; "
+            f"{update.queue_size} waiting{wait})..."
         )
     raise SystemExit("ramino-play: the search ended")
 
