@@ -462,3 +462,17 @@ async def test_a_party_spans_two_replicas(request: pytest.FixtureRequest) -> Non
             assert not (await get_party(one, "ann", name)).members
             for q in (two, one):  # their streams' readers ended while the loop runs
                 await q.app.close()
+
+
+async def test_a_ticket_naming_no_party_of_the_callers_is_refused_and_writes_nothing(
+    quick: Quick,
+) -> None:
+    for party, reason in (
+        ("nope", reasons.BAD_PARTY_NAME),
+        ("parties/", reasons.BAD_PARTY_NAME),
+        ("parties/" + "0" * 24, reasons.PARTY_NOT_FOUND),
+        ((await party_of(quick, "mallory")).name, reasons.PARTY_NOT_FOUND),
+    ):
+        err = await refused(until_final(submit(quick, "ann", party=party)))
+        assert reason_of(err) == reason, party
+    assert await quick.matchmaker.tickets.queues() == []
