@@ -96,8 +96,10 @@ async def test_a_queue_uses_its_own_knobs_over_the_matchmakers() -> None:
     knobs = {"settle": 0, "turn_timer_seconds": 7, "window_base": 12}
     config = replace(FAST, settle=100.0, queues={"rummy/rated": knobs})
     async for q in serving(open_store("memory"), config):
-        waits = [submit(q, w, rated=False, max_seats=3) for w in ("cid", "dan")]
-        firsts = [(await s.read()).update for s in waits]  # type: ignore[attr-defined]
+        waits, firsts = [], []
+        for who in ("cid", "dan"):  # one after the other: Dan's sees Cid's
+            waits.append(submit(q, who, rated=False, max_seats=3))
+            firsts.append((await waits[-1].read()).update)  # type: ignore[attr-defined]
         assert firsts[0].rating_window == 3.0 and 0 < firsts[1].expected_wait <= 100.0
         ann, bob = await matched(q, "ann", "bob", max_seats=3)
         assert ann.game == bob.game
