@@ -179,3 +179,109 @@ func (c *Client) PlayerGames(ctx context.Context, variant string, pageSize int32
 func (c *Client) GameRecord(ctx context.Context, game string) (*raminov1.GetGameRecordResponse, error) {
 	return c.match.GetGameRecord(ctx, &raminov1.GetGameRecordRequest{Name: GameName(game)})
 }
+
+// PartyName is "parties/ID" for an id or a name.
+func PartyName(party string) string {
+	if strings.HasPrefix(party, "parties/") {
+		return party
+	}
+	return "parties/" + party
+}
+
+// PartyLook is how long PartyPlay waits between two looks at a party that
+// is not queued.
+var PartyLook = 500 * time.Millisecond
+
+// CreateParty makes a new party led by the caller, who sits under playerName.
+// The leader queues it with QuickPlay and a request whose Party names it.
+func (c *Client) CreateParty(ctx context.Context, playerName string) (*raminov1.Party, error) {
+	r, err := c.match.CreateParty(ctx, &raminov1.CreatePartyRequest{PlayerName: playerName})
+	return r.GetParty(), err
+}
+
+// InviteToParty invites player (their player token's subject) to the
+// caller's party: the answer's Invitation is what the leader sends them,
+// accepted once, before its ExpireTime.
+func (c *Client) InviteToParty(ctx context.Context, party, player string) (*raminov1.InviteToPartyResponse, error) {
+	return c.match.InviteToParty(ctx, &raminov1.InviteToPartyRequest{Party: PartyName(party), Player: player})
+}
+
+// JoinParty joins the party an invitation naming the caller is to.
+func (c *Client) JoinParty(ctx context.Context, party, invitation, playerName string) (*raminov1.Party, error) {
+	r, err := c.match.JoinParty(ctx, &raminov1.JoinPartyRequest{
+		Party: PartyName(party), Invitation: invitation, PlayerName: playerName,
+	})
+	return r.GetParty(), err
+}
+
+// LeaveParty leaves the party (its leader disbands it); a waiting ticket of
+// the party is cancelled.
+func (c *Client) LeaveParty(ctx context.Context, party string) error {
+	_, err := c.match.LeaveParty(ctx, &raminov1.LeavePartyRequest{Party: PartyName(party)})
+	return err
+}
+
+// GetParty is the party, to its leader and members.
+func (c *Client) GetParty(ctx context.Context, party string) (*raminov1.Party, error) {
+	r, err := c.match.GetParty(ctx, &raminov1.GetPartyRequest{Party: PartyName(party)})
+	return r.GetParty(), err
+}
+
+// PartyPlay is a member's QuickPlay: it waits for the party's ticket (its
+// leader's QuickPlay with Party set), follows it, and returns the caller's
+// seat in its game. A ticket that ends unseated, or whose game has finished
+// (the party's last game), is followed by the party's next one; the context
+// bounds the wait (a *TicketError carrying the last ticket when it ends), and
+// a party that is gone is its NotFound error.
+func (c *Client) PartyPlay(ctx context.Context, party string) (*Seat, error) {
+	ended := ""
+	for {
+		found, err := c.GetParty(ctx, party)
+		if err != nil {
+			return nil, err
+		}
+		if ticket := found.GetTicket(); ticket != "" && ticket != ended {
+			seat, err := c.partySeat(ctx, ticket)
+			if seat != nil || err != nil {
+				return seat, err
+			}
+			ended = ticket
+		}
+		select {
+		case <-ctx.Done():
+			return nil, &TicketError{Ticket: ended, Err: ctx.Err()}
+		case <-time.After(PartyLook):
+		}
+	}
+}
+
+// partySeat follows one ticket of a party: the caller's seat once matched to
+// a game still in play, nil when it ended otherwise.
+func (c *Client) partySeat(ctx context.Context, ticket string) (*Seat, error) {
+	stream, err := c.match.WatchTicket(ctx, &raminov1.WatchTicketRequest{Ticket: TicketName(ticket)})
+	if err != nil {
+		return nil, errorFrom(ctx, err)
+	}
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, errorFrom(ctx, err)
+		}
+		u := msg.GetUpdate()
+		if u.GetState() != raminov1.TicketState_TICKET_STATE_MATCHED {
+			continue
+		}
+		seat := c.SeatOf(u.GetGame(), u.GetSeat(), u.GetSeatToken())
+		view, err := seat.View(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if view.GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED {
+			return nil, nil
+		}
+		return seat, nil
+	}
+}

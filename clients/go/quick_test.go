@@ -164,3 +164,64 @@ func TestQuickPlayResumesItsTicketAfterTheServerGoesAway(t *testing.T) {
 		t.Fatalf("ann's tickets after: %v %v", left, err)
 	}
 }
+
+// TestAPartyPlaysTogether: ann leads a party that bob joined by her
+// invitation; her QuickPlay queues both, his PartyPlay finds his own seat
+// in the same game, and her MATCHED update names him among her opponents.
+func TestAPartyPlaysTogether(t *testing.T) {
+	ctx := testCtx(t)
+	secret := filepath.Join(t.TempDir(), "player-secret")
+	if err := os.WriteFile(secret, []byte(playerSecret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := testserver.Start(t, testserver.Options{Args: []string{"--player-token-secret-file", secret}})
+	ann := dial(t, s, ramino.WithPlayerToken(playerToken("ann")))
+	bob := dial(t, s, ramino.WithPlayerToken(playerToken("bob")))
+	party, err := ann.CreateParty(ctx, "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	invited, err := ann.InviteToParty(ctx, party.GetName(), "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bob.JoinParty(ctx, party.GetName(), "not-"+invited.GetInvitation(), "Bob"); ramino.Reason(err) != "NOT_INVITED" {
+		t.Fatalf("a wrong invitation: %v", err)
+	}
+	joined, err := bob.JoinParty(ctx, party.GetName(), invited.GetInvitation(), "Bob")
+	if err != nil || len(joined.GetMembers()) != 1 {
+		t.Fatalf("joined %v: %v", joined, err)
+	}
+	type played struct {
+		seat *ramino.Seat
+		err  error
+	}
+	done := make(chan played, 1)
+	go func() {
+		seat, err := bob.PartyPlay(ctx, party.GetName())
+		done <- played{seat, err}
+	}()
+	var last *raminov1.TicketUpdate
+	seat, err := ann.QuickPlay(ctx, &raminov1.SubmitTicketRequest{
+		Variant: "rummy", MinSeats: 2, MaxSeats: 2, Rated: true, PlayerName: "Ann", Party: party.GetName(),
+	}, func(u *raminov1.TicketUpdate) { last = u })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	if got.seat.Name != seat.Name || got.seat.Number == seat.Number {
+		t.Fatalf("ann %s/%d, bob %s/%d", seat.Name, seat.Number, got.seat.Name, got.seat.Number)
+	}
+	if o := last.GetOpponents(); len(o) != 1 || o[0].GetPlayer() != "bob" || o[0].GetPlayerName() != "Bob" {
+		t.Fatalf("ann's opponents: %v", o)
+	}
+	if err := bob.LeaveParty(ctx, party.GetName()); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := ann.GetParty(ctx, party.GetName()); err != nil || len(after.GetMembers()) != 0 {
+		t.Fatalf("after bob left: %v %v", after, err)
+	}
+}

@@ -447,6 +447,48 @@ const (
 	// ReasonGameNotFinished is FAILED_PRECONDITION: a game's whole record is given once it has finished.
 	ReasonGameNotFinished = "GAME_NOT_FINISHED"
 
+	// ReasonBadMatchClause is INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down.
+	ReasonBadMatchClause = "BAD_MATCH_CLAUSE"
+
+	// ReasonBadRatingBand is INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number.
+	ReasonBadRatingBand = "BAD_RATING_BAND"
+
+	// ReasonBadPartyName is INVALID_ARGUMENT: a party name that is not "parties/{party}".
+	ReasonBadPartyName = "BAD_PARTY_NAME"
+
+	// ReasonPartyNotFound is NOT_FOUND: no such party, or one the caller is not in (not told apart), or one disbanded or forgotten.
+	ReasonPartyNotFound = "PARTY_NOT_FOUND"
+
+	// ReasonPartyLeaderOnly is PERMISSION_DENIED: only the party's leader invites players and queues the party.
+	ReasonPartyLeaderOnly = "PARTY_LEADER_ONLY"
+
+	// ReasonNotInvited is PERMISSION_DENIED: no invitation of the caller's by that id in that party (another player's is not told apart).
+	ReasonNotInvited = "NOT_INVITED"
+
+	// ReasonInvitationExpired is FAILED_PRECONDITION: an invitation to a party accepted too late.
+	ReasonInvitationExpired = "INVITATION_EXPIRED"
+
+	// ReasonInvitationUsed is FAILED_PRECONDITION: an invitation to a party accepted before.
+	ReasonInvitationUsed = "INVITATION_USED"
+
+	// ReasonBadInvitee is INVALID_ARGUMENT: an invitation for no player, the leader, or a member of the party already.
+	ReasonBadInvitee = "BAD_INVITEE"
+
+	// ReasonTooManyInvitations is RESOURCE_EXHAUSTED: the party holds the most open invitations the server allows.
+	ReasonTooManyInvitations = "TOO_MANY_INVITATIONS"
+
+	// ReasonPartyFull is FAILED_PRECONDITION: the party holds the most players the server allows.
+	ReasonPartyFull = "PARTY_FULL"
+
+	// ReasonPartyTooLarge is INVALID_ARGUMENT: a party with more players than the ticket's largest seat count.
+	ReasonPartyTooLarge = "PARTY_TOO_LARGE"
+
+	// ReasonPartyQueued is FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends.
+	ReasonPartyQueued = "PARTY_QUEUED"
+
+	// ReasonPartyChanged is FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again.
+	ReasonPartyChanged = "PARTY_CHANGED"
+
 	// ReasonInternal is INTERNAL: an error the server did not expect (logged once): a bug.
 	ReasonInternal = "INTERNAL"
 
@@ -610,6 +652,20 @@ var reasonCodes = []reasonCode{
 	{ReasonBadTicketName, codes.InvalidArgument},
 	{ReasonTooManyTicketStreams, codes.ResourceExhausted},
 	{ReasonGameNotFinished, codes.FailedPrecondition},
+	{ReasonBadMatchClause, codes.InvalidArgument},
+	{ReasonBadRatingBand, codes.InvalidArgument},
+	{ReasonBadPartyName, codes.InvalidArgument},
+	{ReasonPartyNotFound, codes.NotFound},
+	{ReasonPartyLeaderOnly, codes.PermissionDenied},
+	{ReasonNotInvited, codes.PermissionDenied},
+	{ReasonInvitationExpired, codes.FailedPrecondition},
+	{ReasonInvitationUsed, codes.FailedPrecondition},
+	{ReasonBadInvitee, codes.InvalidArgument},
+	{ReasonTooManyInvitations, codes.ResourceExhausted},
+	{ReasonPartyFull, codes.FailedPrecondition},
+	{ReasonPartyTooLarge, codes.InvalidArgument},
+	{ReasonPartyQueued, codes.FailedPrecondition},
+	{ReasonPartyChanged, codes.FailedPrecondition},
 	{ReasonInternal, codes.Internal},
 	{ReasonSpectatorToken, codes.PermissionDenied},
 	{ReasonEmptyWatchMessage, codes.Internal},

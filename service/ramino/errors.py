@@ -35,6 +35,7 @@ __all__ = [
     "GameStateError",
     "Busy",
     "Interrupted",
+    "PartyStateError",
     "excerpt",
 ]
 
@@ -103,6 +104,11 @@ class NotFound(RaminoError):
 
 class GameStateError(RaminoError):
     """The game is not in a state that allows this (ended, not started, seat taken)."""
+
+
+class PartyStateError(RaminoError):
+    """The party is not in a state that allows this (full, queued, an
+    invitation used or expired)."""
 
 
 class Busy(RaminoError):

@@ -404,6 +404,60 @@ GAME_NOT_FINISHED: Final = _match(
     "a game's whole record is given once it has finished",
     Code.FAILED_PRECONDITION,
 )
+BAD_MATCH_CLAUSE: Final = _match(
+    "BAD_MATCH_CLAUSE",
+    "a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long "
+    "any_of, or a range without bounds, not finite or upside down",
+)
+BAD_RATING_BAND: Final = _match(
+    "BAD_RATING_BAND", "a ticket's rating band that is negative or not a finite number"
+)
+BAD_PARTY_NAME: Final = _match("BAD_PARTY_NAME", 'a party name that is not "parties/{party}"')
+PARTY_NOT_FOUND: Final = _match(
+    "PARTY_NOT_FOUND",
+    "no such party, or one the caller is not in (not told apart), or one disbanded or forgotten",
+    Code.NOT_FOUND,
+)
+PARTY_LEADER_ONLY: Final = _match(
+    "PARTY_LEADER_ONLY",
+    "only the party's leader invites players and queues the party",
+    Code.PERMISSION_DENIED,
+)
+NOT_INVITED: Final = _match(
+    "NOT_INVITED",
+    "no invitation of the caller's by that id in that party (another player's is not told apart)",
+    Code.PERMISSION_DENIED,
+)
+INVITATION_EXPIRED: Final = _match(
+    "INVITATION_EXPIRED", "an invitation to a party accepted too late", Code.FAILED_PRECONDITION
+)
+INVITATION_USED: Final = _match(
+    "INVITATION_USED", "an invitation to a party accepted before", Code.FAILED_PRECONDITION
+)
+BAD_INVITEE: Final = _match(
+    "BAD_INVITEE", "an invitation for no player, the leader, or a member of the party already"
+)
+TOO_MANY_INVITATIONS: Final = _match(
+    "TOO_MANY_INVITATIONS",
+    "the party holds the most open invitations the server allows",
+    Code.RESOURCE_EXHAUSTED,
+)
+PARTY_FULL: Final = _match(
+    "PARTY_FULL", "the party holds the most players the server allows", Code.FAILED_PRECONDITION
+)
+PARTY_TOO_LARGE: Final = _match(
+    "PARTY_TOO_LARGE", "a party with more players than the ticket's largest seat count"
+)
+PARTY_QUEUED: Final = _match(
+    "PARTY_QUEUED",
+    "the party's ticket is live: players join and it queues again once that ticket ends",
+    Code.FAILED_PRECONDITION,
+)
+PARTY_CHANGED: Final = _match(
+    "PARTY_CHANGED",
+    "the party's players changed while it queued: its ticket was cancelled, queue again",
+    Code.FAILED_PRECONDITION,
+)
 
 # --- the unexpected ---
 INTERNAL: Final = _service(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 from collections.abc import Callable
@@ -86,6 +87,62 @@ def _positive_seconds(text: str) -> float:
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {excerpt(text)}")
     return value
+
+
+def _window(text: str) -> tuple[float, float, float, float]:
+    """A rating window schedule: BASE,STEP,INTERVAL,MAX."""
+    parts = text.split(",")
+    try:
+        base, step, interval, most = (float(p) for p in parts)
+        MatchmakerConfig(
+            window_base=base, window_step=step, window_interval=interval, window_max=most
+        )
+    except ValueError as bad:
+        raise argparse.ArgumentTypeError(
+            f"a rating window schedule is BASE,STEP,INTERVAL,MAX (e.g. 3,3,10,60), not "
+            f"{excerpt(text)}" + (f": {bad}" if len(parts) == 4 else "")
+        ) from None
+    return base, step, interval, most
+
+
+def _turn_timer(text: str) -> int:
+    """A turn timer: 0 to 86400 seconds."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"a turn timer is 0 to 86400 seconds, not {excerpt(text)}")
+    return value
+
+
+def _party_size(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = 0
+    if not 2 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"a party holds 2 to 6 players, not {excerpt(text)}")
+    return value
+
+
+def _queues_file(path: str) -> dict[str, dict[str, float]]:
+    """Some queues' own knobs, from a JSON file (``docs/matchmaking.md``)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            queues = json.load(f)
+    except (OSError, ValueError) as bad:
+        raise argparse.ArgumentTypeError(f"{path}: {bad}") from None
+    if not isinstance(queues, dict) or not all(isinstance(v, dict) for v in queues.values()):
+        raise argparse.ArgumentTypeError(
+            f'{path}: an object of queues, each an object of knobs: {{"gin/rated": '
+            '{"settle": 10}}'
+        )
+    try:
+        MatchmakerConfig(queues=queues)
+    except ValueError as bad:
+        raise argparse.ArgumentTypeError(f"{path}: {bad}") from None
+    return queues
 
 
 # The flags of ``ramino serve`` that take a value: (flag, type, default, help).
@@ -317,6 +374,41 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "(a reconnect within it keeps it; then any replica's matchmaker cancels it)",
     ),
     ("--quick-max-tickets", int, 3, "quick play: tickets a player may hold at once"),
+    (
+        "--quick-window",
+        _window,
+        (3.0, 3.0, 10.0, 60.0),
+        "quick play: the rating window schedule: BASE points of difference accepted "
+        "at once, STEP more every INTERVAL seconds of waiting, at most MAX (default 3,3,10,60)",
+    ),
+    (
+        "--quick-settle",
+        _seconds,
+        5.0,
+        "quick play: seconds a table that could start (its smallest seat count reached) "
+        "waits for more players",
+    ),
+    ("--quick-turn-timer", _turn_timer, 60, "quick play: the turn timer of its games, seconds"),
+    (
+        "--quick-party-size",
+        _party_size,
+        4,
+        "quick play: the most players a party holds, its leader included (2 to 6)",
+    ),
+    (
+        "--quick-invitation-ttl",
+        _positive_seconds,
+        300.0,
+        "quick play: seconds an invitation to a party may be accepted",
+    ),
+    (
+        "--quick-queues",
+        _queues_file,
+        None,
+        "quick play: a JSON file of some queues' own window schedule, settle time, turn "
+        'timer and bots-after, by variant or variant/rated: {"gin/rated": {"settle": 10}} '
+        "(docs/matchmaking.md)",
+    ),
     ("--player-token-issuer", str, None, "the iss a player token must carry"),
     ("--player-token-audience", str, None, "the aud a player token must carry"),
     (
@@ -347,7 +439,11 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
 ENV_NAMES = {"--grace": "GRACE_SECONDS"}
 
 # Flags shown with a placeholder other than their name in capitals.
-METAVARS = {"--bot-time-ms": "LEVEL=MS,..."}
+METAVARS = {
+    "--bot-time-ms": "LEVEL=MS,...",
+    "--quick-window": "BASE,STEP,INTERVAL,MAX",
+    "--quick-queues": "FILE",
+}
 
 
 def add_flag(
@@ -532,6 +628,15 @@ def run_server(
                 ticket_ttl=args.quick_ticket_ttl,
                 grace=args.quick_ticket_grace,
                 bots_after=args.quick_bots_after or None,
+                window_base=args.quick_window[0],
+                window_step=args.quick_window[1],
+                window_interval=args.quick_window[2],
+                window_max=args.quick_window[3],
+                settle=args.quick_settle,
+                turn_timer_seconds=args.quick_turn_timer,
+                party_size=args.quick_party_size,
+                invitation_ttl=args.quick_invitation_ttl,
+                queues=args.quick_queues or {},
             )
         app = GameApp(
             open_store(config.store),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jwt
 import pytest
-from ramino_client import AsyncClient, Client, NotFound, quick
+from ramino_client import AsyncClient, Client, InvalidArgument, NotFound, Seat, quick
 from ramino_client.quick import CANCELLED, MATCHED, SEARCHING
 
 from tests.client.conftest import PATIENT, ProcessServer
@@ -47,8 +47,13 @@ async def test_two_players_meet_and_are_rated(served: ProcessServer) -> None:
             seat = None
             async for update in client.quick.submit("rummy", player.title(), min_seats=2):
                 states.append(update.state)
+                if update.state == SEARCHING:
+                    assert update.queue_size >= 1
                 if update.state == MATCHED:
                     seat = await client.seat(update.game, update.seat_token)
+                    [other] = update.opponents
+                    assert other.player in {"ann", "bob"} - {player} and other.bot is None
+                    assert other.player_name == other.player.title() and other.rating == 0.0
             assert seat is not None
             return states, (seat.name, seat.seat, seat.token)
 
@@ -110,7 +115,8 @@ def test_ramino_play_quick_takes_the_seat_it_finds(served: ProcessServer) -> Non
         assert seat.last_view.seat == seat.seat
     other.join(timeout=30)
     assert found and "Searching for a rummy table of 2 to 2" in out.getvalue()
-    assert "you are seat" in out.getvalue()
+    assert "waiting" in out.getvalue()
+    assert "you are seat" in out.getvalue() and "against Dan (0.0)" in out.getvalue()
     args.player_token = None
     with Client(served.address) as anonymous, pytest.raises(SystemExit, match="player token"):
         play._quick_seat(anonymous, args, "Cid", Console(file=out))
@@ -199,3 +205,93 @@ def test_play_never_raises_without_its_ticket(
             assert ann.quick.cancel(err.value.ticket).state == CANCELLED
     finally:
         server.stop()
+
+
+def test_a_party_plays_together_through_the_sdk(served: ProcessServer) -> None:
+    with (
+        Client(served.address, player_token=token("ann")) as ann,
+        Client(served.address, player_token=token("bob")) as bob,
+    ):
+        party = ann.quick.create_party("Ann")
+        invitation = ann.quick.invite_to_party(party.name, "bob")
+        assert invitation.player == "bob" and invitation.party == party.name
+        joined = bob.quick.join_party(party.name, invitation.invitation, "Bob")
+        assert [m.player for m in joined.members] == ["bob"]
+        found: list[Seat] = []
+        member = threading.Thread(target=lambda: found.append(bob.quick.party_play(party.name)))
+        member.start()
+        seat = ann.quick.play("rummy", "Ann", min_seats=2, max_seats=2, party=party.name)
+        member.join(timeout=30)
+        [bob_seat] = found
+        assert bob_seat.name == seat.name and {seat.seat, bob_seat.seat} == {0, 1}
+        assert ann.quick.get_party(party.name).ticket
+        # The party's last game, once finished, is not taken again.
+        bob_seat.resign()
+        with pytest.raises(quick.TicketNotSeated):
+            bob.quick.party_play(party.name, timeout=1.0)
+        bob.quick.leave_party(party.name)
+        assert ann.quick.get_party(party.name).members == ()
+
+
+def test_ramino_play_quick_party_leads_and_joins(served: ProcessServer) -> None:
+    import argparse
+    import io
+    import re
+
+    from ramino_client import play
+    from rich.console import Console
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    common = ["--server", served.address, "--quick", "--seats", "2-2", "--variant", "rummy"]
+    lead = parser.parse_args([*common, "--party", "--with", "dan"])
+    lead.player_token = token("cid")
+    said = io.StringIO()
+    found: list[Seat] = []
+
+    def dan() -> None:
+        for _ in range(300):
+            invited = re.search(r"--party (\S+) --invitation (\S+)", said.getvalue())
+            if invited:
+                break
+            time.sleep(0.05)
+        assert invited
+        args = parser.parse_args([*common, "--party", invited[1], "--invitation", invited[2]])
+        args.player_token = token("dan")
+        with Client(served.address, player_token=args.player_token) as client:
+            found.append(play._quick_seat(client, args, "Dan", Console(file=io.StringIO())))
+
+    member = threading.Thread(target=dan)
+    member.start()
+    with Client(served.address, player_token=lead.player_token) as client:
+        seat = play._quick_seat(client, lead, "Cid", Console(file=said, width=400))
+    member.join(timeout=30)
+    [dan_seat] = found
+    assert dan_seat.name == seat.name and {seat.seat, dan_seat.seat} == {0, 1}
+    assert "Dan joined." in said.getvalue()
+    lonely = parser.parse_args([*common, "--party"])
+    lonely.player_token = token("cid")
+    with Client(served.address) as client, pytest.raises(SystemExit, match="--with"):
+        play._quick_seat(client, lonely, "Cid", Console(file=said))
+
+
+async def test_the_matching_grammar_through_the_sdk(served: ProcessServer) -> None:
+    eu_only = quick.MatchClause("must", "region", any_of=("eu",))
+    low_ping = quick.MatchClause("must", "ping", max=80.0)
+
+    async def play(player: str, **options: object) -> str:
+        async with AsyncClient(served.address, player_token=token(player)) as client:
+            async for update in client.quick.submit("rummy", player.title(), **options):  # type: ignore[arg-type]
+                if update.final:
+                    return update.game
+        return ""
+
+    ann, bob = await asyncio.gather(
+        play("ann", clauses=[eu_only, low_ping], rating_band=10.0),
+        play("bob", properties={"region": "eu"}, numeric_properties={"ping": 20.0}),
+    )
+    assert ann and ann == bob
+    with Client(served.address, player_token=token("cid")) as cid:
+        with pytest.raises(InvalidArgument) as err:
+            next(cid.quick.submit("rummy", "Cid", clauses=[quick.MatchClause("must", "ping")]))
+        assert err.value.reason == "BAD_MATCH_CLAUSE" and "clause 0" in err.value.message

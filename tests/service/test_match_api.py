@@ -98,8 +98,13 @@ async def quick_on(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 
 
 def submit(q: Quick, who: str, **fields: object) -> object:
-    defaults: dict[str, object] = {"min_seats": 2, "rated": True, "player_name": who.title()}
-    request = match_pb2.SubmitTicketRequest(variant="rummy", **{**defaults, **fields})
+    defaults: dict[str, object] = {
+        "variant": "rummy",
+        "min_seats": 2,
+        "rated": True,
+        "player_name": who.title(),
+    }
+    request = match_pb2.SubmitTicketRequest(**{**defaults, **fields})
     return q.match.SubmitTicket(request, metadata=player(who))
 
 

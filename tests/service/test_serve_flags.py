@@ -5,6 +5,8 @@ variable, and a flag given on the command line wins over the environment."""
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import pytest
 from ramino import serve
@@ -109,3 +111,67 @@ def test_a_bad_connection_flag_is_refused_by_name_and_why(
     with pytest.raises(SystemExit):
         parse(flag, value)
     assert f"argument {flag}: {says}" in capsys.readouterr().err
+
+
+def test_the_quick_play_queue_flags_and_their_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for flag, *_ in serve.FLAGS:
+        monkeypatch.delenv(f"RAMINO_{env_name(flag)}", raising=False)
+    args = parse()
+    assert args.quick_window == (3.0, 3.0, 10.0, 60.0) and args.quick_settle == 5.0
+    assert (args.quick_turn_timer, args.quick_party_size, args.quick_queues) == (60, 4, None)
+    queues = tmp_path / "queues.json"
+    queues.write_text(json.dumps({"gin/rated": {"settle": 10, "turn_timer_seconds": 30}}))
+    monkeypatch.setenv("RAMINO_QUICK_WINDOW", "5,5,20,100")
+    monkeypatch.setenv("RAMINO_QUICK_SETTLE", "2")
+    monkeypatch.setenv("RAMINO_QUICK_QUEUES", str(queues))
+    args = parse("--quick-turn-timer", "90", "--quick-party-size", "6")
+    assert args.quick_window == (5.0, 5.0, 20.0, 100.0) and args.quick_settle == 2.0
+    assert (args.quick_turn_timer, args.quick_party_size) == (90, 6)
+    assert args.quick_queues == {"gin/rated": {"settle": 10, "turn_timer_seconds": 30}}
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--quick-window", "3,3,10", "BASE,STEP,INTERVAL,MAX"),
+        ("--quick-window", "3,3,0,60", "interval above 0"),
+        ("--quick-window", "9,3,10,6", "max at least base"),
+        ("--quick-settle", "-1", "0 or more"),
+        ("--quick-turn-timer", "99999", "0 to 86400"),
+        ("--quick-party-size", "7", "2 to 6"),
+        ("--quick-invitation-ttl", "0", "above 0"),
+    ],
+)
+def test_a_bad_quick_play_flag_is_refused_by_name(
+    capsys: pytest.CaptureFixture[str], flag: str, value: str, says: str
+) -> None:
+    with pytest.raises(SystemExit):
+        parse(flag, value)
+    err = capsys.readouterr().err
+    assert flag in err and says in err, err
+
+
+@pytest.mark.parametrize(
+    ("queues", "says"),
+    [
+        ("[1]", "an object of queues"),
+        ("{", "queues.json"),
+        ('{"nosuch": {"settle": 1}}', "no variant 'nosuch'"),
+        ('{"gin/ranked": {"settle": 1}}', "VARIANT/rated"),
+        ('{"gin": {"patience": 1}}', "unknown knob 'patience'"),
+        ('{"gin": {"settle": "soon"}}', "settle is a number"),
+        ('{"gin": {"turn_timer_seconds": 1.5}}', "whole number"),
+        ('{"gin/rated": {"window_interval": 0}}', "queue 'gin/rated'"),
+    ],
+)
+def test_a_bad_queues_file_is_refused_naming_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, queues: str, says: str
+) -> None:
+    path = tmp_path / "queues.json"
+    path.write_text(queues)
+    with pytest.raises(SystemExit):
+        parse("--quick-queues", str(path))
+    err = capsys.readouterr().err
+    assert "--quick-queues" in err and says in err, err

@@ -22,9 +22,12 @@ from ramino.store.tickets import (
     MATCHED,
     MATCHING,
     WAITING,
+    Invitation,
     Match,
     MatchSeat,
     MemoryTickets,
+    Party,
+    PartyMember,
     SqliteTickets,
     Ticket,
     TicketExists,
@@ -35,6 +38,7 @@ from ramino.store.tickets import (
     queue_of,
     tickets_beside,
 )
+from ramino.store.tickets.base import matched
 from ramino.store.tickets.redis import RedisTickets
 
 from tests.service.test_stores import redis_store
@@ -446,3 +450,59 @@ async def test_tickets_that_stop_waiting_are_announced(tickets: TicketStore) -> 
         await asyncio.sleep(0.01)
     listening.cancel()
     assert heard == [[c.ticket_id], [a.ticket_id, b.ticket_id]]
+
+
+# --- parties: written whole over the version read -----------------------------------
+
+
+def party(version: int = 1, expires_at: float = 100.0, **changes: object) -> Party:
+    p = Party("0123456789abcdef01234567", PartyMember("ann", "Ann"), (), (), 1.0, expires_at)
+    return replace(p, version=version, **changes)  # type: ignore[arg-type]
+
+
+async def test_a_party_is_written_only_over_the_version_before(tickets: TicketStore) -> None:
+    assert await tickets.party(party().party_id, 2.0) is None
+    assert await tickets.put_party(party(), 2.0)
+    assert not await tickets.put_party(party(), 2.0)  # version 1 again: another writer's
+    bob = PartyMember("bob", "Bob")
+    invited = (Invitation("i" * 32, "bob", 50.0, used=True),)
+    joined = party(2, members=(bob,), invitations=invited, ticket_id=f"{Q}.{'a' * 24}")
+    assert not await tickets.put_party(party(3, members=(bob,)), 2.0)  # skips one
+    assert await tickets.put_party(joined, 2.0)
+    assert await tickets.party(joined.party_id, 3.0) == joined
+    # Two writers of version 3 over version 2: one wins, the other changes nothing.
+    left = replace(joined, version=3, members=())
+    queued = replace(joined, version=3, ticket_id=f"{Q}.{'b' * 24}")
+    won = await asyncio.gather(tickets.put_party(left, 3.0), tickets.put_party(queued, 3.0))
+    assert sorted(won) == [False, True]
+    assert await tickets.party(joined.party_id, 4.0) in (left, queued)
+
+
+async def test_a_party_is_forgotten_once_it_expires(tickets: TicketStore) -> None:
+    assert await tickets.put_party(party(expires_at=10.0), 2.0)
+    assert await tickets.party(party().party_id, 9.0) is not None
+    assert await tickets.party(party().party_id, 10.0) is None
+
+
+def test_a_party_ticket_is_seated_whole_and_each_player_learns_their_seat() -> None:
+    ann = replace(ticket("ann"), party_id="p", members=[["bob", "Bob"], ["cid", "Cid"]])
+    dan = ticket("dan", 0.5)
+    m = Match(
+        "m",
+        Q,
+        "rummy",
+        {},
+        True,
+        (
+            MatchSeat(dan.ticket_id, "dan", "Dan"),
+            MatchSeat(ann.ticket_id, "ann", "Ann"),
+            MatchSeat(ann.ticket_id, "bob", "Bob"),
+            MatchSeat(ann.ticket_id, "cid", "Cid"),
+        ),
+        5.0,
+    )
+    assert m.ticket_ids == [dan.ticket_id, ann.ticket_id]
+    done = matched(ann, m, "g", 6.0)
+    assert done.players == ["ann", "bob", "cid"] and done.size == 3
+    assert [done.seat_of(p) for p in ("ann", "bob", "cid", "dan")] == [1, 2, 3, -1]
+    assert Ticket.from_json(done.to_json()) == done

@@ -79,4 +79,12 @@ export {
   type SessionUpdate,
 } from "./session.js";
 export { choose, playSession, type Options, type PlayOptions, type Strategy } from "./bot.js";
-export { Quick, TicketEnded, ticketName, type TicketOptions } from "./quick.js";
+export {
+  PARTY_LOOK_MS,
+  Quick,
+  TicketEnded,
+  partyName,
+  ticketName,
+  type Clause,
+  type TicketOptions,
+} from "./quick.js";

@@ -5,9 +5,15 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { createClient, type Client as ConnectClient, type Transport } from "@connectrpc/connect";
+import { GameStatus } from "./gen/ramino/v1/game_pb.js";
 import {
+  MatchClauseSchema,
+  MatchClause_Occur,
   MatchService,
   TicketState,
+  type InviteToPartyResponse,
+  type MatchClause,
+  type Party,
   type GetGameRecordResponse,
   type GetRatingResponse,
   type ListLeaderboardResponse,
@@ -43,7 +49,59 @@ export interface TicketOptions {
    * second. `play` chooses one when none is given.
    */
   requestId?: string;
+  /** Up to 8 numbers (latency, tier...) that other tickets' clauses test. */
+  numericProperties?: Record<string, number>;
+  /** Up to 8 conditions on the tickets this one may meet. */
+  clauses?: Clause[];
+  /** The most rating difference the player accepts (0: the server's window). */
+  ratingBand?: number;
+  /**
+   * "parties/ID" (or its id): the caller's party, which the caller leads,
+   * queues as one ticket; every member sits in the same game (members take
+   * their seats with `partyPlay`).
+   */
+  party?: string;
 }
+
+/**
+ * A condition on the tickets a ticket may meet, tested on the other ticket's
+ * properties (docs/matchmaking.md, "The matching grammar"): `anyOf` string
+ * values, or a `min`/`max` range of a numeric one.
+ */
+export interface Clause {
+  /** `should` gives way after the server's preference time. */
+  occur: "must" | "should" | "must_not";
+  key: string;
+  anyOf?: string[];
+  min?: number;
+  max?: number;
+}
+
+const OCCURS = {
+  must: MatchClause_Occur.MUST,
+  should: MatchClause_Occur.SHOULD,
+  must_not: MatchClause_Occur.MUST_NOT,
+};
+
+function clauseMessage(c: Clause): MatchClause {
+  const occur = OCCURS[c.occur] ?? MatchClause_Occur.UNSPECIFIED;
+  if (c.anyOf?.length) {
+    return create(MatchClauseSchema, { occur, key: c.key, test: { case: "anyOf", value: { values: c.anyOf } } });
+  }
+  if (c.min !== undefined || c.max !== undefined) {
+    const range = { ...(c.min !== undefined ? { min: c.min } : {}), ...(c.max !== undefined ? { max: c.max } : {}) };
+    return create(MatchClauseSchema, { occur, key: c.key, test: { case: "range", value: range } });
+  }
+  return create(MatchClauseSchema, { occur, key: c.key });
+}
+
+/** "parties/ID" for an id or a name. */
+export function partyName(party: string): string {
+  return party.startsWith("parties/") ? party : `parties/${party}`;
+}
+
+/** Milliseconds between two looks of `partyPlay` at a party that is not queued. */
+export const PARTY_LOOK_MS = 500;
 
 /**
  * `play` ended without a seat: the ticket expired or was cancelled (`state`),
@@ -100,6 +158,10 @@ export class Quick {
       properties: options.properties ?? {},
       withoutBots: options.bots === false,
       requestId: options.requestId ?? "",
+      numericProperties: options.numericProperties ?? {},
+      clauses: (options.clauses ?? []).map(clauseMessage),
+      ratingBand: options.ratingBand ?? 0,
+      party: options.party ? partyName(options.party) : "",
       ...(options.overrides ? { overrides: create(VariantParametersSchema, options.overrides) } : {}),
     };
     yield* this.follow(this.service.submitTicket(request, this.options(options.signal)));
@@ -157,6 +219,64 @@ export class Quick {
       }
     }
     throw new TicketEnded(TicketState.UNSPECIFIED, ticket, asked.requestId, broken);
+  }
+
+  /** A new party led by the caller, who sits under `playerName`. */
+  async createParty(playerName: string): Promise<Party> {
+    const response = await this.client.call((o) => this.service.createParty({ playerName }, o));
+    return response.party!;
+  }
+
+  /**
+   * Invites `player` (their player token's subject) to the caller's party:
+   * the answer's `invitation` is what the leader sends them, accepted once,
+   * before its `expireTime`.
+   */
+  inviteToParty(party: string, player: string): Promise<InviteToPartyResponse> {
+    return this.client.call((o) => this.service.inviteToParty({ party: partyName(party), player }, o));
+  }
+
+  /** Joins the party an invitation naming the caller is to. */
+  async joinParty(party: string, invitation: string, playerName: string): Promise<Party> {
+    const request = { party: partyName(party), invitation, playerName };
+    return (await this.client.call((o) => this.service.joinParty(request, o))).party!;
+  }
+
+  /** Leaves the party (its leader disbands it); a waiting ticket of the party is cancelled. */
+  async leaveParty(party: string): Promise<void> {
+    await this.client.call((o) => this.service.leaveParty({ party: partyName(party) }, o));
+  }
+
+  /** The party, to its leader and members. */
+  async getParty(party: string): Promise<Party> {
+    return (await this.client.call((o) => this.service.getParty({ party: partyName(party) }, o))).party!;
+  }
+
+  /**
+   * A member's `play`: waits for the party's ticket (its leader's `play` with
+   * `party`), follows it, and takes the caller's seat in its game. A ticket
+   * that ends unseated, or whose game has finished (the party's last game),
+   * is followed by the party's next one; {@link TicketEnded} with the last
+   * ticket once `timeoutMs` pass; NotFound once the party is gone.
+   */
+  async partyPlay(party: string, timeoutMs = 300_000): Promise<Seat> {
+    const deadline = Date.now() + timeoutMs;
+    let ended = "";
+    let last = TicketState.UNSPECIFIED;
+    while (Date.now() < deadline) {
+      const ticket = (await this.getParty(party)).ticket;
+      if (ticket && ticket !== ended) {
+        for await (const update of this.watch(ticket)) {
+          last = update.state;
+          if (update.state !== TicketState.MATCHED) continue;
+          const seat = await this.client.seat(update.game, update.seatToken);
+          if ((await seat.view()).status !== GameStatus.FINISHED) return seat;
+        }
+        ended = ticket;
+      }
+      await new Promise((r) => setTimeout(r, PARTY_LOOK_MS));
+    }
+    throw new TicketEnded(last, ended);
   }
 
   /** The caller's live tickets (waiting or being seated), oldest first. */

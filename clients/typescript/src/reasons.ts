@@ -296,6 +296,34 @@ export const Reasons = {
   TOO_MANY_TICKET_STREAMS: "TOO_MANY_TICKET_STREAMS",
   /** FAILED_PRECONDITION: a game's whole record is given once it has finished. */
   GAME_NOT_FINISHED: "GAME_NOT_FINISHED",
+  /** INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down. */
+  BAD_MATCH_CLAUSE: "BAD_MATCH_CLAUSE",
+  /** INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number. */
+  BAD_RATING_BAND: "BAD_RATING_BAND",
+  /** INVALID_ARGUMENT: a party name that is not "parties/{party}". */
+  BAD_PARTY_NAME: "BAD_PARTY_NAME",
+  /** NOT_FOUND: no such party, or one the caller is not in (not told apart), or one disbanded or forgotten. */
+  PARTY_NOT_FOUND: "PARTY_NOT_FOUND",
+  /** PERMISSION_DENIED: only the party's leader invites players and queues the party. */
+  PARTY_LEADER_ONLY: "PARTY_LEADER_ONLY",
+  /** PERMISSION_DENIED: no invitation of the caller's by that id in that party (another player's is not told apart). */
+  NOT_INVITED: "NOT_INVITED",
+  /** FAILED_PRECONDITION: an invitation to a party accepted too late. */
+  INVITATION_EXPIRED: "INVITATION_EXPIRED",
+  /** FAILED_PRECONDITION: an invitation to a party accepted before. */
+  INVITATION_USED: "INVITATION_USED",
+  /** INVALID_ARGUMENT: an invitation for no player, the leader, or a member of the party already. */
+  BAD_INVITEE: "BAD_INVITEE",
+  /** RESOURCE_EXHAUSTED: the party holds the most open invitations the server allows. */
+  TOO_MANY_INVITATIONS: "TOO_MANY_INVITATIONS",
+  /** FAILED_PRECONDITION: the party holds the most players the server allows. */
+  PARTY_FULL: "PARTY_FULL",
+  /** INVALID_ARGUMENT: a party with more players than the ticket's largest seat count. */
+  PARTY_TOO_LARGE: "PARTY_TOO_LARGE",
+  /** FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends. */
+  PARTY_QUEUED: "PARTY_QUEUED",
+  /** FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again. */
+  PARTY_CHANGED: "PARTY_CHANGED",
   /** INTERNAL: an error the server did not expect (logged once): a bug. */
   INTERNAL: "INTERNAL",
   /** PERMISSION_DENIED: a seat's call made with a spectator's token. */
@@ -456,6 +484,20 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   BAD_TICKET_NAME: "INVALID_ARGUMENT",
   TOO_MANY_TICKET_STREAMS: "RESOURCE_EXHAUSTED",
   GAME_NOT_FINISHED: "FAILED_PRECONDITION",
+  BAD_MATCH_CLAUSE: "INVALID_ARGUMENT",
+  BAD_RATING_BAND: "INVALID_ARGUMENT",
+  BAD_PARTY_NAME: "INVALID_ARGUMENT",
+  PARTY_NOT_FOUND: "NOT_FOUND",
+  PARTY_LEADER_ONLY: "PERMISSION_DENIED",
+  NOT_INVITED: "PERMISSION_DENIED",
+  INVITATION_EXPIRED: "FAILED_PRECONDITION",
+  INVITATION_USED: "FAILED_PRECONDITION",
+  BAD_INVITEE: "INVALID_ARGUMENT",
+  TOO_MANY_INVITATIONS: "RESOURCE_EXHAUSTED",
+  PARTY_FULL: "FAILED_PRECONDITION",
+  PARTY_TOO_LARGE: "INVALID_ARGUMENT",
+  PARTY_QUEUED: "FAILED_PRECONDITION",
+  PARTY_CHANGED: "FAILED_PRECONDITION",
   INTERNAL: "INTERNAL",
   SPECTATOR_TOKEN: "PERMISSION_DENIED",
   EMPTY_WATCH_MESSAGE: "INTERNAL",

@@ -103,3 +103,58 @@ test("play resumes its ticket after its server is killed and started again", asy
     await own.stop();
   }
 });
+
+test("a party plays together: the leader queues it, the member's partyPlay finds his seat", async () => {
+  const ann = clientOf(server, { playerToken: playerToken("pia") });
+  const bob = clientOf(server, { playerToken: playerToken("quin") });
+  try {
+    const party = await ann.quick.createParty("Pia");
+    const invited = await ann.quick.inviteToParty(party.name, "quin");
+    const joined = await bob.quick.joinParty(party.name, invited.invitation, "Quin");
+    assert.deepEqual(joined.members.map((m) => m.player), ["quin"]);
+    const updates: TicketState[] = [];
+    let opponents: string[] = [];
+    const [annSeat, bobSeat] = await Promise.all([
+      ann.quick.play({ variant: "rummy", playerName: "Pia", minSeats: 2, maxSeats: 2, party: party.name }, (u) => {
+        updates.push(u.state);
+        opponents = u.opponents.map((o) => o.player);
+      }),
+      bob.quick.partyPlay(party.name, 30_000),
+    ]);
+    assert.equal(annSeat.name, bobSeat.name);
+    assert.notEqual(annSeat.seat, bobSeat.seat);
+    assert.deepEqual(opponents, ["quin"]);
+    await bob.quick.leaveParty(party.name);
+    assert.deepEqual((await ann.quick.getParty(party.name)).members, []);
+  } finally {
+    ann.close();
+    bob.close();
+  }
+});
+
+test("the matching grammar: clauses decide who meets; a bad clause is refused by name", async () => {
+  const ann = clientOf(server, { playerToken: playerToken("rae") });
+  const bob = clientOf(server, { playerToken: playerToken("sam") });
+  try {
+    const [annSeat, bobSeat] = await Promise.all([
+      ann.quick.play({
+        variant: "rummy",
+        playerName: "Rae",
+        clauses: [
+          { occur: "must", key: "region", anyOf: ["eu"] },
+          { occur: "must", key: "ping", max: 80 },
+        ],
+        ratingBand: 10,
+      }),
+      bob.quick.play({ variant: "rummy", playerName: "Sam", properties: { region: "eu" }, numericProperties: { ping: 20 } }),
+    ]);
+    assert.equal(annSeat.name, bobSeat.name);
+    await assert.rejects(
+      ann.quick.play({ variant: "rummy", playerName: "Rae", clauses: [{ occur: "must", key: "ping" }] }),
+      (e: Error & { reason?: string }) => e.reason === "BAD_MATCH_CLAUSE" && /clause 0/.test(e.message),
+    );
+  } finally {
+    ann.close();
+    bob.close();
+  }
+});

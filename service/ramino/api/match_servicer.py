@@ -26,9 +26,18 @@ from ramino.api.events import event_message
 from ramino.app.matchmaker import QueueSpec
 from ramino.app.quick import QuickPlay, TicketSight
 from ramino.app.ratings import new_rating
-from ramino.app.values import CANCELLED, EXPIRED, MATCHED, HistoryEntry, Rating, Ticket
+from ramino.app.values import (
+    CANCELLED,
+    EXPIRED,
+    MATCHED,
+    HistoryEntry,
+    Party,
+    PartyMember,
+    Rating,
+    Ticket,
+)
 from ramino.errors import BadRequest, Busy
-from ramino.v1 import match_pb2, match_pb2_grpc
+from ramino.v1 import game_pb2, match_pb2, match_pb2_grpc
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
@@ -104,6 +113,10 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             request.max_seats or low,
             dict(request.properties),
             request.request_id,
+            _name("parties", request.party, reasons.BAD_PARTY_NAME) if request.party else "",
+            dict(request.numeric_properties),
+            [_clause(c) for c in request.clauses],
+            request.rating_band,
         )
 
     async def WatchTicket(
@@ -168,12 +181,91 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             state=FINAL.get(ticket.state, state),
             rating_window=sight.window,
             submit_time=convert.timestamp(ticket.created_at),
+            party=f"parties/{ticket.party_id}" if ticket.party_id else "",
+            queue_size=sight.queue_size,
+            expected_wait=sight.expected_wait,
         )
         if ticket.state == MATCHED:
+            seat = ticket.seat_of(player)
             msg.game = f"games/{ticket.game_id}"
-            msg.seat = ticket.seat
-            msg.seat_token = self.tokens.issue(ticket.game_id, ticket.seat, player=player)
+            msg.seat = seat
+            msg.seat_token = self.tokens.issue(ticket.game_id, seat, player=player)
+            msg.opponents.extend(
+                match_pb2.TicketSeat(
+                    seat=i,
+                    player_name=s["name"],
+                    player=s["player_id"],
+                    bot=convert.BOT_LEVELS.get(s["bot"] or "", game_pb2.BOT_LEVEL_UNSPECIFIED),
+                    rating=s["rating"],
+                )
+                for i, s in enumerate(ticket.table)
+                if i != seat
+            )
         return msg
+
+    # --- parties -------------------------------------------------------------------
+
+    def _party(self, party: Party) -> match_pb2.Party:
+        def member(m: PartyMember) -> match_pb2.PartyMember:
+            return match_pb2.PartyMember(player=m.player_id, player_name=m.name)
+
+        return match_pb2.Party(
+            name=f"parties/{party.party_id}",
+            leader=member(party.leader),
+            members=[member(m) for m in party.members],
+            ticket=f"tickets/{party.ticket_id}" if party.ticket_id else "",
+            max_players=self.quick.matchmaker.config.party_size,
+            expire_time=convert.timestamp(party.expires_at),
+        )
+
+    async def CreateParty(
+        self, request: match_pb2.CreatePartyRequest, context: Context
+    ) -> match_pb2.CreatePartyResponse:
+        player = self._player(context)
+        party = await self.quick.parties.create(player, request.player_name)
+        return match_pb2.CreatePartyResponse(party=self._party(party))
+
+    async def InviteToParty(
+        self, request: match_pb2.InviteToPartyRequest, context: Context
+    ) -> match_pb2.InviteToPartyResponse:
+        player = self._player(context)
+        invitation = await self.quick.parties.invite(
+            player, _name("parties", request.party, reasons.BAD_PARTY_NAME), request.player
+        )
+        return match_pb2.InviteToPartyResponse(
+            invitation=invitation.invitation_id,
+            expire_time=convert.timestamp(invitation.expires_at),
+        )
+
+    async def JoinParty(
+        self, request: match_pb2.JoinPartyRequest, context: Context
+    ) -> match_pb2.JoinPartyResponse:
+        player = self._player(context)
+        party = await self.quick.parties.join(
+            player,
+            _name("parties", request.party, reasons.BAD_PARTY_NAME),
+            request.invitation,
+            request.player_name,
+        )
+        return match_pb2.JoinPartyResponse(party=self._party(party))
+
+    async def LeaveParty(
+        self, request: match_pb2.LeavePartyRequest, context: Context
+    ) -> match_pb2.LeavePartyResponse:
+        player = self._player(context)
+        await self.quick.parties.leave(
+            player, _name("parties", request.party, reasons.BAD_PARTY_NAME)
+        )
+        return match_pb2.LeavePartyResponse()
+
+    async def GetParty(
+        self, request: match_pb2.GetPartyRequest, context: Context
+    ) -> match_pb2.GetPartyResponse:
+        player = self._player(context)
+        party = await self.quick.parties.get(
+            player, _name("parties", request.party, reasons.BAD_PARTY_NAME)
+        )
+        return match_pb2.GetPartyResponse(party=self._party(party))
 
     # --- ratings, leaderboards, histories ------------------------------------------
 
@@ -241,6 +333,24 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         for version, event in record.events:
             event_message(version, event, msg.events.add())
         return msg
+
+
+_OCCURS = {
+    match_pb2.MatchClause.OCCUR_MUST: "must",
+    match_pb2.MatchClause.OCCUR_SHOULD: "should",
+    match_pb2.MatchClause.OCCUR_MUST_NOT: "must_not",
+}
+
+
+def _clause(c: match_pb2.MatchClause) -> dict[str, Any]:
+    """A clause as the application reads it (``ramino.app.clauses``)."""
+    clause: dict[str, Any] = {"occur": _OCCURS.get(c.occur, ""), "key": c.key}
+    if c.HasField("any_of"):
+        clause["any_of"] = list(c.any_of.values)
+    elif c.HasField("range"):
+        clause["min"] = c.range.min if c.range.HasField("min") else None
+        clause["max"] = c.range.max if c.range.HasField("max") else None
+    return clause
 
 
 def _player_game(h: HistoryEntry) -> match_pb2.PlayerGame:

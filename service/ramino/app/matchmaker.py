@@ -41,13 +41,14 @@ import json
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
 
 import ramino
 from ramino import reasons
+from ramino.app.clauses import allows, checked_band, checked_clauses, checked_numbers
 from ramino.app.lobby import Lobby, checked_name
 from ramino.app.log import END_EVENTS, HostedGame, SeatSpec, log_event
 from ramino.app.ratings import Ratings
@@ -62,13 +63,23 @@ from ramino.store.tickets import (
     WAITING,
     Match,
     MatchSeat,
+    Party,
     Ticket,
     TicketStore,
     followed_at,
     new_ticket_id,
 )
 
-__all__ = ["DEAL_TRIES", "GRACE", "MatchmakerConfig", "Matchmaker", "QueueSpec", "form", "window"]
+__all__ = [
+    "DEAL_TRIES",
+    "GRACE",
+    "MatchmakerConfig",
+    "Matchmaker",
+    "QueueSpec",
+    "expected_wait",
+    "form",
+    "window",
+]
 
 log = structlog.get_logger("ramino.matchmaker")
 
@@ -85,9 +96,23 @@ GRACE = 10.0
 reconnect), by default."""
 
 
+QUEUE_KNOBS: dict[str, type] = {
+    "window_base": float,
+    "window_step": float,
+    "window_interval": float,
+    "window_max": float,
+    "settle": float,
+    "bots_after": float,
+    "turn_timer_seconds": int,
+    "prefer_for": float,
+}
+"""The knobs a queue may set for itself (:attr:`MatchmakerConfig.queues`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchmakerConfig:
-    """The matchmaker's knobs (``ramino serve`` flags in a later step)."""
+    """The matchmaker's knobs (``ramino serve``'s ``--quick-*`` flags), and
+    those of some queues over them (``--quick-queues``)."""
 
     max_tickets_per_player: int = 3
     ticket_ttl: float = 300.0
@@ -118,14 +143,87 @@ class MatchmakerConfig:
     """Seconds between two looks at a rated game in play (to record its
     ratings if its last move's replica died before it did)."""
     looks_per_pass: int = 20
+    prefer_for: float = 10.0
+    """Seconds a ticket's ``should`` clauses hold (``ramino.app.clauses``)."""
+    party_size: int = 4
+    """The most players a party holds, its leader included."""
+    invitation_ttl: float = 300.0
+    """Seconds an invitation to a party may be accepted."""
+    party_ttl: float = 3600.0
+    """Seconds a party is kept after its last change."""
+    queues: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Knobs of some queues over those above, by variant (``"gin"``) or by
+    variant and rating (``"gin/rated"``, ``"gin/unrated"``, over the
+    variant's): any of :data:`QUEUE_KNOBS` (``bots_after`` 0: never)."""
+
+    def for_queue(self, variant: str, rated: bool) -> MatchmakerConfig:
+        """The knobs of a queue of ``variant``, rated or not."""
+        given = {
+            **self.queues.get(variant, {}),
+            **self.queues.get(f"{variant}/{'rated' if rated else 'unrated'}", {}),
+        }
+        knobs: dict[str, Any] = {k: QUEUE_KNOBS[k](v) for k, v in given.items()}
+        if not knobs:
+            return self
+        if knobs.get("bots_after") == 0:
+            knobs["bots_after"] = None
+        return replace(self, queues={}, **knobs)
 
     def __post_init__(self) -> None:
         if self.bot not in BOT_KINDS:
             raise ValueError(f"unknown bot {self.bot!r}: one of {', '.join(sorted(BOT_KINDS))}")
         if self.max_tickets_per_player < 1:
             raise ValueError("max_tickets_per_player must be at least 1")
+        if not 2 <= self.party_size <= 6:
+            raise ValueError(f"a party holds 2 to 6 players, not {self.party_size}")
         if self.grace is not None and not self.grace > 0:
             raise ValueError(f"a ticket's grace is a positive number of seconds, not {self.grace}")
+        if not (
+            0 <= self.window_base <= self.window_max < math.inf
+            and 0 <= self.window_step < math.inf
+            and 0 < self.window_interval < math.inf
+        ):
+            raise ValueError(
+                "a rating window schedule is base, step, interval and max: base and step "
+                "0 or more, interval above 0, max at least base, not "
+                f"{self.window_base}, {self.window_step}, {self.window_interval}, "
+                f"{self.window_max}"
+            )
+        if not 0 <= self.prefer_for < math.inf:
+            raise ValueError(f"prefer_for is 0 or more seconds, not {self.prefer_for}")
+        if not 0 <= self.settle < math.inf:
+            raise ValueError(f"settle is 0 or more seconds, not {self.settle}")
+        if self.bots_after is not None and not 0 <= self.bots_after < math.inf:
+            raise ValueError(f"bots_after is 0 or more seconds, not {self.bots_after}")
+        if not 0 <= self.turn_timer_seconds <= 24 * 3600:
+            raise ValueError(f"a turn timer is 0 to 86400 seconds, not {self.turn_timer_seconds}")
+        for name, knobs in self.queues.items():
+            self._check_queue(name, knobs)
+
+    def _check_queue(self, name: str, knobs: dict[str, float]) -> None:
+        """A queue's knobs, each known and of its type, and the config they
+        make valid; a ValueError naming the queue and the knob otherwise."""
+        variant, _, rating = name.partition("/")
+        try:
+            ramino.Variant(variant)
+        except ramino.VariantError:
+            raise ValueError(f"queue {name!r}: no variant {variant!r}") from None
+        if rating not in ("", "rated", "unrated"):
+            raise ValueError(f"queue {name!r}: VARIANT, VARIANT/rated or VARIANT/unrated")
+        for knob, value in knobs.items():
+            kind = QUEUE_KNOBS.get(knob)
+            if kind is None:
+                raise ValueError(
+                    f"queue {name!r}: unknown knob {knob!r}: one of {', '.join(QUEUE_KNOBS)}"
+                )
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"queue {name!r}: {knob} is a number, not {value!r}")
+            if kind is int and value != int(value):
+                raise ValueError(f"queue {name!r}: {knob} is a whole number, not {value!r}")
+        try:
+            self.for_queue(variant, rating == "rated")
+        except ValueError as bad:
+            raise ValueError(f"queue {name!r}: {bad}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,14 +253,37 @@ def window(wait: float, config: MatchmakerConfig) -> float:
     return min(config.window_max, config.window_base + config.window_step * steps)
 
 
+def expected_wait(ticket: Ticket, waiting: int, now: float, config: MatchmakerConfig) -> float:
+    """Seconds until the ticket's table may start if nobody else comes, from
+    how many tickets wait in its queue (``waiting``, itself included): once
+    its anchor has waited ``settle`` when the queue holds enough tickets for
+    its smallest table, else once bots may fill it; 0 when neither will
+    (unknown: it waits for people). An estimate: mates whose properties or
+    rating do not fit are counted too."""
+    waited = now - ticket.created_at
+    if ticket.size + waiting - 1 >= ticket.min_seats:
+        return max(0.0, config.settle - waited)
+    if ticket.bots and config.bots_after is not None:
+        return max(0.0, config.bots_after - waited)
+    return 0.0
+
+
 def _compatible(a: Ticket, b: Ticket, now: float, config: MatchmakerConfig) -> bool:
-    if a.player_id == b.player_id:
+    if not set(a.players).isdisjoint(b.players):
         return False
     for key, value in a.properties.items():
         if key in b.properties and b.properties[key] != value:
             return False
+    if not (
+        allows(a, b, now - a.created_at, config.prefer_for)
+        and allows(b, a, now - b.created_at, config.prefer_for)
+    ):
+        return False
+    difference = abs(a.rating - b.rating)
+    if any(t.rating_band and difference > t.rating_band for t in (a, b)):
+        return False
     wider = max(window(now - a.created_at, config), window(now - b.created_at, config))
-    return abs(a.rating - b.rating) <= wider
+    return difference <= wider
 
 
 def form(
@@ -170,32 +291,35 @@ def form(
 ) -> list[tuple[list[Ticket], int]]:
     """Groups of waiting tickets (oldest first) to match now, each with the
     bots that fill it: each ticket is an anchor in its turn and takes the
-    oldest compatible tickets that keep a seat count all accept."""
+    oldest compatible tickets that keep a seat count all accept (a party's
+    ticket takes a seat for each of its players)."""
     used: set[str] = set()
     groups: list[tuple[list[Ticket], int]] = []
     for anchor in waiting:
         if anchor.ticket_id in used:
             continue
         group, low, high = [anchor], anchor.min_seats, anchor.max_seats
+        seated = anchor.size
         for t in waiting:
-            if len(group) == high:
+            if seated >= high:
                 break
             if t.ticket_id in used or t is anchor:
                 continue
             lo, hi = max(low, t.min_seats), min(high, t.max_seats)
-            # A seat count all accept, with room for one more.
-            if lo > hi or len(group) + 1 > hi:
+            # A seat count all accept, with room for its players.
+            if lo > hi or seated + t.size > hi:
                 continue
             if not all(_compatible(t, g, now, config) for g in group):
                 continue
             group.append(t)
             low, high = lo, hi
+            seated += t.size
         waited = now - anchor.created_at
         bots = 0
-        if len(group) == high or (len(group) >= low and waited >= config.settle):
+        if seated == high or (seated >= low and waited >= config.settle):
             pass
         elif anchor.bots and config.bots_after is not None and waited >= config.bots_after:
-            bots = max(0, low - len(group))
+            bots = max(0, low - seated)
         else:
             continue
         used.update(t.ticket_id for t in group)
@@ -242,12 +366,19 @@ class Matchmaker:
         max_seats: int,
         properties: dict[str, str] | None = None,
         request_id: str = "",
+        party: Party | None = None,
+        numbers: dict[str, float] | None = None,
+        clauses: Sequence[dict[str, Any]] = (),
+        rating_band: float = 0.0,
     ) -> Ticket:
         """A new waiting ticket for ``player_id`` (checked first: nothing is
         written for a bad one). With a ``request_id`` the player used before
         for the same ticket, that ticket, in whatever state it is now (a
         retry after a broken stream: never a second ticket); for another
-        ticket, REQUEST_ID_REUSED."""
+        ticket, REQUEST_ID_REUSED. With a ``party`` (its leader's, checked
+        by :class:`~ramino.app.parties.Parties`), the ticket seats its
+        members too, and its rating is their mean. ``numbers``, ``clauses``
+        and ``rating_band``: the matching grammar (:mod:`ramino.app.clauses`)."""
         if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
             raise BadRequest(
                 f"a request id is at most {MAX_REQUEST_ID} printable characters",
@@ -269,9 +400,24 @@ class Matchmaker:
                 f"printable characters and each value at most {MAX_PROPERTY_TEXT}",
                 reasons.BAD_TICKET_PROPERTIES,
             )
+        nums = checked_numbers(numbers or {}, props)
+        wishes = checked_clauses(clauses)
+        band = checked_band(rating_band)
         self._check_seats(spec, min_seats, max_seats)
-        rating = await self._ratings.rating(spec.variant, player_id)
+        members = [] if party is None else [[m.player_id, m.name] for m in party.members]
+        if 1 + len(members) > max_seats:
+            raise BadRequest(
+                f"a party of {1 + len(members)} does not fit a game of at most "
+                f"{max_seats} seats",
+                reasons.PARTY_TOO_LARGE,
+            )
+        players = [player_id, *(m[0] for m in members)]
+        scores = [(await self._ratings.rating(spec.variant, p)).score for p in players]
         asked = [spec.key, min_seats, max_seats, sorted(props.items()), name]
+        if party is not None:
+            asked.append(party.party_id)
+        if nums or wishes or band:
+            asked += [sorted(nums.items()), wishes, band]
         ticket = Ticket(
             new_ticket_id(spec.key, player_id, request_id),
             player_id,
@@ -280,7 +426,7 @@ class Matchmaker:
             min_seats,
             max_seats,
             props,
-            rating.score,
+            sum(scores) / len(scores),
             self._clock(),
             spec.variant,
             dict(spec.overrides),
@@ -288,6 +434,12 @@ class Matchmaker:
             spec.bots,
             request_id=request_id,
             fingerprint=hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32],
+            party_id="" if party is None else party.party_id,
+            members=members,
+            scores=scores,
+            numbers=nums,
+            clauses=wishes,
+            rating_band=band,
         )
         stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
         if stored is ticket:
@@ -321,15 +473,17 @@ class Matchmaker:
         self._dealt_ok.add(key)
 
     async def ticket(self, player_id: str, ticket_id: str) -> Ticket:
-        """The player's own ticket; another's is unknown to them."""
+        """A ticket that seats the player (theirs, or their party's); another
+        is unknown to them."""
         found = await self.tickets.ticket(ticket_id)
-        if found is None or found.player_id != player_id:
+        if found is None or player_id not in found.players:
             raise NotFound("no such ticket of yours", reasons.TICKET_NOT_FOUND)
         return found
 
     async def cancel(self, player_id: str, ticket_id: str) -> Ticket:
-        """Cancels the player's waiting ticket; a ticket already matched or
-        ended is answered as it is."""
+        """Cancels a waiting ticket that seats the player (a party's member
+        may withdraw the party's); a ticket already matched or ended is
+        answered as it is."""
         await self.ticket(player_id, ticket_id)
         ended = await self.tickets.end(ticket_id, CANCELLED, self._clock())
         assert ended is not None
@@ -390,8 +544,10 @@ class Matchmaker:
                 await self.tickets.end(t.ticket_id, EXPIRED, now)
             else:
                 waiting.append(t)
-        for group, bots in form(waiting, now, self.config):
-            match = self._match(group, bots, now)
+        # The queue's own knobs (its tickets share a variant and a rating).
+        config = self.config.for_queue(waiting[0].variant, waiting[0].rated) if waiting else None
+        for group, bots in form(waiting, now, config or self.config):
+            match = self._match(group, bots, now, config)
             if await self.tickets.claim(match, self._followed_since()):
                 await self.finish(match)
                 done.append(match)
@@ -424,11 +580,21 @@ class Matchmaker:
                 followed.append(ended)
         return followed
 
-    def _match(self, group: list[Ticket], bots: int, now: float) -> Match:
+    def _match(
+        self, group: list[Ticket], bots: int, now: float, config: MatchmakerConfig | None = None
+    ) -> Match:
+        """The match of a group, its game's turn timer the queue's
+        (``config``, by default the matchmaker's)."""
         first = group[0]
-        seats = tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in group)
+        seats = tuple(
+            MatchSeat(t.ticket_id, player, name, None, score)
+            for t in group
+            for (player, name), score in zip(
+                [(t.player_id, t.name), *t.members], t.scores or [t.rating] * t.size, strict=True
+            )
+        )
         seats += tuple(
-            MatchSeat("", "", f"{self.config.bot} bot {len(group) + i + 1}", self.config.bot)
+            MatchSeat("", "", f"{self.config.bot} bot {len(seats) + i + 1}", self.config.bot)
             for i in range(bots)
         )
         return Match(
@@ -439,7 +605,7 @@ class Matchmaker:
             first.rated,
             seats,
             now,
-            self.config.turn_timer_seconds,
+            (config or self.config).turn_timer_seconds,
         )
 
     async def _look_at_games(self, queue: str, now: float) -> None:

@@ -27,12 +27,20 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ramino import reasons
 from ramino.app.log import Header, LogEvent, public_entry
-from ramino.app.matchmaker import Matchmaker, QueueSpec, window
+from ramino.app.matchmaker import (
+    Matchmaker,
+    MatchmakerConfig,
+    QueueSpec,
+    expected_wait,
+    window,
+)
+from ramino.app.parties import Parties, Wishes
 from ramino.app.ratings import Ratings
 from ramino.app.table import GameTable
 from ramino.engine.seen import Seen
@@ -61,11 +69,16 @@ ENDED = (MATCHED, EXPIRED, CANCELLED)
 @dataclass(frozen=True, slots=True)
 class TicketSight:
     """One look at a ticket: the ticket, the rating difference it accepts
-    now, and whether that window widened since the stream's last look."""
+    now, and whether that window widened since the stream's last look; while
+    it waits, how many tickets wait in its queue and the seconds its table
+    may still take (:func:`~ramino.app.matchmaker.expected_wait`; both 0
+    when not looked at)."""
 
     ticket: Ticket
     window: float
     widened: bool = False
+    queue_size: int = 0
+    expected_wait: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +198,7 @@ class QuickPlay:
         self.push = push
         self._clock = clock
         self.wakes = Wakes(matchmaker.tickets)
+        self.parties = Parties(matchmaker, clock)
 
     # --- tickets -------------------------------------------------------------------
 
@@ -197,11 +211,41 @@ class QuickPlay:
         max_seats: int,
         properties: dict[str, str],
         request_id: str = "",
+        party_id: str = "",
+        numbers: dict[str, float] | None = None,
+        clauses: Sequence[dict[str, Any]] = (),
+        rating_band: float = 0.0,
     ) -> Ticket:
         """A new ticket, or, for a request id the player used before, the
-        ticket it made (see :meth:`Matchmaker.submit`)."""
+        ticket it made (see :meth:`Matchmaker.submit`); with ``party_id``,
+        the ticket of the player's party (:meth:`Parties.submit`); the
+        matching grammar's ``numbers``, ``clauses`` and ``rating_band``
+        (:mod:`ramino.app.clauses`) either way."""
+        wishes = Wishes(numbers or {}, list(clauses), rating_band)
+        if party_id:
+            return await self.parties.submit(
+                player_id,
+                name,
+                spec,
+                min_seats,
+                max_seats,
+                properties,
+                request_id,
+                party_id,
+                wishes,
+            )
         return await self.matchmaker.submit(
-            player_id, name, spec, min_seats, max_seats, properties, request_id
+            player_id,
+            name,
+            spec,
+            min_seats,
+            max_seats,
+            properties,
+            request_id,
+            None,
+            wishes.numbers,
+            wishes.clauses,
+            wishes.rating_band,
         )
 
     async def tickets(self, player_id: str) -> list[TicketSight]:
@@ -217,8 +261,12 @@ class QuickPlay:
     def sight(self, ticket: Ticket, widened: bool = False) -> TicketSight:
         """The ticket as a stream shows it now."""
         return TicketSight(
-            ticket, window(self._clock() - ticket.created_at, self.matchmaker.config), widened
+            ticket, window(self._clock() - ticket.created_at, self._config(ticket)), widened
         )
+
+    def _config(self, ticket: Ticket) -> MatchmakerConfig:
+        """The matchmaker's knobs for the ticket's queue."""
+        return self.matchmaker.config.for_queue(ticket.variant, ticket.rated)
 
     async def follow(self, player_id: str, ticket: Ticket) -> AsyncIterator[TicketSight]:
         """The ticket's sights until it is matched or ended: the first, then
@@ -245,7 +293,7 @@ class QuickPlay:
                 sight = self.sight(ticket, widened=shown is not None)
                 if shown is None or sight.window > shown:
                     shown = sight.window
-                    yield sight
+                    yield await self._queue_sight(sight)
                 wait = min(looked + self.poll, self._widens_at(ticket)) - self._clock()
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(max(0.0, wait)):
@@ -254,9 +302,20 @@ class QuickPlay:
                     woken.clear()  # before the read: a later change wakes it again
                     ticket = await self.matchmaker.ticket(player_id, ticket.ticket_id)
 
+    async def _queue_sight(self, sight: TicketSight) -> TicketSight:
+        """The waiting ticket's sight with its queue's size and the wait
+        expected (one read of the store, at SEARCHING and each WIDENED)."""
+        waiting = await self.matchmaker.tickets.waiting_count(sight.ticket.queue)
+        now = self._clock()
+        return replace(
+            sight,
+            queue_size=waiting,
+            expected_wait=expected_wait(sight.ticket, waiting, now, self._config(sight.ticket)),
+        )
+
     def _widens_at(self, ticket: Ticket) -> float:
         """When the ticket's window next widens (never past its widest)."""
-        config = self.matchmaker.config
+        config = self._config(ticket)
         if window(self._clock() - ticket.created_at, config) >= config.window_max:
             return math.inf
         steps = math.floor(max(0.0, self._clock() - ticket.created_at) / config.window_interval)
@@ -273,7 +332,7 @@ class QuickPlay:
             sight = self.sight(ticket, widened=shown is not None)
             if shown is None or sight.window > shown:
                 shown = sight.window
-                yield sight
+                yield await self._queue_sight(sight)
             await asyncio.sleep(self.poll)
             ticket = await self.matchmaker.ticket(player_id, ticket.ticket_id)
 

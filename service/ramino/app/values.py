@@ -16,7 +16,16 @@ from ramino.store import (
 )
 from ramino.store.base import fingerprint
 from ramino.store.ratings import HistoryEntry, Rating
-from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket, TicketExists
+from ramino.store.tickets import (
+    CANCELLED,
+    EXPIRED,
+    MATCHED,
+    Invitation,
+    Party,
+    PartyMember,
+    Ticket,
+    TicketExists,
+)
 
 __all__ = [
     "CANCELLED",
@@ -26,6 +35,9 @@ __all__ = [
     "GameNotFound",
     "GameSummary",
     "HistoryEntry",
+    "Invitation",
+    "Party",
+    "PartyMember",
     "Rating",
     "RequestRecord",
     "StoreError",

@@ -29,6 +29,13 @@ _BOTS = {
     game_pb2.BOT_LEVEL_EXPERT: m.BotLevel.EXPERT,
 }
 BOT_VALUES = {v: k for k, v in _BOTS.items()}
+
+
+def bot_level(value: game_pb2.BotLevel) -> m.BotLevel | None:
+    """The bot level of a ``BotLevel`` value; ``None`` for a person."""
+    return _BOTS.get(value)
+
+
 _STATUSES = {
     game_pb2.GAME_STATUS_WAITING: m.GameStatus.WAITING,
     game_pb2.GAME_STATUS_PLAYING: m.GameStatus.PLAYING,

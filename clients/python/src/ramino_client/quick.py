@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 
 from ramino_client import _convert, _wire
 from ramino_client.errors import ServiceError, error_from_rpc
+from ramino_client.models import BotLevel, GameStatus
 from ramino_client.v1 import match_pb2
 
 if TYPE_CHECKING:
@@ -30,7 +31,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AsyncQuick",
+    "Invitation",
     "LeaderboardEntry",
+    "MatchClause",
+    "Party",
+    "PartyMember",
     "LeaderboardPage",
     "PlayerGame",
     "PlayerGameSeat",
@@ -38,6 +43,7 @@ __all__ = [
     "Rating",
     "TicketNotSeated",
     "TicketOptions",
+    "TicketSeat",
     "TicketUpdate",
     "SEARCHING",
     "WIDENED",
@@ -80,6 +86,14 @@ LIST_LEADERBOARD = _rpc("ListLeaderboard", mp.ListLeaderboardRequest, mp.ListLea
 LIST_TICKETS = _rpc("ListTickets", mp.ListTicketsRequest, mp.ListTicketsResponse)
 LIST_PLAYER_GAMES = _rpc("ListPlayerGames", mp.ListPlayerGamesRequest, mp.ListPlayerGamesResponse)
 GET_GAME_RECORD = _rpc("GetGameRecord", mp.GetGameRecordRequest, mp.GetGameRecordResponse)
+CREATE_PARTY = _rpc("CreateParty", mp.CreatePartyRequest, mp.CreatePartyResponse)
+INVITE_TO_PARTY = _rpc("InviteToParty", mp.InviteToPartyRequest, mp.InviteToPartyResponse)
+JOIN_PARTY = _rpc("JoinParty", mp.JoinPartyRequest, mp.JoinPartyResponse)
+LEAVE_PARTY = _rpc("LeaveParty", mp.LeavePartyRequest, mp.LeavePartyResponse)
+GET_PARTY = _rpc("GetParty", mp.GetPartyRequest, mp.GetPartyResponse)
+PARTY_LOOK = 0.5
+"""Seconds between two looks of a member's ``party_play`` at the party
+while it is not queued."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +106,64 @@ class TicketUpdate:
     game: str = ""
     seat: int = 0
     seat_token: str = ""
+    party: str = ""
+    """``parties/{party}`` for a party's ticket (the seat is the caller's)."""
+    opponents: tuple[TicketSeat, ...] = ()
+    """Once matched: every other seat of the game, in seat order."""
+    queue_size: int = 0
+    """While searching: the tickets waiting in its queue, itself included."""
+    expected_wait: float = 0.0
+    """While searching: seconds until its table may start if nobody else
+    comes (0: unknown)."""
 
     @property
     def final(self) -> bool:
         return self.state in FINAL
+
+
+@dataclass(frozen=True, slots=True)
+class TicketSeat:
+    """A seat of a matched ticket's game."""
+
+    seat: int
+    player_name: str
+    player: str
+    """Empty for a bot."""
+    bot: BotLevel | None
+    """The bot's level; ``None`` for a person."""
+    rating: float
+    """The player's leaderboard score when the ticket was submitted."""
+
+
+@dataclass(frozen=True, slots=True)
+class PartyMember:
+    player: str
+    player_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """Players who queue as one ticket (the leader's) and sit in one game."""
+
+    name: str
+    """``parties/{party}``."""
+    leader: PartyMember
+    members: tuple[PartyMember, ...]
+    """The players besides the leader, in the order they joined."""
+    ticket: str
+    """Its last ticket (``tickets/{ticket}``; empty: none yet)."""
+    max_players: int
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """What the leader sends the invited player, for ``join_party``."""
+
+    party: str
+    invitation: str
+    player: str
+    expires_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +257,35 @@ def _update(msg: match_pb2.TicketUpdate) -> TicketUpdate:
         msg.game,
         msg.seat,
         msg.seat_token,
+        msg.party,
+        tuple(
+            TicketSeat(
+                o.seat,
+                o.player_name,
+                o.player,
+                _convert.bot_level(o.bot),
+                o.rating,
+            )
+            for o in msg.opponents
+        ),
+        msg.queue_size,
+        msg.expected_wait,
     )
+
+
+def _party(msg: match_pb2.Party) -> Party:
+    return Party(
+        msg.name,
+        PartyMember(msg.leader.player, msg.leader.player_name),
+        tuple(PartyMember(m.player, m.player_name) for m in msg.members),
+        msg.ticket,
+        msg.max_players,
+        msg.expire_time.ToNanoseconds() / 1e9,
+    )
+
+
+def _party_name(party: str) -> str:
+    return party if party.startswith("parties/") else f"parties/{party}"
 
 
 def _rating(msg: match_pb2.Rating) -> Rating:
@@ -229,6 +325,39 @@ def _ticket_name(ticket: str) -> str:
     return ticket if ticket.startswith("tickets/") else f"tickets/{ticket}"
 
 
+@dataclass(frozen=True, slots=True)
+class MatchClause:
+    """A condition on the tickets a ticket may meet, tested on the other
+    ticket's properties (``docs/matchmaking.md``, "The matching grammar"):
+    ``any_of`` string values, or a ``min``/``max`` range of a numeric one."""
+
+    occur: str
+    """``must``, ``should`` (a preference that gives way after the server's
+    preference time) or ``must_not``."""
+    key: str
+    any_of: tuple[str, ...] = ()
+    min: float | None = None
+    max: float | None = None
+
+
+_OCCURS = {
+    "must": match_pb2.MatchClause.OCCUR_MUST,
+    "should": match_pb2.MatchClause.OCCUR_SHOULD,
+    "must_not": match_pb2.MatchClause.OCCUR_MUST_NOT,
+}
+
+
+def _clause(c: MatchClause) -> match_pb2.MatchClause:
+    msg = match_pb2.MatchClause(
+        occur=_OCCURS.get(c.occur, match_pb2.MatchClause.OCCUR_UNSPECIFIED), key=c.key
+    )
+    if c.any_of:
+        msg.any_of.values.extend(c.any_of)
+    elif c.min is not None or c.max is not None:
+        msg.range.CopyFrom(match_pb2.NumberRange(min=c.min, max=c.max))
+    return msg
+
+
 class TicketOptions(TypedDict, total=False):
     """What a ticket asks for besides its variant and name."""
 
@@ -247,6 +376,16 @@ class TicketOptions(TypedDict, total=False):
     """Chosen once per press of "play": submitted again with the same request
     id (a retry after a broken stream), the ticket is the first one's, never
     a second. ``play`` chooses one when none is given."""
+    numeric_properties: Mapping[str, float]
+    """Up to 8 numbers (latency, tier...) that other tickets' clauses test."""
+    clauses: Sequence[MatchClause]
+    """Up to 8 conditions on the tickets this one may meet."""
+    rating_band: float
+    """The most rating difference the player accepts (0: the server's window)."""
+    party: str
+    """``parties/{party}`` (or its id): the caller's party, which the caller
+    leads, queues as one ticket; every member sits in the same game
+    (members take their seats with ``party_play``)."""
 
 
 def submit_request(
@@ -261,11 +400,29 @@ def submit_request(
         properties=dict(options.get("properties") or {}),
         without_bots=not options.get("bots", True),
         request_id=options.get("request_id", ""),
+        party=_party_name(options["party"]) if options.get("party") else "",
+        numeric_properties=dict(options.get("numeric_properties") or {}),
+        clauses=[_clause(c) for c in options.get("clauses") or ()],
+        rating_band=options.get("rating_band", 0.0),
     )
     overrides = options.get("overrides")
     if overrides:
         request.overrides.CopyFrom(_convert.parameters_message(overrides))
     return request
+
+
+def _invitation(
+    request: match_pb2.InviteToPartyRequest, answer: match_pb2.InviteToPartyResponse
+) -> Invitation:
+    return Invitation(
+        request.party, answer.invitation, request.player, answer.expire_time.ToNanoseconds() / 1e9
+    )
+
+
+def _join(party: str, invitation: str, player_name: str) -> match_pb2.JoinPartyRequest:
+    return match_pb2.JoinPartyRequest(
+        party=_party_name(party), invitation=invitation, player_name=player_name
+    )
 
 
 def _cancel(ticket: str) -> match_pb2.CancelTicketRequest:
@@ -351,6 +508,53 @@ class Quick:
                 broken = e
         raise _not_seated(ticket, request.request_id, None) from broken
 
+    def create_party(self, player_name: str) -> Party:
+        """A new party led by the caller, sitting under ``player_name``."""
+        request = match_pb2.CreatePartyRequest(player_name=player_name)
+        return _party(self._client.call(CREATE_PARTY, request).party)
+
+    def invite_to_party(self, party: str, player: str) -> Invitation:
+        """An invitation of ``player`` (their player token's subject) to the
+        caller's party: send it to them, for ``join_party``."""
+        request = match_pb2.InviteToPartyRequest(party=_party_name(party), player=player)
+        answer = self._client.call(INVITE_TO_PARTY, request)
+        return _invitation(request, answer)
+
+    def join_party(self, party: str, invitation: str, player_name: str) -> Party:
+        """Joins the party the invitation (naming the caller) is to."""
+        request = _join(party, invitation, player_name)
+        return _party(self._client.call(JOIN_PARTY, request).party)
+
+    def leave_party(self, party: str) -> None:
+        """Leaves the party (its leader disbands it); a waiting ticket of
+        the party is cancelled."""
+        self._client.call(LEAVE_PARTY, match_pb2.LeavePartyRequest(party=_party_name(party)))
+
+    def get_party(self, party: str) -> Party:
+        request = match_pb2.GetPartyRequest(party=_party_name(party))
+        return _party(self._client.call(GET_PARTY, request).party)
+
+    def party_play(self, party: str, timeout: float = 300.0) -> Seat:
+        """A member's ``play``: waits for the party's ticket (its leader's
+        ``play(..., party=...)``), follows it, and answers the caller's seat
+        in its game. A ticket that ends unseated, or whose game has finished
+        (the party's last game), is followed by the party's next one;
+        :class:`TicketNotSeated` (with the last ticket) once ``timeout``
+        seconds pass, and ``NotFound`` once the party is gone."""
+        deadline, ended, last = time.monotonic() + timeout, "", None
+        while time.monotonic() < deadline:
+            ticket = self.get_party(party).ticket
+            if ticket and ticket != ended:
+                for update in self.watch(ticket):
+                    last = update
+                    if update.state == MATCHED:
+                        seat = self._client.seat(update.game, update.seat_token)
+                        if seat.view().status != GameStatus.FINISHED:
+                            return seat
+                ended = ticket
+            time.sleep(PARTY_LOOK)
+        raise _not_seated(ended, "", last)
+
     def tickets(self) -> tuple[TicketUpdate, ...]:
         """The caller's live tickets (waiting or being seated), oldest first."""
         answer = self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
@@ -433,6 +637,42 @@ class AsyncQuick:
                     raise TicketNotSeated(ticket, request.request_id, "", str(e)) from e
                 broken = e
         raise _not_seated(ticket, request.request_id, None) from broken
+
+    async def create_party(self, player_name: str) -> Party:
+        request = match_pb2.CreatePartyRequest(player_name=player_name)
+        return _party((await self._client.call(CREATE_PARTY, request)).party)
+
+    async def invite_to_party(self, party: str, player: str) -> Invitation:
+        request = match_pb2.InviteToPartyRequest(party=_party_name(party), player=player)
+        return _invitation(request, await self._client.call(INVITE_TO_PARTY, request))
+
+    async def join_party(self, party: str, invitation: str, player_name: str) -> Party:
+        request = _join(party, invitation, player_name)
+        return _party((await self._client.call(JOIN_PARTY, request)).party)
+
+    async def leave_party(self, party: str) -> None:
+        request = match_pb2.LeavePartyRequest(party=_party_name(party))
+        await self._client.call(LEAVE_PARTY, request)
+
+    async def get_party(self, party: str) -> Party:
+        request = match_pb2.GetPartyRequest(party=_party_name(party))
+        return _party((await self._client.call(GET_PARTY, request)).party)
+
+    async def party_play(self, party: str, timeout: float = 300.0) -> AsyncSeat:
+        """As :meth:`Quick.party_play`."""
+        deadline, ended, last = time.monotonic() + timeout, "", None
+        while time.monotonic() < deadline:
+            ticket = (await self.get_party(party)).ticket
+            if ticket and ticket != ended:
+                async for update in self.watch(ticket):
+                    last = update
+                    if update.state == MATCHED:
+                        seat = await self._client.seat(update.game, update.seat_token)
+                        if (await seat.view()).status != GameStatus.FINISHED:
+                            return seat
+                ended = ticket
+            await asyncio.sleep(PARTY_LOOK)
+        raise _not_seated(ended, "", last)
 
     async def tickets(self) -> tuple[TicketUpdate, ...]:
         answer = await self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())

@@ -298,6 +298,34 @@ TOO_MANY_TICKET_STREAMS: Final = "TOO_MANY_TICKET_STREAMS"
 """RESOURCE_EXHAUSTED: the player holds the most ticket streams a replica allows at once."""
 GAME_NOT_FINISHED: Final = "GAME_NOT_FINISHED"
 """FAILED_PRECONDITION: a game's whole record is given once it has finished."""
+BAD_MATCH_CLAUSE: Final = "BAD_MATCH_CLAUSE"
+"""INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down."""
+BAD_RATING_BAND: Final = "BAD_RATING_BAND"
+"""INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number."""
+BAD_PARTY_NAME: Final = "BAD_PARTY_NAME"
+"""INVALID_ARGUMENT: a party name that is not "parties/{party}"."""
+PARTY_NOT_FOUND: Final = "PARTY_NOT_FOUND"
+"""NOT_FOUND: no such party, or one the caller is not in (not told apart), or one disbanded or forgotten."""
+PARTY_LEADER_ONLY: Final = "PARTY_LEADER_ONLY"
+"""PERMISSION_DENIED: only the party's leader invites players and queues the party."""
+NOT_INVITED: Final = "NOT_INVITED"
+"""PERMISSION_DENIED: no invitation of the caller's by that id in that party (another player's is not told apart)."""
+INVITATION_EXPIRED: Final = "INVITATION_EXPIRED"
+"""FAILED_PRECONDITION: an invitation to a party accepted too late."""
+INVITATION_USED: Final = "INVITATION_USED"
+"""FAILED_PRECONDITION: an invitation to a party accepted before."""
+BAD_INVITEE: Final = "BAD_INVITEE"
+"""INVALID_ARGUMENT: an invitation for no player, the leader, or a member of the party already."""
+TOO_MANY_INVITATIONS: Final = "TOO_MANY_INVITATIONS"
+"""RESOURCE_EXHAUSTED: the party holds the most open invitations the server allows."""
+PARTY_FULL: Final = "PARTY_FULL"
+"""FAILED_PRECONDITION: the party holds the most players the server allows."""
+PARTY_TOO_LARGE: Final = "PARTY_TOO_LARGE"
+"""INVALID_ARGUMENT: a party with more players than the ticket's largest seat count."""
+PARTY_QUEUED: Final = "PARTY_QUEUED"
+"""FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends."""
+PARTY_CHANGED: Final = "PARTY_CHANGED"
+"""FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again."""
 INTERNAL: Final = "INTERNAL"
 """INTERNAL: an error the server did not expect (logged once): a bug."""
 SPECTATOR_TOKEN: Final = "SPECTATOR_TOKEN"
@@ -453,6 +481,20 @@ CODES: Final[dict[str, str]] = {
     BAD_TICKET_NAME: "INVALID_ARGUMENT",
     TOO_MANY_TICKET_STREAMS: "RESOURCE_EXHAUSTED",
     GAME_NOT_FINISHED: "FAILED_PRECONDITION",
+    BAD_MATCH_CLAUSE: "INVALID_ARGUMENT",
+    BAD_RATING_BAND: "INVALID_ARGUMENT",
+    BAD_PARTY_NAME: "INVALID_ARGUMENT",
+    PARTY_NOT_FOUND: "NOT_FOUND",
+    PARTY_LEADER_ONLY: "PERMISSION_DENIED",
+    NOT_INVITED: "PERMISSION_DENIED",
+    INVITATION_EXPIRED: "FAILED_PRECONDITION",
+    INVITATION_USED: "FAILED_PRECONDITION",
+    BAD_INVITEE: "INVALID_ARGUMENT",
+    TOO_MANY_INVITATIONS: "RESOURCE_EXHAUSTED",
+    PARTY_FULL: "FAILED_PRECONDITION",
+    PARTY_TOO_LARGE: "INVALID_ARGUMENT",
+    PARTY_QUEUED: "FAILED_PRECONDITION",
+    PARTY_CHANGED: "FAILED_PRECONDITION",
     INTERNAL: "INTERNAL",
     SPECTATOR_TOKEN: "PERMISSION_DENIED",
     EMPTY_WATCH_MESSAGE: "INTERNAL",

@@ -25,8 +25,11 @@ __all__ = [
     "MATCHED",
     "MATCHING",
     "WAITING",
+    "Invitation",
     "Match",
     "MatchSeat",
+    "Party",
+    "PartyMember",
     "Ticket",
     "TicketExists",
     "TicketRequestReused",
@@ -152,6 +155,46 @@ class Ticket:
     fingerprint: str = ""
     """What the submission asked (its queue, seats, properties, name), for
     telling a retry from another request under the same request id."""
+    party_id: str = ""
+    """The party it queues (empty: a player alone); its player is the
+    party's leader."""
+    members: list[list[str]] = field(default_factory=list)
+    """The party's other players when it was submitted, each ``[player id,
+    name]``: they are seated with the leader, in this order."""
+    member_seats: list[int] = field(default_factory=list)
+    """Once matched, the seat of each of :attr:`members`."""
+    scores: list[float] = field(default_factory=list)
+    """Each of :attr:`players`' leaderboard score at submission (its
+    :attr:`rating` is their mean)."""
+    numbers: dict[str, float] = field(default_factory=dict)
+    """Its numeric properties, which other tickets' clauses test with ranges."""
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+    """What it asks of the tickets it meets (``ramino.app.clauses``)."""
+    rating_band: float = 0.0
+    """The most rating difference its player accepts (0: none but the window)."""
+    table: list[dict[str, Any]] = field(default_factory=list)
+    """Once matched, every seat of its game in order: ``player_id``,
+    ``name``, ``bot`` (its kind, or ``None`` for a person) and ``rating``
+    (the player's score at submission; 0 for a bot)."""
+
+    @property
+    def players(self) -> list[str]:
+        """Every player it seats: its own, then its party's members."""
+        return [self.player_id, *(m[0] for m in self.members)]
+
+    @property
+    def size(self) -> int:
+        """The seats it takes."""
+        return 1 + len(self.members)
+
+    def seat_of(self, player_id: str) -> int:
+        """The seat of one of its players once matched (-1 before)."""
+        if player_id == self.player_id or self.seat < 0:
+            return self.seat
+        for (member, _), seat in zip(self.members, self.member_seats, strict=True):
+            if member == player_id:
+                return seat
+        return -1
 
     def to_json(self) -> bytes:
         return orjson.dumps(asdict(self))
@@ -169,6 +212,8 @@ class MatchSeat:
     player_id: str
     name: str
     bot: str | None = None
+    rating: float = 0.0
+    """The player's leaderboard score at submission (0 for a bot)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +232,8 @@ class Match:
 
     @property
     def ticket_ids(self) -> list[str]:
-        return [s.ticket_id for s in self.seats if s.ticket_id]
+        """Its tickets, once each (a party's ticket has several seats)."""
+        return list(dict.fromkeys(s.ticket_id for s in self.seats if s.ticket_id))
 
     def to_json(self) -> bytes:
         return orjson.dumps(asdict(self))
@@ -225,6 +271,10 @@ class TicketStore(Protocol):
 
     async def queues(self) -> list[str]:
         """The queues with a waiting ticket or a forming match."""
+        ...
+
+    async def waiting_count(self, queue: str) -> int:
+        """How many tickets wait in the queue (one read)."""
         ...
 
     async def claim(self, match: Match, followed_since: float | None = None) -> bool:
@@ -283,6 +333,16 @@ class TicketStore(Protocol):
         """:meth:`touched` of each ticket, in one read of the store."""
         ...
 
+    async def party(self, party_id: str, now: float) -> Party | None:
+        """The party, unless unknown or forgotten (past its ``expires_at``)."""
+        ...
+
+    async def put_party(self, party: Party, now: float) -> bool:
+        """Writes the party if the store holds the version before its
+        ``version`` (none for version 1), in one atomic step: True; else
+        False and nothing changes (another writer came first)."""
+        ...
+
     def changes(self, queue: str) -> AsyncIterator[list[str]]:
         """The ids of the queue's tickets that stop waiting (matched,
         cancelled, expired), in batches as they do, from the moment the
@@ -322,5 +382,78 @@ class Changes:
 
 
 def matched(ticket: Ticket, match: Match, game_id: str, now: float) -> Ticket:
-    seat = next(i for i, s in enumerate(match.seats) if s.ticket_id == ticket.ticket_id)
-    return replace(ticket, state=MATCHED, game_id=game_id, seat=seat, ended_at=now)
+    """The ticket matched to ``game_id``, with the seat of each of its players."""
+    seats = {s.player_id: i for i, s in enumerate(match.seats) if s.ticket_id == ticket.ticket_id}
+    return replace(
+        ticket,
+        state=MATCHED,
+        game_id=game_id,
+        seat=seats[ticket.player_id],
+        member_seats=[seats[m[0]] for m in ticket.members],
+        table=[
+            {"player_id": s.player_id, "name": s.name, "bot": s.bot, "rating": s.rating}
+            for s in match.seats
+        ],
+        ended_at=now,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PartyMember:
+    """A player of a party: its leader, or one who accepted an invitation."""
+
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """The leader's invitation of one player, accepted at most once."""
+
+    invitation_id: str
+    player_id: str
+    """The only player who may accept it."""
+    expires_at: float
+    used: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """Players who queue as one ticket (its leader's) and sit in one game.
+
+    Every change writes it whole over the version it was read at
+    (:meth:`TicketStore.put_party`), so two replicas changing one party at
+    once never both succeed: the loser reads it again."""
+
+    party_id: str
+    leader: PartyMember
+    members: tuple[PartyMember, ...]
+    """The players besides the leader, in the order they joined."""
+    invitations: tuple[Invitation, ...]
+    created_at: float
+    expires_at: float
+    """When the store forgets it (each change pushes it back)."""
+    ticket_id: str = ""
+    """Its last ticket (empty: none yet): a live one is the party queued."""
+    disbanded: bool = False
+    """Its leader left: it is gone for everyone."""
+    version: int = 1
+
+    @property
+    def players(self) -> list[str]:
+        return [self.leader.player_id, *(m.player_id for m in self.members)]
+
+    @property
+    def size(self) -> int:
+        return 1 + len(self.members)
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> Party:
+        d = orjson.loads(data)
+        d["leader"] = PartyMember(**d["leader"])
+        d["members"] = tuple(PartyMember(**m) for m in d["members"])
+        d["invitations"] = tuple(Invitation(**i) for i in d["invitations"])
+        return cls(**d)

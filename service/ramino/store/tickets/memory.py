@@ -12,6 +12,7 @@ from ramino.store.tickets.base import (
     WAITING,
     Changes,
     Match,
+    Party,
     Ticket,
     TicketExists,
     TicketRequestReused,
@@ -39,8 +40,9 @@ class MemoryTickets:
         self._tickets: dict[str, Ticket] = {}
         self._touched: dict[str, float] = {}
         self._requests: dict[tuple[str, str], str] = {}
-        self._changes = Changes()
         """(player, request id) -> the ticket id it made."""
+        self._changes = Changes()
+        self._parties: dict[str, Party] = {}
 
     def _prune(self, now: float) -> None:
         old = [
@@ -85,6 +87,10 @@ class MemoryTickets:
         q = self._queues.get(queue)
         found = [] if q is None else [t for t in q.tickets.values() if t.state == WAITING]
         return sorted(found, key=lambda t: (t.created_at, t.ticket_id))
+
+    async def waiting_count(self, queue: str) -> int:
+        q = self._queues.get(queue)
+        return 0 if q is None else len(q.tickets)
 
     async def queues(self) -> list[str]:
         return sorted(
@@ -160,6 +166,19 @@ class MemoryTickets:
 
     def changes(self, queue: str) -> AsyncIterator[list[str]]:
         return self._changes.follow(queue)
+
+    async def party(self, party_id: str, now: float) -> Party | None:
+        found = self._parties.get(party_id)
+        return found if found is not None and found.expires_at > now else None
+
+    async def put_party(self, party: Party, now: float) -> bool:
+        held = await self.party(party.party_id, now)
+        if (0 if held is None else held.version) != party.version - 1:
+            return False
+        for gone in [p for p, v in self._parties.items() if v.expires_at <= now]:
+            del self._parties[gone]
+        self._parties[party.party_id] = party
+        return True
 
     async def active(self, player_id: str) -> int:
         return sum(

@@ -26,12 +26,17 @@ by submission time, pruned after ``REQUESTS_KEPT``): the reservation looks
 up and notes the request in the same script, so a request id makes one
 ticket.
 ``PREFIXtq:queues`` (a set) names the queues to look into.
+
+A party is one hash in a slot of its own (``{PREFIXparty:PARTY}``: its
+version and its JSON), written by a script that checks the version (a
+compare-and-set), and forgotten by Redis at its ``expires_at``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -46,6 +51,7 @@ from ramino.store.tickets.base import (
     MATCHING,
     WAITING,
     Match,
+    Party,
     Ticket,
     TicketExists,
     TicketRequestReused,
@@ -184,6 +190,16 @@ redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', ARGV[1])
 return 1
 """)
 
+# KEYS: the party. ARGV: its new version, its JSON, milliseconds until it is
+# forgotten. Written only over the version before (none for version 1).
+PUT_PARTY = _Lua("""
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) - 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+""")
+
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
@@ -305,6 +321,9 @@ class RedisTickets:
         return sorted(
             (t for t in tickets if t.state == WAITING), key=lambda t: (t.created_at, t.ticket_id)
         )
+
+    async def waiting_count(self, queue: str) -> int:
+        return int(await self._redis.zcard(self._key(queue, "waiting")))
 
     async def queues(self) -> list[str]:
         names = sorted(_text(n) for n in await self._redis.smembers(f"{self._prefix}tq:queues"))
@@ -463,6 +482,21 @@ class RedisTickets:
                     last = _text(entry_id)
                     ids = fields.get(b"ids", fields.get("ids", b""))
                     yield _text(ids).split()
+
+    def _party(self, party_id: str) -> str:
+        return f"{{{self._prefix}party:{party_id}}}"
+
+    async def party(self, party_id: str, now: float) -> Party | None:
+        found = await self._redis.hget(self._party(party_id), "d")
+        if found is None:
+            return None
+        party = Party.from_json(found)
+        return party if party.expires_at > now else None
+
+    async def put_party(self, party: Party, now: float) -> bool:
+        kept = max(1, math.ceil((party.expires_at - now) * 1000))
+        args = [party.version, party.to_json(), kept]
+        return bool(int(await PUT_PARTY(self._redis, [self._party(party.party_id)], args)))
 
     async def close(self) -> None:
         pass

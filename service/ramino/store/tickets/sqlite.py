@@ -14,6 +14,7 @@ from ramino.store.tickets.base import (
     WAITING,
     Changes,
     Match,
+    Party,
     Ticket,
     TicketExists,
     TicketRequestReused,
@@ -54,6 +55,13 @@ CREATE TABLE IF NOT EXISTS rated_in_play (
     at REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rated_in_play_by_time ON rated_in_play (queue, at);
+CREATE TABLE IF NOT EXISTS parties (
+    party_id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    data TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS parties_by_expiry ON parties (expires_at);
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
     queue TEXT NOT NULL,
@@ -152,6 +160,12 @@ class SqliteTickets:
             (queue, WAITING),
         ).fetchall()
         return [Ticket.from_json(r[0]) for r in rows]
+
+    async def waiting_count(self, queue: str) -> int:
+        row = self._db.execute(
+            "SELECT COUNT(*) FROM tickets WHERE queue = ? AND state = ?", (queue, WAITING)
+        ).fetchone()
+        return int(row[0])
 
     async def queues(self) -> list[str]:
         rows = self._db.execute(
@@ -298,6 +312,34 @@ class SqliteTickets:
             ).fetchall()
             found.update((str(tid), float(at)) for tid, at in rows)
         return [found.get(tid, 0.0) for tid in ids]
+
+    async def party(self, party_id: str, now: float) -> Party | None:
+        row = self._db.execute(
+            "SELECT data FROM parties WHERE party_id = ? AND expires_at > ?", (party_id, now)
+        ).fetchone()
+        return None if row is None else Party.from_json(row[0])
+
+    async def put_party(self, party: Party, now: float) -> bool:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            row = db.execute(
+                "SELECT version FROM parties WHERE party_id = ? AND expires_at > ?",
+                (party.party_id, now),
+            ).fetchone()
+            if (0 if row is None else int(row[0])) != party.version - 1:
+                db.execute("ROLLBACK")
+                return False
+            db.execute("DELETE FROM parties WHERE expires_at <= ?", (now,))
+            db.execute(
+                "INSERT OR REPLACE INTO parties VALUES (?, ?, ?, ?)",
+                (party.party_id, party.version, party.expires_at, party.to_json().decode()),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return True
 
     async def close(self) -> None:
         self._db.close()

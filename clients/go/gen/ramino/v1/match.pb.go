@@ -86,6 +86,64 @@ func (TicketState) EnumDescriptor() ([]byte, []int) {
 	return file_ramino_v1_match_proto_rawDescGZIP(), []int{0}
 }
 
+// How the clause counts.
+type MatchClause_Occur int32
+
+const (
+	MatchClause_OCCUR_UNSPECIFIED MatchClause_Occur = 0
+	// The other ticket has the property and it passes the test.
+	MatchClause_OCCUR_MUST MatchClause_Occur = 1
+	// As MUST while this ticket has waited less than the server's
+	// preference time (10 s by default), then dropped: "prefer EU" beside a
+	// MUST clause "EU or US".
+	MatchClause_OCCUR_SHOULD MatchClause_Occur = 2
+	// The other ticket does not have the property, or it fails the test.
+	MatchClause_OCCUR_MUST_NOT MatchClause_Occur = 3
+)
+
+// Enum value maps for MatchClause_Occur.
+var (
+	MatchClause_Occur_name = map[int32]string{
+		0: "OCCUR_UNSPECIFIED",
+		1: "OCCUR_MUST",
+		2: "OCCUR_SHOULD",
+		3: "OCCUR_MUST_NOT",
+	}
+	MatchClause_Occur_value = map[string]int32{
+		"OCCUR_UNSPECIFIED": 0,
+		"OCCUR_MUST":        1,
+		"OCCUR_SHOULD":      2,
+		"OCCUR_MUST_NOT":    3,
+	}
+)
+
+func (x MatchClause_Occur) Enum() *MatchClause_Occur {
+	p := new(MatchClause_Occur)
+	*p = x
+	return p
+}
+
+func (x MatchClause_Occur) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (MatchClause_Occur) Descriptor() protoreflect.EnumDescriptor {
+	return file_ramino_v1_match_proto_enumTypes[1].Descriptor()
+}
+
+func (MatchClause_Occur) Type() protoreflect.EnumType {
+	return &file_ramino_v1_match_proto_enumTypes[1]
+}
+
+func (x MatchClause_Occur) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use MatchClause_Occur.Descriptor instead.
+func (MatchClause_Occur) EnumDescriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{3, 0}
+}
+
 // One outcome of a ticket.
 type TicketUpdate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -101,7 +159,22 @@ type TicketUpdate struct {
 	// The seat token for that seat (as JoinGame answers), once matched.
 	SeatToken string `protobuf:"bytes,6,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
 	// When the ticket was submitted.
-	SubmitTime    *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=submit_time,json=submitTime,proto3" json:"submit_time,omitempty"`
+	SubmitTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=submit_time,json=submitTime,proto3" json:"submit_time,omitempty"`
+	// `parties/{party}`, for a party's ticket (its leader's, which every
+	// member may watch and cancel): `seat` and `seat_token` are the caller's.
+	Party string `protobuf:"bytes,8,opt,name=party,proto3" json:"party,omitempty"`
+	// Once matched: every other seat of the game, in seat order (the
+	// caller's opponents, a party's other members among them).
+	Opponents []*TicketSeat `protobuf:"bytes,9,rep,name=opponents,proto3" json:"opponents,omitempty"`
+	// While searching (SEARCHING and WIDENED): how many tickets wait in the
+	// ticket's queue, itself included.
+	QueueSize int32 `protobuf:"varint,10,opt,name=queue_size,json=queueSize,proto3" json:"queue_size,omitempty"`
+	// While searching: the seconds until its table may start if nobody else
+	// comes (the settle time once the queue holds enough tickets for its
+	// smallest table, else the wait for bots); 0 when unknown (a queue
+	// without bots waits for people). An estimate: it does not weigh the
+	// ratings and properties of the tickets waiting.
+	ExpectedWait  float64 `protobuf:"fixed64,11,opt,name=expected_wait,json=expectedWait,proto3" json:"expected_wait,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -185,6 +258,115 @@ func (x *TicketUpdate) GetSubmitTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *TicketUpdate) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *TicketUpdate) GetOpponents() []*TicketSeat {
+	if x != nil {
+		return x.Opponents
+	}
+	return nil
+}
+
+func (x *TicketUpdate) GetQueueSize() int32 {
+	if x != nil {
+		return x.QueueSize
+	}
+	return 0
+}
+
+func (x *TicketUpdate) GetExpectedWait() float64 {
+	if x != nil {
+		return x.ExpectedWait
+	}
+	return 0
+}
+
+// A seat of a matched ticket's game, as MATCHED tells it.
+type TicketSeat struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Seat       int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	PlayerName string                 `protobuf:"bytes,2,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// The player (the player token's subject); empty for a bot.
+	Player string `protobuf:"bytes,3,opt,name=player,proto3" json:"player,omitempty"`
+	// The bot's level, for a bot.
+	Bot BotLevel `protobuf:"varint,4,opt,name=bot,proto3,enum=ramino.v1.BotLevel" json:"bot,omitempty"`
+	// The player's leaderboard score (mu - 3 sigma) when the ticket was
+	// submitted; 0 for a bot.
+	Rating        float64 `protobuf:"fixed64,5,opt,name=rating,proto3" json:"rating,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TicketSeat) Reset() {
+	*x = TicketSeat{}
+	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TicketSeat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TicketSeat) ProtoMessage() {}
+
+func (x *TicketSeat) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TicketSeat.ProtoReflect.Descriptor instead.
+func (*TicketSeat) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *TicketSeat) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *TicketSeat) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+func (x *TicketSeat) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *TicketSeat) GetBot() BotLevel {
+	if x != nil {
+		return x.Bot
+	}
+	return BotLevel_BOT_LEVEL_UNSPECIFIED
+}
+
+func (x *TicketSeat) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
 // Request of SubmitTicket.
 type SubmitTicketRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -215,14 +397,30 @@ type SubmitTicketRequest struct {
 	// (REQUEST_ID_REUSED). Scoped to the player: another player's request id
 	// is another ticket. Kept while the ticket lives and for a while after.
 	// Empty: every SubmitTicket is a new ticket.
-	RequestId     string `protobuf:"bytes,9,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	RequestId string `protobuf:"bytes,9,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// `parties/{party}`: the caller's party (its leader only) queues as one
+	// ticket whose seats are its players, seated together in one game;
+	// max_seats must leave room for all of them (PARTY_TOO_LARGE).
+	Party string `protobuf:"bytes,10,opt,name=party,proto3" json:"party,omitempty"`
+	// Up to 8 numeric properties (skill tier, latency in ms, age...), each key
+	// 1 to 32 printable characters, none also a key of `properties`, each
+	// value finite: what other tickets' clauses test with a range.
+	NumericProperties map[string]float64 `protobuf:"bytes,11,rep,name=numeric_properties,json=numericProperties,proto3" json:"numeric_properties,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	// Up to 8 clauses on the properties of the tickets this one may meet (see
+	// MatchClause; docs/matchmaking.md, "The matching grammar"); a bad one is
+	// refused with BAD_MATCH_CLAUSE naming it.
+	Clauses []*MatchClause `protobuf:"bytes,12,rep,name=clauses,proto3" json:"clauses,omitempty"`
+	// The most rating difference (points of mu - 3 sigma) the player accepts
+	// from any mate, however long they wait: narrows the server's widening
+	// window, never widens it. 0: no band of the player's own.
+	RatingBand    float64 `protobuf:"fixed64,13,opt,name=rating_band,json=ratingBand,proto3" json:"rating_band,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SubmitTicketRequest) Reset() {
 	*x = SubmitTicketRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	mi := &file_ramino_v1_match_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -234,7 +432,7 @@ func (x *SubmitTicketRequest) String() string {
 func (*SubmitTicketRequest) ProtoMessage() {}
 
 func (x *SubmitTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[1]
+	mi := &file_ramino_v1_match_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -247,7 +445,7 @@ func (x *SubmitTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitTicketRequest.ProtoReflect.Descriptor instead.
 func (*SubmitTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{1}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *SubmitTicketRequest) GetVariant() string {
@@ -313,6 +511,237 @@ func (x *SubmitTicketRequest) GetRequestId() string {
 	return ""
 }
 
+func (x *SubmitTicketRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *SubmitTicketRequest) GetNumericProperties() map[string]float64 {
+	if x != nil {
+		return x.NumericProperties
+	}
+	return nil
+}
+
+func (x *SubmitTicketRequest) GetClauses() []*MatchClause {
+	if x != nil {
+		return x.Clauses
+	}
+	return nil
+}
+
+func (x *SubmitTicketRequest) GetRatingBand() float64 {
+	if x != nil {
+		return x.RatingBand
+	}
+	return 0
+}
+
+// One condition on the tickets a ticket may meet, tested on the other
+// ticket's properties (both tickets' clauses must allow the meeting).
+type MatchClause struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Occur MatchClause_Occur      `protobuf:"varint,1,opt,name=occur,proto3,enum=ramino.v1.MatchClause_Occur" json:"occur,omitempty"`
+	// The property tested (1 to 32 printable characters).
+	Key string `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	// Types that are valid to be assigned to Test:
+	//
+	//	*MatchClause_AnyOf
+	//	*MatchClause_Range
+	Test          isMatchClause_Test `protobuf_oneof:"test"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MatchClause) Reset() {
+	*x = MatchClause{}
+	mi := &file_ramino_v1_match_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchClause) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchClause) ProtoMessage() {}
+
+func (x *MatchClause) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchClause.ProtoReflect.Descriptor instead.
+func (*MatchClause) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *MatchClause) GetOccur() MatchClause_Occur {
+	if x != nil {
+		return x.Occur
+	}
+	return MatchClause_OCCUR_UNSPECIFIED
+}
+
+func (x *MatchClause) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *MatchClause) GetTest() isMatchClause_Test {
+	if x != nil {
+		return x.Test
+	}
+	return nil
+}
+
+func (x *MatchClause) GetAnyOf() *StringSet {
+	if x != nil {
+		if x, ok := x.Test.(*MatchClause_AnyOf); ok {
+			return x.AnyOf
+		}
+	}
+	return nil
+}
+
+func (x *MatchClause) GetRange() *NumberRange {
+	if x != nil {
+		if x, ok := x.Test.(*MatchClause_Range); ok {
+			return x.Range
+		}
+	}
+	return nil
+}
+
+type isMatchClause_Test interface {
+	isMatchClause_Test()
+}
+
+type MatchClause_AnyOf struct {
+	// The string property `key` is one of these (1 to 8 values, each at
+	// most 32 printable characters).
+	AnyOf *StringSet `protobuf:"bytes,3,opt,name=any_of,json=anyOf,proto3,oneof"`
+}
+
+type MatchClause_Range struct {
+	// The numeric property `key` is within this range (bounds included).
+	Range *NumberRange `protobuf:"bytes,4,opt,name=range,proto3,oneof"`
+}
+
+func (*MatchClause_AnyOf) isMatchClause_Test() {}
+
+func (*MatchClause_Range) isMatchClause_Test() {}
+
+// Values of a string property.
+type StringSet struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Values        []string               `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StringSet) Reset() {
+	*x = StringSet{}
+	mi := &file_ramino_v1_match_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StringSet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StringSet) ProtoMessage() {}
+
+func (x *StringSet) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StringSet.ProtoReflect.Descriptor instead.
+func (*StringSet) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *StringSet) GetValues() []string {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+// A range of a numeric property: at least one bound, each finite, min not
+// above max.
+type NumberRange struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Min           *float64               `protobuf:"fixed64,1,opt,name=min,proto3,oneof" json:"min,omitempty"`
+	Max           *float64               `protobuf:"fixed64,2,opt,name=max,proto3,oneof" json:"max,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NumberRange) Reset() {
+	*x = NumberRange{}
+	mi := &file_ramino_v1_match_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NumberRange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NumberRange) ProtoMessage() {}
+
+func (x *NumberRange) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NumberRange.ProtoReflect.Descriptor instead.
+func (*NumberRange) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *NumberRange) GetMin() float64 {
+	if x != nil && x.Min != nil {
+		return *x.Min
+	}
+	return 0
+}
+
+func (x *NumberRange) GetMax() float64 {
+	if x != nil && x.Max != nil {
+		return *x.Max
+	}
+	return 0
+}
+
 // One message of SubmitTicket's stream.
 type SubmitTicketResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -323,7 +752,7 @@ type SubmitTicketResponse struct {
 
 func (x *SubmitTicketResponse) Reset() {
 	*x = SubmitTicketResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[2]
+	mi := &file_ramino_v1_match_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -335,7 +764,7 @@ func (x *SubmitTicketResponse) String() string {
 func (*SubmitTicketResponse) ProtoMessage() {}
 
 func (x *SubmitTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[2]
+	mi := &file_ramino_v1_match_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -348,7 +777,7 @@ func (x *SubmitTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitTicketResponse.ProtoReflect.Descriptor instead.
 func (*SubmitTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{2}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *SubmitTicketResponse) GetUpdate() *TicketUpdate {
@@ -369,7 +798,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[3]
+	mi := &file_ramino_v1_match_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -381,7 +810,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[3]
+	mi := &file_ramino_v1_match_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -394,7 +823,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{3}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *WatchTicketRequest) GetTicket() string {
@@ -414,7 +843,7 @@ type WatchTicketResponse struct {
 
 func (x *WatchTicketResponse) Reset() {
 	*x = WatchTicketResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[4]
+	mi := &file_ramino_v1_match_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -426,7 +855,7 @@ func (x *WatchTicketResponse) String() string {
 func (*WatchTicketResponse) ProtoMessage() {}
 
 func (x *WatchTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[4]
+	mi := &file_ramino_v1_match_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -439,7 +868,7 @@ func (x *WatchTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketResponse.ProtoReflect.Descriptor instead.
 func (*WatchTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{4}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WatchTicketResponse) GetUpdate() *TicketUpdate {
@@ -460,7 +889,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[5]
+	mi := &file_ramino_v1_match_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -472,7 +901,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[5]
+	mi := &file_ramino_v1_match_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -485,7 +914,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{5}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CancelTicketRequest) GetTicket() string {
@@ -505,7 +934,7 @@ type CancelTicketResponse struct {
 
 func (x *CancelTicketResponse) Reset() {
 	*x = CancelTicketResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[6]
+	mi := &file_ramino_v1_match_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -517,7 +946,7 @@ func (x *CancelTicketResponse) String() string {
 func (*CancelTicketResponse) ProtoMessage() {}
 
 func (x *CancelTicketResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[6]
+	mi := &file_ramino_v1_match_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -530,7 +959,7 @@ func (x *CancelTicketResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketResponse.ProtoReflect.Descriptor instead.
 func (*CancelTicketResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{6}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CancelTicketResponse) GetUpdate() *TicketUpdate {
@@ -549,7 +978,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	mi := &file_ramino_v1_match_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -561,7 +990,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[7]
+	mi := &file_ramino_v1_match_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -574,7 +1003,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{7}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{11}
 }
 
 // Response of ListTickets.
@@ -589,7 +1018,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	mi := &file_ramino_v1_match_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -601,7 +1030,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[8]
+	mi := &file_ramino_v1_match_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -614,7 +1043,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{8}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*TicketUpdate {
@@ -639,7 +1068,7 @@ type Rating struct {
 
 func (x *Rating) Reset() {
 	*x = Rating{}
-	mi := &file_ramino_v1_match_proto_msgTypes[9]
+	mi := &file_ramino_v1_match_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -651,7 +1080,7 @@ func (x *Rating) String() string {
 func (*Rating) ProtoMessage() {}
 
 func (x *Rating) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[9]
+	mi := &file_ramino_v1_match_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -664,7 +1093,7 @@ func (x *Rating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rating.ProtoReflect.Descriptor instead.
 func (*Rating) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{9}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Rating) GetMu() float64 {
@@ -705,7 +1134,7 @@ type GetRatingRequest struct {
 
 func (x *GetRatingRequest) Reset() {
 	*x = GetRatingRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[10]
+	mi := &file_ramino_v1_match_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -717,7 +1146,7 @@ func (x *GetRatingRequest) String() string {
 func (*GetRatingRequest) ProtoMessage() {}
 
 func (x *GetRatingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[10]
+	mi := &file_ramino_v1_match_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -730,7 +1159,7 @@ func (x *GetRatingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingRequest.ProtoReflect.Descriptor instead.
 func (*GetRatingRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{10}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetRatingRequest) GetVariant() string {
@@ -753,7 +1182,7 @@ type GetRatingResponse struct {
 
 func (x *GetRatingResponse) Reset() {
 	*x = GetRatingResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[11]
+	mi := &file_ramino_v1_match_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -765,7 +1194,7 @@ func (x *GetRatingResponse) String() string {
 func (*GetRatingResponse) ProtoMessage() {}
 
 func (x *GetRatingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[11]
+	mi := &file_ramino_v1_match_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -778,7 +1207,7 @@ func (x *GetRatingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingResponse.ProtoReflect.Descriptor instead.
 func (*GetRatingResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{11}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetRatingResponse) GetRating() *Rating {
@@ -810,7 +1239,7 @@ type LeaderboardEntry struct {
 
 func (x *LeaderboardEntry) Reset() {
 	*x = LeaderboardEntry{}
-	mi := &file_ramino_v1_match_proto_msgTypes[12]
+	mi := &file_ramino_v1_match_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -822,7 +1251,7 @@ func (x *LeaderboardEntry) String() string {
 func (*LeaderboardEntry) ProtoMessage() {}
 
 func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[12]
+	mi := &file_ramino_v1_match_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -835,7 +1264,7 @@ func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaderboardEntry.ProtoReflect.Descriptor instead.
 func (*LeaderboardEntry) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{12}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LeaderboardEntry) GetRank() int32 {
@@ -883,7 +1312,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[13]
+	mi := &file_ramino_v1_match_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -895,7 +1324,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[13]
+	mi := &file_ramino_v1_match_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -908,7 +1337,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{13}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListLeaderboardRequest) GetVariant() string {
@@ -955,7 +1384,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[14]
+	mi := &file_ramino_v1_match_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -967,7 +1396,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[14]
+	mi := &file_ramino_v1_match_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -980,7 +1409,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{14}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListLeaderboardResponse) GetEntries() []*LeaderboardEntry {
@@ -1023,7 +1452,7 @@ type PlayerGameSeat struct {
 
 func (x *PlayerGameSeat) Reset() {
 	*x = PlayerGameSeat{}
-	mi := &file_ramino_v1_match_proto_msgTypes[15]
+	mi := &file_ramino_v1_match_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1035,7 +1464,7 @@ func (x *PlayerGameSeat) String() string {
 func (*PlayerGameSeat) ProtoMessage() {}
 
 func (x *PlayerGameSeat) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[15]
+	mi := &file_ramino_v1_match_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1048,7 +1477,7 @@ func (x *PlayerGameSeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerGameSeat.ProtoReflect.Descriptor instead.
 func (*PlayerGameSeat) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{15}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PlayerGameSeat) GetSeat() int32 {
@@ -1111,7 +1540,7 @@ type PlayerGame struct {
 
 func (x *PlayerGame) Reset() {
 	*x = PlayerGame{}
-	mi := &file_ramino_v1_match_proto_msgTypes[16]
+	mi := &file_ramino_v1_match_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1552,7 @@ func (x *PlayerGame) String() string {
 func (*PlayerGame) ProtoMessage() {}
 
 func (x *PlayerGame) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[16]
+	mi := &file_ramino_v1_match_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1565,7 @@ func (x *PlayerGame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerGame.ProtoReflect.Descriptor instead.
 func (*PlayerGame) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{16}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PlayerGame) GetGame() string {
@@ -1201,7 +1630,7 @@ type ListPlayerGamesRequest struct {
 
 func (x *ListPlayerGamesRequest) Reset() {
 	*x = ListPlayerGamesRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[17]
+	mi := &file_ramino_v1_match_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1213,7 +1642,7 @@ func (x *ListPlayerGamesRequest) String() string {
 func (*ListPlayerGamesRequest) ProtoMessage() {}
 
 func (x *ListPlayerGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[17]
+	mi := &file_ramino_v1_match_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1226,7 +1655,7 @@ func (x *ListPlayerGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPlayerGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListPlayerGamesRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{17}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListPlayerGamesRequest) GetVariant() string {
@@ -1253,7 +1682,7 @@ type ListPlayerGamesResponse struct {
 
 func (x *ListPlayerGamesResponse) Reset() {
 	*x = ListPlayerGamesResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[18]
+	mi := &file_ramino_v1_match_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1265,7 +1694,7 @@ func (x *ListPlayerGamesResponse) String() string {
 func (*ListPlayerGamesResponse) ProtoMessage() {}
 
 func (x *ListPlayerGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[18]
+	mi := &file_ramino_v1_match_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1278,7 +1707,7 @@ func (x *ListPlayerGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPlayerGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListPlayerGamesResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{18}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListPlayerGamesResponse) GetGames() []*PlayerGame {
@@ -1299,7 +1728,7 @@ type GetGameRecordRequest struct {
 
 func (x *GetGameRecordRequest) Reset() {
 	*x = GetGameRecordRequest{}
-	mi := &file_ramino_v1_match_proto_msgTypes[19]
+	mi := &file_ramino_v1_match_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1311,7 +1740,7 @@ func (x *GetGameRecordRequest) String() string {
 func (*GetGameRecordRequest) ProtoMessage() {}
 
 func (x *GetGameRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[19]
+	mi := &file_ramino_v1_match_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1324,7 +1753,7 @@ func (x *GetGameRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRecordRequest.ProtoReflect.Descriptor instead.
 func (*GetGameRecordRequest) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{19}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetGameRecordRequest) GetName() string {
@@ -1354,7 +1783,7 @@ type GetGameRecordResponse struct {
 
 func (x *GetGameRecordResponse) Reset() {
 	*x = GetGameRecordResponse{}
-	mi := &file_ramino_v1_match_proto_msgTypes[20]
+	mi := &file_ramino_v1_match_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1366,7 +1795,7 @@ func (x *GetGameRecordResponse) String() string {
 func (*GetGameRecordResponse) ProtoMessage() {}
 
 func (x *GetGameRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_match_proto_msgTypes[20]
+	mi := &file_ramino_v1_match_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1379,7 +1808,7 @@ func (x *GetGameRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRecordResponse.ProtoReflect.Descriptor instead.
 func (*GetGameRecordResponse) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_match_proto_rawDescGZIP(), []int{20}
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetGameRecordResponse) GetName() string {
@@ -1424,11 +1853,643 @@ func (x *GetGameRecordResponse) GetEvents() []*GameEvent {
 	return nil
 }
 
+// A party's player.
+type PartyMember struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The player (the player token's subject).
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	// The name the player sits under.
+	PlayerName    string `protobuf:"bytes,2,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PartyMember) Reset() {
+	*x = PartyMember{}
+	mi := &file_ramino_v1_match_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PartyMember) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PartyMember) ProtoMessage() {}
+
+func (x *PartyMember) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PartyMember.ProtoReflect.Descriptor instead.
+func (*PartyMember) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *PartyMember) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *PartyMember) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Players who queue as one ticket and sit in one game.
+type Party struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Name   string       `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Leader *PartyMember `protobuf:"bytes,2,opt,name=leader,proto3" json:"leader,omitempty"`
+	// The players besides the leader, in the order they joined.
+	Members []*PartyMember `protobuf:"bytes,3,rep,name=members,proto3" json:"members,omitempty"`
+	// `tickets/{ticket}`: its last ticket (empty: none yet), live while the
+	// party queues (no one joins meanwhile).
+	Ticket string `protobuf:"bytes,4,opt,name=ticket,proto3" json:"ticket,omitempty"`
+	// The most players it may hold, its leader included.
+	MaxPlayers int32 `protobuf:"varint,5,opt,name=max_players,json=maxPlayers,proto3" json:"max_players,omitempty"`
+	// When the server forgets it (each change pushes it back).
+	ExpireTime    *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Party) Reset() {
+	*x = Party{}
+	mi := &file_ramino_v1_match_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Party) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Party) ProtoMessage() {}
+
+func (x *Party) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Party.ProtoReflect.Descriptor instead.
+func (*Party) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *Party) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Party) GetLeader() *PartyMember {
+	if x != nil {
+		return x.Leader
+	}
+	return nil
+}
+
+func (x *Party) GetMembers() []*PartyMember {
+	if x != nil {
+		return x.Members
+	}
+	return nil
+}
+
+func (x *Party) GetTicket() string {
+	if x != nil {
+		return x.Ticket
+	}
+	return ""
+}
+
+func (x *Party) GetMaxPlayers() int32 {
+	if x != nil {
+		return x.MaxPlayers
+	}
+	return 0
+}
+
+func (x *Party) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+// Request of CreateParty.
+type CreatePartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name the leader sits under.
+	PlayerName    string `protobuf:"bytes,1,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatePartyRequest) Reset() {
+	*x = CreatePartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatePartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatePartyRequest) ProtoMessage() {}
+
+func (x *CreatePartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatePartyRequest.ProtoReflect.Descriptor instead.
+func (*CreatePartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *CreatePartyRequest) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Response of CreateParty.
+type CreatePartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Party         *Party                 `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatePartyResponse) Reset() {
+	*x = CreatePartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatePartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatePartyResponse) ProtoMessage() {}
+
+func (x *CreatePartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatePartyResponse.ProtoReflect.Descriptor instead.
+func (*CreatePartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *CreatePartyResponse) GetParty() *Party {
+	if x != nil {
+		return x.Party
+	}
+	return nil
+}
+
+// Request of InviteToParty.
+type InviteToPartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	// The player invited (their player token's subject).
+	Player        string `protobuf:"bytes,2,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InviteToPartyRequest) Reset() {
+	*x = InviteToPartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InviteToPartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InviteToPartyRequest) ProtoMessage() {}
+
+func (x *InviteToPartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InviteToPartyRequest.ProtoReflect.Descriptor instead.
+func (*InviteToPartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *InviteToPartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *InviteToPartyRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+// Response of InviteToParty.
+type InviteToPartyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the invited player gives JoinParty (an open invitation of the same
+	// player is replaced).
+	Invitation string `protobuf:"bytes,1,opt,name=invitation,proto3" json:"invitation,omitempty"`
+	// After this it is refused (INVITATION_EXPIRED).
+	ExpireTime    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InviteToPartyResponse) Reset() {
+	*x = InviteToPartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InviteToPartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InviteToPartyResponse) ProtoMessage() {}
+
+func (x *InviteToPartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InviteToPartyResponse.ProtoReflect.Descriptor instead.
+func (*InviteToPartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *InviteToPartyResponse) GetInvitation() string {
+	if x != nil {
+		return x.Invitation
+	}
+	return ""
+}
+
+func (x *InviteToPartyResponse) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+// Request of JoinParty.
+type JoinPartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	// The invitation's id, naming the caller (NOT_INVITED otherwise); accepted
+	// once (INVITATION_USED), before it expires (INVITATION_EXPIRED).
+	Invitation string `protobuf:"bytes,2,opt,name=invitation,proto3" json:"invitation,omitempty"`
+	// The name to sit under.
+	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JoinPartyRequest) Reset() {
+	*x = JoinPartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JoinPartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JoinPartyRequest) ProtoMessage() {}
+
+func (x *JoinPartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JoinPartyRequest.ProtoReflect.Descriptor instead.
+func (*JoinPartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *JoinPartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *JoinPartyRequest) GetInvitation() string {
+	if x != nil {
+		return x.Invitation
+	}
+	return ""
+}
+
+func (x *JoinPartyRequest) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Response of JoinParty.
+type JoinPartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Party         *Party                 `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JoinPartyResponse) Reset() {
+	*x = JoinPartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JoinPartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JoinPartyResponse) ProtoMessage() {}
+
+func (x *JoinPartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JoinPartyResponse.ProtoReflect.Descriptor instead.
+func (*JoinPartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *JoinPartyResponse) GetParty() *Party {
+	if x != nil {
+		return x.Party
+	}
+	return nil
+}
+
+// Request of LeaveParty.
+type LeavePartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party         string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeavePartyRequest) Reset() {
+	*x = LeavePartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeavePartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeavePartyRequest) ProtoMessage() {}
+
+func (x *LeavePartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeavePartyRequest.ProtoReflect.Descriptor instead.
+func (*LeavePartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *LeavePartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+// Response of LeaveParty.
+type LeavePartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeavePartyResponse) Reset() {
+	*x = LeavePartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeavePartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeavePartyResponse) ProtoMessage() {}
+
+func (x *LeavePartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeavePartyResponse.ProtoReflect.Descriptor instead.
+func (*LeavePartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{34}
+}
+
+// Request of GetParty.
+type GetPartyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `parties/{party}`.
+	Party         string `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPartyRequest) Reset() {
+	*x = GetPartyRequest{}
+	mi := &file_ramino_v1_match_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPartyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPartyRequest) ProtoMessage() {}
+
+func (x *GetPartyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPartyRequest.ProtoReflect.Descriptor instead.
+func (*GetPartyRequest) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *GetPartyRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+// Response of GetParty.
+type GetPartyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Party         *Party                 `protobuf:"bytes,1,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPartyResponse) Reset() {
+	*x = GetPartyResponse{}
+	mi := &file_ramino_v1_match_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPartyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPartyResponse) ProtoMessage() {}
+
+func (x *GetPartyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_match_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPartyResponse.ProtoReflect.Descriptor instead.
+func (*GetPartyResponse) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_match_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *GetPartyResponse) GetParty() *Party {
+	if x != nil {
+		return x.Party
+	}
+	return nil
+}
+
 var File_ramino_v1_match_proto protoreflect.FileDescriptor
 
 const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
-	"\x15ramino/v1/match.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\xfd\x01\n" +
+	"\x15ramino/v1/match.proto\x12\tramino.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14ramino/v1/game.proto\x1a\x15ramino/v1/types.proto\"\x8c\x03\n" +
 	"\fTicketUpdate\x12\x16\n" +
 	"\x06ticket\x18\x01 \x01(\tR\x06ticket\x12,\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x16.ramino.v1.TicketStateR\x05state\x12#\n" +
@@ -1438,7 +2499,21 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"seat_token\x18\x06 \x01(\tR\tseatToken\x12;\n" +
 	"\vsubmit_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"submitTime\"\xad\x03\n" +
+	"submitTime\x12\x14\n" +
+	"\x05party\x18\b \x01(\tR\x05party\x123\n" +
+	"\topponents\x18\t \x03(\v2\x15.ramino.v1.TicketSeatR\topponents\x12\x1d\n" +
+	"\n" +
+	"queue_size\x18\n" +
+	" \x01(\x05R\tqueueSize\x12#\n" +
+	"\rexpected_wait\x18\v \x01(\x01R\fexpectedWait\"\x98\x01\n" +
+	"\n" +
+	"TicketSeat\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n" +
+	"\vplayer_name\x18\x02 \x01(\tR\n" +
+	"playerName\x12\x16\n" +
+	"\x06player\x18\x03 \x01(\tR\x06player\x12%\n" +
+	"\x03bot\x18\x04 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\x12\x16\n" +
+	"\x06rating\x18\x05 \x01(\x01R\x06rating\"\xc2\x05\n" +
 	"\x13SubmitTicketRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12\x1b\n" +
@@ -1452,10 +2527,38 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"playerName\x12!\n" +
 	"\fwithout_bots\x18\b \x01(\bR\vwithoutBots\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\t \x01(\tR\trequestId\x1a=\n" +
+	"request_id\x18\t \x01(\tR\trequestId\x12\x14\n" +
+	"\x05party\x18\n" +
+	" \x01(\tR\x05party\x12d\n" +
+	"\x12numeric_properties\x18\v \x03(\v25.ramino.v1.SubmitTicketRequest.NumericPropertiesEntryR\x11numericProperties\x120\n" +
+	"\aclauses\x18\f \x03(\v2\x16.ramino.v1.MatchClauseR\aclauses\x12\x1f\n" +
+	"\vrating_band\x18\r \x01(\x01R\n" +
+	"ratingBand\x1a=\n" +
 	"\x0fPropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"G\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1aD\n" +
+	"\x16NumericPropertiesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\x90\x02\n" +
+	"\vMatchClause\x122\n" +
+	"\x05occur\x18\x01 \x01(\x0e2\x1c.ramino.v1.MatchClause.OccurR\x05occur\x12\x10\n" +
+	"\x03key\x18\x02 \x01(\tR\x03key\x12-\n" +
+	"\x06any_of\x18\x03 \x01(\v2\x14.ramino.v1.StringSetH\x00R\x05anyOf\x12.\n" +
+	"\x05range\x18\x04 \x01(\v2\x16.ramino.v1.NumberRangeH\x00R\x05range\"T\n" +
+	"\x05Occur\x12\x15\n" +
+	"\x11OCCUR_UNSPECIFIED\x10\x00\x12\x0e\n" +
+	"\n" +
+	"OCCUR_MUST\x10\x01\x12\x10\n" +
+	"\fOCCUR_SHOULD\x10\x02\x12\x12\n" +
+	"\x0eOCCUR_MUST_NOT\x10\x03B\x06\n" +
+	"\x04test\"#\n" +
+	"\tStringSet\x12\x16\n" +
+	"\x06values\x18\x01 \x03(\tR\x06values\"K\n" +
+	"\vNumberRange\x12\x15\n" +
+	"\x03min\x18\x01 \x01(\x01H\x00R\x03min\x88\x01\x01\x12\x15\n" +
+	"\x03max\x18\x02 \x01(\x01H\x01R\x03max\x88\x01\x01B\x06\n" +
+	"\x04_minB\x06\n" +
+	"\x04_max\"G\n" +
 	"\x14SubmitTicketResponse\x12/\n" +
 	"\x06update\x18\x01 \x01(\v2\x17.ramino.v1.TicketUpdateR\x06update\",\n" +
 	"\x12WatchTicketRequest\x12\x16\n" +
@@ -1529,14 +2632,57 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"parameters\x12\x12\n" +
 	"\x04seed\x18\x04 \x01(\tR\x04seed\x12\x1b\n" +
 	"\tseed_hash\x18\x05 \x01(\tR\bseedHash\x12,\n" +
-	"\x06events\x18\x06 \x03(\v2\x14.ramino.v1.GameEventR\x06events*\xb1\x01\n" +
+	"\x06events\x18\x06 \x03(\v2\x14.ramino.v1.GameEventR\x06events\"F\n" +
+	"\vPartyMember\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x1f\n" +
+	"\vplayer_name\x18\x02 \x01(\tR\n" +
+	"playerName\"\xf3\x01\n" +
+	"\x05Party\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12.\n" +
+	"\x06leader\x18\x02 \x01(\v2\x16.ramino.v1.PartyMemberR\x06leader\x120\n" +
+	"\amembers\x18\x03 \x03(\v2\x16.ramino.v1.PartyMemberR\amembers\x12\x16\n" +
+	"\x06ticket\x18\x04 \x01(\tR\x06ticket\x12\x1f\n" +
+	"\vmax_players\x18\x05 \x01(\x05R\n" +
+	"maxPlayers\x12;\n" +
+	"\vexpire_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\"5\n" +
+	"\x12CreatePartyRequest\x12\x1f\n" +
+	"\vplayer_name\x18\x01 \x01(\tR\n" +
+	"playerName\"=\n" +
+	"\x13CreatePartyResponse\x12&\n" +
+	"\x05party\x18\x01 \x01(\v2\x10.ramino.v1.PartyR\x05party\"D\n" +
+	"\x14InviteToPartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\x12\x16\n" +
+	"\x06player\x18\x02 \x01(\tR\x06player\"t\n" +
+	"\x15InviteToPartyResponse\x12\x1e\n" +
+	"\n" +
+	"invitation\x18\x01 \x01(\tR\n" +
+	"invitation\x12;\n" +
+	"\vexpire_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\"i\n" +
+	"\x10JoinPartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\x12\x1e\n" +
+	"\n" +
+	"invitation\x18\x02 \x01(\tR\n" +
+	"invitation\x12\x1f\n" +
+	"\vplayer_name\x18\x03 \x01(\tR\n" +
+	"playerName\";\n" +
+	"\x11JoinPartyResponse\x12&\n" +
+	"\x05party\x18\x01 \x01(\v2\x10.ramino.v1.PartyR\x05party\")\n" +
+	"\x11LeavePartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\"\x14\n" +
+	"\x12LeavePartyResponse\"'\n" +
+	"\x0fGetPartyRequest\x12\x14\n" +
+	"\x05party\x18\x01 \x01(\tR\x05party\":\n" +
+	"\x10GetPartyResponse\x12&\n" +
+	"\x05party\x18\x01 \x01(\v2\x10.ramino.v1.PartyR\x05party*\xb1\x01\n" +
 	"\vTicketState\x12\x1c\n" +
 	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16TICKET_STATE_SEARCHING\x10\x01\x12\x18\n" +
 	"\x14TICKET_STATE_WIDENED\x10\x02\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x03\x12\x18\n" +
 	"\x14TICKET_STATE_EXPIRED\x10\x04\x12\x1a\n" +
-	"\x16TICKET_STATE_CANCELLED\x10\x052\xa0\x05\n" +
+	"\x16TICKET_STATE_CANCELLED\x10\x052\x9a\b\n" +
 	"\fMatchService\x12Q\n" +
 	"\fSubmitTicket\x12\x1e.ramino.v1.SubmitTicketRequest\x1a\x1f.ramino.v1.SubmitTicketResponse0\x01\x12N\n" +
 	"\vWatchTicket\x12\x1d.ramino.v1.WatchTicketRequest\x1a\x1e.ramino.v1.WatchTicketResponse0\x01\x12O\n" +
@@ -1545,7 +2691,13 @@ const file_ramino_v1_match_proto_rawDesc = "" +
 	"\tGetRating\x12\x1b.ramino.v1.GetRatingRequest\x1a\x1c.ramino.v1.GetRatingResponse\x12X\n" +
 	"\x0fListLeaderboard\x12!.ramino.v1.ListLeaderboardRequest\x1a\".ramino.v1.ListLeaderboardResponse\x12X\n" +
 	"\x0fListPlayerGames\x12!.ramino.v1.ListPlayerGamesRequest\x1a\".ramino.v1.ListPlayerGamesResponse\x12R\n" +
-	"\rGetGameRecord\x12\x1f.ramino.v1.GetGameRecordRequest\x1a .ramino.v1.GetGameRecordResponseB\x9c\x01\n" +
+	"\rGetGameRecord\x12\x1f.ramino.v1.GetGameRecordRequest\x1a .ramino.v1.GetGameRecordResponse\x12L\n" +
+	"\vCreateParty\x12\x1d.ramino.v1.CreatePartyRequest\x1a\x1e.ramino.v1.CreatePartyResponse\x12R\n" +
+	"\rInviteToParty\x12\x1f.ramino.v1.InviteToPartyRequest\x1a .ramino.v1.InviteToPartyResponse\x12F\n" +
+	"\tJoinParty\x12\x1b.ramino.v1.JoinPartyRequest\x1a\x1c.ramino.v1.JoinPartyResponse\x12I\n" +
+	"\n" +
+	"LeaveParty\x12\x1c.ramino.v1.LeavePartyRequest\x1a\x1d.ramino.v1.LeavePartyResponse\x12C\n" +
+	"\bGetParty\x12\x1a.ramino.v1.GetPartyRequest\x1a\x1b.ramino.v1.GetPartyResponseB\x9c\x01\n" +
 	"\rcom.ramino.v1B\n" +
 	"MatchProtoP\x01Z:github.com/ramino/ramino/clients/go/gen/ramino/v1;raminov1\xa2\x02\x03RXX\xaa\x02\tRamino.V1\xca\x02\tRamino\\V1\xe2\x02\x15Ramino\\V1\\GPBMetadata\xea\x02\n" +
 	"Ramino::V1b\x06proto3"
@@ -1562,76 +2714,119 @@ func file_ramino_v1_match_proto_rawDescGZIP() []byte {
 	return file_ramino_v1_match_proto_rawDescData
 }
 
-var file_ramino_v1_match_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_ramino_v1_match_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_ramino_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_ramino_v1_match_proto_goTypes = []any{
 	(TicketState)(0),                // 0: ramino.v1.TicketState
-	(*TicketUpdate)(nil),            // 1: ramino.v1.TicketUpdate
-	(*SubmitTicketRequest)(nil),     // 2: ramino.v1.SubmitTicketRequest
-	(*SubmitTicketResponse)(nil),    // 3: ramino.v1.SubmitTicketResponse
-	(*WatchTicketRequest)(nil),      // 4: ramino.v1.WatchTicketRequest
-	(*WatchTicketResponse)(nil),     // 5: ramino.v1.WatchTicketResponse
-	(*CancelTicketRequest)(nil),     // 6: ramino.v1.CancelTicketRequest
-	(*CancelTicketResponse)(nil),    // 7: ramino.v1.CancelTicketResponse
-	(*ListTicketsRequest)(nil),      // 8: ramino.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 9: ramino.v1.ListTicketsResponse
-	(*Rating)(nil),                  // 10: ramino.v1.Rating
-	(*GetRatingRequest)(nil),        // 11: ramino.v1.GetRatingRequest
-	(*GetRatingResponse)(nil),       // 12: ramino.v1.GetRatingResponse
-	(*LeaderboardEntry)(nil),        // 13: ramino.v1.LeaderboardEntry
-	(*ListLeaderboardRequest)(nil),  // 14: ramino.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 15: ramino.v1.ListLeaderboardResponse
-	(*PlayerGameSeat)(nil),          // 16: ramino.v1.PlayerGameSeat
-	(*PlayerGame)(nil),              // 17: ramino.v1.PlayerGame
-	(*ListPlayerGamesRequest)(nil),  // 18: ramino.v1.ListPlayerGamesRequest
-	(*ListPlayerGamesResponse)(nil), // 19: ramino.v1.ListPlayerGamesResponse
-	(*GetGameRecordRequest)(nil),    // 20: ramino.v1.GetGameRecordRequest
-	(*GetGameRecordResponse)(nil),   // 21: ramino.v1.GetGameRecordResponse
-	nil,                             // 22: ramino.v1.SubmitTicketRequest.PropertiesEntry
-	(*timestamppb.Timestamp)(nil),   // 23: google.protobuf.Timestamp
-	(*VariantParameters)(nil),       // 24: ramino.v1.VariantParameters
-	(*GameEvent)(nil),               // 25: ramino.v1.GameEvent
+	(MatchClause_Occur)(0),          // 1: ramino.v1.MatchClause.Occur
+	(*TicketUpdate)(nil),            // 2: ramino.v1.TicketUpdate
+	(*TicketSeat)(nil),              // 3: ramino.v1.TicketSeat
+	(*SubmitTicketRequest)(nil),     // 4: ramino.v1.SubmitTicketRequest
+	(*MatchClause)(nil),             // 5: ramino.v1.MatchClause
+	(*StringSet)(nil),               // 6: ramino.v1.StringSet
+	(*NumberRange)(nil),             // 7: ramino.v1.NumberRange
+	(*SubmitTicketResponse)(nil),    // 8: ramino.v1.SubmitTicketResponse
+	(*WatchTicketRequest)(nil),      // 9: ramino.v1.WatchTicketRequest
+	(*WatchTicketResponse)(nil),     // 10: ramino.v1.WatchTicketResponse
+	(*CancelTicketRequest)(nil),     // 11: ramino.v1.CancelTicketRequest
+	(*CancelTicketResponse)(nil),    // 12: ramino.v1.CancelTicketResponse
+	(*ListTicketsRequest)(nil),      // 13: ramino.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 14: ramino.v1.ListTicketsResponse
+	(*Rating)(nil),                  // 15: ramino.v1.Rating
+	(*GetRatingRequest)(nil),        // 16: ramino.v1.GetRatingRequest
+	(*GetRatingResponse)(nil),       // 17: ramino.v1.GetRatingResponse
+	(*LeaderboardEntry)(nil),        // 18: ramino.v1.LeaderboardEntry
+	(*ListLeaderboardRequest)(nil),  // 19: ramino.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 20: ramino.v1.ListLeaderboardResponse
+	(*PlayerGameSeat)(nil),          // 21: ramino.v1.PlayerGameSeat
+	(*PlayerGame)(nil),              // 22: ramino.v1.PlayerGame
+	(*ListPlayerGamesRequest)(nil),  // 23: ramino.v1.ListPlayerGamesRequest
+	(*ListPlayerGamesResponse)(nil), // 24: ramino.v1.ListPlayerGamesResponse
+	(*GetGameRecordRequest)(nil),    // 25: ramino.v1.GetGameRecordRequest
+	(*GetGameRecordResponse)(nil),   // 26: ramino.v1.GetGameRecordResponse
+	(*PartyMember)(nil),             // 27: ramino.v1.PartyMember
+	(*Party)(nil),                   // 28: ramino.v1.Party
+	(*CreatePartyRequest)(nil),      // 29: ramino.v1.CreatePartyRequest
+	(*CreatePartyResponse)(nil),     // 30: ramino.v1.CreatePartyResponse
+	(*InviteToPartyRequest)(nil),    // 31: ramino.v1.InviteToPartyRequest
+	(*InviteToPartyResponse)(nil),   // 32: ramino.v1.InviteToPartyResponse
+	(*JoinPartyRequest)(nil),        // 33: ramino.v1.JoinPartyRequest
+	(*JoinPartyResponse)(nil),       // 34: ramino.v1.JoinPartyResponse
+	(*LeavePartyRequest)(nil),       // 35: ramino.v1.LeavePartyRequest
+	(*LeavePartyResponse)(nil),      // 36: ramino.v1.LeavePartyResponse
+	(*GetPartyRequest)(nil),         // 37: ramino.v1.GetPartyRequest
+	(*GetPartyResponse)(nil),        // 38: ramino.v1.GetPartyResponse
+	nil,                             // 39: ramino.v1.SubmitTicketRequest.PropertiesEntry
+	nil,                             // 40: ramino.v1.SubmitTicketRequest.NumericPropertiesEntry
+	(*timestamppb.Timestamp)(nil),   // 41: google.protobuf.Timestamp
+	(BotLevel)(0),                   // 42: ramino.v1.BotLevel
+	(*VariantParameters)(nil),       // 43: ramino.v1.VariantParameters
+	(*GameEvent)(nil),               // 44: ramino.v1.GameEvent
 }
 var file_ramino_v1_match_proto_depIdxs = []int32{
 	0,  // 0: ramino.v1.TicketUpdate.state:type_name -> ramino.v1.TicketState
-	23, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
-	24, // 2: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
-	22, // 3: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
-	1,  // 4: ramino.v1.SubmitTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	1,  // 5: ramino.v1.WatchTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	1,  // 6: ramino.v1.CancelTicketResponse.update:type_name -> ramino.v1.TicketUpdate
-	1,  // 7: ramino.v1.ListTicketsResponse.tickets:type_name -> ramino.v1.TicketUpdate
-	10, // 8: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
-	10, // 9: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
-	13, // 10: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
-	23, // 11: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
-	16, // 12: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
-	10, // 13: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
-	10, // 14: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
-	17, // 15: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
-	24, // 16: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
-	25, // 17: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
-	2,  // 18: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
-	4,  // 19: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
-	6,  // 20: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
-	8,  // 21: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
-	11, // 22: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
-	14, // 23: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
-	18, // 24: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
-	20, // 25: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
-	3,  // 26: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
-	5,  // 27: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
-	7,  // 28: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
-	9,  // 29: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
-	12, // 30: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
-	15, // 31: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
-	19, // 32: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
-	21, // 33: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
-	26, // [26:34] is the sub-list for method output_type
-	18, // [18:26] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	41, // 1: ramino.v1.TicketUpdate.submit_time:type_name -> google.protobuf.Timestamp
+	3,  // 2: ramino.v1.TicketUpdate.opponents:type_name -> ramino.v1.TicketSeat
+	42, // 3: ramino.v1.TicketSeat.bot:type_name -> ramino.v1.BotLevel
+	43, // 4: ramino.v1.SubmitTicketRequest.overrides:type_name -> ramino.v1.VariantParameters
+	39, // 5: ramino.v1.SubmitTicketRequest.properties:type_name -> ramino.v1.SubmitTicketRequest.PropertiesEntry
+	40, // 6: ramino.v1.SubmitTicketRequest.numeric_properties:type_name -> ramino.v1.SubmitTicketRequest.NumericPropertiesEntry
+	5,  // 7: ramino.v1.SubmitTicketRequest.clauses:type_name -> ramino.v1.MatchClause
+	1,  // 8: ramino.v1.MatchClause.occur:type_name -> ramino.v1.MatchClause.Occur
+	6,  // 9: ramino.v1.MatchClause.any_of:type_name -> ramino.v1.StringSet
+	7,  // 10: ramino.v1.MatchClause.range:type_name -> ramino.v1.NumberRange
+	2,  // 11: ramino.v1.SubmitTicketResponse.update:type_name -> ramino.v1.TicketUpdate
+	2,  // 12: ramino.v1.WatchTicketResponse.update:type_name -> ramino.v1.TicketUpdate
+	2,  // 13: ramino.v1.CancelTicketResponse.update:type_name -> ramino.v1.TicketUpdate
+	2,  // 14: ramino.v1.ListTicketsResponse.tickets:type_name -> ramino.v1.TicketUpdate
+	15, // 15: ramino.v1.GetRatingResponse.rating:type_name -> ramino.v1.Rating
+	15, // 16: ramino.v1.LeaderboardEntry.rating:type_name -> ramino.v1.Rating
+	18, // 17: ramino.v1.ListLeaderboardResponse.entries:type_name -> ramino.v1.LeaderboardEntry
+	41, // 18: ramino.v1.PlayerGame.finish_time:type_name -> google.protobuf.Timestamp
+	21, // 19: ramino.v1.PlayerGame.seats:type_name -> ramino.v1.PlayerGameSeat
+	15, // 20: ramino.v1.PlayerGame.rating_before:type_name -> ramino.v1.Rating
+	15, // 21: ramino.v1.PlayerGame.rating_after:type_name -> ramino.v1.Rating
+	22, // 22: ramino.v1.ListPlayerGamesResponse.games:type_name -> ramino.v1.PlayerGame
+	43, // 23: ramino.v1.GetGameRecordResponse.parameters:type_name -> ramino.v1.VariantParameters
+	44, // 24: ramino.v1.GetGameRecordResponse.events:type_name -> ramino.v1.GameEvent
+	27, // 25: ramino.v1.Party.leader:type_name -> ramino.v1.PartyMember
+	27, // 26: ramino.v1.Party.members:type_name -> ramino.v1.PartyMember
+	41, // 27: ramino.v1.Party.expire_time:type_name -> google.protobuf.Timestamp
+	28, // 28: ramino.v1.CreatePartyResponse.party:type_name -> ramino.v1.Party
+	41, // 29: ramino.v1.InviteToPartyResponse.expire_time:type_name -> google.protobuf.Timestamp
+	28, // 30: ramino.v1.JoinPartyResponse.party:type_name -> ramino.v1.Party
+	28, // 31: ramino.v1.GetPartyResponse.party:type_name -> ramino.v1.Party
+	4,  // 32: ramino.v1.MatchService.SubmitTicket:input_type -> ramino.v1.SubmitTicketRequest
+	9,  // 33: ramino.v1.MatchService.WatchTicket:input_type -> ramino.v1.WatchTicketRequest
+	11, // 34: ramino.v1.MatchService.CancelTicket:input_type -> ramino.v1.CancelTicketRequest
+	13, // 35: ramino.v1.MatchService.ListTickets:input_type -> ramino.v1.ListTicketsRequest
+	16, // 36: ramino.v1.MatchService.GetRating:input_type -> ramino.v1.GetRatingRequest
+	19, // 37: ramino.v1.MatchService.ListLeaderboard:input_type -> ramino.v1.ListLeaderboardRequest
+	23, // 38: ramino.v1.MatchService.ListPlayerGames:input_type -> ramino.v1.ListPlayerGamesRequest
+	25, // 39: ramino.v1.MatchService.GetGameRecord:input_type -> ramino.v1.GetGameRecordRequest
+	29, // 40: ramino.v1.MatchService.CreateParty:input_type -> ramino.v1.CreatePartyRequest
+	31, // 41: ramino.v1.MatchService.InviteToParty:input_type -> ramino.v1.InviteToPartyRequest
+	33, // 42: ramino.v1.MatchService.JoinParty:input_type -> ramino.v1.JoinPartyRequest
+	35, // 43: ramino.v1.MatchService.LeaveParty:input_type -> ramino.v1.LeavePartyRequest
+	37, // 44: ramino.v1.MatchService.GetParty:input_type -> ramino.v1.GetPartyRequest
+	8,  // 45: ramino.v1.MatchService.SubmitTicket:output_type -> ramino.v1.SubmitTicketResponse
+	10, // 46: ramino.v1.MatchService.WatchTicket:output_type -> ramino.v1.WatchTicketResponse
+	12, // 47: ramino.v1.MatchService.CancelTicket:output_type -> ramino.v1.CancelTicketResponse
+	14, // 48: ramino.v1.MatchService.ListTickets:output_type -> ramino.v1.ListTicketsResponse
+	17, // 49: ramino.v1.MatchService.GetRating:output_type -> ramino.v1.GetRatingResponse
+	20, // 50: ramino.v1.MatchService.ListLeaderboard:output_type -> ramino.v1.ListLeaderboardResponse
+	24, // 51: ramino.v1.MatchService.ListPlayerGames:output_type -> ramino.v1.ListPlayerGamesResponse
+	26, // 52: ramino.v1.MatchService.GetGameRecord:output_type -> ramino.v1.GetGameRecordResponse
+	30, // 53: ramino.v1.MatchService.CreateParty:output_type -> ramino.v1.CreatePartyResponse
+	32, // 54: ramino.v1.MatchService.InviteToParty:output_type -> ramino.v1.InviteToPartyResponse
+	34, // 55: ramino.v1.MatchService.JoinParty:output_type -> ramino.v1.JoinPartyResponse
+	36, // 56: ramino.v1.MatchService.LeaveParty:output_type -> ramino.v1.LeavePartyResponse
+	38, // 57: ramino.v1.MatchService.GetParty:output_type -> ramino.v1.GetPartyResponse
+	45, // [45:58] is the sub-list for method output_type
+	32, // [32:45] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_match_proto_init() }
@@ -1641,13 +2836,18 @@ func file_ramino_v1_match_proto_init() {
 	}
 	file_ramino_v1_game_proto_init()
 	file_ramino_v1_types_proto_init()
+	file_ramino_v1_match_proto_msgTypes[3].OneofWrappers = []any{
+		(*MatchClause_AnyOf)(nil),
+		(*MatchClause_Range)(nil),
+	}
+	file_ramino_v1_match_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_match_proto_rawDesc), len(file_ramino_v1_match_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   22,
+			NumEnums:      2,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -27,6 +27,11 @@ const (
 	MatchService_ListLeaderboard_FullMethodName = "/ramino.v1.MatchService/ListLeaderboard"
 	MatchService_ListPlayerGames_FullMethodName = "/ramino.v1.MatchService/ListPlayerGames"
 	MatchService_GetGameRecord_FullMethodName   = "/ramino.v1.MatchService/GetGameRecord"
+	MatchService_CreateParty_FullMethodName     = "/ramino.v1.MatchService/CreateParty"
+	MatchService_InviteToParty_FullMethodName   = "/ramino.v1.MatchService/InviteToParty"
+	MatchService_JoinParty_FullMethodName       = "/ramino.v1.MatchService/JoinParty"
+	MatchService_LeaveParty_FullMethodName      = "/ramino.v1.MatchService/LeaveParty"
+	MatchService_GetParty_FullMethodName        = "/ramino.v1.MatchService/GetParty"
 )
 
 // MatchServiceClient is the client API for MatchService service.
@@ -66,6 +71,20 @@ type MatchServiceClient interface {
 	// from which every deal, draw and reshuffle follows (the deterministic
 	// shuffle), so that any client can replay the game and check it.
 	GetGameRecord(ctx context.Context, in *GetGameRecordRequest, opts ...grpc.CallOption) (*GetGameRecordResponse, error)
+	// A new party led by the caller: players who queue as one ticket (the
+	// leader's SubmitTicket with `party`) and sit in one game.
+	CreateParty(ctx context.Context, in *CreatePartyRequest, opts ...grpc.CallOption) (*CreatePartyResponse, error)
+	// An invitation of one player to the caller's party (its leader's only):
+	// its id is what the leader sends that player, who may accept it once,
+	// before it expires.
+	InviteToParty(ctx context.Context, in *InviteToPartyRequest, opts ...grpc.CallOption) (*InviteToPartyResponse, error)
+	// The party, joined by the player an invitation names.
+	JoinParty(ctx context.Context, in *JoinPartyRequest, opts ...grpc.CallOption) (*JoinPartyResponse, error)
+	// The caller leaves the party (its leader disbands it); a waiting ticket
+	// of the party is cancelled first.
+	LeaveParty(ctx context.Context, in *LeavePartyRequest, opts ...grpc.CallOption) (*LeavePartyResponse, error)
+	// The party, to its leader and members.
+	GetParty(ctx context.Context, in *GetPartyRequest, opts ...grpc.CallOption) (*GetPartyResponse, error)
 }
 
 type matchServiceClient struct {
@@ -174,6 +193,56 @@ func (c *matchServiceClient) GetGameRecord(ctx context.Context, in *GetGameRecor
 	return out, nil
 }
 
+func (c *matchServiceClient) CreateParty(ctx context.Context, in *CreatePartyRequest, opts ...grpc.CallOption) (*CreatePartyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreatePartyResponse)
+	err := c.cc.Invoke(ctx, MatchService_CreateParty_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *matchServiceClient) InviteToParty(ctx context.Context, in *InviteToPartyRequest, opts ...grpc.CallOption) (*InviteToPartyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(InviteToPartyResponse)
+	err := c.cc.Invoke(ctx, MatchService_InviteToParty_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *matchServiceClient) JoinParty(ctx context.Context, in *JoinPartyRequest, opts ...grpc.CallOption) (*JoinPartyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(JoinPartyResponse)
+	err := c.cc.Invoke(ctx, MatchService_JoinParty_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *matchServiceClient) LeaveParty(ctx context.Context, in *LeavePartyRequest, opts ...grpc.CallOption) (*LeavePartyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(LeavePartyResponse)
+	err := c.cc.Invoke(ctx, MatchService_LeaveParty_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *matchServiceClient) GetParty(ctx context.Context, in *GetPartyRequest, opts ...grpc.CallOption) (*GetPartyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetPartyResponse)
+	err := c.cc.Invoke(ctx, MatchService_GetParty_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MatchServiceServer is the server API for MatchService service.
 // All implementations must embed UnimplementedMatchServiceServer
 // for forward compatibility.
@@ -211,6 +280,20 @@ type MatchServiceServer interface {
 	// from which every deal, draw and reshuffle follows (the deterministic
 	// shuffle), so that any client can replay the game and check it.
 	GetGameRecord(context.Context, *GetGameRecordRequest) (*GetGameRecordResponse, error)
+	// A new party led by the caller: players who queue as one ticket (the
+	// leader's SubmitTicket with `party`) and sit in one game.
+	CreateParty(context.Context, *CreatePartyRequest) (*CreatePartyResponse, error)
+	// An invitation of one player to the caller's party (its leader's only):
+	// its id is what the leader sends that player, who may accept it once,
+	// before it expires.
+	InviteToParty(context.Context, *InviteToPartyRequest) (*InviteToPartyResponse, error)
+	// The party, joined by the player an invitation names.
+	JoinParty(context.Context, *JoinPartyRequest) (*JoinPartyResponse, error)
+	// The caller leaves the party (its leader disbands it); a waiting ticket
+	// of the party is cancelled first.
+	LeaveParty(context.Context, *LeavePartyRequest) (*LeavePartyResponse, error)
+	// The party, to its leader and members.
+	GetParty(context.Context, *GetPartyRequest) (*GetPartyResponse, error)
 	mustEmbedUnimplementedMatchServiceServer()
 }
 
@@ -244,6 +327,21 @@ func (UnimplementedMatchServiceServer) ListPlayerGames(context.Context, *ListPla
 }
 func (UnimplementedMatchServiceServer) GetGameRecord(context.Context, *GetGameRecordRequest) (*GetGameRecordResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetGameRecord not implemented")
+}
+func (UnimplementedMatchServiceServer) CreateParty(context.Context, *CreatePartyRequest) (*CreatePartyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateParty not implemented")
+}
+func (UnimplementedMatchServiceServer) InviteToParty(context.Context, *InviteToPartyRequest) (*InviteToPartyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method InviteToParty not implemented")
+}
+func (UnimplementedMatchServiceServer) JoinParty(context.Context, *JoinPartyRequest) (*JoinPartyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method JoinParty not implemented")
+}
+func (UnimplementedMatchServiceServer) LeaveParty(context.Context, *LeavePartyRequest) (*LeavePartyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method LeaveParty not implemented")
+}
+func (UnimplementedMatchServiceServer) GetParty(context.Context, *GetPartyRequest) (*GetPartyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetParty not implemented")
 }
 func (UnimplementedMatchServiceServer) mustEmbedUnimplementedMatchServiceServer() {}
 func (UnimplementedMatchServiceServer) testEmbeddedByValue()                      {}
@@ -396,6 +494,96 @@ func _MatchService_GetGameRecord_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MatchService_CreateParty_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreatePartyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).CreateParty(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MatchService_CreateParty_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).CreateParty(ctx, req.(*CreatePartyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MatchService_InviteToParty_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(InviteToPartyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).InviteToParty(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MatchService_InviteToParty_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).InviteToParty(ctx, req.(*InviteToPartyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MatchService_JoinParty_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(JoinPartyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).JoinParty(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MatchService_JoinParty_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).JoinParty(ctx, req.(*JoinPartyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MatchService_LeaveParty_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LeavePartyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).LeaveParty(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MatchService_LeaveParty_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).LeaveParty(ctx, req.(*LeavePartyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MatchService_GetParty_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPartyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).GetParty(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MatchService_GetParty_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).GetParty(ctx, req.(*GetPartyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // MatchService_ServiceDesc is the grpc.ServiceDesc for MatchService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -426,6 +614,26 @@ var MatchService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetGameRecord",
 			Handler:    _MatchService_GetGameRecord_Handler,
+		},
+		{
+			MethodName: "CreateParty",
+			Handler:    _MatchService_CreateParty_Handler,
+		},
+		{
+			MethodName: "InviteToParty",
+			Handler:    _MatchService_InviteToParty_Handler,
+		},
+		{
+			MethodName: "JoinParty",
+			Handler:    _MatchService_JoinParty_Handler,
+		},
+		{
+			MethodName: "LeaveParty",
+			Handler:    _MatchService_LeaveParty_Handler,
+		},
+		{
+			MethodName: "GetParty",
+			Handler:    _MatchService_GetParty_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

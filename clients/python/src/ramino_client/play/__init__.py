@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ramino_client.errors import ServiceError
 from ramino_client.models import BotLevel
 from ramino_client.play.commands import Refused, bots, overrides
+from ramino_client.quick import PARTY_LOOK
 from ramino_client.sync import Client, Seat
 
 if TYPE_CHECKING:
@@ -96,6 +98,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="with --quick: the table sizes you accept (default 2-4)",
     )
     p.add_argument("--unrated", action="store_true", help="with --quick: a game that rates no one")
+    p.add_argument(
+        "--party",
+        nargs="?",
+        const="new",
+        default=None,
+        metavar="parties/ID",
+        help="with --quick: play with friends. Alone: lead a new party, invite the players "
+        "of --with, wait until they join, then queue together; with a party's name and "
+        "--invitation: join it and take your seat when its leader queues",
+    )
+    p.add_argument(
+        "--with",
+        dest="with_players",
+        action="append",
+        default=[],
+        metavar="PLAYER",
+        help="with --party: a player to invite (their player id), once per player",
+    )
+    p.add_argument(
+        "--invitation", default=None, help="with --party parties/ID: the invitation you were sent"
+    )
     p.add_argument(
         "--player-token",
         default=_env("PLAYER_TOKEN", "") or None,
@@ -221,9 +244,18 @@ def _seat_range(text: str) -> tuple[int, int]:
 
 def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Console) -> Seat:
     """A seat found by quick play, telling the wait as it goes."""
+    from rich.markup import escape
+
     if not args.player_token:
         raise SystemExit("ramino-play: --quick needs your player token (--player-token)")
     low, high = _seat_range(args.seats)
+    party = ""
+    if args.party and args.party != "new":
+        if not args.invitation:
+            raise SystemExit("ramino-play: --party parties/ID needs the --invitation you were sent")
+        return _party_seat(client, args, name, console)
+    if args.party:
+        party = _lead_party(client, args, name, console)
     for update in client.quick.submit(
         args.variant,
         name,
@@ -231,14 +263,64 @@ def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Co
         max_seats=high,
         rated=not args.unrated,
         overrides=overrides(args.set),
+        party=party,
     ):
         if update.state == "matched":
-            console.print(f"Found [bold]{update.game}[/bold]: you are seat {update.seat}.")
+            against = ", ".join(
+                f"{escape(o.player_name)} ({o.bot.value} bot)"
+                if o.bot
+                else f"{escape(o.player_name)} ({o.rating:.1f})"
+                for o in update.opponents
+            )
+            console.print(
+                f"Found [bold]{update.game}[/bold]: you are seat {update.seat}"
+                + (f", against {against}." if against else ".")
+            )
             return client.seat(update.game, update.seat_token)
         if update.final:
             raise SystemExit(f"ramino-play: the search ended: {update.state}")
+        wait = f", about {update.expected_wait:.0f} s" if update.expected_wait else ""
         console.print(
             f"Searching for a {args.variant} table of {low} to {high} "
-            f"(players within {update.rating_window:g} points)..."
+            f"(players within {update.rating_window:g} points; "
+            f"{update.queue_size} waiting{wait})..."
         )
     raise SystemExit("ramino-play: the search ended")
+
+
+def _lead_party(client: Client, args: argparse.Namespace, name: str, console: Console) -> str:
+    """A new party, each player of ``--with`` invited (the line each one
+    runs is printed) and waited for; its name."""
+    from rich.markup import escape
+
+    if not args.with_players:
+        raise SystemExit("ramino-play: --party needs the players to invite (--with PLAYER)")
+    party = client.quick.create_party(name)
+    for player in args.with_players:
+        invitation = client.quick.invite_to_party(party.name, player)
+        console.print(
+            f"Invited [bold]{escape(player)}[/bold]: they run  ramino play --quick "
+            f"--variant {args.variant} --party {party.name} --invitation {invitation.invitation}"
+        )
+    joined: set[str] = set()
+    while joined != set(args.with_players):
+        time.sleep(PARTY_LOOK)
+        members = {m.player: m.player_name for m in client.quick.get_party(party.name).members}
+        for player in sorted(members.keys() - joined):
+            console.print(f"{escape(members[player])} joined.")
+        joined = set(members) & set(args.with_players)
+    return party.name
+
+
+def _party_seat(client: Client, args: argparse.Namespace, name: str, console: Console) -> Seat:
+    """The seat of a member of ``--party``, once its leader's ticket is matched."""
+    from rich.markup import escape
+
+    party = client.quick.join_party(args.party, args.invitation, name)
+    console.print(
+        f"Joined the party of [bold]{escape(party.leader.player_name)}[/bold]: "
+        "waiting for the table..."
+    )
+    seat = client.quick.party_play(party.name)
+    console.print(f"Found [bold]{seat.name}[/bold]: you are seat {seat.seat}.")
+    return seat

@@ -120,7 +120,11 @@ public typealias ListBotLevelsRequest = ramino.v1.Rules.ListBotLevelsRequest
 public typealias BotLevelInfo = ramino.v1.Rules.BotLevelInfo
 public typealias ListBotLevelsResponse = ramino.v1.Rules.ListBotLevelsResponse
 public typealias TicketUpdate = ramino.v1.Match.TicketUpdate
+public typealias TicketSeat = ramino.v1.Match.TicketSeat
 public typealias SubmitTicketRequest = ramino.v1.Match.SubmitTicketRequest
+public typealias MatchClause = ramino.v1.Match.MatchClause
+public typealias StringSet = ramino.v1.Match.StringSet
+public typealias NumberRange = ramino.v1.Match.NumberRange
 public typealias SubmitTicketResponse = ramino.v1.Match.SubmitTicketResponse
 public typealias WatchTicketRequest = ramino.v1.Match.WatchTicketRequest
 public typealias WatchTicketResponse = ramino.v1.Match.WatchTicketResponse
@@ -140,6 +144,18 @@ public typealias ListPlayerGamesRequest = ramino.v1.Match.ListPlayerGamesRequest
 public typealias ListPlayerGamesResponse = ramino.v1.Match.ListPlayerGamesResponse
 public typealias GetGameRecordRequest = ramino.v1.Match.GetGameRecordRequest
 public typealias GetGameRecordResponse = ramino.v1.Match.GetGameRecordResponse
+public typealias PartyMember = ramino.v1.Match.PartyMember
+public typealias Party = ramino.v1.Match.Party
+public typealias CreatePartyRequest = ramino.v1.Match.CreatePartyRequest
+public typealias CreatePartyResponse = ramino.v1.Match.CreatePartyResponse
+public typealias InviteToPartyRequest = ramino.v1.Match.InviteToPartyRequest
+public typealias InviteToPartyResponse = ramino.v1.Match.InviteToPartyResponse
+public typealias JoinPartyRequest = ramino.v1.Match.JoinPartyRequest
+public typealias JoinPartyResponse = ramino.v1.Match.JoinPartyResponse
+public typealias LeavePartyRequest = ramino.v1.Match.LeavePartyRequest
+public typealias LeavePartyResponse = ramino.v1.Match.LeavePartyResponse
+public typealias GetPartyRequest = ramino.v1.Match.GetPartyRequest
+public typealias GetPartyResponse = ramino.v1.Match.GetPartyResponse
 public typealias TicketState = ramino.v1.Match.TicketState
 
 // Each field with a hasX(), as a nullable property: null when unset
@@ -829,6 +845,22 @@ public val ramino.v1.Match.TicketUpdateOrBuilder.submitTimeOrNull: com.google.pr
 public val ramino.v1.Match.SubmitTicketRequestOrBuilder.overridesOrNull: ramino.v1.Types.VariantParameters?
     get() = if (hasOverrides()) getOverrides() else null
 
+/** `MatchClause.anyOf`, or null when it is not set. */
+public val ramino.v1.Match.MatchClauseOrBuilder.anyOfOrNull: ramino.v1.Match.StringSet?
+    get() = if (hasAnyOf()) getAnyOf() else null
+
+/** `MatchClause.range`, or null when it is not set. */
+public val ramino.v1.Match.MatchClauseOrBuilder.rangeOrNull: ramino.v1.Match.NumberRange?
+    get() = if (hasRange()) getRange() else null
+
+/** `NumberRange.min`, or null when it is not set. */
+public val ramino.v1.Match.NumberRangeOrBuilder.minOrNull: Double?
+    get() = if (hasMin()) getMin() else null
+
+/** `NumberRange.max`, or null when it is not set. */
+public val ramino.v1.Match.NumberRangeOrBuilder.maxOrNull: Double?
+    get() = if (hasMax()) getMax() else null
+
 /** `SubmitTicketResponse.update`, or null when it is not set. */
 public val ramino.v1.Match.SubmitTicketResponseOrBuilder.updateOrNull: ramino.v1.Match.TicketUpdate?
     get() = if (hasUpdate()) getUpdate() else null
@@ -864,3 +896,27 @@ public val ramino.v1.Match.PlayerGameOrBuilder.ratingAfterOrNull: ramino.v1.Matc
 /** `GetGameRecordResponse.parameters`, or null when it is not set. */
 public val ramino.v1.Match.GetGameRecordResponseOrBuilder.parametersOrNull: ramino.v1.Types.VariantParameters?
     get() = if (hasParameters()) getParameters() else null
+
+/** `Party.leader`, or null when it is not set. */
+public val ramino.v1.Match.PartyOrBuilder.leaderOrNull: ramino.v1.Match.PartyMember?
+    get() = if (hasLeader()) getLeader() else null
+
+/** `Party.expireTime`, or null when it is not set. */
+public val ramino.v1.Match.PartyOrBuilder.expireTimeOrNull: com.google.protobuf.Timestamp?
+    get() = if (hasExpireTime()) getExpireTime() else null
+
+/** `CreatePartyResponse.party`, or null when it is not set. */
+public val ramino.v1.Match.CreatePartyResponseOrBuilder.partyOrNull: ramino.v1.Match.Party?
+    get() = if (hasParty()) getParty() else null
+
+/** `InviteToPartyResponse.expireTime`, or null when it is not set. */
+public val ramino.v1.Match.InviteToPartyResponseOrBuilder.expireTimeOrNull: com.google.protobuf.Timestamp?
+    get() = if (hasExpireTime()) getExpireTime() else null
+
+/** `JoinPartyResponse.party`, or null when it is not set. */
+public val ramino.v1.Match.JoinPartyResponseOrBuilder.partyOrNull: ramino.v1.Match.Party?
+    get() = if (hasParty()) getParty() else null
+
+/** `GetPartyResponse.party`, or null when it is not set. */
+public val ramino.v1.Match.GetPartyResponseOrBuilder.partyOrNull: ramino.v1.Match.Party?
+    get() = if (hasParty()) getParty() else null

@@ -1,10 +1,19 @@
 package dev.ramino.client
 
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.firstOrNull
 import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.flow.onEach
 import ramino.v1.Match.CancelTicketRequest
+import ramino.v1.Match.CreatePartyRequest
+import ramino.v1.Match.GetPartyRequest
+import ramino.v1.Match.InviteToPartyRequest
+import ramino.v1.Match.JoinPartyRequest
+import ramino.v1.Match.LeavePartyRequest
+import ramino.v1.Match.MatchClause
+import ramino.v1.Match.NumberRange
+import ramino.v1.Match.StringSet
 import ramino.v1.Match.GetGameRecordRequest
 import ramino.v1.Match.GetRatingRequest
 import ramino.v1.Match.ListLeaderboardRequest
@@ -19,7 +28,11 @@ import ramino.v1.MatchServiceGrpc
  * sat under [playerName], at a table of [minSeats] to [maxSeats] seats (2 to
  * 6; 0: [minSeats]), whose [properties] (up to 8: region, language...) agree
  * where both set a key; bots may fill the table after the server's wait
- * unless [bots] is false.
+ * unless [bots] is false. The matching grammar (docs/matchmaking.md):
+ * [numericProperties] (up to 8), [clauses] on the other tickets'
+ * properties (up to 8), [ratingBand] (0: the server's window). [party]
+ * ("parties/ID"): the caller's party, which the caller leads, queues as one
+ * ticket; its members take their seats with [Quick.partyPlay].
  */
 public data class TicketSpec(
     val variant: String,
@@ -30,6 +43,10 @@ public data class TicketSpec(
     val properties: Map<String, String> = emptyMap(),
     val overrides: VariantParameters? = null,
     val bots: Boolean = true,
+    val numericProperties: Map<String, Double> = emptyMap(),
+    val clauses: List<Clause> = emptyList(),
+    val ratingBand: Double = 0.0,
+    val party: String = "",
 ) {
     /** The SubmitTicket request. */
     public fun request(): SubmitTicketRequest {
@@ -41,7 +58,46 @@ public data class TicketSpec(
             .setRated(rated)
             .putAllProperties(properties)
             .setWithoutBots(!bots)
+            .putAllNumericProperties(numericProperties)
+            .addAllClauses(clauses.map { it.message() })
+            .setRatingBand(ratingBand)
+            .setParty(if (party.isEmpty()) "" else Quick.partyName(party))
         overrides?.let { b.setOverrides(it) }
+        return b.build()
+    }
+}
+
+/**
+ * A condition on the tickets a ticket may meet, tested on the other ticket's
+ * properties: [anyOf] string values, or a [min]/[max] range of a numeric one.
+ * [occur] is "must", "should" (it gives way after the server's preference
+ * time) or "must_not".
+ */
+public data class Clause(
+    val occur: String,
+    val key: String,
+    val anyOf: List<String> = emptyList(),
+    val min: Double? = null,
+    val max: Double? = null,
+) {
+    /** The MatchClause message. */
+    public fun message(): MatchClause {
+        val b = MatchClause.newBuilder().setKey(key).setOccur(
+            when (occur) {
+                "must" -> MatchClause.Occur.OCCUR_MUST
+                "should" -> MatchClause.Occur.OCCUR_SHOULD
+                "must_not" -> MatchClause.Occur.OCCUR_MUST_NOT
+                else -> MatchClause.Occur.OCCUR_UNSPECIFIED
+            },
+        )
+        if (anyOf.isNotEmpty()) {
+            b.setAnyOf(StringSet.newBuilder().addAllValues(anyOf))
+        } else if (min != null || max != null) {
+            val range = NumberRange.newBuilder()
+            min?.let { range.setMin(it) }
+            max?.let { range.setMax(it) }
+            b.setRange(range)
+        }
         return b.build()
     }
 }
@@ -109,7 +165,66 @@ public class Quick internal constructor(private val client: RaminoClient) {
         GetGameRecordRequest.newBuilder().setName(RaminoClient.gameName(game)).build(),
     )
 
+    /** A new party led by the caller, who sits under [playerName]. */
+    public suspend fun createParty(playerName: String): Party =
+        client.call(MatchServiceGrpc.getCreatePartyMethod(), CreatePartyRequest.newBuilder().setPlayerName(playerName).build())
+            .party
+
+    /**
+     * Invites [player] (their player token's subject) to the caller's party:
+     * the answer's `invitation` is what the leader sends them, accepted once,
+     * before its `expireTime`.
+     */
+    public suspend fun inviteToParty(party: String, player: String): InviteToPartyResponse = client.call(
+        MatchServiceGrpc.getInviteToPartyMethod(),
+        InviteToPartyRequest.newBuilder().setParty(partyName(party)).setPlayer(player).build(),
+    )
+
+    /** Joins the party an invitation naming the caller is to. */
+    public suspend fun joinParty(party: String, invitation: String, playerName: String): Party = client.call(
+        MatchServiceGrpc.getJoinPartyMethod(),
+        JoinPartyRequest.newBuilder().setParty(partyName(party)).setInvitation(invitation).setPlayerName(playerName).build(),
+    ).party
+
+    /** Leaves the party (its leader disbands it); a waiting ticket of the party is cancelled. */
+    public suspend fun leaveParty(party: String) {
+        client.call(MatchServiceGrpc.getLeavePartyMethod(), LeavePartyRequest.newBuilder().setParty(partyName(party)).build())
+    }
+
+    /** The party, to its leader and members. */
+    public suspend fun getParty(party: String): Party =
+        client.call(MatchServiceGrpc.getGetPartyMethod(), GetPartyRequest.newBuilder().setParty(partyName(party)).build()).party
+
+    /**
+     * A member's [play]: waits for the party's ticket (its leader's [play]
+     * with [TicketSpec.party]), follows it, and takes the caller's seat in its
+     * game. A ticket that ends unseated, or whose game has finished (the
+     * party's last game), is followed by the party's next one; the caller's
+     * timeout bounds the wait; a party that is gone throws its NotFound.
+     */
+    public suspend fun partyPlay(party: String): Seat {
+        var ended = ""
+        while (true) {
+            val ticket = getParty(party).ticket
+            if (ticket.isNotEmpty() && ticket != ended) {
+                val matched = watch(ticket).firstOrNull { it.state in FINAL }
+                if (matched?.state == TicketState.TICKET_STATE_MATCHED) {
+                    val seat = client.seat(matched.game, matched.seat, matched.seatToken)
+                    if (seat.view().status != GameStatus.GAME_STATUS_FINISHED) return seat
+                }
+                ended = ticket
+            }
+            delay(PARTY_LOOK_MS)
+        }
+    }
+
     public companion object {
+        /** Milliseconds between two looks of [partyPlay] at a party that is not queued. */
+        public const val PARTY_LOOK_MS: Long = 500
+
+        /** "parties/{id}" from a party's id or name. */
+        public fun partyName(party: String): String = if (party.startsWith("parties/")) party else "parties/$party"
+
         private val FINAL = setOf(TicketState.TICKET_STATE_MATCHED, TicketState.TICKET_STATE_EXPIRED, TicketState.TICKET_STATE_CANCELLED)
 
         /** "tickets/{id}" from a ticket's id or name. */

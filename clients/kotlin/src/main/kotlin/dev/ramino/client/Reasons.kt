@@ -444,6 +444,48 @@ public object Reasons {
     /** FAILED_PRECONDITION: a game's whole record is given once it has finished. */
     public const val GAME_NOT_FINISHED: String = "GAME_NOT_FINISHED"
 
+    /** INVALID_ARGUMENT: a ticket's clauses: too many, or one with no occur, a bad key, an empty or too long any_of, or a range without bounds, not finite or upside down. */
+    public const val BAD_MATCH_CLAUSE: String = "BAD_MATCH_CLAUSE"
+
+    /** INVALID_ARGUMENT: a ticket's rating band that is negative or not a finite number. */
+    public const val BAD_RATING_BAND: String = "BAD_RATING_BAND"
+
+    /** INVALID_ARGUMENT: a party name that is not "parties/{party}". */
+    public const val BAD_PARTY_NAME: String = "BAD_PARTY_NAME"
+
+    /** NOT_FOUND: no such party, or one the caller is not in (not told apart), or one disbanded or forgotten. */
+    public const val PARTY_NOT_FOUND: String = "PARTY_NOT_FOUND"
+
+    /** PERMISSION_DENIED: only the party's leader invites players and queues the party. */
+    public const val PARTY_LEADER_ONLY: String = "PARTY_LEADER_ONLY"
+
+    /** PERMISSION_DENIED: no invitation of the caller's by that id in that party (another player's is not told apart). */
+    public const val NOT_INVITED: String = "NOT_INVITED"
+
+    /** FAILED_PRECONDITION: an invitation to a party accepted too late. */
+    public const val INVITATION_EXPIRED: String = "INVITATION_EXPIRED"
+
+    /** FAILED_PRECONDITION: an invitation to a party accepted before. */
+    public const val INVITATION_USED: String = "INVITATION_USED"
+
+    /** INVALID_ARGUMENT: an invitation for no player, the leader, or a member of the party already. */
+    public const val BAD_INVITEE: String = "BAD_INVITEE"
+
+    /** RESOURCE_EXHAUSTED: the party holds the most open invitations the server allows. */
+    public const val TOO_MANY_INVITATIONS: String = "TOO_MANY_INVITATIONS"
+
+    /** FAILED_PRECONDITION: the party holds the most players the server allows. */
+    public const val PARTY_FULL: String = "PARTY_FULL"
+
+    /** INVALID_ARGUMENT: a party with more players than the ticket's largest seat count. */
+    public const val PARTY_TOO_LARGE: String = "PARTY_TOO_LARGE"
+
+    /** FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends. */
+    public const val PARTY_QUEUED: String = "PARTY_QUEUED"
+
+    /** FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again. */
+    public const val PARTY_CHANGED: String = "PARTY_CHANGED"
+
     /** INTERNAL: an error the server did not expect (logged once): a bug. */
     public const val INTERNAL: String = "INTERNAL"
 
@@ -602,6 +644,20 @@ public object Reasons {
         BAD_TICKET_NAME to "INVALID_ARGUMENT",
         TOO_MANY_TICKET_STREAMS to "RESOURCE_EXHAUSTED",
         GAME_NOT_FINISHED to "FAILED_PRECONDITION",
+        BAD_MATCH_CLAUSE to "INVALID_ARGUMENT",
+        BAD_RATING_BAND to "INVALID_ARGUMENT",
+        BAD_PARTY_NAME to "INVALID_ARGUMENT",
+        PARTY_NOT_FOUND to "NOT_FOUND",
+        PARTY_LEADER_ONLY to "PERMISSION_DENIED",
+        NOT_INVITED to "PERMISSION_DENIED",
+        INVITATION_EXPIRED to "FAILED_PRECONDITION",
+        INVITATION_USED to "FAILED_PRECONDITION",
+        BAD_INVITEE to "INVALID_ARGUMENT",
+        TOO_MANY_INVITATIONS to "RESOURCE_EXHAUSTED",
+        PARTY_FULL to "FAILED_PRECONDITION",
+        PARTY_TOO_LARGE to "INVALID_ARGUMENT",
+        PARTY_QUEUED to "FAILED_PRECONDITION",
+        PARTY_CHANGED to "FAILED_PRECONDITION",
         INTERNAL to "INTERNAL",
         SPECTATOR_TOKEN to "PERMISSION_DENIED",
         EMPTY_WATCH_MESSAGE to "INTERNAL",

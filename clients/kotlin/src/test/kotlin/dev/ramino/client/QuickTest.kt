@@ -64,4 +64,37 @@ class QuickTest {
             }
         }
     }
+
+    @Test
+    fun `a party plays together, and clauses decide who meets`(@TempDir dir: File) {
+        val file = File(dir, "player-secret").apply { writeText(secret) }
+        withServer(args = listOf("--player-token-secret-file", file.path)) { server ->
+            runBlocking {
+                withTimeout(3.minutes) {
+                    fun client(who: String) = RaminoClient(server.address, ClientOptions(retry = FAST_RETRY, playerToken = playerToken(who)))
+                    client("ann").use { ann ->
+                        client("bob").use { bob ->
+                            val party = ann.quick.createParty("Ann")
+                            val invited = ann.quick.inviteToParty(party.name, "bob")
+                            assertEquals(listOf("bob"), bob.quick.joinParty(party.name, invited.invitation, "Bob").membersList.map { it.player })
+                            val bobSeat = async { bob.quick.partyPlay(party.name) }
+                            var last: TicketUpdate? = null
+                            val annSeat = ann.quick.play(TicketSpec("rummy", "Ann", maxSeats = 2, party = party.name)) { last = it }
+                            assertEquals(annSeat.name, bobSeat.await().name)
+                            assertEquals(listOf("bob"), last!!.opponentsList.map { it.player })
+                            bob.quick.leaveParty(party.name)
+                            assertTrue(ann.quick.getParty(party.name).membersList.isEmpty())
+
+                            val euOnly = listOf(Clause("must", "region", anyOf = listOf("eu")), Clause("must", "ping", max = 80.0))
+                            val annAgain = async { ann.quick.play(TicketSpec("rummy", "Ann", maxSeats = 2, clauses = euOnly, ratingBand = 50.0)) }
+                            val bobAgain = bob.quick.play(
+                                TicketSpec("rummy", "Bob", maxSeats = 2, properties = mapOf("region" to "eu"), numericProperties = mapOf("ping" to 20.0)),
+                            )
+                            assertEquals(annAgain.await().name, bobAgain.name)
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
