@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
+import orjson
 import pytest
 from ramino import reasons
 from ramino.store.memory import MemoryStore
@@ -506,3 +507,21 @@ def test_a_party_ticket_is_seated_whole_and_each_player_learns_their_seat() -> N
     assert done.players == ["ann", "bob", "cid"] and done.size == 3
     assert [done.seat_of(p) for p in ("ann", "bob", "cid", "dan")] == [1, 2, 3, -1]
     assert Ticket.from_json(done.to_json()) == done
+
+
+def test_a_record_from_a_newer_replica_is_read_with_its_new_fields_left_out() -> None:
+    """During a rolling update an older replica reads tickets, matches and
+    parties a newer one wrote: a field it does not know is left out, and
+    every field it knows comes through."""
+    t = replace(ticket("ann"), numbers={"latency": 40.0}, rating_band=2.0)
+    newer = orjson.loads(t.to_json()) | {"added_later": [1, 2]}
+    assert Ticket.from_json(orjson.dumps(newer)) == t
+    m = Match("m1", Q, "rummy", {}, False, (MatchSeat("t1", "ann", "Ann"),), 2.0)
+    stored = orjson.loads(m.to_json()) | {"added_later": 1}
+    stored["seats"][0]["added_later"] = "x"
+    assert Match.from_json(orjson.dumps(stored)) == m
+    p = Party("p1", PartyMember("ann", "Ann"), (), (Invitation("i1", "bob", 9.0),), 5.0, 6.0)
+    stored = orjson.loads(p.to_json()) | {"added_later": True}
+    stored["leader"]["added_later"] = 1
+    stored["invitations"][0]["added_later"] = 2
+    assert Party.from_json(orjson.dumps(stored)) == p

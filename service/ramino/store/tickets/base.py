@@ -7,7 +7,7 @@ import asyncio
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Protocol
 
 import orjson
@@ -120,6 +120,14 @@ def queue_of(ticket_id: str) -> str | None:
     return queue
 
 
+def known(kind: type, stored: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``kind`` in a stored record, any other left out: a
+    record written by a newer replica (a field added since) is read by an
+    older one during a rolling update, which both run."""
+    names = {f.name for f in fields(kind)}
+    return {k: v for k, v in stored.items() if k in names}
+
+
 @dataclass(frozen=True, slots=True)
 class Ticket:
     """One player's wish to play, in one queue."""
@@ -201,7 +209,7 @@ class Ticket:
 
     @classmethod
     def from_json(cls, data: str | bytes) -> Ticket:
-        return cls(**orjson.loads(data))
+        return cls(**known(cls, orjson.loads(data)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +248,8 @@ class Match:
 
     @classmethod
     def from_json(cls, data: str | bytes) -> Match:
-        d = orjson.loads(data)
-        d["seats"] = tuple(MatchSeat(**s) for s in d["seats"])
+        d = known(cls, orjson.loads(data))
+        d["seats"] = tuple(MatchSeat(**known(MatchSeat, s)) for s in d["seats"])
         return cls(**d)
 
 
@@ -452,8 +460,8 @@ class Party:
 
     @classmethod
     def from_json(cls, data: str | bytes) -> Party:
-        d = orjson.loads(data)
-        d["leader"] = PartyMember(**d["leader"])
-        d["members"] = tuple(PartyMember(**m) for m in d["members"])
-        d["invitations"] = tuple(Invitation(**i) for i in d["invitations"])
+        d = known(cls, orjson.loads(data))
+        d["leader"] = PartyMember(**known(PartyMember, d["leader"]))
+        d["members"] = tuple(PartyMember(**known(PartyMember, m)) for m in d["members"])
+        d["invitations"] = tuple(Invitation(**known(Invitation, i)) for i in d["invitations"])
         return cls(**d)
