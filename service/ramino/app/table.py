@@ -280,6 +280,8 @@ class GameTable:
                 "turn_timer_seconds": h.turn_timer_seconds,
                 "spectators_disabled": h.spectators_disabled,
                 "fixed_deal": h.fixed_deal,
+                **({"private": True} if h.private else {}),
+                **({"rated": True} if h.rated else {}),
                 "seats": [
                     {
                         "name": game.players[i] or "",

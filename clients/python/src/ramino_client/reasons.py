@@ -222,6 +222,14 @@ GAME_FINISHED: Final = "GAME_FINISHED"
 """FAILED_PRECONDITION: the game has ended."""
 GAME_NOT_FOUND: Final = "GAME_NOT_FOUND"
 """NOT_FOUND: no such game."""
+INVITE_NOT_VALID: Final = "INVITE_NOT_VALID"
+"""NOT_FOUND: an invite code that opens no game (wrong, or its game was dealt or ended)."""
+BAD_VISIBILITY: Final = "BAD_VISIBILITY"
+"""INVALID_ARGUMENT: no such visibility."""
+RATED_NEEDS_PLAYERS: Final = "RATED_NEEDS_PLAYERS"
+"""FAILED_PRECONDITION: a rated game on a server that does not know players."""
+RATED_WITH_BOT: Final = "RATED_WITH_BOT"
+"""INVALID_ARGUMENT: a rated game created with a bot seat."""
 GAME_EXISTS: Final = "GAME_EXISTS"
 """ALREADY_EXISTS: a game of that id exists."""
 VERSION_MISMATCH: Final = "VERSION_MISMATCH"
@@ -415,6 +423,10 @@ CODES: Final[dict[str, str]] = {
     GAME_NOT_STARTED: "FAILED_PRECONDITION",
     GAME_FINISHED: "FAILED_PRECONDITION",
     GAME_NOT_FOUND: "NOT_FOUND",
+    INVITE_NOT_VALID: "NOT_FOUND",
+    BAD_VISIBILITY: "INVALID_ARGUMENT",
+    RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
+    RATED_WITH_BOT: "INVALID_ARGUMENT",
     GAME_EXISTS: "ALREADY_EXISTS",
     VERSION_MISMATCH: "ABORTED",
     SPECTATING_DISABLED: "PERMISSION_DENIED",
