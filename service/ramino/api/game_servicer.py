@@ -124,6 +124,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             spectators_disabled=request.spectators_disabled,
             rated=request.rated,
             private=request.visibility == game_pb2.VISIBILITY_PRIVATE,
+            quick_play=request.quick_play,
         )
         game = table.game
         self._bind(game.game_id)

@@ -464,6 +464,7 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
             game_pb2.VISIBILITY_PRIVATE if extra.get("private") else game_pb2.VISIBILITY_PUBLIC
         ),
         rated=bool(extra.get("rated", False)),
+        quick_play=bool(extra.get("quick_play", False)),
     )
 
 

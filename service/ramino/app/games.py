@@ -174,8 +174,10 @@ class GameApp:
         spectators_disabled: bool = False,
         rated: bool = False,
         private: bool = False,
+        quick_play: bool = False,
     ) -> NewTable:
-        """A game a person creates, maybe private or rated (:meth:`Lobby.open_table`)."""
+        """A game a person creates, maybe private, rated or open to quick
+        play (:meth:`Lobby.open_table`)."""
         return await self.lobby.open_table(
             variant,
             overrides,
@@ -185,6 +187,7 @@ class GameApp:
             spectators_disabled,
             rated,
             private,
+            quick_play,
         )
 
     async def join(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import secrets
@@ -77,12 +78,14 @@ class Lobby:
         spectators_disabled: bool = False,
         rated: bool = False,
         invite_hash: str = "",
+        quick_play: bool = False,
     ) -> HostedGame:
         """A new game; ``request`` is the record of its request id, if any
         (a retry of it gets the same game). ``decks`` stacks the first
         deals: for tests only, the API never sets it. ``rated``: its end
         changes its players' ratings (``ramino.app.ratings``);
-        ``invite_hash``: a private game's (:attr:`Header.invite_hash`)."""
+        ``invite_hash``: a private game's (:attr:`Header.invite_hash`);
+        ``quick_play``: quick-play tickets may take its open seats."""
         if not seats:
             raise BadRequest(
                 "a game needs seats",
@@ -136,7 +139,8 @@ class Lobby:
             spectators_disabled,
             self._fixed_deal,
             rated,
-            invite_hash,
+            quick_play=quick_play,
+            invite_hash=invite_hash,
         )
         game = HostedGame(
             header, header.initial_players(), 1, now, player_ids=header.bound_players()
@@ -171,17 +175,24 @@ class Lobby:
         spectators_disabled: bool = False,
         rated: bool = False,
         private: bool = False,
+        quick_play: bool = False,
     ) -> NewTable:
         """A game a person creates (CreateGame): ``private``, never listed,
         joined with the invite code returned (:mod:`ramino.app.invites`), no
         spectators; ``rated`` (no bot seat: the API lets only a server that
         knows players ask for it, and :meth:`join` seats only verified
-        players in it). A retry of ``request`` gets the first attempt's game
-        and code."""
+        players in it); ``quick_play``, a public table whose open seats
+        quick-play tickets of its queue may take (``ramino.app.matchmaker``).
+        A retry of ``request`` gets the first attempt's game and code."""
         if rated and any(s.bot is not None for s in seats):
             raise BadRequest(
                 "a rated game has no bot seat: every seat is a verified player's",
                 R.RATED_WITH_BOT,
+            )
+        if private and quick_play:
+            raise BadRequest(
+                "a private table takes no quick-play tickets: only whoever holds its code",
+                R.BAD_VISIBILITY,
             )
         secret = invites.new_secret() if private else ""
         if request is not None and private:
@@ -196,6 +207,7 @@ class Lobby:
             spectators_disabled=spectators_disabled or private,
             rated=rated,
             invite_hash=invites.secret_hash(secret) if private else "",
+            quick_play=quick_play,
         )
         if private and request is not None and not invites.opens(game.header.invite_hash, secret):
             # A retry: the first attempt's code, from its record.
@@ -343,6 +355,17 @@ class Lobby:
                 self._t.forget(game_id)
                 raise
             return game, seat
+
+    async def quick_play_tables(self, variant: str, limit: int) -> list[HostedGame]:
+        """The oldest ``limit`` tables of ``variant`` that wait for players
+        and take quick-play tickets (:attr:`Header.quick_play`), as they are
+        now (one gone meanwhile is left out)."""
+        page = await self._t.store.list_games(limit, "", variant, "waiting", True, quick_play=True)
+        tables = []
+        for s in page.games:
+            with contextlib.suppress(GameNotFound):
+                tables.append(await self._t.load(s.game_id))
+        return tables
 
     async def list_games(
         self, page_size: int, page_token: str, variant: str, status: str, open_only: bool

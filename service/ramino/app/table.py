@@ -282,6 +282,7 @@ class GameTable:
                 "fixed_deal": h.fixed_deal,
                 **({"private": True} if h.private else {}),
                 **({"rated": True} if h.rated else {}),
+                **({"quick_play": True} if h.quick_play else {}),
                 "seats": [
                     {
                         "name": game.players[i] or "",

@@ -184,6 +184,10 @@ class Match:
     seats: tuple[MatchSeat, ...]
     created_at: float
     turn_timer_seconds: int = 0
+    table: str = ""
+    """The open lobby table whose seat the match's one ticket takes
+    (joinOrCreate), at its index in :attr:`seats` (the others are left
+    empty); empty for a match that deals a new game."""
 
     @property
     def ticket_ids(self) -> list[str]:
@@ -236,6 +240,13 @@ class TicketStore(Protocol):
 
     async def forming(self, queue: str) -> list[Match]:
         """The queue's claimed matches whose tickets are not matched yet."""
+        ...
+
+    async def release(self, match: Match) -> bool:
+        """Gives a forming match's tickets back to the waiting (as they were
+        before the claim) and forgets the match: a table's seat it was to take
+        went to someone else. False when the match is not forming (completed
+        or released before: nothing changes)."""
         ...
 
     async def complete(self, match: Match, game_id: str, now: float) -> bool:

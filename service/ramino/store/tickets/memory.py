@@ -120,6 +120,15 @@ class MemoryTickets:
         q = self._queues.get(queue)
         return [] if q is None else sorted(q.matches.values(), key=lambda m: m.created_at)
 
+    async def release(self, match: Match) -> bool:
+        q = self._queues.get(match.queue)
+        if q is None or q.matches.pop(match.match_id, None) is None:
+            return False
+        for tid in match.ticket_ids:
+            self._set(replace(self._tickets[tid], state=WAITING, match_id=""))
+        self._changes.tell(match.queue, match.ticket_ids)
+        return True
+
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         q = self._queues.get(match.queue)
         if q is None or q.matches.pop(match.match_id, None) is None:

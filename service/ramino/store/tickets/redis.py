@@ -168,6 +168,21 @@ redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', table.conca
 return 1
 """)
 
+# KEYS: tickets, waiting, matches, changes. ARGV: match id, then triples of
+# ticket id, its JSON once waiting again and its submission time. The
+# released ids go on the queue's changes.
+RELEASE = _Lua("""
+if redis.call('HDEL', KEYS[3], ARGV[1]) == 0 then return 0 end
+local ids = {}
+for i = 2, #ARGV, 3 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i])
+  ids[#ids + 1] = ARGV[i]
+end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', table.concat(ids, ' '))
+return 1
+""")
+
 # KEYS: tickets, waiting, ended, streams, changes. ARGV: ticket id, its JSON
 # once ended, the time, the time it must not have been followed since (''
 # for none), its submission time (its last-followed time when no stream
@@ -346,6 +361,22 @@ class RedisTickets:
     async def forming(self, queue: str) -> list[Match]:
         found = await self._redis.hvals(self._key(queue, "matches"))
         return sorted((Match.from_json(f) for f in found), key=lambda m: (m.created_at, m.match_id))
+
+    async def release(self, match: Match) -> bool:
+        q = match.queue
+        args: list[Any] = [match.match_id]
+        for tid in match.ticket_ids:
+            t = await self.ticket(tid)
+            assert t is not None, tid
+            back = replace(t, state=WAITING, match_id="")
+            args += [tid, back.to_json(), repr(t.created_at)]
+        keys = [
+            self._key(q, "tickets"),
+            self._key(q, "waiting"),
+            self._key(q, "matches"),
+            self._key(q, "changes"),
+        ]
+        return bool(int(await RELEASE(self._redis, keys, args)))
 
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         q = match.queue

@@ -200,6 +200,25 @@ class SqliteTickets:
         ).fetchall()
         return [Match.from_json(r[0]) for r in rows]
 
+    async def release(self, match: Match) -> bool:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            gone = db.execute("DELETE FROM matches WHERE match_id = ?", (match.match_id,))
+            if gone.rowcount == 0:
+                db.execute("ROLLBACK")
+                return False
+            for tid in match.ticket_ids:
+                t = self._get(tid)
+                assert t is not None
+                self._write(replace(t, state=WAITING, match_id=""))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self._changes.tell(match.queue, match.ticket_ids)
+        return True
+
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         db = self._db
         db.execute("BEGIN IMMEDIATE")

@@ -342,7 +342,9 @@ type Game struct {
 	// creator: ListGames never lists it).
 	Visibility Visibility `protobuf:"varint,12,opt,name=visibility,proto3,enum=ramino.v1.Visibility" json:"visibility,omitempty"`
 	// Its end changes its players' ratings, as a rated quick-play game's does.
-	Rated         bool `protobuf:"varint,13,opt,name=rated,proto3" json:"rated,omitempty"`
+	Rated bool `protobuf:"varint,13,opt,name=rated,proto3" json:"rated,omitempty"`
+	// Quick-play tickets of its queue may take its open seats.
+	QuickPlay     bool `protobuf:"varint,14,opt,name=quick_play,json=quickPlay,proto3" json:"quick_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -468,6 +470,13 @@ func (x *Game) GetRated() bool {
 	return false
 }
 
+func (x *Game) GetQuickPlay() bool {
+	if x != nil {
+		return x.QuickPlay
+	}
+	return false
+}
+
 // A seat in the lobby.
 type SeatSummary struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -559,7 +568,12 @@ type CreateGameRequest struct {
 	// Its end changes its players' ratings (as quick play's rated games do):
 	// needs a server that knows players (every seat is then a verified
 	// player's) and no bot seat.
-	Rated         bool `protobuf:"varint,8,opt,name=rated,proto3" json:"rated,omitempty"`
+	Rated bool `protobuf:"varint,8,opt,name=rated,proto3" json:"rated,omitempty"`
+	// Quick play may fill its open seats (joinOrCreate): a waiting ticket of
+	// the table's queue (its variant, overrides and rated flag) that accepts
+	// its seat count takes an open seat before a new game is dealt for it.
+	// A public table only (else INVALID_ARGUMENT, BAD_VISIBILITY).
+	QuickPlay     bool `protobuf:"varint,9,opt,name=quick_play,json=quickPlay,proto3" json:"quick_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -646,6 +660,13 @@ func (x *CreateGameRequest) GetVisibility() Visibility {
 func (x *CreateGameRequest) GetRated() bool {
 	if x != nil {
 		return x.Rated
+	}
+	return false
+}
+
+func (x *CreateGameRequest) GetQuickPlay() bool {
+	if x != nil {
+		return x.QuickPlay
 	}
 	return false
 }
@@ -6553,7 +6574,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"SeatConfig\x12\x1f\n" +
 	"\vplayer_name\x18\x01 \x01(\tR\n" +
 	"playerName\x12%\n" +
-	"\x03bot\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\"\xef\x03\n" +
+	"\x03bot\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\"\x8e\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12-\n" +
@@ -6573,13 +6594,15 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"visibility\x18\f \x01(\x0e2\x15.ramino.v1.VisibilityR\n" +
 	"visibility\x12\x14\n" +
-	"\x05rated\x18\r \x01(\bR\x05rated\"\x7f\n" +
+	"\x05rated\x18\r \x01(\bR\x05rated\x12\x1d\n" +
+	"\n" +
+	"quick_play\x18\x0e \x01(\bR\tquickPlay\"\x7f\n" +
 	"\vSeatSummary\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n" +
 	"\vplayer_name\x18\x02 \x01(\tR\n" +
 	"playerName\x12%\n" +
 	"\x03bot\x18\x03 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\x12\x14\n" +
-	"\x05taken\x18\x04 \x01(\bR\x05taken\"\xe1\x02\n" +
+	"\x05taken\x18\x04 \x01(\bR\x05taken\"\x80\x03\n" +
 	"\x11CreateGameRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12+\n" +
@@ -6591,7 +6614,9 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"visibility\x18\a \x01(\x0e2\x15.ramino.v1.VisibilityR\n" +
 	"visibility\x12\x14\n" +
-	"\x05rated\x18\b \x01(\bR\x05rated\"\x7f\n" +
+	"\x05rated\x18\b \x01(\bR\x05rated\x12\x1d\n" +
+	"\n" +
+	"quick_play\x18\t \x01(\bR\tquickPlay\"\x7f\n" +
 	"\x12CreateGameResponse\x12#\n" +
 	"\x04game\x18\x01 \x01(\v2\x0f.ramino.v1.GameR\x04game\x12#\n" +
 	"\rcreator_token\x18\x02 \x01(\tR\fcreatorToken\x12\x1f\n" +
