@@ -345,6 +345,9 @@ const (
 	// ReasonRatedWithBot is INVALID_ARGUMENT: a rated game created with a bot seat.
 	ReasonRatedWithBot = "RATED_WITH_BOT"
 
+	// ReasonRatedInPlay is FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead).
+	ReasonRatedInPlay = "RATED_IN_PLAY"
+
 	// ReasonGameExists is ALREADY_EXISTS: a game of that id exists.
 	ReasonGameExists = "GAME_EXISTS"
 
@@ -588,6 +591,7 @@ var reasonCodes = []reasonCode{
 	{ReasonBadVisibility, codes.InvalidArgument},
 	{ReasonRatedNeedsPlayers, codes.FailedPrecondition},
 	{ReasonRatedWithBot, codes.InvalidArgument},
+	{ReasonRatedInPlay, codes.FailedPrecondition},
 	{ReasonGameExists, codes.AlreadyExists},
 	{ReasonVersionMismatch, codes.Aborted},
 	{ReasonSpectatingDisabled, codes.PermissionDenied},

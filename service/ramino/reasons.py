@@ -308,6 +308,11 @@ RATED_NEEDS_PLAYERS: Final = _service(
     Code.FAILED_PRECONDITION,
 )
 RATED_WITH_BOT: Final = _service("RATED_WITH_BOT", "a rated game created with a bot seat")
+RATED_IN_PLAY: Final = _service(
+    "RATED_IN_PLAY",
+    "a rated game cannot be cancelled once dealt (its players resign instead)",
+    Code.FAILED_PRECONDITION,
+)
 GAME_EXISTS: Final = _service("GAME_EXISTS", "a game of that id exists", Code.ALREADY_EXISTS)
 VERSION_MISMATCH: Final = _service(
     "VERSION_MISMATCH",

@@ -135,3 +135,31 @@ async def test_a_rated_table_seats_no_unverified_person() -> None:
     assert err.value.reason == reasons.RATED_NEEDS_PLAYERS
     assert (await app.load(table.game.game_id)).open_seats == [0, 1]
     await app.close()
+
+
+async def test_a_rated_table_cannot_be_cancelled_once_dealt(tables: Quick) -> None:
+    """A creator about to lose cannot cancel the game to keep a rating."""
+    created = await tables.games.CreateGame(rated_request(), metadata=player("ann"))
+    for who in ("ann", "bob"):
+        await tables.games.JoinGame(
+            game_pb2.JoinGameRequest(name=created.game.name, player_name=who),
+            metadata=player(who),
+        )
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await tables.games.CancelGame(
+            game_pb2.CancelGameRequest(name=created.game.name),
+            metadata=auth(created.creator_token) + player("ann"),
+        )
+    assert (err.value.code(), reason_of(err.value)) == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        reasons.RATED_IN_PLAY,
+    )
+    game = await tables.app.load(created.game.name.removeprefix("games/"))
+    assert game.ended is None and game.status == "playing"
+    # Before the deal, a rated table is cancelled as any other.
+    waiting = await tables.games.CreateGame(rated_request(), metadata=player("ann"))
+    view = await tables.games.CancelGame(
+        game_pb2.CancelGameRequest(name=waiting.game.name),
+        metadata=auth(waiting.creator_token) + player("ann"),
+    )
+    assert view.view.end_reason == "cancelled"

@@ -228,6 +228,8 @@ export const Reasons = {
   RATED_NEEDS_PLAYERS: "RATED_NEEDS_PLAYERS",
   /** INVALID_ARGUMENT: a rated game created with a bot seat. */
   RATED_WITH_BOT: "RATED_WITH_BOT",
+  /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
+  RATED_IN_PLAY: "RATED_IN_PLAY",
   /** ALREADY_EXISTS: a game of that id exists. */
   GAME_EXISTS: "GAME_EXISTS",
   /** ABORTED: expected_version is not the game's version (metadata: expected, actual). */
@@ -430,6 +432,7 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   BAD_VISIBILITY: "INVALID_ARGUMENT",
   RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
   RATED_WITH_BOT: "INVALID_ARGUMENT",
+  RATED_IN_PLAY: "FAILED_PRECONDITION",
   GAME_EXISTS: "ALREADY_EXISTS",
   VERSION_MISMATCH: "ABORTED",
   SPECTATING_DISABLED: "PERMISSION_DENIED",

@@ -230,6 +230,8 @@ RATED_NEEDS_PLAYERS: Final = "RATED_NEEDS_PLAYERS"
 """FAILED_PRECONDITION: a rated game on a server that does not know players."""
 RATED_WITH_BOT: Final = "RATED_WITH_BOT"
 """INVALID_ARGUMENT: a rated game created with a bot seat."""
+RATED_IN_PLAY: Final = "RATED_IN_PLAY"
+"""FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead)."""
 GAME_EXISTS: Final = "GAME_EXISTS"
 """ALREADY_EXISTS: a game of that id exists."""
 VERSION_MISMATCH: Final = "VERSION_MISMATCH"
@@ -427,6 +429,7 @@ CODES: Final[dict[str, str]] = {
     BAD_VISIBILITY: "INVALID_ARGUMENT",
     RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
     RATED_WITH_BOT: "INVALID_ARGUMENT",
+    RATED_IN_PLAY: "FAILED_PRECONDITION",
     GAME_EXISTS: "ALREADY_EXISTS",
     VERSION_MISMATCH: "ABORTED",
     SPECTATING_DISABLED: "PERMISSION_DENIED",

@@ -342,6 +342,9 @@ public object Reasons {
     /** INVALID_ARGUMENT: a rated game created with a bot seat. */
     public const val RATED_WITH_BOT: String = "RATED_WITH_BOT"
 
+    /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
+    public const val RATED_IN_PLAY: String = "RATED_IN_PLAY"
+
     /** ALREADY_EXISTS: a game of that id exists. */
     public const val GAME_EXISTS: String = "GAME_EXISTS"
 
@@ -580,6 +583,7 @@ public object Reasons {
         BAD_VISIBILITY to "INVALID_ARGUMENT",
         RATED_NEEDS_PLAYERS to "FAILED_PRECONDITION",
         RATED_WITH_BOT to "INVALID_ARGUMENT",
+        RATED_IN_PLAY to "FAILED_PRECONDITION",
         GAME_EXISTS to "ALREADY_EXISTS",
         VERSION_MISMATCH to "ABORTED",
         SPECTATING_DISABLED to "PERMISSION_DENIED",
