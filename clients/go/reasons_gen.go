@@ -345,6 +345,9 @@ const (
 	// ReasonRatedWithBot is INVALID_ARGUMENT: a rated game created with a bot seat.
 	ReasonRatedWithBot = "RATED_WITH_BOT"
 
+	// ReasonRatedWithoutTimer is INVALID_ARGUMENT: a rated game created without a turn timer.
+	ReasonRatedWithoutTimer = "RATED_WITHOUT_TIMER"
+
 	// ReasonRatedInPlay is FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead).
 	ReasonRatedInPlay = "RATED_IN_PLAY"
 
@@ -591,6 +594,7 @@ var reasonCodes = []reasonCode{
 	{ReasonBadVisibility, codes.InvalidArgument},
 	{ReasonRatedNeedsPlayers, codes.FailedPrecondition},
 	{ReasonRatedWithBot, codes.InvalidArgument},
+	{ReasonRatedWithoutTimer, codes.InvalidArgument},
 	{ReasonRatedInPlay, codes.FailedPrecondition},
 	{ReasonGameExists, codes.AlreadyExists},
 	{ReasonVersionMismatch, codes.Aborted},

@@ -308,6 +308,9 @@ RATED_NEEDS_PLAYERS: Final = _service(
     Code.FAILED_PRECONDITION,
 )
 RATED_WITH_BOT: Final = _service("RATED_WITH_BOT", "a rated game created with a bot seat")
+RATED_WITHOUT_TIMER: Final = _service(
+    "RATED_WITHOUT_TIMER", "a rated game created without a turn timer"
+)
 RATED_IN_PLAY: Final = _service(
     "RATED_IN_PLAY",
     "a rated game cannot be cancelled once dealt (its players resign instead)",

@@ -87,11 +87,15 @@ def test_a_rated_private_game(players_server: ThreadServer) -> None:
         Client(address, player_token=player_token("ann")) as ann,
         Client(address, player_token=player_token("bob")) as bob,
     ):
-        game = ann.create_game("rummy", seats=["", ""], private=True, rated=True)
+        game = ann.create_game(
+            "rummy", seats=["", ""], private=True, rated=True, turn_timer_seconds=60
+        )
         assert game.rated and game.private and game.invite_code is not None
         ann.join_invite(game.invite_code, "Ann")
         bob.join_invite(game.invite_code, "Bob")
-        summary = ann.create_game("rummy", seats=["", ""], rated=True, quick_play=True)
+        summary = ann.create_game(
+            "rummy", seats=["", ""], rated=True, quick_play=True, turn_timer_seconds=60
+        )
         assert summary.rated and summary.quick_play and not summary.private
         listed = [(g.name, g.rated, g.quick_play) for g in ann.list_games()]
         assert listed == [(summary.name, True, True)]

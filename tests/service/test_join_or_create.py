@@ -43,7 +43,7 @@ async def table(q: Quick, seats: int = 2, **fields: object) -> game_pb2.CreateGa
     request = game_pb2.CreateGameRequest(
         variant="rummy",
         seats=[game_pb2.SeatConfig() for _ in range(seats)],
-        **{"rated": True, "quick_play": True, **fields},  # type: ignore[arg-type]
+        **{"rated": True, "quick_play": True, "turn_timer_seconds": 60, **fields},  # type: ignore[arg-type]
     )
     created = await q.games.CreateGame(request, metadata=player("ann"))
     await q.games.JoinGame(
@@ -141,7 +141,7 @@ async def test_release_gives_a_claimed_ticket_back_to_the_waiting(store: Store) 
 async def test_a_seat_taken_meanwhile_gives_the_ticket_back(store: Store) -> None:
     r = replica(store, Clock())
     created = await r.app.open_table(
-        "rummy", {}, [SeatSpec("", None)] * 2, rated=True, quick_play=True
+        "rummy", {}, [SeatSpec("", None)] * 2, 60, rated=True, quick_play=True
     )
     game_id = created.game.game_id
     t = await r.matchmaker.submit("bob", "Bob", RUMMY, 2, 2)
@@ -166,7 +166,7 @@ async def test_a_match_finished_twice_seats_its_ticket_once(store: Store) -> Non
     matched: the next replica's finish finds the join by its record."""
     r = replica(store, Clock())
     created = await r.app.open_table(
-        "rummy", {}, [SeatSpec("", None)] * 3, rated=True, quick_play=True
+        "rummy", {}, [SeatSpec("", None)] * 3, 60, rated=True, quick_play=True
     )
     game_id = created.game.game_id
     t = await r.matchmaker.submit("bob", "Bob", RUMMY, 3, 3)
@@ -193,7 +193,7 @@ async def test_two_replicas_never_seat_two_tickets_in_one_seat(redis_server: Red
     tables = []
     for i in range(3):
         created = await one.app.open_table(
-            "rummy", {}, [SeatSpec("", None)] * 4, rated=True, quick_play=True
+            "rummy", {}, [SeatSpec("", None)] * 4, 60, rated=True, quick_play=True
         )
         await one.app.join(created.game.game_id, 0, f"Host{i}", player_id=f"host{i}")
         tables.append(created.game.game_id)

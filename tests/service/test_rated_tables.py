@@ -30,7 +30,12 @@ async def tables() -> AsyncIterator[Quick]:
 
 def rated_request(**fields: object) -> game_pb2.CreateGameRequest:
     seats = [game_pb2.SeatConfig(), game_pb2.SeatConfig()]
-    return game_pb2.CreateGameRequest(variant="rummy", seats=seats, rated=True, **fields)  # type: ignore[arg-type]
+    return game_pb2.CreateGameRequest(
+        variant="rummy",
+        seats=seats,
+        rated=True,
+        **{"turn_timer_seconds": 60, **fields},  # type: ignore[arg-type]
+    )
 
 
 @pytest.mark.parametrize("visibility", [game_pb2.VISIBILITY_PUBLIC, PRIVATE])
@@ -107,12 +112,25 @@ async def test_a_rated_table_with_a_bot_seat_is_refused(tables: Quick) -> None:
         variant="rummy",
         seats=[game_pb2.SeatConfig(), game_pb2.SeatConfig(bot=game_pb2.BOT_LEVEL_GREEDY)],
         rated=True,
+        turn_timer_seconds=60,
     )
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await tables.games.CreateGame(request, metadata=player("ann"))
     assert (err.value.code(), reason_of(err.value)) == (
         grpc.StatusCode.INVALID_ARGUMENT,
         reasons.RATED_WITH_BOT,
+    )
+    assert (await tables.app.store.list_games(10)).games == []
+
+
+async def test_a_rated_table_needs_a_turn_timer(tables: Quick) -> None:
+    """Without one, a player about to lose could walk away until the game is
+    abandoned, which rates no one."""
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await tables.games.CreateGame(rated_request(turn_timer_seconds=0), metadata=player("ann"))
+    assert (err.value.code(), reason_of(err.value)) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        reasons.RATED_WITHOUT_TIMER,
     )
     assert (await tables.app.store.list_games(10)).games == []
 
@@ -129,7 +147,7 @@ async def test_a_rated_table_needs_a_server_that_knows_players(harness: Harness)
 
 async def test_a_rated_table_seats_no_unverified_person() -> None:
     app = GameApp(open_store("memory"), run_duties=False)
-    table = await app.open_table("rummy", {}, [SeatSpec("", None)] * 2, rated=True)
+    table = await app.open_table("rummy", {}, [SeatSpec("", None)] * 2, 60, rated=True)
     with pytest.raises(GameStateError) as err:
         await app.join(table.game.game_id, None, "Ann")
     assert err.value.reason == reasons.RATED_NEEDS_PLAYERS

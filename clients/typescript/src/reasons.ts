@@ -228,6 +228,8 @@ export const Reasons = {
   RATED_NEEDS_PLAYERS: "RATED_NEEDS_PLAYERS",
   /** INVALID_ARGUMENT: a rated game created with a bot seat. */
   RATED_WITH_BOT: "RATED_WITH_BOT",
+  /** INVALID_ARGUMENT: a rated game created without a turn timer. */
+  RATED_WITHOUT_TIMER: "RATED_WITHOUT_TIMER",
   /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
   RATED_IN_PLAY: "RATED_IN_PLAY",
   /** ALREADY_EXISTS: a game of that id exists. */
@@ -432,6 +434,7 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   BAD_VISIBILITY: "INVALID_ARGUMENT",
   RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
   RATED_WITH_BOT: "INVALID_ARGUMENT",
+  RATED_WITHOUT_TIMER: "INVALID_ARGUMENT",
   RATED_IN_PLAY: "FAILED_PRECONDITION",
   GAME_EXISTS: "ALREADY_EXISTS",
   VERSION_MISMATCH: "ABORTED",

@@ -181,13 +181,22 @@ class Lobby:
         joined with the invite code returned (:mod:`ramino.app.invites`), no
         spectators; ``rated`` (no bot seat: the API lets only a server that
         knows players ask for it, and :meth:`join` seats only verified
-        players in it); ``quick_play``, a public table whose open seats
-        quick-play tickets of its queue may take (``ramino.app.matchmaker``).
+        players in it; a turn timer, so that walking away loses);
+        ``quick_play``, a public table whose open seats quick-play tickets of
+        its queue may take (``ramino.app.matchmaker``).
         A retry of ``request`` gets the first attempt's game and code."""
         if rated and any(s.bot is not None for s in seats):
             raise BadRequest(
                 "a rated game has no bot seat: every seat is a verified player's",
                 R.RATED_WITH_BOT,
+            )
+        if rated and turn_timer_seconds <= 0:
+            # Without one, a player about to lose could walk away until the
+            # game is abandoned, which rates no one.
+            raise BadRequest(
+                "a rated game needs a turn timer: a player who walks away is played for "
+                "by a bot, and loses",
+                R.RATED_WITHOUT_TIMER,
             )
         if private and quick_play:
             raise BadRequest(

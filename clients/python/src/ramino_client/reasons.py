@@ -230,6 +230,8 @@ RATED_NEEDS_PLAYERS: Final = "RATED_NEEDS_PLAYERS"
 """FAILED_PRECONDITION: a rated game on a server that does not know players."""
 RATED_WITH_BOT: Final = "RATED_WITH_BOT"
 """INVALID_ARGUMENT: a rated game created with a bot seat."""
+RATED_WITHOUT_TIMER: Final = "RATED_WITHOUT_TIMER"
+"""INVALID_ARGUMENT: a rated game created without a turn timer."""
 RATED_IN_PLAY: Final = "RATED_IN_PLAY"
 """FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead)."""
 GAME_EXISTS: Final = "GAME_EXISTS"
@@ -429,6 +431,7 @@ CODES: Final[dict[str, str]] = {
     BAD_VISIBILITY: "INVALID_ARGUMENT",
     RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
     RATED_WITH_BOT: "INVALID_ARGUMENT",
+    RATED_WITHOUT_TIMER: "INVALID_ARGUMENT",
     RATED_IN_PLAY: "FAILED_PRECONDITION",
     GAME_EXISTS: "ALREADY_EXISTS",
     VERSION_MISMATCH: "ABORTED",

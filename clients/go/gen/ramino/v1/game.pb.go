@@ -567,7 +567,8 @@ type CreateGameRequest struct {
 	Visibility Visibility `protobuf:"varint,7,opt,name=visibility,proto3,enum=ramino.v1.Visibility" json:"visibility,omitempty"`
 	// Its end changes its players' ratings (as quick play's rated games do):
 	// needs a server that knows players (every seat is then a verified
-	// player's) and no bot seat.
+	// player's), no bot seat and a turn timer (a player who walks away is
+	// played for, and loses). Its creator may cancel it only before the deal.
 	Rated bool `protobuf:"varint,8,opt,name=rated,proto3" json:"rated,omitempty"`
 	// Quick play may fill its open seats (joinOrCreate): a waiting ticket of
 	// the table's queue (its variant, overrides and rated flag) that accepts

@@ -342,6 +342,9 @@ public object Reasons {
     /** INVALID_ARGUMENT: a rated game created with a bot seat. */
     public const val RATED_WITH_BOT: String = "RATED_WITH_BOT"
 
+    /** INVALID_ARGUMENT: a rated game created without a turn timer. */
+    public const val RATED_WITHOUT_TIMER: String = "RATED_WITHOUT_TIMER"
+
     /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
     public const val RATED_IN_PLAY: String = "RATED_IN_PLAY"
 
@@ -583,6 +586,7 @@ public object Reasons {
         BAD_VISIBILITY to "INVALID_ARGUMENT",
         RATED_NEEDS_PLAYERS to "FAILED_PRECONDITION",
         RATED_WITH_BOT to "INVALID_ARGUMENT",
+        RATED_WITHOUT_TIMER to "INVALID_ARGUMENT",
         RATED_IN_PLAY to "FAILED_PRECONDITION",
         GAME_EXISTS to "ALREADY_EXISTS",
         VERSION_MISMATCH to "ABORTED",
