@@ -325,7 +325,7 @@ type GameSpec struct {
 	// the Game returned (JoinInvite), which the creator shares.
 	Private bool
 	// Rated: the game's end changes its players' ratings, as quick play's
-	// do (a server that knows players; no bot seat).
+	// do (a server that knows players; no bot seat; a turn timer).
 	Rated bool
 	// QuickPlay: quick-play tickets of the game's queue may take its open
 	// seats (a public game only).

@@ -143,7 +143,7 @@ export interface CreateGameOptions {
    * (`client.joinInvite`), which the creator shares.
    */
   private?: boolean | undefined;
-  /** Its end changes its players' ratings (a server that knows players; no bot seat). */
+  /** Its end changes its players' ratings (a server that knows players; no bot seat; a turn timer). */
   rated?: boolean | undefined;
   /** Quick-play tickets of its queue may take its open seats (a public game). */
   quickPlay?: boolean | undefined;

@@ -142,7 +142,7 @@ class AsyncClient:
         listed, joined with the summary's ``invite_code`` (:meth:`join_invite`;
         share it, or its :func:`~ramino_client.invite_link`), no spectators;
         ``rated``: its end changes its players' ratings (a server that knows
-        players, no bot seat); ``quick_play``: quick-play tickets of its
+        players, no bot seat, a turn timer); ``quick_play``: quick-play tickets of its
         queue may take its open seats (a public game)."""
         request = _wire.create_game_request(
             variant,
