@@ -138,12 +138,45 @@ async def test_release_gives_a_claimed_ticket_back_to_the_waiting(store: Store) 
     await r.close()
 
 
+async def test_tables_are_offered_to_their_queues_and_withdrawn(store: Store) -> None:
+    r = replica(store, Clock())
+    tickets = r.matchmaker.tickets
+    await tickets.offer_table(RUMMY.key, "g2", 1002.0)
+    await tickets.offer_table(RUMMY.key, "g1", 1001.0)
+    await tickets.offer_table(RUMMY.key, "g1", 1005.0)  # again: no change
+    await tickets.offer_table(WITHOUT_BOTS.key, "g3", 1000.0)
+    assert await tickets.tables(RUMMY.key, 10) == ["g1", "g2"]
+    assert await tickets.tables(RUMMY.key, 1) == ["g1"]
+    await tickets.withdraw_table(RUMMY.key, "g1")
+    await tickets.withdraw_table(RUMMY.key, "g9")  # never offered: nothing
+    assert await tickets.tables(RUMMY.key, 10) == ["g2"]
+    assert await tickets.tables(WITHOUT_BOTS.key, 10) == ["g3"]
+    await r.close()
+
+
+async def test_a_table_dealt_or_gone_is_withdrawn_by_the_pass(store: Store) -> None:
+    r = replica(store, Clock())
+    created = await r.app.open_table(
+        "rummy", {}, [SeatSpec("", None)] * 2, 60, rated=True, quick_play=True
+    )
+    await r.matchmaker.offer_table(created.game)
+    await r.matchmaker.tickets.offer_table(RUMMY.key, "0123456789abcdef", 1.0)  # no such game
+    for i, who in enumerate(("ann", "eve")):
+        await r.app.join(created.game.game_id, i, who.title(), player_id=who)  # dealt
+    t = await r.matchmaker.submit("bob", "Bob", RUMMY, 2, 2)
+    await r.matchmaker.run_once()
+    assert await r.matchmaker.tickets.tables(RUMMY.key, 10) == []
+    assert (await r.matchmaker.ticket("bob", t.ticket_id)).state == WAITING
+    await r.close()
+
+
 async def test_a_seat_taken_meanwhile_gives_the_ticket_back(store: Store) -> None:
     r = replica(store, Clock())
     created = await r.app.open_table(
         "rummy", {}, [SeatSpec("", None)] * 2, 60, rated=True, quick_play=True
     )
     game_id = created.game.game_id
+    await r.matchmaker.offer_table(created.game)
     t = await r.matchmaker.submit("bob", "Bob", RUMMY, 2, 2)
     # A replica claims the seat's match, then dies; a person takes the seat.
     match = seat_match(t.ticket_id, "bob", game_id, 1, 2)
@@ -196,6 +229,7 @@ async def test_two_replicas_never_seat_two_tickets_in_one_seat(redis_server: Red
             "rummy", {}, [SeatSpec("", None)] * 4, 60, rated=True, quick_play=True
         )
         await one.app.join(created.game.game_id, 0, f"Host{i}", player_id=f"host{i}")
+        await replicas[i % 2].matchmaker.offer_table(created.game)
         tables.append(created.game.game_id)
     tickets = []
     for i in range(14):

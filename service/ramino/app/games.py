@@ -177,8 +177,9 @@ class GameApp:
         quick_play: bool = False,
     ) -> NewTable:
         """A game a person creates, maybe private, rated or open to quick
-        play (:meth:`Lobby.open_table`)."""
-        return await self.lobby.open_table(
+        play (:meth:`Lobby.open_table`; such a table is offered to the
+        matchmaker's queues, when this app serves quick play)."""
+        table = await self.lobby.open_table(
             variant,
             overrides,
             seats,
@@ -189,6 +190,9 @@ class GameApp:
             private,
             quick_play,
         )
+        if quick_play and self.quick is not None:
+            await self.quick.matchmaker.offer_table(table.game)
+        return table
 
     async def join(
         self,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import secrets
@@ -365,16 +364,16 @@ class Lobby:
                 raise
             return game, seat
 
-    async def quick_play_tables(self, variant: str, limit: int) -> list[HostedGame]:
-        """The oldest ``limit`` tables of ``variant`` that wait for players
-        and take quick-play tickets (:attr:`Header.quick_play`), as they are
-        now (one gone meanwhile is left out)."""
-        page = await self._t.store.list_games(limit, "", variant, "waiting", True, quick_play=True)
-        tables = []
-        for s in page.games:
-            with contextlib.suppress(GameNotFound):
-                tables.append(await self._t.load(s.game_id))
-        return tables
+    async def waiting_table(self, game_id: str) -> HostedGame | None:
+        """The table as it is now if it still waits for players (an open
+        seat, not dealt, not ended); ``None`` otherwise, or if it is gone."""
+        try:
+            game = await self._t.load(game_id)
+        except GameNotFound:
+            return None
+        if game.engine is not None or game.ended is not None or not game.open_seats:
+            return None
+        return game
 
     async def list_games(
         self, page_size: int, page_token: str, variant: str, status: str, open_only: bool

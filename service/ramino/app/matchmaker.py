@@ -86,7 +86,7 @@ GRACE = 10.0
 """Seconds a waiting ticket outlives the last stream that followed it (for a
 reconnect), by default."""
 TABLES_LOOKED = 50
-"""Open quick-play tables of a queue's variant a pass looks at, oldest first."""
+"""Tables offered to a queue that a pass looks at, oldest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +366,14 @@ class Matchmaker:
         assert ended is not None
         return ended
 
+    async def offer_table(self, game: HostedGame) -> None:
+        """Offers a quick-play table (:attr:`Header.quick_play`) to the queues
+        whose tickets may take its seats (:func:`table_queues`), then wakes
+        the matchmaker. Offering it again changes nothing."""
+        for queue in table_queues(game.header):
+            await self.tickets.offer_table(queue, game.game_id, game.header.created_at)
+        self._wake.set()
+
     # --- matching -------------------------------------------------------------
 
     def start(self) -> None:
@@ -446,11 +454,13 @@ class Matchmaker:
         waiting; the matches made go in ``done``."""
         if not waiting:
             return waiting
-        tables = [
-            g
-            for g in await self._lobby.quick_play_tables(waiting[0].variant, TABLES_LOOKED)
-            if queue in table_queues(g.header)
-        ]
+        tables = []
+        for game_id in await self.tickets.tables(queue, TABLES_LOOKED):
+            game = await self._lobby.waiting_table(game_id)
+            if game is None:
+                await self.tickets.withdraw_table(queue, game_id)  # dealt, ended or gone
+            else:
+                tables.append(game)
         if not tables:
             return waiting
         left = []

@@ -325,11 +325,9 @@ class Store(Protocol):
         variant: str = "",
         status: str = "",
         open_only: bool = False,
-        quick_play: bool = False,
     ) -> Page:
         """A page of the lobby, oldest first: never a private game (whose
-        summary's ``extra`` has ``private``); with ``quick_play``, only the
-        tables that take quick-play tickets (``extra.quick_play``)."""
+        summary's ``extra`` has ``private``)."""
         ...
 
     async def save_snapshot(self, game_id: str, version: int, data: str) -> None: ...

@@ -112,7 +112,6 @@ class MemoryStore:
         variant: str = "",
         status: str = "",
         open_only: bool = False,
-        quick_play: bool = False,
     ) -> Page:
         cursor = decode_page_token(page_token)
         rows = sorted(self._summaries.values(), key=lambda s: (s.created_at, s.game_id))
@@ -124,7 +123,6 @@ class MemoryStore:
             and (not status or s.status == status)
             and (not open_only or s.open_seats > 0)
             and not s.extra.get("private")
-            and (not quick_play or s.extra.get("quick_play"))
         ]
         page = rows[:page_size]
         more = len(rows) > page_size

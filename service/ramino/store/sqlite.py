@@ -505,7 +505,6 @@ class SqliteStore:
         variant: str = "",
         status: str = "",
         open_only: bool = False,
-        quick_play: bool = False,
     ) -> Page:
         cursor = decode_page_token(page_token)
         # A private game is never listed (its summary's extra.private).
@@ -522,8 +521,6 @@ class SqliteStore:
             args.append(status)
         if open_only:
             where.append("open_seats > 0")
-        if quick_play:
-            where.append("json_extract(summary, '$.extra.quick_play') IS NOT NULL")
         rows = self._db.execute(
             f"SELECT summary FROM games WHERE {' AND '.join(where)} "
             "ORDER BY created_at, game_id LIMIT ?",

@@ -425,7 +425,6 @@ class RedisStore:
         variant: str = "",
         status: str = "",
         open_only: bool = False,
-        quick_play: bool = False,
     ) -> Page:
         after = decode_page_token(page_token)
         games: list[GameSummary] = []
@@ -447,8 +446,6 @@ class RedisStore:
                 if (variant and s.variant != variant) or (status and s.status != status):
                     continue
                 if (open_only and s.open_seats <= 0) or s.extra.get("private"):
-                    continue
-                if quick_play and not s.extra.get("quick_play"):
                     continue
                 games.append(s)
             if frontier is None:

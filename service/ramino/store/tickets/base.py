@@ -268,6 +268,21 @@ class TicketStore(Protocol):
         (``None``: its ratings are recorded, or it is gone)."""
         ...
 
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        """A lobby table whose open seats the queue's tickets may take
+        (joinOrCreate), offered at ``at``; offered again, nothing changes."""
+        ...
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        """The tables offered to the queue, oldest first, ``limit`` at most
+        (some may be dealt, ended or gone since: the matchmaker withdraws
+        those it finds so)."""
+        ...
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        """The table takes no more of the queue's tickets."""
+        ...
+
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
     ) -> Ticket | None:

@@ -28,6 +28,7 @@ class _Queue:
     tickets: dict[str, Ticket] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
     in_play: dict[str, float] = field(default_factory=dict)
+    tables: dict[str, float] = field(default_factory=dict)
 
 
 class MemoryTickets:
@@ -153,6 +154,19 @@ class MemoryTickets:
             del q.in_play[game_id]
         else:
             q.in_play[game_id] = now
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        self._queues.setdefault(queue, _Queue()).tables.setdefault(game_id, at)
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        q = self._queues.get(queue)
+        offered = [] if q is None else sorted((at, g) for g, at in q.tables.items())
+        return [g for _, g in offered[:limit]]
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        q = self._queues.get(queue)
+        if q is not None:
+            q.tables.pop(game_id, None)
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None

@@ -12,7 +12,9 @@ whole, on one Redis as on a cluster:
   (read by the scripts that claim and end tickets, in the same slot, so a
   claim or an end given a time checks it atomically);
 - ``...:in_play``: a sorted set of the rated games in play, by when the
-  matchmaker last looked at them.
+  matchmaker last looked at them;
+- ``...:tables``: a sorted set of the lobby tables offered to the queue's
+  tickets (joinOrCreate), by when they were offered.
 
 A player's bound spans queues, so it lives in the player's own slot
 (``{PREFIXtp:PLAYER}``: a hash, ticket id -> its queue): a submission first
@@ -411,6 +413,16 @@ class RedisTickets:
             await self._redis.zrem(key, game_id)
         else:
             await self._redis.zadd(key, {game_id: now}, xx=True)
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        await self._redis.zadd(self._key(queue, "tables"), {game_id: at}, nx=True)
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        found = await self._redis.zrange(self._key(queue, "tables"), 0, limit - 1)
+        return [_text(g) for g in found]
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        await self._redis.zrem(self._key(queue, "tables"), game_id)
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None

@@ -54,6 +54,13 @@ CREATE TABLE IF NOT EXISTS rated_in_play (
     at REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rated_in_play_by_time ON rated_in_play (queue, at);
+CREATE TABLE IF NOT EXISTS quick_tables (
+    queue TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (queue, game_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS quick_tables_by_time ON quick_tables (queue, at, game_id);
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
     queue TEXT NOT NULL,
@@ -256,6 +263,23 @@ class SqliteTickets:
             self._db.execute("DELETE FROM rated_in_play WHERE game_id = ?", (game_id,))
         else:
             self._db.execute("UPDATE rated_in_play SET at = ? WHERE game_id = ?", (now, game_id))
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        self._db.execute(
+            "INSERT OR IGNORE INTO quick_tables VALUES (?, ?, ?)", (queue, game_id, at)
+        )
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT game_id FROM quick_tables WHERE queue = ? ORDER BY at, game_id LIMIT ?",
+            (queue, limit),
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        self._db.execute(
+            "DELETE FROM quick_tables WHERE queue = ? AND game_id = ?", (queue, game_id)
+        )
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
