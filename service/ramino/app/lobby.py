@@ -264,10 +264,9 @@ class Lobby:
         when the server knows players (one seat per player and game);
         ``invite`` the secret of an invite code (see :meth:`join_invited`):
         a private game is joined with it only, and is answered as no game
-        without it. Losing
-        a race with another replica's append, it decides again on the new
-        state: each such loss is another seat taken, so a few tries settle it
-        (no open seat left is an answer too)."""
+        without it. Losing a race with another replica's append, it decides
+        again on the new state: each such loss is another seat taken, so a
+        few tries settle it (no open seat left is an answer too)."""
         name = checked_name(player_name)
         attempt = 0
         while True:

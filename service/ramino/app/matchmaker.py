@@ -167,7 +167,7 @@ def table_seat(game: HostedGame, ticket: Ticket) -> int | None:
     """The open seat of a quick-play table that ``ticket`` may take: its
     first, when the table waits for players, has a seat count the ticket
     accepts and does not seat its player already; else ``None``. (A table
-    sets no property: every ticket's accept it.)"""
+    sets no property, so every ticket's properties accept it.)"""
     open_seats = game.open_seats
     if (
         not open_seats
