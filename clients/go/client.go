@@ -321,17 +321,34 @@ type GameSpec struct {
 	TurnTimerSeconds int32
 	// SpectatorsDisabled: only seats may watch the game.
 	SpectatorsDisabled bool
+	// Private: never listed, no spectators; joined with the InviteCode of
+	// the Game returned (JoinInvite), which the creator shares.
+	Private bool
+	// Rated: the game's end changes its players' ratings, as quick play's
+	// do (a server that knows players; no bot seat; a turn timer).
+	Rated bool
+	// QuickPlay: quick-play tickets of the game's queue may take its open
+	// seats (a public game only).
+	QuickPlay bool
 	// RequestID makes a retried CreateGame return the first game ("" for a
 	// fresh one); scoped by the client's caller key.
 	RequestID string
 }
 
-// Game is a game in the lobby, with the creator token CreateGame returns
-// (empty elsewhere).
+// Game is a game in the lobby, with the creator token and invite code
+// CreateGame returns (empty elsewhere).
 type Game struct {
 	*raminov1.Game
 	// CreatorToken cancels the game (Client.CancelGame).
 	CreatorToken string
+	// InviteCode of a private game: share it (or InviteLink's link); it
+	// opens the game (JoinInvite) until the game is dealt.
+	InviteCode string
+}
+
+// Private reports whether the game is never listed and joined by invite only.
+func (g *Game) Private() bool {
+	return g.GetVisibility() == raminov1.Visibility_VISIBILITY_PRIVATE
 }
 
 // ID is the game's id (its name without "games/").
@@ -343,6 +360,10 @@ func (c *Client) CreateGame(ctx context.Context, spec GameSpec) (*Game, error) {
 	if id == "" {
 		id = NewRequestID()
 	}
+	visibility := raminov1.Visibility_VISIBILITY_PUBLIC
+	if spec.Private {
+		visibility = raminov1.Visibility_VISIBILITY_PRIVATE
+	}
 	resp, err := c.game.CreateGame(ctx, &raminov1.CreateGameRequest{
 		Variant:            spec.Variant,
 		Overrides:          spec.Overrides,
@@ -350,11 +371,52 @@ func (c *Client) CreateGame(ctx context.Context, spec GameSpec) (*Game, error) {
 		TurnTimerSeconds:   spec.TurnTimerSeconds,
 		RequestId:          id,
 		SpectatorsDisabled: spec.SpectatorsDisabled,
+		Visibility:         visibility,
+		Rated:              spec.Rated,
+		QuickPlay:          spec.QuickPlay,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Game{Game: resp.GetGame(), CreatorToken: resp.GetCreatorToken()}, nil
+	return &Game{Game: resp.GetGame(), CreatorToken: resp.GetCreatorToken(), InviteCode: resp.GetInviteCode()}, nil
+}
+
+// inviteMark is how a link carries an invite code: BASE#invite=CODE (or ?invite=).
+const inviteMark = "invite="
+
+// InviteLink is the link that opens a private game's invite:
+// baseURL#invite=CODE (the web page joins the game it opens).
+func InviteLink(baseURL, inviteCode string) string {
+	base, _, _ := strings.Cut(baseURL, "#")
+	return base + "#" + inviteMark + inviteCode
+}
+
+// InviteCodeOf is the invite code in codeOrLink: a code as it is, or the
+// code of a link made by InviteLink (#invite= or ?invite=).
+func InviteCodeOf(codeOrLink string) string {
+	text := strings.TrimSpace(codeOrLink)
+	for _, mark := range []string{"#", "?", "&"} {
+		if i := strings.Index(text, mark+inviteMark); i >= 0 {
+			code, _, _ := strings.Cut(text[i+len(mark)+len(inviteMark):], "&")
+			return code
+		}
+	}
+	return text
+}
+
+// JoinInvite takes a seat (the first open one unless AtSeat) of the private
+// game an invite code, or its link, opens. A code that opens nothing is
+// NotFound with reason INVITE_NOT_VALID, whether or not its game exists.
+func (c *Client) JoinInvite(ctx context.Context, inviteCode, playerName string, opts ...CallOption) (*Seat, error) {
+	o := collect(opts)
+	resp, err := c.game.JoinGame(ctx, &raminov1.JoinGameRequest{
+		InviteCode: InviteCodeOf(inviteCode), PlayerName: playerName, Seat: o.seat, RequestId: o.requestID,
+	})
+	if err != nil {
+		return nil, err
+	}
+	view := resp.GetView()
+	return &Seat{client: c, Name: view.GetName(), Number: resp.GetSeat(), Token: resp.GetSeatToken(), LastView: view}, nil
 }
 
 // CallOption tunes one join or move.

@@ -98,3 +98,58 @@ func TestTheRulesServiceValidatesMeldsAndAnalysesHands(t *testing.T) {
 		t.Errorf("an unknown variant: %v", err)
 	}
 }
+
+func TestAFriendJoinsAPrivateGameByItsLink(t *testing.T) {
+	ctx := testCtx(t)
+	ann, bob := dial(t, shared), dial(t, shared)
+	game, err := ann.CreateGame(ctx, ramino.GameSpec{Variant: "rummy", Seats: []ramino.SeatSpec{ramino.Person(""), ramino.Person("")}, Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !game.Private() || game.InviteCode == "" || !game.GetSpectatorsDisabled() {
+		t.Fatalf("a private game: %v, code %q", game.Game, game.InviteCode)
+	}
+	for g, err := range ann.ListGames(ctx, ramino.ListFilter{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.GetName() == game.GetName() {
+			t.Errorf("the private game %s was listed", g.GetName())
+		}
+	}
+	_, err = bob.JoinInvite(ctx, game.InviteCode[:len(game.InviteCode)-1], "Bob")
+	asError(t, err, codes.NotFound, "INVITE_NOT_VALID")
+	link := ramino.InviteLink("https://play.example/ramino/", game.InviteCode)
+	if link != "https://play.example/ramino/#invite="+game.InviteCode {
+		t.Errorf("the link is %q", link)
+	}
+	mine, err := ann.JoinInvite(ctx, game.InviteCode, "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := bob.JoinInvite(ctx, link, "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mine.Number != 0 || theirs.Number != 1 || theirs.Name != game.GetName() {
+		t.Errorf("seats %d and %d of %s", mine.Number, theirs.Number, theirs.Name)
+	}
+	// Dealt: the code opens nothing now.
+	_, err = dial(t, shared).JoinInvite(ctx, game.InviteCode, "Cid")
+	asError(t, err, codes.NotFound, "INVITE_NOT_VALID")
+}
+
+func TestInviteCodesAreReadFromLinks(t *testing.T) {
+	code := "0123456789abcdef.AbC-d_ef"
+	for _, text := range []string{
+		code,
+		" " + code + " ",
+		ramino.InviteLink("https://x.example/#old", code),
+		"https://x.example/?invite=" + code,
+		"https://x.example/?a=1&invite=" + code + "&b=2",
+	} {
+		if got := ramino.InviteCodeOf(text); got != code {
+			t.Errorf("InviteCodeOf(%q) = %q", text, got)
+		}
+	}
+}

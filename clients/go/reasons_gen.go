@@ -333,6 +333,24 @@ const (
 	// ReasonGameNotFound is NOT_FOUND: no such game.
 	ReasonGameNotFound = "GAME_NOT_FOUND"
 
+	// ReasonInviteNotValid is NOT_FOUND: an invite code that opens no game (wrong, or its game was dealt or ended).
+	ReasonInviteNotValid = "INVITE_NOT_VALID"
+
+	// ReasonBadVisibility is INVALID_ARGUMENT: no such visibility.
+	ReasonBadVisibility = "BAD_VISIBILITY"
+
+	// ReasonRatedNeedsPlayers is FAILED_PRECONDITION: a rated game on a server that does not know players.
+	ReasonRatedNeedsPlayers = "RATED_NEEDS_PLAYERS"
+
+	// ReasonRatedWithBot is INVALID_ARGUMENT: a rated game created with a bot seat.
+	ReasonRatedWithBot = "RATED_WITH_BOT"
+
+	// ReasonRatedWithoutTimer is INVALID_ARGUMENT: a rated game created without a turn timer.
+	ReasonRatedWithoutTimer = "RATED_WITHOUT_TIMER"
+
+	// ReasonRatedInPlay is FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead).
+	ReasonRatedInPlay = "RATED_IN_PLAY"
+
 	// ReasonGameExists is ALREADY_EXISTS: a game of that id exists.
 	ReasonGameExists = "GAME_EXISTS"
 
@@ -614,6 +632,12 @@ var reasonCodes = []reasonCode{
 	{ReasonGameNotStarted, codes.FailedPrecondition},
 	{ReasonGameFinished, codes.FailedPrecondition},
 	{ReasonGameNotFound, codes.NotFound},
+	{ReasonInviteNotValid, codes.NotFound},
+	{ReasonBadVisibility, codes.InvalidArgument},
+	{ReasonRatedNeedsPlayers, codes.FailedPrecondition},
+	{ReasonRatedWithBot, codes.InvalidArgument},
+	{ReasonRatedWithoutTimer, codes.InvalidArgument},
+	{ReasonRatedInPlay, codes.FailedPrecondition},
 	{ReasonGameExists, codes.AlreadyExists},
 	{ReasonVersionMismatch, codes.Aborted},
 	{ReasonSpectatingDisabled, codes.PermissionDenied},

@@ -296,6 +296,26 @@ GAME_NOT_STARTED: Final = _service(
 )
 GAME_FINISHED: Final = _service("GAME_FINISHED", "the game has ended", Code.FAILED_PRECONDITION)
 GAME_NOT_FOUND: Final = _service("GAME_NOT_FOUND", "no such game", Code.NOT_FOUND)
+INVITE_NOT_VALID: Final = _service(
+    "INVITE_NOT_VALID",
+    "an invite code that opens no game (wrong, or its game was dealt or ended)",
+    Code.NOT_FOUND,
+)
+BAD_VISIBILITY: Final = _service("BAD_VISIBILITY", "no such visibility")
+RATED_NEEDS_PLAYERS: Final = _service(
+    "RATED_NEEDS_PLAYERS",
+    "a rated game on a server that does not know players",
+    Code.FAILED_PRECONDITION,
+)
+RATED_WITH_BOT: Final = _service("RATED_WITH_BOT", "a rated game created with a bot seat")
+RATED_WITHOUT_TIMER: Final = _service(
+    "RATED_WITHOUT_TIMER", "a rated game created without a turn timer"
+)
+RATED_IN_PLAY: Final = _service(
+    "RATED_IN_PLAY",
+    "a rated game cannot be cancelled once dealt (its players resign instead)",
+    Code.FAILED_PRECONDITION,
+)
 GAME_EXISTS: Final = _service("GAME_EXISTS", "a game of that id exists", Code.ALREADY_EXISTS)
 VERSION_MISMATCH: Final = _service(
     "VERSION_MISMATCH",

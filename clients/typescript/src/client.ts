@@ -18,6 +18,7 @@ import {
   type PlayGameRequestSchema,
   type SeatConfig,
   type SeatConfigSchema,
+  Visibility,
 } from "./gen/ramino/v1/game_pb.js";
 import {
   RulesService,
@@ -94,6 +95,30 @@ export function gameName(game: string): string {
   return game.startsWith("games/") ? game : `games/${game}`;
 }
 
+/** How a link carries an invite code: `BASE#invite=CODE` (or `?invite=`). */
+const INVITE_MARK = "invite=";
+
+/**
+ * The link that opens a private game's invite: `baseUrl#invite=CODE` (the
+ * web page joins the game it opens).
+ */
+export function inviteLink(baseUrl: string, inviteCode: string): string {
+  return `${baseUrl.split("#", 1)[0]}#${INVITE_MARK}${inviteCode}`;
+}
+
+/**
+ * The invite code in `codeOrLink`: a code as it is, or the code of a link
+ * made by {@link inviteLink} (`#invite=` or `?invite=`).
+ */
+export function inviteCodeOf(codeOrLink: string): string {
+  const text = codeOrLink.trim();
+  for (const mark of ["#", "?", "&"]) {
+    const at = text.indexOf(mark + INVITE_MARK);
+    if (at >= 0) return text.slice(at + mark.length + INVITE_MARK.length).split("&", 1)[0] ?? "";
+  }
+  return text;
+}
+
 function seatConfig(spec: SeatSpec): MessageInitShape<typeof SeatConfigSchema> {
   return typeof spec === "number" ? { bot: spec } : { playerName: spec };
 }
@@ -118,6 +143,15 @@ export interface CreateGameOptions {
   requestId?: string | undefined;
   /** Only seats may watch the game. */
   spectatorsDisabled?: boolean | undefined;
+  /**
+   * Never listed, no spectators; joined with the `inviteCode` of the answer
+   * (`client.joinInvite`), which the creator shares.
+   */
+  private?: boolean | undefined;
+  /** Its end changes its players' ratings (a server that knows players; no bot seat; a turn timer). */
+  rated?: boolean | undefined;
+  /** Quick-play tickets of its queue may take its open seats (a public game). */
+  quickPlay?: boolean | undefined;
 }
 
 /** A game just created, with the token that cancels it. */
@@ -127,6 +161,11 @@ export interface CreatedGame {
   readonly name: string;
   /** Cancels the game (`client.cancelGame`); not a seat token. */
   readonly creatorToken: string;
+  /**
+   * A private game's invite code ("" for a public one): share it, or its
+   * {@link inviteLink}; it opens the game until the game is dealt.
+   */
+  readonly inviteCode: string;
 }
 
 export interface JoinOptions {
@@ -243,10 +282,18 @@ export class Client {
       turnTimerSeconds: options.turnTimerSeconds ?? 0,
       requestId: options.requestId ?? newRequestId(),
       spectatorsDisabled: options.spectatorsDisabled ?? false,
+      visibility: options.private === true ? Visibility.PRIVATE : Visibility.PUBLIC,
+      rated: options.rated ?? false,
+      quickPlay: options.quickPlay ?? false,
     };
     const response = await this.call((o) => this.games.createGame(request, o));
     if (!response.game) throw new TypeError("CreateGame answered no game");
-    return { game: response.game, name: response.game.name, creatorToken: response.creatorToken };
+    return {
+      game: response.game,
+      name: response.game.name,
+      creatorToken: response.creatorToken,
+      inviteCode: response.inviteCode,
+    };
   }
 
   /** Ends `game` as cancelled, with the creator token; returns its final view (a spectator's). */
@@ -262,6 +309,23 @@ export class Client {
   async join(game: string, playerName: string, options: JoinOptions = {}): Promise<Seat> {
     const request = {
       name: gameName(game),
+      playerName,
+      requestId: options.requestId ?? newRequestId(),
+      ...(options.seat === undefined ? {} : { seat: options.seat }),
+    };
+    const response = await this.call((o) => this.games.joinGame(request, o));
+    const view = required(response.view, "JoinGame");
+    return new Seat(this, view.name, response.seat, response.seatToken, view);
+  }
+
+  /**
+   * Takes a seat of the private game an invite code (or its link) opens. A
+   * code that opens nothing is NOT_FOUND with reason INVITE_NOT_VALID,
+   * whether or not its game exists.
+   */
+  async joinInvite(inviteCode: string, playerName: string, options: JoinOptions = {}): Promise<Seat> {
+    const request = {
+      inviteCode: inviteCodeOf(inviteCode),
       playerName,
       requestId: options.requestId ?? newRequestId(),
       ...(options.seat === undefined ? {} : { seat: options.seat }),

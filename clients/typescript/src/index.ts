@@ -12,6 +12,8 @@ export {
   PLAYER_TOKEN_KEY,
   cardId,
   gameName,
+  inviteCodeOf,
+  inviteLink,
   isMyTurn,
   type CardRef,
   type ClientOptions,

@@ -220,6 +220,18 @@ export const Reasons = {
   GAME_FINISHED: "GAME_FINISHED",
   /** NOT_FOUND: no such game. */
   GAME_NOT_FOUND: "GAME_NOT_FOUND",
+  /** NOT_FOUND: an invite code that opens no game (wrong, or its game was dealt or ended). */
+  INVITE_NOT_VALID: "INVITE_NOT_VALID",
+  /** INVALID_ARGUMENT: no such visibility. */
+  BAD_VISIBILITY: "BAD_VISIBILITY",
+  /** FAILED_PRECONDITION: a rated game on a server that does not know players. */
+  RATED_NEEDS_PLAYERS: "RATED_NEEDS_PLAYERS",
+  /** INVALID_ARGUMENT: a rated game created with a bot seat. */
+  RATED_WITH_BOT: "RATED_WITH_BOT",
+  /** INVALID_ARGUMENT: a rated game created without a turn timer. */
+  RATED_WITHOUT_TIMER: "RATED_WITHOUT_TIMER",
+  /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
+  RATED_IN_PLAY: "RATED_IN_PLAY",
   /** ALREADY_EXISTS: a game of that id exists. */
   GAME_EXISTS: "GAME_EXISTS",
   /** ABORTED: expected_version is not the game's version (metadata: expected, actual). */
@@ -446,6 +458,12 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   GAME_NOT_STARTED: "FAILED_PRECONDITION",
   GAME_FINISHED: "FAILED_PRECONDITION",
   GAME_NOT_FOUND: "NOT_FOUND",
+  INVITE_NOT_VALID: "NOT_FOUND",
+  BAD_VISIBILITY: "INVALID_ARGUMENT",
+  RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
+  RATED_WITH_BOT: "INVALID_ARGUMENT",
+  RATED_WITHOUT_TIMER: "INVALID_ARGUMENT",
+  RATED_IN_PLAY: "FAILED_PRECONDITION",
   GAME_EXISTS: "ALREADY_EXISTS",
   VERSION_MISMATCH: "ABORTED",
   SPECTATING_DISABLED: "PERMISSION_DENIED",

@@ -5,8 +5,12 @@ import {
   BotLevel,
   GameStatus,
   MeldKind,
+  NotFound,
   PermissionDenied,
+  Visibility,
   handText,
+  inviteCodeOf,
+  inviteLink,
   sortCards,
   type WatchItem,
 } from "@ramino/client";
@@ -89,5 +93,44 @@ test("aborting a watch's signal ends the loop over it", async () => {
     assert.deepEqual(seen.map((i) => i.kind), ["snapshot"]);
   } finally {
     client.close();
+  }
+});
+
+test("a friend joins a private game by its link; a wrong code is INVITE_NOT_VALID", async () => {
+  const ann = clientOf(server);
+  const bob = clientOf(server);
+  try {
+    const created = await ann.createGame({ variant: "rummy", seats: ["", ""], private: true });
+    assert.equal(created.game.visibility, Visibility.PRIVATE);
+    assert.ok(created.inviteCode !== "" && created.game.spectatorsDisabled);
+    for await (const g of ann.listGames()) assert.notEqual(g.name, created.name);
+    await assert.rejects(bob.joinInvite(created.inviteCode.slice(0, -1), "Bob"), (e: unknown) => {
+      assert.ok(e instanceof NotFound);
+      assert.equal(e.reason, "INVITE_NOT_VALID");
+      return true;
+    });
+    const link = inviteLink("https://play.example/ramino/", created.inviteCode);
+    assert.equal(link, `https://play.example/ramino/#invite=${created.inviteCode}`);
+    const mine = await ann.joinInvite(created.inviteCode, "Ann");
+    const theirs = await bob.joinInvite(link, "Bob");
+    assert.deepEqual([mine.seat, theirs.seat, theirs.name], [0, 1, created.name]);
+    // Dealt: the code opens nothing now.
+    await assert.rejects(bob.joinInvite(created.inviteCode, "Cid"), NotFound);
+  } finally {
+    ann.close();
+    bob.close();
+  }
+});
+
+test("invite codes are read from links", () => {
+  const code = "0123456789abcdef.AbC-d_ef";
+  for (const text of [
+    code,
+    ` ${code} `,
+    inviteLink("https://x.example/#old", code),
+    `https://x.example/?invite=${code}`,
+    `https://x.example/?a=1&invite=${code}&b=2`,
+  ]) {
+    assert.equal(inviteCodeOf(text), code);
   }
 });

@@ -3,6 +3,7 @@ import {
   BotLevel,
   GameStatus,
   TicketState,
+  inviteLink,
   type BotLevelInfo,
   type Game,
   type Variant,
@@ -13,6 +14,17 @@ import { t } from "./words.ts";
 
 function gameId(name: string): string {
   return name.replace(/^games\//, "");
+}
+
+/**
+ * This page's address to put in an invite link: its origin and path, with
+ * `?api=` kept and `?player=` (the host's player token: never shared) left out.
+ */
+function pageAddress(): string {
+  const params = new URLSearchParams(location.search);
+  const api = params.get("api");
+  const search = api === null ? "" : `?${new URLSearchParams({ api }).toString()}`;
+  return `${location.origin}${location.pathname}${search}`;
 }
 
 function describe(variant: string): string {
@@ -47,8 +59,16 @@ export class Lobby {
         <button class="primary" type="submit">${escape(t("lobby.create"))}</button>
         <button type="button" id="quick"${this.page.quick ? "" : ` disabled title="${escape(t("lobby.quickHelp"))}"`}>${escape(t("lobby.quick"))}</button>
         <button type="button" id="quick-cancel" hidden>${escape(t("lobby.quickCancel"))}</button>
+        <button type="button" id="friend">${escape(t("lobby.friend"))}</button>
       </form>
       <p id="quick-status" class="muted" role="status"></p>
+      <div id="invite" hidden>
+        <p>${escape(t("lobby.inviteText"))}</p>
+        <p class="row"><label>${escape(t("lobby.inviteLink"))} <input id="invite-link" readonly size="60"></label>
+        <button type="button" id="invite-copy">${escape(t("lobby.inviteCopy"))}</button>
+        <a id="invite-go" href="#/">${escape(t("lobby.inviteGo"))}</a></p>
+        <p id="invite-status" class="muted" role="status"></p>
+      </div>
       <p id="variant-about" class="muted"></p>
       <p id="lobby-error" class="error" role="alert"></p>
     </section>
@@ -119,6 +139,9 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
     document.getElementById("quick")?.addEventListener("click", () => {
       if (form.reportValidity()) void this.quickPlay(new FormData(form), error);
     });
+    document.getElementById("friend")?.addEventListener("click", () => {
+      if (form.reportValidity()) void this.playWithAFriend(new FormData(form), error);
+    });
     await this.refresh();
     this.timer = window.setInterval(() => void this.refresh(), 3000);
   }
@@ -138,6 +161,47 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
       const seat = await client.join(created.name, name, { seat: 0 });
       saveSeat(gameId(created.name), { seat: seat.seat, token: seat.token });
       location.hash = `#/play/${gameId(created.name)}`;
+    } catch (e) {
+      error.textContent = explain(e);
+    }
+  }
+
+  /**
+   * Play with a friend: a private table (never listed) of the seats chosen,
+   * the second one always a person's (the friend's), this person in the
+   * first; its invite link is shown to send.
+   */
+  private async playWithAFriend(data: FormData, error: HTMLElement): Promise<void> {
+    const { client } = this.page;
+    const name = String(data.get("name") ?? "").trim();
+    localStorage.setItem("ramino:name", name);
+    const count = Number(data.get("seats") ?? 2);
+    const seats: (string | BotLevel)[] = [name, ""];
+    for (let s = 2; s < count; s++) {
+      const kind = String(data.get(`seat${s}`));
+      seats.push(LEVELS.find(([value]) => value === kind)?.[1] ?? "");
+    }
+    error.textContent = "";
+    try {
+      const created = await client.createGame({ variant: String(data.get("variant")), seats, private: true });
+      const seat = await client.joinInvite(created.inviteCode, name, { seat: 0 });
+      const id = gameId(created.name);
+      saveSeat(id, { seat: seat.seat, token: seat.token });
+      const link = document.getElementById("invite-link") as HTMLInputElement;
+      link.value = inviteLink(pageAddress(), created.inviteCode);
+      (document.getElementById("invite-go") as HTMLAnchorElement).href = `#/play/${id}`;
+      const copy = document.getElementById("invite-copy") as HTMLButtonElement;
+      const status = document.getElementById("invite-status") as HTMLElement;
+      copy.onclick = () => {
+        link.select();
+        void navigator.clipboard?.writeText(link.value).then(
+          () => (status.textContent = t("lobby.inviteCopied")),
+          () => undefined,
+        );
+      };
+      (document.getElementById("invite") as HTMLElement).hidden = false;
+      link.focus();
+      link.select();
     } catch (e) {
       error.textContent = explain(e);
     }
@@ -218,6 +282,39 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
     body.querySelectorAll<HTMLButtonElement>("button[data-join]").forEach((b) =>
       b.addEventListener("click", () => void this.join(b.dataset["join"] ?? "")),
     );
+  }
+
+  /** The page of an invite link (`#invite=CODE`): a name, then a seat of the table it opens. */
+  async openInvite(code: string): Promise<void> {
+    const { app } = this.page;
+    const name = localStorage.getItem("ramino:name") ?? "";
+    app.innerHTML = `
+    <section class="panel" aria-labelledby="invited">
+      <h2 id="invited">${escape(t("invite.title"))}</h2>
+      <p>${escape(t("invite.text"))}</p>
+      <form id="accept" class="row">
+        <label>${escape(t("lobby.name"))} <input name="name" required maxlength="32" value="${escape(name)}" autocomplete="nickname"></label>
+        <button class="primary" type="submit">${escape(t("invite.join"))}</button>
+      </form>
+      <p id="lobby-error" class="error" role="alert"></p>
+    </section>`;
+    const form = document.getElementById("accept") as HTMLFormElement;
+    const error = document.getElementById("lobby-error") as HTMLElement;
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const chosen = String(new FormData(form).get("name") ?? "").trim();
+      localStorage.setItem("ramino:name", chosen);
+      void (async () => {
+        try {
+          const seat = await this.page.client.joinInvite(code, chosen);
+          const id = gameId(seat.name);
+          saveSeat(id, { seat: seat.seat, token: seat.token });
+          location.hash = `#/play/${id}`;
+        } catch (e) {
+          error.textContent = explain(e);
+        }
+      })();
+    });
   }
 
   private async join(id: string): Promise<void> {

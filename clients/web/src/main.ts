@@ -4,7 +4,8 @@
  *
  * Routes: `#/` the lobby, `#/play/{game}` a seat (its token kept in
  * localStorage, so a reload or a return keeps the seat), `#/watch/{game}`
- * a spectator. The API is the page's own origin, or `?api=URL`.
+ * a spectator, `#invite=CODE` a private table's invite (a friend's link:
+ * a name, then a seat). The API is the page's own origin, or `?api=URL`.
  */
 import "./style.css";
 import { connect } from "@ramino/client/web";
@@ -46,7 +47,12 @@ let current: Lobby | Table | undefined;
 function route(): void {
   current?.close();
   const [, kind, id] = location.hash.split("/");
-  if ((kind === "play" || kind === "watch") && id) {
+  const invite = location.hash.startsWith("#invite=") ? decodeURIComponent(location.hash.slice(8)) : "";
+  if (invite) {
+    const lobby = new Lobby(page);
+    current = lobby;
+    void lobby.openInvite(invite);
+  } else if ((kind === "play" || kind === "watch") && id) {
     const table = new Table(page, id, kind === "watch");
     current = table;
     void table.open();

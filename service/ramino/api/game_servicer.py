@@ -30,8 +30,9 @@ from ramino.api.requests import (
 )
 from ramino.api.session import SessionEncoder, options_bytes, read_moves, start_of
 from ramino.api.streams import StreamEnder
-from ramino.app import GameApp, SeatSpec, WatchItem
+from ramino.app import GameApp, SeatSpec, WatchItem, invites
 from ramino.app.fanout import Encode, EncodeBatch
+from ramino.app.invites import InviteNotValid
 from ramino.app.outcomes import LegalMoves, seen_game
 from ramino.engine.access import check_spectator
 from ramino.v1 import game_pb2, game_pb2_grpc
@@ -39,6 +40,11 @@ from ramino.v1 import game_pb2, game_pb2_grpc
 __all__ = ["GameServicer", "request_hash"]
 
 BOTS = convert.BOTS
+VISIBILITIES = (
+    game_pb2.VISIBILITY_UNSPECIFIED,
+    game_pb2.VISIBILITY_PUBLIC,
+    game_pb2.VISIBILITY_PRIVATE,
+)
 R = TypeVar("R")
 
 
@@ -96,19 +102,36 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if request.request_id:
             logs.bind_context(request_hash=request_hash(request.request_id))
         scope, player = self.claims.caller(context, request.request_id)
+        if request.visibility not in VISIBILITIES:
+            raise convert.invalid(
+                reasons.BAD_VISIBILITY,
+                f"no visibility {request.visibility}: PUBLIC (the default) or PRIVATE",
+            )
+        if request.rated and self.claims.players is None:
+            raise ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                reasons.RATED_NEEDS_PLAYERS,
+                "a rated game needs a server that knows players (player tokens): this one "
+                "does not",
+            )
         seats = [SeatSpec(s.player_name.strip(), BOTS.get(s.bot)) for s in request.seats]
-        game = await self.app.create(
+        table = await self.app.open_table(
             convert.preset(request.variant),
             convert.overrides(request.overrides),
             seats,
             request.turn_timer_seconds,
             request_record(request, "CreateGame", scope),
             spectators_disabled=request.spectators_disabled,
+            rated=request.rated,
+            private=request.visibility == game_pb2.VISIBILITY_PRIVATE,
+            quick_play=request.quick_play,
         )
+        game = table.game
         self._bind(game.game_id)
         return game_pb2.CreateGameResponse(
             game=game_message(self.app.summary(game)),
             creator_token=self.tokens.issue_creator(game.game_id, player=player),
+            invite_code=table.invite_code,
         )
 
     async def CancelGame(  # noqa: N802
@@ -147,17 +170,23 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self, request: game_pb2.JoinGameRequest, context: Context
     ) -> game_pb2.JoinGameResponse:
         check_request_id(request.request_id)
-        game_id = game_id_of(request.name)
-        self._bind(game_id, request.request_id)
+        named = game_id_of(request.name) if request.name or not request.invite_code else None
+        if named is not None:
+            self._bind(named, request.request_id)
         scope, player = self.claims.caller(context, request.request_id)
         seat = request.seat if request.HasField("seat") else None
-        game, taken = await self.app.join(
-            game_id,
-            seat,
-            request.player_name,
-            request_record(request, "JoinGame", scope),
-            player,
-        )
+        record = request_record(request, "JoinGame", scope)
+        if request.invite_code:
+            if named is not None and invites.parse(request.invite_code)[0] != named:
+                raise InviteNotValid()  # a code for another game than the one named
+            game, taken = await self.app.join_invited(
+                request.invite_code, seat, request.player_name, record, player
+            )
+        else:
+            assert named is not None
+            game, taken = await self.app.join(named, seat, request.player_name, record, player)
+        game_id = game.game_id
+        self._bind(game_id, request.request_id)
         logs.bind_context(seat=taken)
         return game_pb2.JoinGameResponse(
             seat=taken,

@@ -460,6 +460,11 @@ def game_message(summary: GameSummary) -> game_pb2.Game:
         create_time=convert.timestamp(summary.created_at),
         spectators_disabled=bool(extra.get("spectators_disabled", False)),
         fixed_deal=bool(extra.get("fixed_deal", False)),
+        visibility=(
+            game_pb2.VISIBILITY_PRIVATE if extra.get("private") else game_pb2.VISIBILITY_PUBLIC
+        ),
+        rated=bool(extra.get("rated", False)),
+        quick_play=bool(extra.get("quick_play", False)),
     )
 
 

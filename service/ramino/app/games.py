@@ -21,7 +21,7 @@ from typing import Any
 from ramino.app.duties import Duties
 from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.housekeeping import Housekeeping
-from ramino.app.lobby import MAX_NAME, Lobby
+from ramino.app.lobby import MAX_NAME, Lobby, NewTable
 from ramino.app.log import HostedGame, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.moves import POOLED_HAND, Moves
@@ -164,6 +164,36 @@ class GameApp:
             variant, overrides, seats, turn_timer_seconds, request, decks, spectators_disabled
         )
 
+    async def open_table(
+        self,
+        variant: str,
+        overrides: dict[str, Any],
+        seats: Sequence[SeatSpec],
+        turn_timer_seconds: int = 0,
+        request: RequestRecord | None = None,
+        spectators_disabled: bool = False,
+        rated: bool = False,
+        private: bool = False,
+        quick_play: bool = False,
+    ) -> NewTable:
+        """A game a person creates, maybe private, rated or open to quick
+        play (:meth:`Lobby.open_table`; such a table is offered to the
+        matchmaker's queues, when this app serves quick play)."""
+        table = await self.lobby.open_table(
+            variant,
+            overrides,
+            seats,
+            turn_timer_seconds,
+            request,
+            spectators_disabled,
+            rated,
+            private,
+            quick_play,
+        )
+        if quick_play and self.quick is not None:
+            await self.quick.matchmaker.offer_table(table.game)
+        return table
+
     async def join(
         self,
         game_id: str,
@@ -173,6 +203,17 @@ class GameApp:
         player_id: str | None = None,
     ) -> tuple[HostedGame, int]:
         return await self.lobby.join(game_id, seat, player_name, request, player_id)
+
+    async def join_invited(
+        self,
+        code: str,
+        seat: int | None,
+        player_name: str,
+        request: RequestRecord | None = None,
+        player_id: str | None = None,
+    ) -> tuple[HostedGame, int]:
+        """A seat of the private game that the invite ``code`` opens."""
+        return await self.lobby.join_invited(code, seat, player_name, request, player_id)
 
     async def list_games(
         self, page_size: int, page_token: str, variant: str, status: str, open_only: bool

@@ -11,12 +11,21 @@ from typing import Any
 import structlog
 
 from ramino import reasons as R
+from ramino.app import invites
+from ramino.app.invites import InviteNotValid
 from ramino.app.log import Header, HostedGame, SeatSpec, engine_entries, entry
 from ramino.app.table import GameTable, ended_error, first_answer, game_id_for, request_id_reused
 from ramino.bots import BOT_KINDS
 from ramino.engine import trial_deal
 from ramino.errors import BadRequest, GameStateError
-from ramino.store import DuplicateRequest, GameExists, Page, RequestRecord, VersionConflict
+from ramino.store import (
+    DuplicateRequest,
+    GameExists,
+    GameNotFound,
+    Page,
+    RequestRecord,
+    VersionConflict,
+)
 
 log = structlog.get_logger("ramino.app")
 
@@ -33,6 +42,16 @@ def checked_name(text: str, seat: int | None = None) -> str:
         where = "" if seat is None else f"seat {seat}: "
         raise BadRequest(f"{where}a player name is 1 to {MAX_NAME} characters", R.BAD_PLAYER_NAME)
     return name
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NewTable:
+    """A game created through the lobby, with what its creator is given."""
+
+    game: HostedGame
+    invite_code: str
+    """A private game's invite code (:mod:`ramino.app.invites`); empty for
+    a public one."""
 
 
 class Lobby:
@@ -57,11 +76,15 @@ class Lobby:
         decks: Sequence[Sequence[int]] = (),
         spectators_disabled: bool = False,
         rated: bool = False,
+        invite_hash: str = "",
+        quick_play: bool = False,
     ) -> HostedGame:
         """A new game; ``request`` is the record of its request id, if any
         (a retry of it gets the same game). ``decks`` stacks the first
         deals: for tests only, the API never sets it. ``rated``: its end
-        changes its players' ratings (``ramino.app.ratings``)."""
+        changes its players' ratings (``ramino.app.ratings``);
+        ``invite_hash``: a private game's (:attr:`Header.invite_hash`);
+        ``quick_play``: quick-play tickets may take its open seats."""
         if not seats:
             raise BadRequest(
                 "a game needs seats",
@@ -115,6 +138,8 @@ class Lobby:
             spectators_disabled,
             self._fixed_deal,
             rated,
+            quick_play=quick_play,
+            invite_hash=invite_hash,
         )
         game = HostedGame(
             header, header.initial_players(), 1, now, player_ids=header.bound_players()
@@ -138,6 +163,65 @@ class Lobby:
         self._t.remember(game)
         log.info("game created", game=game_id, variant=variant, seats=len(named))
         return game
+
+    async def open_table(
+        self,
+        variant: str,
+        overrides: dict[str, Any],
+        seats: Sequence[SeatSpec],
+        turn_timer_seconds: int = 0,
+        request: RequestRecord | None = None,
+        spectators_disabled: bool = False,
+        rated: bool = False,
+        private: bool = False,
+        quick_play: bool = False,
+    ) -> NewTable:
+        """A game a person creates (CreateGame): ``private``, never listed,
+        joined with the invite code returned (:mod:`ramino.app.invites`), no
+        spectators; ``rated`` (no bot seat: the API lets only a server that
+        knows players ask for it, and :meth:`join` seats only verified
+        players in it; a turn timer, so that walking away loses);
+        ``quick_play``, a public table whose open seats quick-play tickets of
+        its queue may take (``ramino.app.matchmaker``).
+        A retry of ``request`` gets the first attempt's game and code."""
+        if rated and any(s.bot is not None for s in seats):
+            raise BadRequest(
+                "a rated game has no bot seat: every seat is a verified player's",
+                R.RATED_WITH_BOT,
+            )
+        if rated and turn_timer_seconds <= 0:
+            # Without one, a player about to lose could walk away until the
+            # game is abandoned, which rates no one.
+            raise BadRequest(
+                "a rated game needs a turn timer: a player who walks away is played for "
+                "by a bot, and loses",
+                R.RATED_WITHOUT_TIMER,
+            )
+        if private and quick_play:
+            raise BadRequest(
+                "a private table takes no quick-play tickets: only whoever holds its code",
+                R.BAD_VISIBILITY,
+            )
+        secret = invites.new_secret() if private else ""
+        if request is not None and private:
+            # The code goes in the request's record, for a retry to get it again.
+            request = dataclasses.replace(request, response=secret.encode())
+        game = await self.create(
+            variant,
+            overrides,
+            seats,
+            turn_timer_seconds,
+            request,
+            spectators_disabled=spectators_disabled or private,
+            rated=rated,
+            invite_hash=invites.secret_hash(secret) if private else "",
+            quick_play=quick_play,
+        )
+        if private and request is not None and not invites.opens(game.header.invite_hash, secret):
+            # A retry: the first attempt's code, from its record.
+            first = await self._t.store.request(game.game_id, request.request_id)
+            secret = first.response.decode() if first is not None else ""
+        return NewTable(game, invites.invite_code(game.game_id, secret) if secret else "")
 
     async def deal_if_full(self, game_id: str) -> HostedGame:
         """Deals a game whose seats are all taken but that was never dealt (its
@@ -173,23 +257,43 @@ class Lobby:
         player_name: str,
         request: RequestRecord | None = None,
         player_id: str | None = None,
+        invite: str | None = None,
     ) -> tuple[HostedGame, int]:
         """Seats a person: ``request`` is the record of the request id, if
         any (its answer is the seat taken); ``player_id`` the verified player,
-        when the server knows players (one seat per player and game). Losing
-        a race with another replica's append, it decides again on the new
-        state: each such loss is another seat taken, so a few tries settle it
-        (no open seat left is an answer too)."""
+        when the server knows players (one seat per player and game);
+        ``invite`` the secret of an invite code (see :meth:`join_invited`):
+        a private game is joined with it only, and is answered as no game
+        without it. Losing a race with another replica's append, it decides
+        again on the new state: each such loss is another seat taken, so a
+        few tries settle it (no open seat left is an answer too)."""
         name = checked_name(player_name)
         attempt = 0
         while True:
             try:
-                return await self._join_once(game_id, seat, name, request, player_id)
+                return await self._join_once(game_id, seat, name, request, player_id, invite)
             except VersionConflict:
                 attempt += 1
                 game = await self._t.load(game_id)
                 if attempt > len(game.players) + 1:
                     raise
+
+    async def join_invited(
+        self,
+        code: str,
+        seat: int | None,
+        player_name: str,
+        request: RequestRecord | None = None,
+        player_id: str | None = None,
+    ) -> tuple[HostedGame, int]:
+        """:meth:`join` with an invite code, which names the game. A code that
+        opens nothing is :class:`InviteNotValid`, whether its game exists or
+        not."""
+        game_id, secret = invites.parse(code)
+        try:
+            return await self.join(game_id, seat, player_name, request, player_id, secret)
+        except GameNotFound:
+            raise InviteNotValid() from None
 
     async def _join_once(
         self,
@@ -198,6 +302,7 @@ class Lobby:
         name: str,
         request: RequestRecord | None,
         player_id: str | None,
+        invite: str | None,
     ) -> tuple[HostedGame, int]:
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
@@ -205,6 +310,7 @@ class Lobby:
                 first = await self._t.store.request(game_id, request.request_id)
                 if first is not None:
                     return game, int(first_answer(first, request))
+            admit(game, invite, player_id)
             if game.ended is not None:
                 raise ended_error(game)
             if player_id is not None and player_id in game.player_ids.values():
@@ -257,6 +363,17 @@ class Lobby:
                 raise
             return game, seat
 
+    async def waiting_table(self, game_id: str) -> HostedGame | None:
+        """The table as it is now if it still waits for players (an open
+        seat, not dealt, not ended); ``None`` otherwise, or if it is gone."""
+        try:
+            game = await self._t.load(game_id)
+        except GameNotFound:
+            return None
+        if game.engine is not None or game.ended is not None or not game.open_seats:
+            return None
+        return game
+
     async def list_games(
         self, page_size: int, page_token: str, variant: str, status: str, open_only: bool
     ) -> Page:
@@ -268,3 +385,26 @@ class Lobby:
                 str(e),
                 R.BAD_PAGE_TOKEN,
             ) from None
+
+
+def admit(game: HostedGame, invite: str | None, player_id: str | None) -> None:
+    """Whether a person may take a seat of ``game``, before its seats are
+    looked at: with an invite's secret, only while the game it opens waits
+    for players (:class:`InviteNotValid` otherwise, as for no game); a
+    private game, only with its invite (else answered as no game at all); a
+    rated game, only a verified player."""
+    header = game.header
+    if invite is not None:
+        if (
+            not invites.opens(header.invite_hash, invite)
+            or game.engine is not None
+            or game.ended is not None
+        ):
+            raise InviteNotValid()
+    elif header.private:
+        raise GameNotFound(game.game_id)
+    if header.rated and player_id is None:
+        raise GameStateError(
+            "a rated game seats verified players only: this server knows no players",
+            R.RATED_NEEDS_PLAYERS,
+        )

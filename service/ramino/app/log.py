@@ -98,6 +98,18 @@ class Header:
     rated: bool = False
     """The game changes its players' ratings when its match ends
     (``ramino.app.ratings``)."""
+    quick_play: bool = False
+    """A public table whose creator lets quick play fill its open seats
+    (joinOrCreate: ``ramino.app.matchmaker``)."""
+    invite_hash: str = ""
+    """A private game's: SHA-256 (hex) of the secret of its invite code
+    (:mod:`ramino.app.invites`; the code itself is never in the log). Empty
+    for a public game."""
+
+    @property
+    def private(self) -> bool:
+        """Never listed; joined only with its invite code."""
+        return bool(self.invite_hash)
 
     @property
     def seed_hash(self) -> str:
@@ -132,6 +144,10 @@ class Header:
             data["fixed_deal"] = True
         if self.rated:
             data["rated"] = True
+        if self.quick_play:
+            data["quick_play"] = True
+        if self.invite_hash:
+            data["invite_hash"] = self.invite_hash
         return data
 
     @classmethod
@@ -148,6 +164,8 @@ class Header:
             spectators_disabled=bool(d.get("spectators_disabled", False)),
             fixed_deal=bool(d.get("fixed_deal", False)),
             rated=bool(d.get("rated", False)),
+            quick_play=bool(d.get("quick_play", False)),
+            invite_hash=str(d.get("invite_hash", "")),
         )
 
 

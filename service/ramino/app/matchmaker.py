@@ -9,7 +9,9 @@ lease, named ``queue-QUEUE``), then:
 2. cancels the waiting tickets no stream has followed for ``grace`` (their
    last-followed time is in the store: the replica whose stream followed
    them may be dead), and expires those older than ``ticket_ttl``;
-3. forms matches from the waiting tickets, oldest first (:func:`form`),
+3. seats waiting tickets at open lobby tables of the queue whose creators
+   let quick play fill them (joinOrCreate: :meth:`Matchmaker._seat_at_tables`);
+4. forms matches from the waiting tickets left, oldest first (:func:`form`),
    claims each one's tickets atomically in the ticket store (all or none: a
    ticket another replica took meanwhile, or that nobody followed for
    ``grace`` at the moment of the claim, fails it, and the match is formed
@@ -50,12 +52,12 @@ import ramino
 from ramino import reasons
 from ramino.app.clauses import allows, checked_band, checked_clauses, checked_numbers
 from ramino.app.lobby import Lobby, checked_name
-from ramino.app.log import END_EVENTS, HostedGame, SeatSpec, log_event
+from ramino.app.log import END_EVENTS, Header, HostedGame, SeatSpec, log_event
 from ramino.app.ratings import Ratings
 from ramino.app.table import game_id_for
 from ramino.bots import BOT_KINDS
 from ramino.engine import trial_deal
-from ramino.errors import BadRequest, NotFound
+from ramino.errors import BadRequest, GameStateError, NotFound
 from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
 from ramino.store.tickets import (
     CANCELLED,
@@ -94,6 +96,8 @@ DEAL_TRIES = 5
 GRACE = 10.0
 """Seconds a waiting ticket outlives the last stream that followed it (for a
 reconnect), by default."""
+TABLES_LOOKED = 50
+"""Tables offered to a queue that a pass looks at, oldest first."""
 
 
 QUEUE_KNOBS: dict[str, type] = {
@@ -245,6 +249,35 @@ class QueueSpec:
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         name = "".join(c for c in self.variant.lower() if c.isalnum())[:24]
         return f"{name}-{digest}" if name else digest
+
+
+def table_queues(header: Header) -> set[str]:
+    """The queues whose tickets may take a seat of a quick-play table: its
+    variant, overrides and rated flag, with bots (and, when it has no bot
+    seat, without)."""
+    keys = {QueueSpec(header.variant, header.overrides, header.rated).key}
+    if not any(s.bot for s in header.seats):
+        keys.add(QueueSpec(header.variant, header.overrides, header.rated, bots=False).key)
+    return keys
+
+
+def table_seat(game: HostedGame, ticket: Ticket) -> int | None:
+    """The open seat of a quick-play table that ``ticket`` may take: its
+    first, when the table waits for players, has a seat count the ticket
+    accepts and does not seat its player already; else ``None``. (A table
+    sets no property, so every ticket's properties accept it.) A party's
+    ticket takes one new game with all its players, never a table's seat."""
+    open_seats = game.open_seats
+    if (
+        not open_seats
+        or ticket.size > 1
+        or game.engine is not None
+        or game.ended is not None
+        or not ticket.min_seats <= len(game.players) <= ticket.max_seats
+        or ticket.player_id in game.player_ids.values()
+    ):
+        return None
+    return open_seats[0]
 
 
 def window(wait: float, config: MatchmakerConfig) -> float:
@@ -489,6 +522,14 @@ class Matchmaker:
         assert ended is not None
         return ended
 
+    async def offer_table(self, game: HostedGame) -> None:
+        """Offers a quick-play table (:attr:`Header.quick_play`) to the queues
+        whose tickets may take its seats (:func:`table_queues`), then wakes
+        the matchmaker. Offering it again changes nothing."""
+        for queue in table_queues(game.header):
+            await self.tickets.offer_table(queue, game.game_id, game.header.created_at)
+        self._wake.set()
+
     # --- matching -------------------------------------------------------------
 
     def start(self) -> None:
@@ -534,6 +575,10 @@ class Matchmaker:
     async def _pass(self, queue: str) -> list[Match]:
         done = []
         for match in await self.tickets.forming(queue):
+            if match.table:
+                if await self._finish_table(match):
+                    done.append(match)
+                continue
             await self.finish(match)
             done.append(match)
         now = self._clock()
@@ -544,6 +589,7 @@ class Matchmaker:
                 await self.tickets.end(t.ticket_id, EXPIRED, now)
             else:
                 waiting.append(t)
+        waiting = await self._seat_at_tables(queue, waiting, now, done)
         # The queue's own knobs (its tickets share a variant and a rating).
         config = self.config.for_queue(waiting[0].variant, waiting[0].rated) if waiting else None
         for group, bots in form(waiting, now, config or self.config):
@@ -552,6 +598,85 @@ class Matchmaker:
                 await self.finish(match)
                 done.append(match)
         return done
+
+    async def _seat_at_tables(
+        self, queue: str, waiting: list[Ticket], now: float, done: list[Match]
+    ) -> list[Ticket]:
+        """joinOrCreate: each waiting ticket, oldest first, takes an open seat
+        of the oldest quick-play table of its queue it fits (:func:`table_seat`)
+        before any new game is formed for it. The seat's match is claimed as
+        any match is (the ticket alone), then the seat is taken by the
+        lobby's join at the table's version (another replica's or a person's
+        join of the same seat makes this one SEAT_TAKEN: two tickets never
+        share a seat), then the ticket is matched. Answers the tickets left
+        waiting; the matches made go in ``done``."""
+        if not waiting:
+            return waiting
+        tables = []
+        for game_id in await self.tickets.tables(queue, TABLES_LOOKED):
+            game = await self._lobby.waiting_table(game_id)
+            if game is None:
+                await self.tickets.withdraw_table(queue, game_id)  # dealt, ended or gone
+            else:
+                tables.append(game)
+        if not tables:
+            return waiting
+        left = []
+        for t in waiting:
+            found = next(
+                ((i, g, s) for i, g in enumerate(tables) if (s := table_seat(g, t)) is not None),
+                None,
+            )
+            if found is None:
+                left.append(t)
+                continue
+            i, game, seat = found
+            # The table's other seats as they are now (its MATCHED names
+            # them): people already seated, bots, open seats unnamed.
+            seats = [
+                MatchSeat("", game.player_ids.get(k, ""), game.players[k] or "", spec.bot)
+                for k, spec in enumerate(game.header.seats)
+            ]
+            score = t.scores[0] if t.scores else t.rating
+            seats[seat] = MatchSeat(t.ticket_id, t.player_id, t.name, None, score)
+            match = Match(
+                secrets.token_hex(12),
+                queue,
+                t.variant,
+                dict(t.overrides),
+                t.rated,
+                tuple(seats),
+                now,
+                game.header.turn_timer_seconds,
+                table=game.game_id,
+            )
+            if not await self.tickets.claim(match, self._followed_since()):
+                continue  # no longer waiting (cancelled, unfollowed, or claimed meanwhile)
+            seated = await self._finish_table(match)
+            if seated is None:
+                left.append(t)  # waiting again: a new game may be formed for it
+            else:
+                tables[i] = seated
+                done.append(match)
+        return left
+
+    async def _finish_table(self, match: Match) -> HostedGame | None:
+        """Seats a claimed table match's ticket at its seat of the table, then
+        marks it matched: safe to run again, on any replica (the join's
+        request record is the match's). A seat taken meanwhile (or a table
+        dealt, ended or gone) gives the ticket back to the waiting: ``None``."""
+        seat = next(i for i, s in enumerate(match.seats) if s.ticket_id)
+        who = match.seats[seat]
+        record = RequestRecord(match.match_id, MATCH_SCOPE, "QuickPlaySeat", match.match_id)
+        try:
+            game, _ = await self._lobby.join(match.table, seat, who.name, record, who.player_id)
+        except (GameStateError, GameNotFound) as lost:
+            await self.tickets.release(match)
+            log.info("table seat lost", game=match.table, seat=seat, reason=lost.reason)
+            return None
+        await self.tickets.complete(match, match.table, self._clock())
+        log.info("ticket seated at a table", game=match.table, queue=match.queue, seat=seat)
+        return game
 
     def _followed_since(self) -> float | None:
         """The time a ticket must have been followed since to be matched now

@@ -419,17 +419,27 @@ class Moves:
         self._t.written(game_id, applied.before, applied.logged, applied.turns)
         return True
 
-    async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
+    async def end(
+        self, game_id: str, reason: str, version: int | None = None, rated_dealt: bool = True
+    ) -> HostedGame:
         """Ends ``game_id`` for ``reason`` (:data:`END_REASONS`), at ``version``
         when given (else at its latest); a finished game is left as it is. The
         game is then finished: its watchers get GameEnded, the expiry of
-        finished games archives it, and no seat or bot acts in it again."""
+        finished games archives it, and no seat or bot acts in it again.
+        Without ``rated_dealt``, a rated game already dealt is not ended
+        (RATED_IN_PLAY), decided on the state it would be ended in."""
         assert reason in END_REASONS
         for attempt in range(4):
             async with self._t.lock(game_id):
                 game = await self._t.load_locked(game_id)
                 if game.status == "finished" or (version is not None and game.version != version):
                     return game
+                if not rated_dealt and game.header.rated and game.engine is not None:
+                    raise GameStateError(
+                        "a rated game cannot be cancelled once dealt: its players resign "
+                        "instead, and lose",
+                        R.RATED_IN_PLAY,
+                    )
                 now = self._t.clock()
                 ended = entry("ended", now, reason=reason)
                 before = game.version
@@ -455,8 +465,10 @@ class Moves:
 
     async def cancel(self, game_id: str) -> HostedGame:
         """Ends ``game_id`` as cancelled (its creator asks); a cancelled game
-        answers as it is, one that finished otherwise is FAILED_PRECONDITION."""
-        game = await self.end(game_id, "cancelled")
+        answers as it is, one that finished otherwise is FAILED_PRECONDITION.
+        A rated game is cancelled only before its deal: once dealt, a
+        creator about to lose would otherwise cancel it to keep a rating."""
+        game = await self.end(game_id, "cancelled", rated_dealt=False)
         if game.ended != "cancelled":
             raise ended_error(game)
         return game

@@ -4,7 +4,8 @@ in ``pyproject.toml``; ``docs/ratings.md`` says why this one).
 
 The rules (``docs/ratings.md``):
 
-- A game is *rated* when it was created rated (a rated quick-play ticket),
+- A game is *rated* when it was created rated (a rated quick-play ticket, or
+  a rated lobby table: ``Lobby.open_table``),
   dealt from a secret seed (not a test server's fixed deal), and at least two
   distinct verified players sit in it. Bots and unverified people have no
   rating and are left out of the update; the rated players' places among

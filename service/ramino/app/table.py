@@ -280,6 +280,9 @@ class GameTable:
                 "turn_timer_seconds": h.turn_timer_seconds,
                 "spectators_disabled": h.spectators_disabled,
                 "fixed_deal": h.fixed_deal,
+                **({"private": True} if h.private else {}),
+                **({"rated": True} if h.rated else {}),
+                **({"quick_play": True} if h.quick_play else {}),
                 "seats": [
                     {
                         "name": game.players[i] or "",

@@ -325,7 +325,10 @@ class Store(Protocol):
         variant: str = "",
         status: str = "",
         open_only: bool = False,
-    ) -> Page: ...
+    ) -> Page:
+        """A page of the lobby, oldest first: never a private game (whose
+        summary's ``extra`` has ``private``)."""
+        ...
 
     async def save_snapshot(self, game_id: str, version: int, data: str) -> None: ...
 

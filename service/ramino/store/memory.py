@@ -122,6 +122,7 @@ class MemoryStore:
             and (not variant or s.variant == variant)
             and (not status or s.status == status)
             and (not open_only or s.open_seats > 0)
+            and not s.extra.get("private")
         ]
         page = rows[:page_size]
         more = len(rows) > page_size

@@ -507,7 +507,8 @@ class SqliteStore:
         open_only: bool = False,
     ) -> Page:
         cursor = decode_page_token(page_token)
-        where: list[str] = ["1"]
+        # A private game is never listed (its summary's extra.private).
+        where: list[str] = ["json_extract(summary, '$.extra.private') IS NULL"]
         args: list[object] = []
         if cursor is not None:
             where.append("(created_at, game_id) > (?, ?)")

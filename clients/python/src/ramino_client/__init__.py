@@ -16,7 +16,7 @@ dataclasses (views, cards, melds, events); refusals as :class:`ServiceError`
 subclasses carrying the server's reason.
 """
 
-from ramino_client._wire import CardRef, RetryPolicy, SeatSpec
+from ramino_client._wire import CardRef, RetryPolicy, SeatSpec, invite_code_of, invite_link
 from ramino_client.aio import AsyncClient, AsyncRules, AsyncSeat, AsyncWatch
 from ramino_client.errors import (
     AlreadyExists,
@@ -120,6 +120,8 @@ __all__ = [
     "RetryPolicy",
     "SeatSpec",
     "CardRef",
+    "invite_link",
+    "invite_code_of",
     # errors
     "ServiceError",
     "InvalidArgument",

@@ -198,7 +198,9 @@ def view(v: game_pb2.GameView) -> m.GameView:
     )
 
 
-def game(g: game_pb2.Game, creator_token: str | None = None) -> m.GameSummary:
+def game(
+    g: game_pb2.Game, creator_token: str | None = None, invite_code: str | None = None
+) -> m.GameSummary:
     return m.GameSummary(
         name=g.name,
         variant=g.variant,
@@ -212,6 +214,10 @@ def game(g: game_pb2.Game, creator_token: str | None = None) -> m.GameSummary:
         spectators_disabled=g.spectators_disabled,
         creator_token=creator_token or None,
         fixed_deal=g.fixed_deal,
+        private=g.visibility == game_pb2.VISIBILITY_PRIVATE,
+        rated=g.rated,
+        quick_play=g.quick_play,
+        invite_code=invite_code or None,
     )
 
 

@@ -217,6 +217,9 @@ def create_game_request(
     turn_timer_seconds: int,
     request_id: str,
     spectators_disabled: bool = False,
+    private: bool = False,
+    rated: bool = False,
+    quick_play: bool = False,
 ) -> game_pb2.CreateGameRequest:
     return game_pb2.CreateGameRequest(
         variant=variant,
@@ -225,6 +228,9 @@ def create_game_request(
         turn_timer_seconds=turn_timer_seconds,
         request_id=request_id,
         spectators_disabled=spectators_disabled,
+        visibility=game_pb2.VISIBILITY_PRIVATE if private else game_pb2.VISIBILITY_PUBLIC,
+        rated=rated,
+        quick_play=quick_play,
     )
 
 
@@ -242,6 +248,39 @@ def join_request(
     if seat is not None:
         request.seat = seat
     return request
+
+
+def join_invite_request(
+    invite_code: str, player_name: str, seat: int | None, request_id: str
+) -> game_pb2.JoinGameRequest:
+    request = game_pb2.JoinGameRequest(
+        invite_code=invite_code_of(invite_code), player_name=player_name, request_id=request_id
+    )
+    if seat is not None:
+        request.seat = seat
+    return request
+
+
+INVITE_FRAGMENT = "invite="
+"""How a link carries an invite code: ``BASE#invite=CODE`` (or ``?invite=``)."""
+
+
+def invite_link(base_url: str, invite_code: str) -> str:
+    """The link that opens a private game's invite: ``base_url#invite=CODE``
+    (the web page joins the game it opens; ``ramino play --invite`` takes
+    the link or the code)."""
+    return f"{base_url.split('#', 1)[0]}#{INVITE_FRAGMENT}{invite_code}"
+
+
+def invite_code_of(code_or_link: str) -> str:
+    """The invite code in ``code_or_link``: a code as it is, or the code of a
+    link made by :func:`invite_link` (``#invite=`` or ``?invite=``)."""
+    text = code_or_link.strip()
+    for mark in ("#", "?", "&"):
+        at = text.find(mark + INVITE_FRAGMENT)
+        if at >= 0:
+            return text[at + 1 + len(INVITE_FRAGMENT) :].split("&", 1)[0]
+    return text
 
 
 def validate_meld_request(

@@ -131,11 +131,19 @@ class AsyncClient:
         turn_timer_seconds: int = 0,
         request_id: str | None = None,
         spectators_disabled: bool = False,
+        private: bool = False,
+        rated: bool = False,
+        quick_play: bool = False,
     ) -> m.GameSummary:
         """A new game. A seat is a person's name (``""`` for anyone) or a
         :class:`BotLevel`; bot seats are filled at once, people join. The
         summary's ``creator_token`` cancels the game (:meth:`cancel_game`);
-        ``spectators_disabled``: only seats may watch it."""
+        ``spectators_disabled``: only seats may watch it; ``private``: never
+        listed, joined with the summary's ``invite_code`` (:meth:`join_invite`;
+        share it, or its :func:`~ramino_client.invite_link`), no spectators;
+        ``rated``: its end changes its players' ratings (a server that knows
+        players, no bot seat, a turn timer); ``quick_play``: quick-play tickets of its
+        queue may take its open seats (a public game)."""
         request = _wire.create_game_request(
             variant,
             seats,
@@ -143,9 +151,12 @@ class AsyncClient:
             turn_timer_seconds,
             request_id or _wire.new_request_id(),
             spectators_disabled,
+            private,
+            rated,
+            quick_play,
         )
         response = await self.call(_wire.CREATE_GAME, request)
-        return _convert.game(response.game, response.creator_token)
+        return _convert.game(response.game, response.creator_token, response.invite_code)
 
     async def cancel_game(self, game: str, creator_token: str) -> m.GameView:
         """Ends ``game`` as cancelled, with the ``creator_token`` of
@@ -162,6 +173,24 @@ class AsyncClient:
         request_id: str | None = None,
     ) -> AsyncSeat:
         request = _wire.join_request(game, player_name, seat, request_id or _wire.new_request_id())
+        response = await self.call(_wire.JOIN_GAME, request)
+        view = _convert.view(response.view)
+        return AsyncSeat(self, view.name, response.seat, response.seat_token, view)
+
+    async def join_invite(
+        self,
+        invite_code: str,
+        player_name: str,
+        seat: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> AsyncSeat:
+        """Takes a seat of the private game an invite code (or its link)
+        opens; a code that opens nothing is :class:`NotFound` (reason
+        ``INVITE_NOT_VALID``), whether or not its game exists."""
+        request = _wire.join_invite_request(
+            invite_code, player_name, seat, request_id or _wire.new_request_id()
+        )
         response = await self.call(_wire.JOIN_GAME, request)
         view = _convert.view(response.view)
         return AsyncSeat(self, view.name, response.seat, response.seat_token, view)

@@ -394,6 +394,16 @@ class GameSummary:
     fixed_deal: bool = False
     """Created by a server in test mode: its deals were known in advance,
     it is not a fair game."""
+    private: bool = False
+    """Never listed; joined only with its invite code (``join_invite``)."""
+    rated: bool = False
+    """Its end changes its players' ratings, as a rated quick-play game's does."""
+    quick_play: bool = False
+    """Quick-play tickets of its queue may take its open seats."""
+    invite_code: str | None = None
+    """Set only in what ``create_game`` returns for a private game: the code
+    to share (or its link, :func:`~ramino_client.invite_link`). It opens the
+    game until the game is dealt."""
 
     @property
     def game_id(self) -> str:

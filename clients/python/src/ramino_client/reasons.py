@@ -222,6 +222,18 @@ GAME_FINISHED: Final = "GAME_FINISHED"
 """FAILED_PRECONDITION: the game has ended."""
 GAME_NOT_FOUND: Final = "GAME_NOT_FOUND"
 """NOT_FOUND: no such game."""
+INVITE_NOT_VALID: Final = "INVITE_NOT_VALID"
+"""NOT_FOUND: an invite code that opens no game (wrong, or its game was dealt or ended)."""
+BAD_VISIBILITY: Final = "BAD_VISIBILITY"
+"""INVALID_ARGUMENT: no such visibility."""
+RATED_NEEDS_PLAYERS: Final = "RATED_NEEDS_PLAYERS"
+"""FAILED_PRECONDITION: a rated game on a server that does not know players."""
+RATED_WITH_BOT: Final = "RATED_WITH_BOT"
+"""INVALID_ARGUMENT: a rated game created with a bot seat."""
+RATED_WITHOUT_TIMER: Final = "RATED_WITHOUT_TIMER"
+"""INVALID_ARGUMENT: a rated game created without a turn timer."""
+RATED_IN_PLAY: Final = "RATED_IN_PLAY"
+"""FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead)."""
 GAME_EXISTS: Final = "GAME_EXISTS"
 """ALREADY_EXISTS: a game of that id exists."""
 VERSION_MISMATCH: Final = "VERSION_MISMATCH"
@@ -443,6 +455,12 @@ CODES: Final[dict[str, str]] = {
     GAME_NOT_STARTED: "FAILED_PRECONDITION",
     GAME_FINISHED: "FAILED_PRECONDITION",
     GAME_NOT_FOUND: "NOT_FOUND",
+    INVITE_NOT_VALID: "NOT_FOUND",
+    BAD_VISIBILITY: "INVALID_ARGUMENT",
+    RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
+    RATED_WITH_BOT: "INVALID_ARGUMENT",
+    RATED_WITHOUT_TIMER: "INVALID_ARGUMENT",
+    RATED_IN_PLAY: "FAILED_PRECONDITION",
     GAME_EXISTS: "ALREADY_EXISTS",
     VERSION_MISMATCH: "ABORTED",
     SPECTATING_DISABLED: "PERMISSION_DENIED",

@@ -445,7 +445,7 @@ class RedisStore:
                 s = GameSummary.from_json(text)
                 if (variant and s.variant != variant) or (status and s.status != status):
                     continue
-                if open_only and s.open_seats <= 0:
+                if (open_only and s.open_seats <= 0) or s.extra.get("private"):
                     continue
                 games.append(s)
             if frontier is None:

@@ -237,6 +237,10 @@ class Match:
     seats: tuple[MatchSeat, ...]
     created_at: float
     turn_timer_seconds: int = 0
+    table: str = ""
+    """The open lobby table whose seat the match's one ticket takes
+    (joinOrCreate), at its index in :attr:`seats` (the others are left
+    empty); empty for a match that deals a new game."""
 
     @property
     def ticket_ids(self) -> list[str]:
@@ -296,6 +300,13 @@ class TicketStore(Protocol):
         """The queue's claimed matches whose tickets are not matched yet."""
         ...
 
+    async def release(self, match: Match) -> bool:
+        """Gives a forming match's tickets back to the waiting (as they were
+        before the claim) and forgets the match: a table's seat it was to take
+        went to someone else. False when the match is not forming (completed
+        or released before: nothing changes)."""
+        ...
+
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         """Marks the match's tickets matched to ``game_id``, each with its
         seat, and, for a rated match, keeps the game among the queue's
@@ -313,6 +324,21 @@ class TicketStore(Protocol):
     async def looked_at(self, queue: str, game_id: str, now: float | None) -> None:
         """The game was looked at ``now`` (still in play), or is done with
         (``None``: its ratings are recorded, or it is gone)."""
+        ...
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        """A lobby table whose open seats the queue's tickets may take
+        (joinOrCreate), offered at ``at``; offered again, nothing changes."""
+        ...
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        """The tables offered to the queue, oldest first, ``limit`` at most
+        (some may be dealt, ended or gone since: the matchmaker withdraws
+        those it finds so)."""
+        ...
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        """The table takes no more of the queue's tickets."""
         ...
 
     async def end(

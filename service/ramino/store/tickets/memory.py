@@ -29,6 +29,7 @@ class _Queue:
     tickets: dict[str, Ticket] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
     in_play: dict[str, float] = field(default_factory=dict)
+    tables: dict[str, float] = field(default_factory=dict)
 
 
 class MemoryTickets:
@@ -126,6 +127,15 @@ class MemoryTickets:
         q = self._queues.get(queue)
         return [] if q is None else sorted(q.matches.values(), key=lambda m: m.created_at)
 
+    async def release(self, match: Match) -> bool:
+        q = self._queues.get(match.queue)
+        if q is None or q.matches.pop(match.match_id, None) is None:
+            return False
+        for tid in match.ticket_ids:
+            self._set(replace(self._tickets[tid], state=WAITING, match_id=""))
+        self._changes.tell(match.queue, match.ticket_ids)
+        return True
+
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         q = self._queues.get(match.queue)
         if q is None or q.matches.pop(match.match_id, None) is None:
@@ -150,6 +160,19 @@ class MemoryTickets:
             del q.in_play[game_id]
         else:
             q.in_play[game_id] = now
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        self._queues.setdefault(queue, _Queue()).tables.setdefault(game_id, at)
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        q = self._queues.get(queue)
+        offered = [] if q is None else sorted((at, g) for g, at in q.tables.items())
+        return [g for _, g in offered[:limit]]
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        q = self._queues.get(queue)
+        if q is not None:
+            q.tables.pop(game_id, None)
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None

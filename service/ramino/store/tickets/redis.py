@@ -12,7 +12,9 @@ whole, on one Redis as on a cluster:
   (read by the scripts that claim and end tickets, in the same slot, so a
   claim or an end given a time checks it atomically);
 - ``...:in_play``: a sorted set of the rated games in play, by when the
-  matchmaker last looked at them.
+  matchmaker last looked at them;
+- ``...:tables``: a sorted set of the lobby tables offered to the queue's
+  tickets (joinOrCreate), by when they were offered.
 
 A player's bound spans queues, so it lives in the player's own slot
 (``{PREFIXtp:PLAYER}``: a hash, ticket id -> its queue): a submission first
@@ -171,6 +173,21 @@ for i = 5, #ARGV, 2 do
 end
 if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4]) end
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', table.concat(ids, ' '))
+return 1
+""")
+
+# KEYS: tickets, waiting, matches, changes. ARGV: match id, then triples of
+# ticket id, its JSON once waiting again and its submission time. The
+# released ids go on the queue's changes.
+RELEASE = _Lua("""
+if redis.call('HDEL', KEYS[3], ARGV[1]) == 0 then return 0 end
+local ids = {}
+for i = 2, #ARGV, 3 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i])
+  ids[#ids + 1] = ARGV[i]
+end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', CHANGES_KEPT, '*', 'ids', table.concat(ids, ' '))
 return 1
 """)
 
@@ -366,6 +383,22 @@ class RedisTickets:
         found = await self._redis.hvals(self._key(queue, "matches"))
         return sorted((Match.from_json(f) for f in found), key=lambda m: (m.created_at, m.match_id))
 
+    async def release(self, match: Match) -> bool:
+        q = match.queue
+        args: list[Any] = [match.match_id]
+        for tid in match.ticket_ids:
+            t = await self.ticket(tid)
+            assert t is not None, tid
+            back = replace(t, state=WAITING, match_id="")
+            args += [tid, back.to_json(), repr(t.created_at)]
+        keys = [
+            self._key(q, "tickets"),
+            self._key(q, "waiting"),
+            self._key(q, "matches"),
+            self._key(q, "changes"),
+        ]
+        return bool(int(await RELEASE(self._redis, keys, args)))
+
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         q = match.queue
         args: list[Any] = [match.match_id, repr(now), 0, game_id if match.rated else ""]
@@ -399,6 +432,16 @@ class RedisTickets:
             await self._redis.zrem(key, game_id)
         else:
             await self._redis.zadd(key, {game_id: now}, xx=True)
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        await self._redis.zadd(self._key(queue, "tables"), {game_id: at}, nx=True)
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        found = await self._redis.zrange(self._key(queue, "tables"), 0, limit - 1)
+        return [_text(g) for g in found]
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        await self._redis.zrem(self._key(queue, "tables"), game_id)
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None

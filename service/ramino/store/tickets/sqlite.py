@@ -62,6 +62,13 @@ CREATE TABLE IF NOT EXISTS parties (
     data TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS parties_by_expiry ON parties (expires_at);
+CREATE TABLE IF NOT EXISTS quick_tables (
+    queue TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (queue, game_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS quick_tables_by_time ON quick_tables (queue, at, game_id);
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
     queue TEXT NOT NULL,
@@ -214,6 +221,25 @@ class SqliteTickets:
         ).fetchall()
         return [Match.from_json(r[0]) for r in rows]
 
+    async def release(self, match: Match) -> bool:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            gone = db.execute("DELETE FROM matches WHERE match_id = ?", (match.match_id,))
+            if gone.rowcount == 0:
+                db.execute("ROLLBACK")
+                return False
+            for tid in match.ticket_ids:
+                t = self._get(tid)
+                assert t is not None
+                self._write(replace(t, state=WAITING, match_id=""))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self._changes.tell(match.queue, match.ticket_ids)
+        return True
+
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
@@ -251,6 +277,23 @@ class SqliteTickets:
             self._db.execute("DELETE FROM rated_in_play WHERE game_id = ?", (game_id,))
         else:
             self._db.execute("UPDATE rated_in_play SET at = ? WHERE game_id = ?", (now, game_id))
+
+    async def offer_table(self, queue: str, game_id: str, at: float) -> None:
+        self._db.execute(
+            "INSERT OR IGNORE INTO quick_tables VALUES (?, ?, ?)", (queue, game_id, at)
+        )
+
+    async def tables(self, queue: str, limit: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT game_id FROM quick_tables WHERE queue = ? ORDER BY at, game_id LIMIT ?",
+            (queue, limit),
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    async def withdraw_table(self, queue: str, game_id: str) -> None:
+        self._db.execute(
+            "DELETE FROM quick_tables WHERE queue = ? AND game_id = ?", (queue, game_id)
+        )
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None

@@ -93,6 +93,61 @@ func (BotLevel) EnumDescriptor() ([]byte, []int) {
 	return file_ramino_v1_game_proto_rawDescGZIP(), []int{0}
 }
 
+// Who may find and join a game.
+type Visibility int32
+
+const (
+	// Public.
+	Visibility_VISIBILITY_UNSPECIFIED Visibility = 0
+	// Listed by ListGames; anyone may join or (unless spectators are
+	// disabled) watch.
+	Visibility_VISIBILITY_PUBLIC Visibility = 1
+	// Never listed; joined only with the invite code of CreateGameResponse,
+	// which the creator shares. No spectators: only seats see the game.
+	Visibility_VISIBILITY_PRIVATE Visibility = 2
+)
+
+// Enum value maps for Visibility.
+var (
+	Visibility_name = map[int32]string{
+		0: "VISIBILITY_UNSPECIFIED",
+		1: "VISIBILITY_PUBLIC",
+		2: "VISIBILITY_PRIVATE",
+	}
+	Visibility_value = map[string]int32{
+		"VISIBILITY_UNSPECIFIED": 0,
+		"VISIBILITY_PUBLIC":      1,
+		"VISIBILITY_PRIVATE":     2,
+	}
+)
+
+func (x Visibility) Enum() *Visibility {
+	p := new(Visibility)
+	*p = x
+	return p
+}
+
+func (x Visibility) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Visibility) Descriptor() protoreflect.EnumDescriptor {
+	return file_ramino_v1_game_proto_enumTypes[1].Descriptor()
+}
+
+func (Visibility) Type() protoreflect.EnumType {
+	return &file_ramino_v1_game_proto_enumTypes[1]
+}
+
+func (x Visibility) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Visibility.Descriptor instead.
+func (Visibility) EnumDescriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{1}
+}
+
 // Where a game is in its life.
 type GameStatus int32
 
@@ -131,11 +186,11 @@ func (x GameStatus) String() string {
 }
 
 func (GameStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_ramino_v1_game_proto_enumTypes[1].Descriptor()
+	return file_ramino_v1_game_proto_enumTypes[2].Descriptor()
 }
 
 func (GameStatus) Type() protoreflect.EnumType {
-	return &file_ramino_v1_game_proto_enumTypes[1]
+	return &file_ramino_v1_game_proto_enumTypes[2]
 }
 
 func (x GameStatus) Number() protoreflect.EnumNumber {
@@ -144,7 +199,7 @@ func (x GameStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use GameStatus.Descriptor instead.
 func (GameStatus) EnumDescriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{1}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{2}
 }
 
 // What the seat whose turn it is must do next.
@@ -191,11 +246,11 @@ func (x TurnPhase) String() string {
 }
 
 func (TurnPhase) Descriptor() protoreflect.EnumDescriptor {
-	return file_ramino_v1_game_proto_enumTypes[2].Descriptor()
+	return file_ramino_v1_game_proto_enumTypes[3].Descriptor()
 }
 
 func (TurnPhase) Type() protoreflect.EnumType {
-	return &file_ramino_v1_game_proto_enumTypes[2]
+	return &file_ramino_v1_game_proto_enumTypes[3]
 }
 
 func (x TurnPhase) Number() protoreflect.EnumNumber {
@@ -204,7 +259,7 @@ func (x TurnPhase) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TurnPhase.Descriptor instead.
 func (TurnPhase) EnumDescriptor() ([]byte, []int) {
-	return file_ramino_v1_game_proto_rawDescGZIP(), []int{2}
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{3}
 }
 
 // One seat asked for at creation.
@@ -282,7 +337,14 @@ type Game struct {
 	// Created by a server in test mode (`ramino serve --test-seed`): every
 	// game of that server is dealt from the same known seed, so its deals are
 	// known in advance. Such a game is not a fair game; never true otherwise.
-	FixedDeal     bool `protobuf:"varint,11,opt,name=fixed_deal,json=fixedDeal,proto3" json:"fixed_deal,omitempty"`
+	FixedDeal bool `protobuf:"varint,11,opt,name=fixed_deal,json=fixedDeal,proto3" json:"fixed_deal,omitempty"`
+	// PUBLIC or PRIVATE (a private game is seen only by its seats and its
+	// creator: ListGames never lists it).
+	Visibility Visibility `protobuf:"varint,12,opt,name=visibility,proto3,enum=ramino.v1.Visibility" json:"visibility,omitempty"`
+	// Its end changes its players' ratings, as a rated quick-play game's does.
+	Rated bool `protobuf:"varint,13,opt,name=rated,proto3" json:"rated,omitempty"`
+	// Quick-play tickets of its queue may take its open seats.
+	QuickPlay     bool `protobuf:"varint,14,opt,name=quick_play,json=quickPlay,proto3" json:"quick_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -394,6 +456,27 @@ func (x *Game) GetFixedDeal() bool {
 	return false
 }
 
+func (x *Game) GetVisibility() Visibility {
+	if x != nil {
+		return x.Visibility
+	}
+	return Visibility_VISIBILITY_UNSPECIFIED
+}
+
+func (x *Game) GetRated() bool {
+	if x != nil {
+		return x.Rated
+	}
+	return false
+}
+
+func (x *Game) GetQuickPlay() bool {
+	if x != nil {
+		return x.QuickPlay
+	}
+	return false
+}
+
 // A seat in the lobby.
 type SeatSummary struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -479,8 +562,21 @@ type CreateGameRequest struct {
 	RequestId string `protobuf:"bytes,5,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// Only seats may watch the game: no spectators.
 	SpectatorsDisabled bool `protobuf:"varint,6,opt,name=spectators_disabled,json=spectatorsDisabled,proto3" json:"spectators_disabled,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// PRIVATE: never listed, joined with the invite code of the response, no
+	// spectators. Unset is PUBLIC.
+	Visibility Visibility `protobuf:"varint,7,opt,name=visibility,proto3,enum=ramino.v1.Visibility" json:"visibility,omitempty"`
+	// Its end changes its players' ratings (as quick play's rated games do):
+	// needs a server that knows players (every seat is then a verified
+	// player's), no bot seat and a turn timer (a player who walks away is
+	// played for, and loses). Its creator may cancel it only before the deal.
+	Rated bool `protobuf:"varint,8,opt,name=rated,proto3" json:"rated,omitempty"`
+	// Quick play may fill its open seats (joinOrCreate): a waiting ticket of
+	// the table's queue (its variant, overrides and rated flag) that accepts
+	// its seat count takes an open seat before a new game is dealt for it.
+	// A public table only (else INVALID_ARGUMENT, BAD_VISIBILITY).
+	QuickPlay     bool `protobuf:"varint,9,opt,name=quick_play,json=quickPlay,proto3" json:"quick_play,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateGameRequest) Reset() {
@@ -555,6 +651,27 @@ func (x *CreateGameRequest) GetSpectatorsDisabled() bool {
 	return false
 }
 
+func (x *CreateGameRequest) GetVisibility() Visibility {
+	if x != nil {
+		return x.Visibility
+	}
+	return Visibility_VISIBILITY_UNSPECIFIED
+}
+
+func (x *CreateGameRequest) GetRated() bool {
+	if x != nil {
+		return x.Rated
+	}
+	return false
+}
+
+func (x *CreateGameRequest) GetQuickPlay() bool {
+	if x != nil {
+		return x.QuickPlay
+	}
+	return false
+}
+
 // Response of CreateGame.
 type CreateGameResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -562,7 +679,12 @@ type CreateGameResponse struct {
 	// Cancels the game with CancelGame, put in the `authorization` metadata as
 	// "Bearer <creator_token>". It is not a seat token: it cannot move or watch
 	// as a seat, and no seat token can cancel.
-	CreatorToken  string `protobuf:"bytes,2,opt,name=creator_token,json=creatorToken,proto3" json:"creator_token,omitempty"`
+	CreatorToken string `protobuf:"bytes,2,opt,name=creator_token,json=creatorToken,proto3" json:"creator_token,omitempty"`
+	// A private game's invite code (empty for a public game): JoinGame with
+	// it as `invite_code` takes a seat. URL-safe; it names the game and holds
+	// 128 random bits. It opens the game until the game is dealt or ends; a
+	// retry of CreateGame with the same request id answers the same code.
+	InviteCode    string `protobuf:"bytes,3,opt,name=invite_code,json=inviteCode,proto3" json:"invite_code,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -611,14 +733,26 @@ func (x *CreateGameResponse) GetCreatorToken() string {
 	return ""
 }
 
+func (x *CreateGameResponse) GetInviteCode() string {
+	if x != nil {
+		return x.InviteCode
+	}
+	return ""
+}
+
 // Request of JoinGame.
 type JoinGameRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// A specific open seat; unset for the first open one.
-	Seat          *int32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
-	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
-	RequestId     string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	Seat       *int32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	PlayerName string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	RequestId  string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// A private game's invite code (CreateGameResponse.invite_code): it names
+	// the game, so `name` may be left empty. A wrong code, or one whose game
+	// has been dealt or has ended, is NOT_FOUND (reason INVITE_NOT_VALID),
+	// whether or not the game exists.
+	InviteCode    string `protobuf:"bytes,5,opt,name=invite_code,json=inviteCode,proto3" json:"invite_code,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -677,6 +811,13 @@ func (x *JoinGameRequest) GetPlayerName() string {
 func (x *JoinGameRequest) GetRequestId() string {
 	if x != nil {
 		return x.RequestId
+	}
+	return ""
+}
+
+func (x *JoinGameRequest) GetInviteCode() string {
+	if x != nil {
+		return x.InviteCode
 	}
 	return ""
 }
@@ -6434,7 +6575,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"SeatConfig\x12\x1f\n" +
 	"\vplayer_name\x18\x01 \x01(\tR\n" +
 	"playerName\x12%\n" +
-	"\x03bot\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\"\xa2\x03\n" +
+	"\x03bot\x18\x02 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\"\x8e\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12-\n" +
@@ -6450,13 +6591,19 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x13spectators_disabled\x18\n" +
 	" \x01(\bR\x12spectatorsDisabled\x12\x1d\n" +
 	"\n" +
-	"fixed_deal\x18\v \x01(\bR\tfixedDeal\"\x7f\n" +
+	"fixed_deal\x18\v \x01(\bR\tfixedDeal\x125\n" +
+	"\n" +
+	"visibility\x18\f \x01(\x0e2\x15.ramino.v1.VisibilityR\n" +
+	"visibility\x12\x14\n" +
+	"\x05rated\x18\r \x01(\bR\x05rated\x12\x1d\n" +
+	"\n" +
+	"quick_play\x18\x0e \x01(\bR\tquickPlay\"\x7f\n" +
 	"\vSeatSummary\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n" +
 	"\vplayer_name\x18\x02 \x01(\tR\n" +
 	"playerName\x12%\n" +
 	"\x03bot\x18\x03 \x01(\x0e2\x13.ramino.v1.BotLevelR\x03bot\x12\x14\n" +
-	"\x05taken\x18\x04 \x01(\bR\x05taken\"\x94\x02\n" +
+	"\x05taken\x18\x04 \x01(\bR\x05taken\"\x80\x03\n" +
 	"\x11CreateGameRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12:\n" +
 	"\toverrides\x18\x02 \x01(\v2\x1c.ramino.v1.VariantParametersR\toverrides\x12+\n" +
@@ -6464,17 +6611,27 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x12turn_timer_seconds\x18\x04 \x01(\x05R\x10turnTimerSeconds\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x05 \x01(\tR\trequestId\x12/\n" +
-	"\x13spectators_disabled\x18\x06 \x01(\bR\x12spectatorsDisabled\"^\n" +
+	"\x13spectators_disabled\x18\x06 \x01(\bR\x12spectatorsDisabled\x125\n" +
+	"\n" +
+	"visibility\x18\a \x01(\x0e2\x15.ramino.v1.VisibilityR\n" +
+	"visibility\x12\x14\n" +
+	"\x05rated\x18\b \x01(\bR\x05rated\x12\x1d\n" +
+	"\n" +
+	"quick_play\x18\t \x01(\bR\tquickPlay\"\x7f\n" +
 	"\x12CreateGameResponse\x12#\n" +
 	"\x04game\x18\x01 \x01(\v2\x0f.ramino.v1.GameR\x04game\x12#\n" +
-	"\rcreator_token\x18\x02 \x01(\tR\fcreatorToken\"\x87\x01\n" +
+	"\rcreator_token\x18\x02 \x01(\tR\fcreatorToken\x12\x1f\n" +
+	"\vinvite_code\x18\x03 \x01(\tR\n" +
+	"inviteCode\"\xa8\x01\n" +
 	"\x0fJoinGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
 	"playerName\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x04 \x01(\tR\trequestIdB\a\n" +
+	"request_id\x18\x04 \x01(\tR\trequestId\x12\x1f\n" +
+	"\vinvite_code\x18\x05 \x01(\tR\n" +
+	"inviteCodeB\a\n" +
 	"\x05_seat\"n\n" +
 	"\x10JoinGameResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1d\n" +
@@ -6917,7 +7074,12 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x0eBOT_LEVEL_EASY\x10\x03\x12\x14\n" +
 	"\x10BOT_LEVEL_MEDIUM\x10\x04\x12\x12\n" +
 	"\x0eBOT_LEVEL_HARD\x10\x05\x12\x14\n" +
-	"\x10BOT_LEVEL_EXPERT\x10\x06*u\n" +
+	"\x10BOT_LEVEL_EXPERT\x10\x06*W\n" +
+	"\n" +
+	"Visibility\x12\x1a\n" +
+	"\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11VISIBILITY_PUBLIC\x10\x01\x12\x16\n" +
+	"\x12VISIBILITY_PRIVATE\x10\x02*u\n" +
 	"\n" +
 	"GameStatus\x12\x1b\n" +
 	"\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -6968,272 +7130,275 @@ func file_ramino_v1_game_proto_rawDescGZIP() []byte {
 	return file_ramino_v1_game_proto_rawDescData
 }
 
-var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_ramino_v1_game_proto_goTypes = []any{
 	(BotLevel)(0),                       // 0: ramino.v1.BotLevel
-	(GameStatus)(0),                     // 1: ramino.v1.GameStatus
-	(TurnPhase)(0),                      // 2: ramino.v1.TurnPhase
-	(*SeatConfig)(nil),                  // 3: ramino.v1.SeatConfig
-	(*Game)(nil),                        // 4: ramino.v1.Game
-	(*SeatSummary)(nil),                 // 5: ramino.v1.SeatSummary
-	(*CreateGameRequest)(nil),           // 6: ramino.v1.CreateGameRequest
-	(*CreateGameResponse)(nil),          // 7: ramino.v1.CreateGameResponse
-	(*JoinGameRequest)(nil),             // 8: ramino.v1.JoinGameRequest
-	(*JoinGameResponse)(nil),            // 9: ramino.v1.JoinGameResponse
-	(*GetGameRequest)(nil),              // 10: ramino.v1.GetGameRequest
-	(*GetGameResponse)(nil),             // 11: ramino.v1.GetGameResponse
-	(*ListGamesRequest)(nil),            // 12: ramino.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),           // 13: ramino.v1.ListGamesResponse
-	(*DrawFromStockRequest)(nil),        // 14: ramino.v1.DrawFromStockRequest
-	(*DrawFromStockResponse)(nil),       // 15: ramino.v1.DrawFromStockResponse
-	(*TakeDiscardRequest)(nil),          // 16: ramino.v1.TakeDiscardRequest
-	(*TakeDiscardResponse)(nil),         // 17: ramino.v1.TakeDiscardResponse
-	(*TurnOverDiscardPileRequest)(nil),  // 18: ramino.v1.TurnOverDiscardPileRequest
-	(*TurnOverDiscardPileResponse)(nil), // 19: ramino.v1.TurnOverDiscardPileResponse
-	(*MeldCardIds)(nil),                 // 20: ramino.v1.MeldCardIds
-	(*LayMeldsRequest)(nil),             // 21: ramino.v1.LayMeldsRequest
-	(*LayMeldsResponse)(nil),            // 22: ramino.v1.LayMeldsResponse
-	(*LayOffRequest)(nil),               // 23: ramino.v1.LayOffRequest
-	(*LayOffResponse)(nil),              // 24: ramino.v1.LayOffResponse
-	(*SwapJokerRequest)(nil),            // 25: ramino.v1.SwapJokerRequest
-	(*SwapJokerResponse)(nil),           // 26: ramino.v1.SwapJokerResponse
-	(*DiscardRequest)(nil),              // 27: ramino.v1.DiscardRequest
-	(*DiscardResponse)(nil),             // 28: ramino.v1.DiscardResponse
-	(*ResignRequest)(nil),               // 29: ramino.v1.ResignRequest
-	(*ResignResponse)(nil),              // 30: ramino.v1.ResignResponse
-	(*PassUpcardRequest)(nil),           // 31: ramino.v1.PassUpcardRequest
-	(*PassUpcardResponse)(nil),          // 32: ramino.v1.PassUpcardResponse
-	(*KnockRequest)(nil),                // 33: ramino.v1.KnockRequest
-	(*KnockResponse)(nil),               // 34: ramino.v1.KnockResponse
-	(*AcceptLayoutRequest)(nil),         // 35: ramino.v1.AcceptLayoutRequest
-	(*AcceptLayoutResponse)(nil),        // 36: ramino.v1.AcceptLayoutResponse
-	(*MoveResult)(nil),                  // 37: ramino.v1.MoveResult
-	(*SeatOptions)(nil),                 // 38: ramino.v1.SeatOptions
-	(*WatchGameRequest)(nil),            // 39: ramino.v1.WatchGameRequest
-	(*WatchGameResponse)(nil),           // 40: ramino.v1.WatchGameResponse
-	(*PlayGameRequest)(nil),             // 41: ramino.v1.PlayGameRequest
-	(*PlayGameStart)(nil),               // 42: ramino.v1.PlayGameStart
-	(*PlayGameAsk)(nil),                 // 43: ramino.v1.PlayGameAsk
-	(*PlayGameResponse)(nil),            // 44: ramino.v1.PlayGameResponse
-	(*MoveAnswer)(nil),                  // 45: ramino.v1.MoveAnswer
-	(*GameEvents)(nil),                  // 46: ramino.v1.GameEvents
-	(*CancelGameRequest)(nil),           // 47: ramino.v1.CancelGameRequest
-	(*CancelGameResponse)(nil),          // 48: ramino.v1.CancelGameResponse
-	(*GetLegalMovesRequest)(nil),        // 49: ramino.v1.GetLegalMovesRequest
-	(*GetLegalMovesResponse)(nil),       // 50: ramino.v1.GetLegalMovesResponse
-	(*Move)(nil),                        // 51: ramino.v1.Move
-	(*DrawFromStockMove)(nil),           // 52: ramino.v1.DrawFromStockMove
-	(*TakeDiscardMove)(nil),             // 53: ramino.v1.TakeDiscardMove
-	(*TurnOverDiscardPileMove)(nil),     // 54: ramino.v1.TurnOverDiscardPileMove
-	(*LayMeldsMove)(nil),                // 55: ramino.v1.LayMeldsMove
-	(*LayOffMove)(nil),                  // 56: ramino.v1.LayOffMove
-	(*SwapJokerMove)(nil),               // 57: ramino.v1.SwapJokerMove
-	(*DiscardMove)(nil),                 // 58: ramino.v1.DiscardMove
-	(*ResignMove)(nil),                  // 59: ramino.v1.ResignMove
-	(*PassUpcardMove)(nil),              // 60: ramino.v1.PassUpcardMove
-	(*KnockMove)(nil),                   // 61: ramino.v1.KnockMove
-	(*AcceptLayoutMove)(nil),            // 62: ramino.v1.AcceptLayoutMove
-	(*Hint)(nil),                        // 63: ramino.v1.Hint
-	(*GameView)(nil),                    // 64: ramino.v1.GameView
-	(*RoundScores)(nil),                 // 65: ramino.v1.RoundScores
-	(*SeatView)(nil),                    // 66: ramino.v1.SeatView
-	(*TableMeld)(nil),                   // 67: ramino.v1.TableMeld
-	(*GameEvent)(nil),                   // 68: ramino.v1.GameEvent
-	(*GameCreated)(nil),                 // 69: ramino.v1.GameCreated
-	(*SeatJoined)(nil),                  // 70: ramino.v1.SeatJoined
-	(*SeatTimedOut)(nil),                // 71: ramino.v1.SeatTimedOut
-	(*SeatReclaimed)(nil),               // 72: ramino.v1.SeatReclaimed
-	(*GameEnded)(nil),                   // 73: ramino.v1.GameEnded
-	(*CardIds)(nil),                     // 74: ramino.v1.CardIds
-	(*RoundStarted)(nil),                // 75: ramino.v1.RoundStarted
-	(*DrewFromStock)(nil),               // 76: ramino.v1.DrewFromStock
-	(*TookDiscard)(nil),                 // 77: ramino.v1.TookDiscard
-	(*DiscardPileTurnedOver)(nil),       // 78: ramino.v1.DiscardPileTurnedOver
-	(*StockReshuffled)(nil),             // 79: ramino.v1.StockReshuffled
-	(*MeldsLaid)(nil),                   // 80: ramino.v1.MeldsLaid
-	(*LaidOff)(nil),                     // 81: ramino.v1.LaidOff
-	(*JokerSwapped)(nil),                // 82: ramino.v1.JokerSwapped
-	(*Discarded)(nil),                   // 83: ramino.v1.Discarded
-	(*Resigned)(nil),                    // 84: ramino.v1.Resigned
-	(*PassedUpcard)(nil),                // 85: ramino.v1.PassedUpcard
-	(*Knocked)(nil),                     // 86: ramino.v1.Knocked
-	(*LayoutAccepted)(nil),              // 87: ramino.v1.LayoutAccepted
-	(*RoundEnded)(nil),                  // 88: ramino.v1.RoundEnded
-	(*MatchEnded)(nil),                  // 89: ramino.v1.MatchEnded
-	(*timestamppb.Timestamp)(nil),       // 90: google.protobuf.Timestamp
-	(*VariantParameters)(nil),           // 91: ramino.v1.VariantParameters
-	(End)(0),                            // 92: ramino.v1.End
-	(*status.Status)(nil),               // 93: google.rpc.Status
-	(*Opening)(nil),                     // 94: ramino.v1.Opening
-	(*Deadwood)(nil),                    // 95: ramino.v1.Deadwood
-	(*Card)(nil),                        // 96: ramino.v1.Card
-	(*Variant)(nil),                     // 97: ramino.v1.Variant
-	(*Meld)(nil),                        // 98: ramino.v1.Meld
+	(Visibility)(0),                     // 1: ramino.v1.Visibility
+	(GameStatus)(0),                     // 2: ramino.v1.GameStatus
+	(TurnPhase)(0),                      // 3: ramino.v1.TurnPhase
+	(*SeatConfig)(nil),                  // 4: ramino.v1.SeatConfig
+	(*Game)(nil),                        // 5: ramino.v1.Game
+	(*SeatSummary)(nil),                 // 6: ramino.v1.SeatSummary
+	(*CreateGameRequest)(nil),           // 7: ramino.v1.CreateGameRequest
+	(*CreateGameResponse)(nil),          // 8: ramino.v1.CreateGameResponse
+	(*JoinGameRequest)(nil),             // 9: ramino.v1.JoinGameRequest
+	(*JoinGameResponse)(nil),            // 10: ramino.v1.JoinGameResponse
+	(*GetGameRequest)(nil),              // 11: ramino.v1.GetGameRequest
+	(*GetGameResponse)(nil),             // 12: ramino.v1.GetGameResponse
+	(*ListGamesRequest)(nil),            // 13: ramino.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),           // 14: ramino.v1.ListGamesResponse
+	(*DrawFromStockRequest)(nil),        // 15: ramino.v1.DrawFromStockRequest
+	(*DrawFromStockResponse)(nil),       // 16: ramino.v1.DrawFromStockResponse
+	(*TakeDiscardRequest)(nil),          // 17: ramino.v1.TakeDiscardRequest
+	(*TakeDiscardResponse)(nil),         // 18: ramino.v1.TakeDiscardResponse
+	(*TurnOverDiscardPileRequest)(nil),  // 19: ramino.v1.TurnOverDiscardPileRequest
+	(*TurnOverDiscardPileResponse)(nil), // 20: ramino.v1.TurnOverDiscardPileResponse
+	(*MeldCardIds)(nil),                 // 21: ramino.v1.MeldCardIds
+	(*LayMeldsRequest)(nil),             // 22: ramino.v1.LayMeldsRequest
+	(*LayMeldsResponse)(nil),            // 23: ramino.v1.LayMeldsResponse
+	(*LayOffRequest)(nil),               // 24: ramino.v1.LayOffRequest
+	(*LayOffResponse)(nil),              // 25: ramino.v1.LayOffResponse
+	(*SwapJokerRequest)(nil),            // 26: ramino.v1.SwapJokerRequest
+	(*SwapJokerResponse)(nil),           // 27: ramino.v1.SwapJokerResponse
+	(*DiscardRequest)(nil),              // 28: ramino.v1.DiscardRequest
+	(*DiscardResponse)(nil),             // 29: ramino.v1.DiscardResponse
+	(*ResignRequest)(nil),               // 30: ramino.v1.ResignRequest
+	(*ResignResponse)(nil),              // 31: ramino.v1.ResignResponse
+	(*PassUpcardRequest)(nil),           // 32: ramino.v1.PassUpcardRequest
+	(*PassUpcardResponse)(nil),          // 33: ramino.v1.PassUpcardResponse
+	(*KnockRequest)(nil),                // 34: ramino.v1.KnockRequest
+	(*KnockResponse)(nil),               // 35: ramino.v1.KnockResponse
+	(*AcceptLayoutRequest)(nil),         // 36: ramino.v1.AcceptLayoutRequest
+	(*AcceptLayoutResponse)(nil),        // 37: ramino.v1.AcceptLayoutResponse
+	(*MoveResult)(nil),                  // 38: ramino.v1.MoveResult
+	(*SeatOptions)(nil),                 // 39: ramino.v1.SeatOptions
+	(*WatchGameRequest)(nil),            // 40: ramino.v1.WatchGameRequest
+	(*WatchGameResponse)(nil),           // 41: ramino.v1.WatchGameResponse
+	(*PlayGameRequest)(nil),             // 42: ramino.v1.PlayGameRequest
+	(*PlayGameStart)(nil),               // 43: ramino.v1.PlayGameStart
+	(*PlayGameAsk)(nil),                 // 44: ramino.v1.PlayGameAsk
+	(*PlayGameResponse)(nil),            // 45: ramino.v1.PlayGameResponse
+	(*MoveAnswer)(nil),                  // 46: ramino.v1.MoveAnswer
+	(*GameEvents)(nil),                  // 47: ramino.v1.GameEvents
+	(*CancelGameRequest)(nil),           // 48: ramino.v1.CancelGameRequest
+	(*CancelGameResponse)(nil),          // 49: ramino.v1.CancelGameResponse
+	(*GetLegalMovesRequest)(nil),        // 50: ramino.v1.GetLegalMovesRequest
+	(*GetLegalMovesResponse)(nil),       // 51: ramino.v1.GetLegalMovesResponse
+	(*Move)(nil),                        // 52: ramino.v1.Move
+	(*DrawFromStockMove)(nil),           // 53: ramino.v1.DrawFromStockMove
+	(*TakeDiscardMove)(nil),             // 54: ramino.v1.TakeDiscardMove
+	(*TurnOverDiscardPileMove)(nil),     // 55: ramino.v1.TurnOverDiscardPileMove
+	(*LayMeldsMove)(nil),                // 56: ramino.v1.LayMeldsMove
+	(*LayOffMove)(nil),                  // 57: ramino.v1.LayOffMove
+	(*SwapJokerMove)(nil),               // 58: ramino.v1.SwapJokerMove
+	(*DiscardMove)(nil),                 // 59: ramino.v1.DiscardMove
+	(*ResignMove)(nil),                  // 60: ramino.v1.ResignMove
+	(*PassUpcardMove)(nil),              // 61: ramino.v1.PassUpcardMove
+	(*KnockMove)(nil),                   // 62: ramino.v1.KnockMove
+	(*AcceptLayoutMove)(nil),            // 63: ramino.v1.AcceptLayoutMove
+	(*Hint)(nil),                        // 64: ramino.v1.Hint
+	(*GameView)(nil),                    // 65: ramino.v1.GameView
+	(*RoundScores)(nil),                 // 66: ramino.v1.RoundScores
+	(*SeatView)(nil),                    // 67: ramino.v1.SeatView
+	(*TableMeld)(nil),                   // 68: ramino.v1.TableMeld
+	(*GameEvent)(nil),                   // 69: ramino.v1.GameEvent
+	(*GameCreated)(nil),                 // 70: ramino.v1.GameCreated
+	(*SeatJoined)(nil),                  // 71: ramino.v1.SeatJoined
+	(*SeatTimedOut)(nil),                // 72: ramino.v1.SeatTimedOut
+	(*SeatReclaimed)(nil),               // 73: ramino.v1.SeatReclaimed
+	(*GameEnded)(nil),                   // 74: ramino.v1.GameEnded
+	(*CardIds)(nil),                     // 75: ramino.v1.CardIds
+	(*RoundStarted)(nil),                // 76: ramino.v1.RoundStarted
+	(*DrewFromStock)(nil),               // 77: ramino.v1.DrewFromStock
+	(*TookDiscard)(nil),                 // 78: ramino.v1.TookDiscard
+	(*DiscardPileTurnedOver)(nil),       // 79: ramino.v1.DiscardPileTurnedOver
+	(*StockReshuffled)(nil),             // 80: ramino.v1.StockReshuffled
+	(*MeldsLaid)(nil),                   // 81: ramino.v1.MeldsLaid
+	(*LaidOff)(nil),                     // 82: ramino.v1.LaidOff
+	(*JokerSwapped)(nil),                // 83: ramino.v1.JokerSwapped
+	(*Discarded)(nil),                   // 84: ramino.v1.Discarded
+	(*Resigned)(nil),                    // 85: ramino.v1.Resigned
+	(*PassedUpcard)(nil),                // 86: ramino.v1.PassedUpcard
+	(*Knocked)(nil),                     // 87: ramino.v1.Knocked
+	(*LayoutAccepted)(nil),              // 88: ramino.v1.LayoutAccepted
+	(*RoundEnded)(nil),                  // 89: ramino.v1.RoundEnded
+	(*MatchEnded)(nil),                  // 90: ramino.v1.MatchEnded
+	(*timestamppb.Timestamp)(nil),       // 91: google.protobuf.Timestamp
+	(*VariantParameters)(nil),           // 92: ramino.v1.VariantParameters
+	(End)(0),                            // 93: ramino.v1.End
+	(*status.Status)(nil),               // 94: google.rpc.Status
+	(*Opening)(nil),                     // 95: ramino.v1.Opening
+	(*Deadwood)(nil),                    // 96: ramino.v1.Deadwood
+	(*Card)(nil),                        // 97: ramino.v1.Card
+	(*Variant)(nil),                     // 98: ramino.v1.Variant
+	(*Meld)(nil),                        // 99: ramino.v1.Meld
 }
 var file_ramino_v1_game_proto_depIdxs = []int32{
 	0,   // 0: ramino.v1.SeatConfig.bot:type_name -> ramino.v1.BotLevel
-	1,   // 1: ramino.v1.Game.status:type_name -> ramino.v1.GameStatus
-	5,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
-	90,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
-	0,   // 4: ramino.v1.SeatSummary.bot:type_name -> ramino.v1.BotLevel
-	91,  // 5: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 6: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
-	4,   // 7: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
-	64,  // 8: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
-	64,  // 9: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
-	1,   // 10: ramino.v1.ListGamesRequest.status:type_name -> ramino.v1.GameStatus
-	4,   // 11: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
-	37,  // 12: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 13: ramino.v1.TakeDiscardResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 14: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
-	20,  // 15: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
-	37,  // 16: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
-	92,  // 17: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
-	37,  // 18: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 19: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 20: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 21: ramino.v1.ResignResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 22: ramino.v1.PassUpcardResponse.result:type_name -> ramino.v1.MoveResult
-	20,  // 23: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
-	37,  // 24: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
-	37,  // 25: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
-	68,  // 26: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
-	64,  // 27: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
-	51,  // 28: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
-	63,  // 29: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
-	38,  // 30: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
-	51,  // 31: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
-	63,  // 32: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
-	64,  // 33: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	68,  // 34: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	46,  // 35: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
-	38,  // 36: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
-	42,  // 37: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
-	14,  // 38: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
-	16,  // 39: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
-	18,  // 40: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 41: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
-	23,  // 42: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
-	25,  // 43: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
-	27,  // 44: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
-	29,  // 45: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
-	31,  // 46: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
-	33,  // 47: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
-	35,  // 48: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
-	43,  // 49: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
-	64,  // 50: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
-	68,  // 51: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
-	45,  // 52: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
-	38,  // 53: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
-	37,  // 54: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
-	93,  // 55: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
-	68,  // 56: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
-	64,  // 57: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	0,   // 58: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
-	51,  // 59: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	63,  // 60: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	38,  // 61: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
-	52,  // 62: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	53,  // 63: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	54,  // 64: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	55,  // 65: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	56,  // 66: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	57,  // 67: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	58,  // 68: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	59,  // 69: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	60,  // 70: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	61,  // 71: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	62,  // 72: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	20,  // 73: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	92,  // 74: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	20,  // 75: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	94,  // 76: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	95,  // 77: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	96,  // 78: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	61,  // 79: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	51,  // 80: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
-	1,   // 81: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	97,  // 82: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	96,  // 83: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	66,  // 84: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	67,  // 85: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	96,  // 86: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	2,   // 87: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	90,  // 88: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	65,  // 89: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 90: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	98,  // 91: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	69,  // 92: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	70,  // 93: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	71,  // 94: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	72,  // 95: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	73,  // 96: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	75,  // 97: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	76,  // 98: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	77,  // 99: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	78,  // 100: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	79,  // 101: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	80,  // 102: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	81,  // 103: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	82,  // 104: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	83,  // 105: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	84,  // 106: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	85,  // 107: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	86,  // 108: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	87,  // 109: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	88,  // 110: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	89,  // 111: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	91,  // 112: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 113: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	90,  // 114: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	20,  // 115: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	92,  // 116: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	20,  // 117: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	74,  // 118: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	6,   // 119: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	8,   // 120: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	10,  // 121: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	12,  // 122: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	14,  // 123: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	16,  // 124: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	18,  // 125: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 126: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	23,  // 127: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	25,  // 128: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	27,  // 129: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	29,  // 130: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	31,  // 131: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	33,  // 132: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	35,  // 133: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	39,  // 134: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	49,  // 135: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	47,  // 136: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	41,  // 137: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
-	7,   // 138: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	9,   // 139: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	11,  // 140: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	13,  // 141: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	15,  // 142: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	17,  // 143: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	19,  // 144: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	22,  // 145: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	24,  // 146: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	26,  // 147: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	28,  // 148: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	30,  // 149: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	32,  // 150: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	34,  // 151: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	36,  // 152: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	40,  // 153: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	50,  // 154: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	48,  // 155: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	44,  // 156: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
-	138, // [138:157] is the sub-list for method output_type
-	119, // [119:138] is the sub-list for method input_type
-	119, // [119:119] is the sub-list for extension type_name
-	119, // [119:119] is the sub-list for extension extendee
-	0,   // [0:119] is the sub-list for field type_name
+	2,   // 1: ramino.v1.Game.status:type_name -> ramino.v1.GameStatus
+	6,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
+	91,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
+	1,   // 4: ramino.v1.Game.visibility:type_name -> ramino.v1.Visibility
+	0,   // 5: ramino.v1.SeatSummary.bot:type_name -> ramino.v1.BotLevel
+	92,  // 6: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
+	4,   // 7: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
+	1,   // 8: ramino.v1.CreateGameRequest.visibility:type_name -> ramino.v1.Visibility
+	5,   // 9: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
+	65,  // 10: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
+	65,  // 11: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
+	2,   // 12: ramino.v1.ListGamesRequest.status:type_name -> ramino.v1.GameStatus
+	5,   // 13: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
+	38,  // 14: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 15: ramino.v1.TakeDiscardResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 16: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
+	21,  // 17: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
+	38,  // 18: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
+	93,  // 19: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
+	38,  // 20: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 21: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 22: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 23: ramino.v1.ResignResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 24: ramino.v1.PassUpcardResponse.result:type_name -> ramino.v1.MoveResult
+	21,  // 25: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
+	38,  // 26: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
+	38,  // 27: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
+	69,  // 28: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
+	65,  // 29: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
+	52,  // 30: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
+	64,  // 31: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
+	39,  // 32: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
+	52,  // 33: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
+	64,  // 34: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
+	65,  // 35: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	69,  // 36: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	47,  // 37: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	39,  // 38: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
+	43,  // 39: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
+	15,  // 40: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
+	17,  // 41: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
+	19,  // 42: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
+	22,  // 43: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
+	24,  // 44: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
+	26,  // 45: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
+	28,  // 46: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
+	30,  // 47: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
+	32,  // 48: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
+	34,  // 49: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
+	36,  // 50: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
+	44,  // 51: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
+	65,  // 52: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
+	69,  // 53: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
+	46,  // 54: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
+	39,  // 55: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
+	38,  // 56: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
+	94,  // 57: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
+	69,  // 58: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	65,  // 59: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	0,   // 60: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
+	52,  // 61: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	64,  // 62: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	39,  // 63: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
+	53,  // 64: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	54,  // 65: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	55,  // 66: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	56,  // 67: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	57,  // 68: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	58,  // 69: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	59,  // 70: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	60,  // 71: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	61,  // 72: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	62,  // 73: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	63,  // 74: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	21,  // 75: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	93,  // 76: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	21,  // 77: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	95,  // 78: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	96,  // 79: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	97,  // 80: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	62,  // 81: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	52,  // 82: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	2,   // 83: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	98,  // 84: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	97,  // 85: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	67,  // 86: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	68,  // 87: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	97,  // 88: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	3,   // 89: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	91,  // 90: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	66,  // 91: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 92: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	99,  // 93: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	70,  // 94: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	71,  // 95: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	72,  // 96: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	73,  // 97: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	74,  // 98: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	76,  // 99: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	77,  // 100: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	78,  // 101: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	79,  // 102: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	80,  // 103: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	81,  // 104: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	82,  // 105: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	83,  // 106: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	84,  // 107: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	85,  // 108: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	86,  // 109: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	87,  // 110: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	88,  // 111: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	89,  // 112: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	90,  // 113: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	92,  // 114: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	4,   // 115: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	91,  // 116: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	21,  // 117: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	93,  // 118: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	21,  // 119: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	75,  // 120: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	7,   // 121: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	9,   // 122: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	11,  // 123: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	13,  // 124: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	15,  // 125: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	17,  // 126: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	19,  // 127: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	22,  // 128: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	24,  // 129: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	26,  // 130: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	28,  // 131: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	30,  // 132: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	32,  // 133: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	34,  // 134: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	36,  // 135: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	40,  // 136: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	50,  // 137: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	48,  // 138: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	42,  // 139: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	8,   // 140: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	10,  // 141: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	12,  // 142: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	14,  // 143: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	16,  // 144: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	18,  // 145: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	20,  // 146: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	23,  // 147: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	25,  // 148: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	27,  // 149: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	29,  // 150: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	31,  // 151: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	33,  // 152: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	35,  // 153: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	37,  // 154: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	41,  // 155: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	51,  // 156: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	49,  // 157: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	45,  // 158: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	140, // [140:159] is the sub-list for method output_type
+	121, // [121:140] is the sub-list for method input_type
+	121, // [121:121] is the sub-list for extension type_name
+	121, // [121:121] is the sub-list for extension extendee
+	0,   // [0:121] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }
@@ -7334,7 +7499,7 @@ func file_ramino_v1_game_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_game_proto_rawDesc), len(file_ramino_v1_game_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   1,

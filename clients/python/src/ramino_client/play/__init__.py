@@ -77,6 +77,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", type=int, default=None, help="with --game: the seat to take")
     p.add_argument("--token", default=None, help="with --game: come back to your seat")
     p.add_argument(
+        "--invite",
+        default=None,
+        metavar="CODE",
+        help="join the private game of this invite code (or its link) a friend shared",
+    )
+    p.add_argument(
         "--set",
         action="append",
         metavar="PARAM=VALUE",
@@ -182,6 +188,10 @@ def _take_seat(
         return client.seat(args.game, args.token)
     if args.game:
         return client.join(args.game, name, args.seat)
+    if args.invite:
+        seat = client.join_invite(args.invite, name, args.seat)
+        console.print(f"Joined [bold]{seat.name}[/bold] by its invite: you are seat {seat.seat}.")
+        return seat
     if args.quick:
         return _quick_seat(client, args, name, console)
     if not levels:

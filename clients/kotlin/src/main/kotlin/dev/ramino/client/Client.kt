@@ -127,7 +127,13 @@ public fun greedyBot(): SeatConfig = bot(BotLevel.BOT_LEVEL_GREEDY)
 /** The server's random bot. */
 public fun randomBot(): SeatConfig = bot(BotLevel.BOT_LEVEL_RANDOM)
 
-/** What [RaminoClient.createGame] makes. [requestId]: a retry with the same one returns the first game. */
+/**
+ * What [RaminoClient.createGame] makes. [requestId]: a retry with the same one returns the first game.
+ * [private]: never listed, no spectators, joined with the [CreatedGame.inviteCode] the creator shares
+ * ([RaminoClient.joinInvite]); [rated]: its end changes its players' ratings as quick play's do (a
+ * server that knows players, no bot seat, a turn timer); [quickPlay]: quick-play tickets of its queue may take its
+ * open seats (a public game).
+ */
 public data class GameSpec(
     val variant: String,
     val seats: List<SeatConfig>,
@@ -135,12 +141,39 @@ public data class GameSpec(
     val turnTimerSeconds: Int = 0,
     val spectatorsDisabled: Boolean = false,
     val requestId: String? = null,
+    val private: Boolean = false,
+    val rated: Boolean = false,
+    val quickPlay: Boolean = false,
 )
 
-/** A game made by [RaminoClient.createGame], with the token that cancels it. */
-public data class CreatedGame(val game: Game, val creatorToken: String) {
+/**
+ * A game made by [RaminoClient.createGame], with the token that cancels it and, for a private game,
+ * its invite code ("" for a public one): share it, or its [inviteLink]; it opens the game until the
+ * game is dealt.
+ */
+public data class CreatedGame(val game: Game, val creatorToken: String, val inviteCode: String = "") {
     /** "games/{id}". */
     public val name: String get() = game.name
+
+    /** Never listed; joined by invite only. */
+    public val private: Boolean get() = game.visibility == Visibility.VISIBILITY_PRIVATE
+}
+
+/** How a link carries an invite code: `BASE#invite=CODE` (or `?invite=`). */
+private const val INVITE_MARK = "invite="
+
+/** The link that opens a private game's invite: `baseUrl#invite=CODE` (the web page joins the game it opens). */
+public fun inviteLink(baseUrl: String, inviteCode: String): String =
+    baseUrl.substringBefore('#') + "#" + INVITE_MARK + inviteCode
+
+/** The invite code in [codeOrLink]: a code as it is, or the code of a link made by [inviteLink]. */
+public fun inviteCodeOf(codeOrLink: String): String {
+    val text = codeOrLink.trim()
+    for (mark in listOf("#", "?", "&")) {
+        val at = text.indexOf(mark + INVITE_MARK)
+        if (at >= 0) return text.substring(at + mark.length + INVITE_MARK.length).substringBefore('&')
+    }
+    return text
 }
 
 /** Which games [RaminoClient.listGames] yields. */
@@ -255,9 +288,27 @@ public class RaminoClient private constructor(
             .setTurnTimerSeconds(spec.turnTimerSeconds)
             .setSpectatorsDisabled(spec.spectatorsDisabled)
             .setRequestId(spec.requestId ?: newRequestId())
+            .setVisibility(if (spec.private) Visibility.VISIBILITY_PRIVATE else Visibility.VISIBILITY_PUBLIC)
+            .setRated(spec.rated)
+            .setQuickPlay(spec.quickPlay)
         spec.overrides?.let { request.setOverrides(it) }
         val response = call(GameServiceGrpc.getCreateGameMethod(), request.build())
-        return CreatedGame(response.game, response.creatorToken)
+        return CreatedGame(response.game, response.creatorToken, response.inviteCode)
+    }
+
+    /**
+     * Takes a seat (the first open one, or [seat]) of the private game an invite code, or its link,
+     * opens. A code that opens nothing is [RaminoException.NotFound] with reason INVITE_NOT_VALID,
+     * whether or not its game exists.
+     */
+    public suspend fun joinInvite(inviteCode: String, playerName: String, seat: Int? = null, requestId: String? = null): Seat {
+        val request = JoinGameRequest.newBuilder()
+            .setInviteCode(inviteCodeOf(inviteCode))
+            .setPlayerName(playerName)
+            .setRequestId(requestId ?: newRequestId())
+        seat?.let { request.setSeat(it) }
+        val response = call(GameServiceGrpc.getJoinGameMethod(), request.build())
+        return Seat(this, response.view.name, response.seat, response.seatToken, response.view)
     }
 
     /** Takes a seat of [game] (the first open one, or [seat]) for [playerName]. */

@@ -93,6 +93,7 @@ public typealias LayoutAccepted = ramino.v1.GameOuterClass.LayoutAccepted
 public typealias RoundEnded = ramino.v1.GameOuterClass.RoundEnded
 public typealias MatchEnded = ramino.v1.GameOuterClass.MatchEnded
 public typealias BotLevel = ramino.v1.GameOuterClass.BotLevel
+public typealias Visibility = ramino.v1.GameOuterClass.Visibility
 public typealias GameStatus = ramino.v1.GameOuterClass.GameStatus
 public typealias TurnPhase = ramino.v1.GameOuterClass.TurnPhase
 public typealias Card = ramino.v1.Types.Card

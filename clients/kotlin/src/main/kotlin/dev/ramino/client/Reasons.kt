@@ -330,6 +330,24 @@ public object Reasons {
     /** NOT_FOUND: no such game. */
     public const val GAME_NOT_FOUND: String = "GAME_NOT_FOUND"
 
+    /** NOT_FOUND: an invite code that opens no game (wrong, or its game was dealt or ended). */
+    public const val INVITE_NOT_VALID: String = "INVITE_NOT_VALID"
+
+    /** INVALID_ARGUMENT: no such visibility. */
+    public const val BAD_VISIBILITY: String = "BAD_VISIBILITY"
+
+    /** FAILED_PRECONDITION: a rated game on a server that does not know players. */
+    public const val RATED_NEEDS_PLAYERS: String = "RATED_NEEDS_PLAYERS"
+
+    /** INVALID_ARGUMENT: a rated game created with a bot seat. */
+    public const val RATED_WITH_BOT: String = "RATED_WITH_BOT"
+
+    /** INVALID_ARGUMENT: a rated game created without a turn timer. */
+    public const val RATED_WITHOUT_TIMER: String = "RATED_WITHOUT_TIMER"
+
+    /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
+    public const val RATED_IN_PLAY: String = "RATED_IN_PLAY"
+
     /** ALREADY_EXISTS: a game of that id exists. */
     public const val GAME_EXISTS: String = "GAME_EXISTS"
 
@@ -606,6 +624,12 @@ public object Reasons {
         GAME_NOT_STARTED to "FAILED_PRECONDITION",
         GAME_FINISHED to "FAILED_PRECONDITION",
         GAME_NOT_FOUND to "NOT_FOUND",
+        INVITE_NOT_VALID to "NOT_FOUND",
+        BAD_VISIBILITY to "INVALID_ARGUMENT",
+        RATED_NEEDS_PLAYERS to "FAILED_PRECONDITION",
+        RATED_WITH_BOT to "INVALID_ARGUMENT",
+        RATED_WITHOUT_TIMER to "INVALID_ARGUMENT",
+        RATED_IN_PLAY to "FAILED_PRECONDITION",
         GAME_EXISTS to "ALREADY_EXISTS",
         VERSION_MISMATCH to "ABORTED",
         SPECTATING_DISABLED to "PERMISSION_DENIED",
