@@ -28,7 +28,7 @@ from ramino.api.requests import (
     request_hash,
     request_record,
 )
-from ramino.api.session import SessionEncoder, options_bytes, read_moves, start_of
+from ramino.api.session import SessionEncoder, options_bytes, read_moves, resend_of, start_of
 from ramino.api.streams import StreamEnder
 from ramino.app import GameApp, SeatSpec, WatchItem
 from ramino.app.fanout import Encode, EncodeBatch
@@ -368,6 +368,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         (:mod:`ramino.app.session`), an event's as the seat's watch has
         it, made once per viewer class, each written straight to the call."""
         start = start_of(await anext(aiter(requests), None))
+        resend = resend_of(start)
         game_id = game_id_of(start.name)
         self._bind(game_id)
         claim = self.claims.claimed(context, game_id)
@@ -377,7 +378,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         after = start.after_version if start.HasField("after_version") else None
         with self._stream_slot(context, "session"):
             session = self.app.session(
-                game_id, claim.seat, self.encode_event, start.hints, start.answer_views
+                game_id, claim.seat, self.encode_event, start.hints, start.answer_views, resend
             )
             reader = asyncio.create_task(read_moves(requests, session, claim, self.claims))
             ender = StreamEnder(context, after, self._endings)

@@ -231,13 +231,29 @@ class GameApp:
         return await self.moves.options_at(game_id, seat, version)
 
     def session(
-        self, game_id: str, seat: int, encode: Encode, hints: bool = True, views: bool = True
+        self,
+        game_id: str,
+        seat: int,
+        encode: Encode,
+        hints: bool = True,
+        views: bool = True,
+        resend: tuple[str, ...] = (),
     ) -> Session:
         """A seat's session (see :mod:`ramino.app.session`): its moves, the
         events it may see and its options, in version order (``hints``:
-        options with their hint; ``views``: answers with the mover's view)."""
+        options with their hint; ``views``: answers with the mover's view;
+        ``resend``: the request ids of the moves a reopened session is
+        about to send again)."""
         return Session(
-            self.moves, self.watching, game_id, seat, encode, self.table.limits, hints, views
+            self.moves,
+            self.watching,
+            game_id,
+            seat,
+            encode,
+            self.table.limits,
+            hints,
+            views,
+            resend,
         )
 
     def begin_shutdown(self) -> None:
