@@ -22,7 +22,7 @@ from ramino.app.duties import Duties
 from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.housekeeping import Housekeeping
 from ramino.app.lobby import MAX_NAME, Lobby
-from ramino.app.log import HostedGame, SeatSpec
+from ramino.app.log import GameCreated, HostedGame, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.moves import POOLED_HAND, Moves
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
@@ -194,8 +194,10 @@ class GameApp:
     async def legal(self, game_id: str, seat: int) -> LegalMoves:
         return await self.moves.legal(game_id, seat)
 
-    async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
-        return await self.moves.suggest(game_id, seat, level)
+    async def legal_with_hint(
+        self, game_id: str, seat: int, level: str | None
+    ) -> tuple[LegalMoves, GameCreated, Command | None]:
+        return await self.moves.legal_with_hint(game_id, seat, level)
 
     async def act_for(
         self,
