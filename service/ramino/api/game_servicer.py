@@ -32,7 +32,7 @@ from ramino.api.session import SessionEncoder, options_bytes, read_moves, resend
 from ramino.api.streams import StreamEnder
 from ramino.app import GameApp, SeatSpec, WatchItem
 from ramino.app.fanout import Encode, EncodeBatch
-from ramino.app.outcomes import LegalMoves, seen_game
+from ramino.app.outcomes import seen_game
 from ramino.engine.access import check_spectator
 from ramino.slots import CountedSlots
 from ramino.v1 import game_pb2, game_pb2_grpc
@@ -317,23 +317,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 end=ender,
                 asked=request.batch_events,
             )
-            told = False
+            # The seat's options: the session's rule (app/options.py); a
+            # watch tells nothing of a turn that was never the seat's.
+            told = None if viewer is None else self.app.seat_told(game_id, viewer, told=False)
             async for item in watch:
                 legal = None
-                if viewer is not None and header is not None:
-                    if item.turn == viewer or item.game is not None:
-                        # None: the game has moved past this item (the seat
-                        # moved meanwhile); moves told before still stand
-                        # to be taken back when the turn leaves. An item
-                        # known to be past (a catch-up's, or one with newer
-                        # ones queued) has none: they are not asked for.
-                        if not item.past:
-                            legal = await self.app.options_at(game_id, viewer, item.version)
-                        if legal is not None:
-                            told = bool(legal.moves)
-                    elif told and item.payload:
-                        legal = LegalMoves(item.version, (), None, item.turn)
-                        told = False
+                if told is not None:
+                    if item.game is None:
+                        legal = await told.after(item)
+                    elif not item.past:
+                        legal = await told.at(item.version)
                 if item.game is not None:
                     msg = game_pb2.WatchGameResponse(
                         version=item.version,

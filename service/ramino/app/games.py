@@ -25,6 +25,7 @@ from ramino.app.lobby import MAX_NAME, Lobby
 from ramino.app.log import GameCreated, HostedGame, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.moves import POOLED_HAND, Moves
+from ramino.app.options import SeatTold
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.quick import QuickPlay
 from ramino.app.ratings import Ratings
@@ -229,8 +230,9 @@ class GameApp:
     ) -> AsyncIterator[WatchItem]:
         return self.watching.watch(game_id, viewer, after_version, snapshot, encode, batch)
 
-    async def options_at(self, game_id: str, seat: int, version: int) -> LegalMoves | None:
-        return await self.moves.options_at(game_id, seat, version)
+    def seat_told(self, game_id: str, seat: int, told: bool | None = None) -> SeatTold:
+        """The rule for a seat's stream's options (see :class:`SeatTold`)."""
+        return SeatTold(self.moves, game_id, seat, told)
 
     def session(
         self,

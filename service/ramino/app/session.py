@@ -48,6 +48,7 @@ from ramino import reasons as R
 from ramino.app.fanout import Encode, WatcherTooSlow
 from ramino.app.log import END_EVENTS
 from ramino.app.moves import Moves
+from ramino.app.options import SeatTold
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.app.table import Limits
 from ramino.app.watch import Cancelling, StreamEnd, Watch, WatchItem
@@ -164,8 +165,8 @@ class Session:
         """The watch's snapshot, held while named resends are unanswered."""
         self.last = 0
         """The version of the last event or answer sent (a resume point)."""
-        self._told: bool | None = None
-        """Whether the seat was last told it has moves (None: told nothing yet)."""
+        self._seat = SeatTold(moves, game_id, seat)
+        """What the seat was last told it may do, and the rule for what next."""
         self._past = False
         """Whether the game is known to be past the last event sent (its
         options, were they asked for, would be none)."""
@@ -278,7 +279,7 @@ class Session:
                 self._out.put_nowait(("failed", bug))
                 raise
             self._hand(("played", Answer("", snapshot=seen, options=options, asked=True)))
-        elif turned_on and self._told:
+        elif turned_on and self._seat.told:
             now = await self._moves.options_at(self.game_id, self.seat, self.last, True)
             if now is not None and now.moves:
                 self._hand(("answer", Answer("", options=now, asked=True)))
@@ -358,7 +359,7 @@ class Session:
         ended = closed = False
         try:
             if opening is not None and opening.moves:
-                self._told = True
+                self._seat.answered(opening)
                 yield SessionItem(self.last, options=opening, hints=self.hints)
             while True:
                 kind, value = await self._out.get()
@@ -398,16 +399,13 @@ class Session:
                     return
                 if (
                     not ended
-                    and (self._told is None or self._owed)
+                    and (self._seat.told is None or self._owed)
                     and not self._past
                     and self._quiet(events, answers)
                 ):
                     self._owed = False
-                    options = await self._moves.options_at(
-                        self.game_id, self.seat, self.last, self.hints
-                    )
+                    options = await self._seat.at(self.last, self.hints)
                     if options is not None:
-                        self._told = bool(options.moves)
                         yield SessionItem(self.last, options=options, hints=self.hints)
         finally:
             for task in (follower, first):
@@ -431,9 +429,7 @@ class Session:
         """The message of the watch's snapshot, with the options at its version."""
         assert item.game is not None
         self.last = item.version
-        options = await self._moves.options_at(self.game_id, self.seat, item.version, self.hints)
-        if options is not None:
-            self._told = bool(options.moves)
+        options = await self._seat.at(item.version, self.hints)
         return SessionItem(item.version, game=item.game, options=options, hints=self.hints)
 
     async def _flush(
@@ -492,19 +488,19 @@ class Session:
         options = answer.options
         if answer.snapshot is not None:
             self.last = max(self.last, answer.snapshot.version)
-            self._told = options is not None and bool(options.moves)
+            self._seat.answered(options)
             return SessionItem(self.last, game=answer.snapshot, options=options, hints=self.hints)
         if answer.asked:
             if options is None or options.version != self.last:
                 return None
-            self._told = True
+            self._seat.answered(options)
             return SessionItem(self.last, options=options, hints=self.hints)
         span = answer.span()
         if span is not None:
             self.last = max(self.last, span[0])
             outcome = answer.outcome
             assert isinstance(outcome, MoveOutcome)
-            self._told = outcome.legal is not None and bool(outcome.legal.moves)
+            self._seat.answered(outcome.legal)
             self._owed = False
         return SessionItem(self.last, answer=answer, hints=self.hints)
 
@@ -515,28 +511,14 @@ class Session:
             return
         self.last = item.version
         self._past = item.past
-        self._owed = False
-        options = None
-        if item.type in END_EVENTS:
-            options = LegalMoves(item.version, (), None, None) if self._told else None
-            self._told = False
-        elif item.turn == self.seat:
-            # Made once the queue holds nothing newer (a burst costs one),
-            # and never for an entry the game is known to be past (a
-            # catch-up's: its options would be none).
-            if not item.past and self._quiet(events, answers):
-                options = await self._moves.options_at(
-                    self.game_id, self.seat, item.version, self.hints
-                )
-                if options is not None:
-                    self._told = bool(options.moves)
-            else:
-                # Owed once nothing newer is on its way (the merge's
-                # loop makes them when it is quiet, at the last version).
-                self._owed = not item.past
-        elif self._told is not False:
-            options = LegalMoves(item.version, (), None, item.turn)
-            self._told = False
+        # Made once the queue holds nothing newer (a burst costs one), else
+        # owed until nothing newer is on its way (the merge's loop makes
+        # them when it is quiet, at the last version).
+        now = self._quiet(events, answers)
+        options = await self._seat.after(item, self.hints, now)
+        self._owed = (
+            item.turn == self.seat and item.type not in END_EVENTS and not (item.past or now)
+        )
         yield SessionItem(item.version, payload=item.payload, options=options, hints=self.hints)
 
 
