@@ -288,6 +288,9 @@ const (
 	// ReasonSessionRequestId is INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it).
 	ReasonSessionRequestId = "SESSION_REQUEST_ID"
 
+	// ReasonSessionResend is INVALID_ARGUMENT: a session start whose resend names more than 16 ids, an id twice, or one too long.
+	ReasonSessionResend = "SESSION_RESEND"
+
 	// ReasonAfterVersionOutOfRange is OUT_OF_RANGE: after_version is negative or past the game's version.
 	ReasonAfterVersionOutOfRange = "AFTER_VERSION_OUT_OF_RANGE"
 
@@ -617,6 +620,7 @@ var reasonCodes = []reasonCode{
 	{ReasonSessionStart, codes.InvalidArgument},
 	{ReasonSessionGame, codes.InvalidArgument},
 	{ReasonSessionRequestId, codes.InvalidArgument},
+	{ReasonSessionResend, codes.InvalidArgument},
 	{ReasonAfterVersionOutOfRange, codes.OutOfRange},
 	{ReasonBadPageToken, codes.InvalidArgument},
 	{ReasonBadHintLevel, codes.InvalidArgument},

@@ -17,11 +17,11 @@ import (
 //
 // A stream the server drains or loses is opened again after the last
 // version received, with the moves not yet answered sent again under their
-// request ids (the server answers a repeated id with its first answer): Recv
-// misses and repeats nothing across it, and options pushed alone again for
-// the version a resent move was sent at (ExpectVersion) are not handed out:
-// that move's answer brings the options after it. A Session is used from
-// one goroutine at a time for Send and one for Recv.
+// request ids and named in the start (PlayGameStart.resend): the server
+// answers each once (a move played before the loss with its first answer,
+// in place of its events) and pushes no options before those answers, so
+// Recv misses and repeats nothing across it with no filtering here. A
+// Session is used from one goroutine at a time for Send and one for Recv.
 type Session struct {
 	ctx  context.Context
 	seat *Seat
@@ -64,12 +64,10 @@ func (x *Session) Reconnects() int {
 	return x.reconnects
 }
 
-// pending is a move sent and not yet answered, and the version it was
-// sent at (nil: any).
+// pending is a move sent and not yet answered.
 type pending struct {
-	id       string
-	request  *raminov1.PlayGameRequest
-	expected *int64
+	id      string
+	request *raminov1.PlayGameRequest
 }
 
 // open is the session's stream, opened when there is none: its start
@@ -88,9 +86,11 @@ func (x *Session) open() (raminov1.GameService_PlayGameClient, error) {
 	}
 	// Options with their hint and answers with the mover's view: what the
 	// session's callers read (the server sends neither unless asked).
+	// The moves sent again are named: each is answered once.
 	start := &raminov1.PlayGameStart{Name: x.seat.Name, AfterVersion: x.last, Hints: true, AnswerViews: true}
 	requests := []*raminov1.PlayGameRequest{{Message: &raminov1.PlayGameRequest_Start{Start: start}}}
 	for _, p := range x.unanswered {
+		start.Resend = append(start.Resend, p.id)
 		requests = append(requests, p.request)
 	}
 	for _, r := range requests {
@@ -123,7 +123,7 @@ func (x *Session) Send(move *raminov1.Move, opts ...CallOption) (string, error) 
 		return "", err
 	}
 	x.mu.Lock()
-	x.unanswered = append(x.unanswered, pending{o.requestID, request, o.expectedVersion})
+	x.unanswered = append(x.unanswered, pending{o.requestID, request})
 	x.mu.Unlock()
 	stream, err := x.open()
 	if err != nil {
@@ -137,47 +137,30 @@ func (x *Session) Send(move *raminov1.Move, opts ...CallOption) (string, error) 
 	return o.requestID, nil
 }
 
-// answered takes a move's answer off the unanswered list; false when it was
-// answered before (a resent move's answer on the stream it was first sent on).
-func (x *Session) answered(id string) bool {
+// answered takes a move's answer off the unanswered list.
+func (x *Session) answered(id string) {
 	for i, p := range x.unanswered {
 		if p.id == id {
 			x.unanswered = append(x.unanswered[:i], x.unanswered[i+1:]...)
-			return true
+			return
 		}
 	}
-	return false
 }
 
-// sentAt is whether a move sent at version is waiting for its answer.
-func (x *Session) sentAt(version int64) bool {
-	for _, p := range x.unanswered {
-		if p.expected != nil && *p.expected == version {
-			return true
-		}
-	}
-	return false
-}
-
-// take keeps what msg tells and says whether it is new.
-func (x *Session) take(msg *raminov1.PlayGameResponse) bool {
+// take keeps what msg tells: the moves it answers, the last version, the end.
+func (x *Session) take(msg *raminov1.PlayGameResponse) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	v := msg.GetVersion()
 	switch p := msg.GetPayload().(type) {
 	case *raminov1.PlayGameResponse_Event:
-		if x.last != nil && p.Event.GetVersion() <= *x.last {
-			return false
-		}
 		v = p.Event.GetVersion()
 		x.ended = x.ended || p.Event.GetMatchEnded() != nil || p.Event.GetGameEnded() != nil
 	case *raminov1.PlayGameResponse_Answer:
-		if !x.answered(p.Answer.GetRequestId()) {
-			return false
-		}
+		x.answered(p.Answer.GetRequestId())
 		r := p.Answer.GetResult()
 		if r == nil {
-			return true
+			return
 		}
 		x.seat.keep(r.GetView())
 		v = r.GetView().GetVersion()
@@ -185,14 +168,11 @@ func (x *Session) take(msg *raminov1.PlayGameResponse) bool {
 	case *raminov1.PlayGameResponse_Snapshot:
 		x.ended = x.ended || p.Snapshot.GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED
 	default: // options alone
-		// Pushed again on a reopened stream while a move made from them is
-		// sent again: its answer brings the options after it.
-		return msg.GetOptions() == nil || !x.sentAt(msg.GetOptions().GetVersion())
+		return
 	}
 	if x.last == nil || v > *x.last {
 		x.last = &v
 	}
-	return true
 }
 
 func (x *Session) done() bool {
@@ -212,10 +192,8 @@ func (x *Session) Recv() (*raminov1.PlayGameResponse, error) {
 			msg, rerr := stream.Recv()
 			switch {
 			case rerr == nil:
-				if x.take(msg) {
-					return msg, nil
-				}
-				continue
+				x.take(msg)
+				return msg, nil
 			case errors.Is(rerr, io.EOF):
 				x.drop(stream)
 				if x.done() {

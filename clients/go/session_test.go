@@ -90,8 +90,9 @@ func TestARefusedMoveOnASessionIsAnAnswer(t *testing.T) {
 
 // A session whose server is killed and started again opens again after the
 // last version it received, and sends again the move the server never
-// answered: every version comes once, in order, the options at the version
-// the move was sent at are not handed out again, and the move is applied once.
+// answered, named in its start: every version comes once, in order, the
+// server pushes no options before the move's answer (the Session filters
+// nothing), and the move is applied once.
 func TestASessionResumesAcrossAServerRestartAndItsMoveIsAppliedOnce(t *testing.T) {
 	srv := testserver.Start(t, testserver.Options{Store: "sqlite:" + filepath.Join(t.TempDir(), "ramino.db")})
 	ctx := testCtx(t)
@@ -123,8 +124,7 @@ func TestASessionResumesAcrossAServerRestartAndItsMoveIsAppliedOnce(t *testing.T
 		if msg.GetEvent() != nil {
 			t.Fatalf("an event before the move's answer: %v", msg)
 		}
-		// The reopened stream pushes the options at v first: they are not
-		// handed out while the draw made from them is sent again.
+		// The draw is named in the reopened start: no options before its answer.
 		if msg.GetPayload() == nil && msg.GetOptions().GetVersion() == v {
 			t.Fatalf("options at %d handed out while the draw sent at %d is resent: %v", v, v, msg)
 		}

@@ -269,6 +269,10 @@ SESSION_GAME: Final = _service("SESSION_GAME", "a move on a session names anothe
 SESSION_REQUEST_ID: Final = _service(
     "SESSION_REQUEST_ID", "a move on a session without a request id (its answer is matched by it)"
 )
+SESSION_RESEND: Final = _service(
+    "SESSION_RESEND",
+    "a session start whose resend names more than 16 ids, an id twice, or one too long",
+)
 AFTER_VERSION_OUT_OF_RANGE: Final = _service(
     "AFTER_VERSION_OUT_OF_RANGE",
     "after_version is negative or past the game's version",

@@ -2,7 +2,8 @@
 socket: both flavours play a seat to the end from what the session pushes,
 with no GetLegalMoves; a refused move is an update and the session goes on;
 against a server without PlayGame the session falls back to unary moves and
-the seat's watch."""
+the seat's watch; a move whose answer is lost with its stream is resent,
+named in the reopened start, and its version comes once (issue 35)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from types import SimpleNamespace
+from typing import Any
 
 import grpc
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
+from ramino.api.server import create_server
 from ramino.app import GameApp
 from ramino.store import open_store
 from ramino.v1 import game_pb2
@@ -27,13 +29,9 @@ from ramino_client import (
     LegalMoves,
     Move,
     ServiceError,
-    Session,
     play_seat,
     play_seat_async,
 )
-from ramino_client.session import Update, _Resume, move_message, update_of
-from ramino_client.session import options as session_options
-from ramino_client.v1 import game_pb2 as client_pb2
 
 from .conftest import SECRET, ThreadServer, choose
 
@@ -162,72 +160,71 @@ async def test_a_session_falls_back_to_unary_moves_and_the_watch_without_play_ga
         assert answered[:12] == sorted(set(answered[:12]))
 
 
-def test_options_pushed_again_for_the_version_of_a_resent_move_are_not_handed_out() -> None:
-    """A reopened session is pushed the options of the version it resumed at
-    while the move it made from them is sent again: handing them out would
-    have its player make a second move at a version already played."""
-    resume = _Resume(after_version=7)
-    pushed = game_pb2.SeatOptions(
-        version=7, turn=0, moves=[game_pb2.Move(draw_from_stock=game_pb2.DrawFromStockMove())]
-    )
-    resume.unanswered["m1"] = move_message(DrawFromStock(), "m1", 7)
-    assert not resume.take(Update(7, options=session_options(pushed)))
-    del resume.unanswered["m1"]
-    assert resume.take(Update(7, options=session_options(pushed)))
+class LosesAnAnswer(GameServicer):
+    """A real server whose first session answer to a move is lost with its
+    stream (UNAVAILABLE in its place): the move applied, its answer never
+    sent. Each session start's ``resend`` is kept."""
+
+    def __init__(self, app: GameApp) -> None:
+        super().__init__(app, TokenIssuer(SECRET))
+        self.lost = False
+        self.starts: list[list[str]] = []
+
+    async def PlayGame(self, requests: Any, context: Any) -> None:  # noqa: N802
+        await super().PlayGame(self._noted(requests), _Losing(context, self))
+
+    async def _noted(self, requests: Any) -> AsyncIterator[game_pb2.PlayGameRequest]:
+        async for request in requests:
+            if request.WhichOneof("message") == "start":
+                self.starts.append(list(request.start.resend))
+            yield request
 
 
-class _Scripted(Session):
-    """A session whose stream is a script of server messages, each taken as
-    a session takes it; the versions its moves are sent at are kept."""
+class _Losing:
+    """A session's context whose first answer to a move ends the stream."""
 
-    def __init__(self, resume: _Resume, script: list[client_pb2.PlayGameResponse]) -> None:
-        self.seat = SimpleNamespace(last_view=None)
-        self._resume = resume
-        self._script = iter(script)
-        self.sent: list[int | None] = []
+    def __init__(self, context: Any, server: LosesAnAnswer) -> None:
+        self._context = context
+        self._server = server
 
-    def __next__(self) -> Update:
-        for response in self._script:
-            update = update_of(response)
-            if self._resume.take(update):
-                return update
-        raise StopIteration
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
 
-    def send(
-        self, move: Move, *, expected_version: int | None = None, request_id: str | None = None
-    ) -> str:
-        request_id = request_id or f"sent-{len(self.sent)}"
-        self._resume.unanswered[request_id] = move_message(move, request_id, expected_version)
-        self.sent.append(expected_version)
-        return request_id
+    async def write(self, message: Any) -> None:
+        answer = not isinstance(message, bytes) and message.WhichOneof("payload") == "answer"
+        if answer and not self._server.lost:
+            self._server.lost = True
+            await self._context.abort(grpc.StatusCode.UNAVAILABLE, "the connection was lost")
+        await self._context.write(message)
 
 
-def test_a_resent_moves_answer_after_its_own_events_is_not_played_from_again() -> None:
-    """A draw applied just before its stream was lost is sent again on the
-    reopened one; the server can hand its event out (with the options after
-    it) before it reads the resent draw, whose answer then brings the same
-    version's options again. The answer is new to ``_Resume`` (it answers
-    the draw), so it is ``play`` that keeps the seat from playing version 8
-    twice (the second move would be refused as stale)."""
-    resume = _Resume(after_version=7)
-    resume.unanswered["draw"] = move_message(DrawFromStock(), "draw", 7)
-    discard = client_pb2.Move(discard=client_pb2.DiscardMove(card_id=3))
-    after = client_pb2.SeatOptions(version=8, turn=0, moves=[discard])
-    drew = client_pb2.GameEvent(
-        version=8, seat=0, turn=0, drew_from_stock=client_pb2.DrewFromStock()
-    )
-    result = client_pb2.MoveResult(
-        events=[drew], view=client_pb2.GameView(version=8), legal_moves=[discard], options=after
-    )
-    session = _Scripted(
-        resume,
-        [
-            client_pb2.PlayGameResponse(version=8, event=drew, options=after),
-            client_pb2.PlayGameResponse(
-                version=8, answer=client_pb2.MoveAnswer(request_id="draw", result=result)
-            ),
-        ],
-    )
-    session.play(lambda legal, view: legal.moves[0])
-    assert session.sent == [8]
-    assert list(resume.unanswered) == ["sent-0"]
+async def test_a_move_whose_answer_was_lost_is_resent_named_and_its_version_comes_once() -> None:
+    app = GameApp(open_store("memory"))
+    servicer = LosesAnAnswer(app)
+    await app.start()
+    running = await create_server("127.0.0.1:0", servicer)
+    try:
+        async with AsyncClient(f"127.0.0.1:{running.port}") as client:
+            game = await client.create_game("rummy", seats=["ann", "bo"])
+            seats = [await client.join(game.name, who) for who in ("ann", "bo")]
+            view = await seats[0].view()
+            async with seats[view.turn or 0].session() as session:
+                first = await anext(session)
+                assert first.snapshot is not None and first.options and first.options.moves
+                sent = await session.send(DrawFromStock(), expected_version=first.version)
+                updates = []
+                while not updates or updates[-1].request_id != sent:
+                    updates.append(await asyncio.wait_for(anext(session), 30))
+                reconnects = session.reconnects
+            final = await client.get_game(game.name)
+    finally:
+        await running.stop(0)
+        await app.close()
+    assert final.version == first.version + 1  # drawn once
+    assert reconnects == 1 and servicer.starts == [[], [sent]]
+    # The draw's version once: in its answer, never as an event before it,
+    # and no options to play pushed before that answer.
+    answer = updates[-1]
+    assert answer.result is not None and answer.version == first.version + 1
+    assert [u.version for u in updates if u.event is not None] == []
+    assert not any(u.options and u.options.moves for u in updates[:-1])

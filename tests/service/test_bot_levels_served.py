@@ -269,3 +269,34 @@ def test_starved_decisions_are_said_at_most_once_a_period(logs: io.StringIO) -> 
     first, second = [d for d in lines if d["event"] == "bot decisions starved"]
     assert (first["starved"], first["searched"], first["game"]) == (1, 1, "g1")
     assert (second["starved"], second["searched"], second["game"]) == (4, 7, "g4")
+
+
+async def test_legal_moves_with_their_hint_and_a_levels_move_take_the_games_lock_once(
+    harness: Harness,
+) -> None:
+    """GetLegalMoves answers its moves, their hint, the header its encoder
+    needs and a level's suggested move from one hold of the game's lock (it
+    took it three times): all of one version, and one wait behind a move."""
+    h = harness
+    name, tokens = await seated_game(h, "gin", 2)
+    game_id = name.removeprefix("games/")
+    turn = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view.turn
+    table = h.app.table
+    taken: list[str] = []
+    lock = table.lock
+
+    def counted(key: str) -> Any:
+        taken.append(key)
+        return lock(key)
+
+    table.lock = counted  # type: ignore[method-assign]
+    try:
+        asked = await h.stub.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name, hint_level=game_pb2.BOT_LEVEL_MEDIUM),
+            metadata=auth(tokens[turn]),
+        )
+    finally:
+        del table.lock
+    assert asked.moves and asked.hint.suggested_move in list(asked.moves)
+    assert asked.options.version == asked.version
+    assert taken.count(game_id) == 1

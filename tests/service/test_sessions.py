@@ -454,13 +454,13 @@ async def test_the_seats_watch_takes_back_its_moves_when_the_turn_leaves_after_t
         assert snapshot.HasField("snapshot") and snapshot.options.moves
         # The watch waits before each of its next options until both moves are made.
         gate = asyncio.Event()
-        options_at = s.app.options_at
+        options_at = s.app.moves.options_at
 
-        async def late(game_id: str, seat: int, version: int) -> Any:
+        async def late(game_id: str, seat: int, version: int, hint: bool = True) -> Any:
             await gate.wait()
-            return await options_at(game_id, seat, version)
+            return await options_at(game_id, seat, version, hint)
 
-        monkeypatch.setattr(s.app, "options_at", late)
+        monkeypatch.setattr(s.app.moves, "options_at", late)
         drew = await s.stub.DrawFromStock(game_pb2.DrawFromStockRequest(name=name), metadata=md)
         card = drew.result.options.hint.suggested_discard.id
         await s.stub.Discard(game_pb2.DiscardRequest(name=name, card_id=card), metadata=md)

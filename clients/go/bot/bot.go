@@ -125,7 +125,6 @@ func PlaySession(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, er
 		return nil, err
 	}
 	defer sess.Close()
-	played := int64(-1)
 	for {
 		msg, err := sess.Recv()
 		if errors.Is(err, io.EOF) {
@@ -150,18 +149,8 @@ func PlaySession(ctx context.Context, seat *ramino.Seat) (*raminov1.GameView, er
 		if e := msg.GetEvent(); e != nil && (e.GetMatchEnded() != nil || e.GetGameEnded() != nil) {
 			return seat.View(ctx)
 		}
-		// Options for a version already played are not played twice: a move
-		// applied just before the stream was lost and sent again on the
-		// reopened one can have its events come first, with the options after
-		// them (played here), then its answer, with the same version's
-		// options again. (The session drops only options pushed alone for a
-		// resent move's version.)
-		if options.GetVersion() == played {
-			continue
-		}
 		if move := choose(options.GetMoves(), options.GetHint()); move != nil {
-			played = options.GetVersion()
-			if _, err := sess.Send(move, ramino.ExpectVersion(played)); err != nil {
+			if _, err := sess.Send(move, ramino.ExpectVersion(options.GetVersion())); err != nil {
 				return nil, err
 			}
 		}

@@ -190,6 +190,8 @@ export const Reasons = {
   SESSION_GAME: "SESSION_GAME",
   /** INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it). */
   SESSION_REQUEST_ID: "SESSION_REQUEST_ID",
+  /** INVALID_ARGUMENT: a session start whose resend names more than 16 ids, an id twice, or one too long. */
+  SESSION_RESEND: "SESSION_RESEND",
   /** OUT_OF_RANGE: after_version is negative or past the game's version. */
   AFTER_VERSION_OUT_OF_RANGE: "AFTER_VERSION_OUT_OF_RANGE",
   /** INVALID_ARGUMENT: a page token this server did not give. */
@@ -443,6 +445,7 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   SESSION_START: "INVALID_ARGUMENT",
   SESSION_GAME: "INVALID_ARGUMENT",
   SESSION_REQUEST_ID: "INVALID_ARGUMENT",
+  SESSION_RESEND: "INVALID_ARGUMENT",
   AFTER_VERSION_OUT_OF_RANGE: "OUT_OF_RANGE",
   BAD_PAGE_TOKEN: "INVALID_ARGUMENT",
   BAD_HINT_LEVEL: "INVALID_ARGUMENT",

@@ -256,7 +256,10 @@ export class Session implements AsyncIterable<SessionUpdate> {
     const last = this.lastVersion;
     // Options with their hint and answers with the mover's view: what the
     // session's callers read (the server sends neither unless asked).
-    const wanted = { name: this.seat.name, hints: true, answerViews: true };
+    // The moves sent again are named: the server answers each once (in
+    // place of its events) and pushes no options before their answers.
+    const resend = [...this.unanswered.keys()];
+    const wanted = { name: this.seat.name, hints: true, answerViews: true, resend };
     const start = last === undefined ? wanted : { ...wanted, afterVersion: last };
     outbox.push({ message: { case: "start", value: start } });
     for (const pending of this.unanswered.values()) outbox.push({ message: pending.request });
@@ -279,25 +282,13 @@ export class Session implements AsyncIterable<SessionUpdate> {
     return this.closed || (this.ended && this.unanswered.size === 0 && this.inflight.size === 0 && this.answers.length === 0);
   }
 
-  /** Whether a move sent at `version` is waiting for its answer. */
-  private sentAt(version: bigint): boolean {
-    for (const p of this.unanswered.values()) {
-      if (p.expectedVersion !== undefined && BigInt(p.expectedVersion) === version) return true;
-    }
-    return false;
-  }
-
-  /** Whether `update` is new (not one received before a reconnect), noting what it says. */
-  private take(update: SessionUpdate): boolean {
-    if (update.kind === "answer" || update.kind === "refused") {
-      if (!this.fallback && !this.unanswered.delete(update.requestId)) return false; // answered already
-    } else if (update.kind === "event" && this.lastVersion !== undefined && update.version <= this.lastVersion) {
-      return false; // seen: its options too (the ones at the last version came with it or with an answer)
-    } else if (update.kind === "options" && this.lastVersion !== undefined && update.version < this.lastVersion) {
-      return false; // overtaken
-    } else if (update.kind === "options" && this.sentAt(update.version)) {
-      return false; // pushed again on a reopened stream while a move made from them is resent: its answer brings the next
-    }
+  /**
+   * Notes what `update` says: the move it answers, the last version, the
+   * view, the end. Nothing is filtered: the server hands each version out
+   * once, across reopened streams too (their resent moves are named).
+   */
+  private take(update: SessionUpdate): void {
+    if (update.kind === "answer" || update.kind === "refused") this.unanswered.delete(update.requestId);
     if (update.kind === "answer") {
       this.seat.received(update.result);
       if (this.lastVersion === undefined || update.version > this.lastVersion) this.lastVersion = update.version;
@@ -308,7 +299,6 @@ export class Session implements AsyncIterable<SessionUpdate> {
       this.lastVersion = update.version;
     }
     this.ended ||= endsMatch(update);
-    return true;
   }
 
   private async *run(): AsyncGenerator<SessionUpdate, void, undefined> {
@@ -327,7 +317,7 @@ export class Session implements AsyncIterable<SessionUpdate> {
             if (next.done) break;
             waits = delays(this.seat.client.retry);
             const update = updateOf(next.value);
-            if (!this.take(update)) continue;
+            this.take(update);
             yield update;
             if (this.over()) return;
           }
@@ -443,7 +433,9 @@ export class Session implements AsyncIterable<SessionUpdate> {
         item.kind === "snapshot"
           ? { kind: "snapshot", version, view: item.view }
           : { kind: "event", version, event: item.event };
-      if (!this.take(seen)) continue; // a move of this session, answered already
+      // The fallback merges two streams here: a move of this session, answered already.
+      if (seen.kind === "event" && this.lastVersion !== undefined && version <= this.lastVersion) continue;
+      this.take(seen);
       if (this.ended) {
         yield seen;
         continue;

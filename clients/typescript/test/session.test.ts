@@ -169,7 +169,7 @@ test("a refused move is an answer with the SDK's error, and the session stays op
   });
 });
 
-test("a request id sent twice, and again as a unary call, is applied and answered once", async () => {
+test("a request id sent twice, and again as a unary call, is applied once and each sending answered alike", async () => {
   await onTurn(async (mover, session, first) => {
     const v = first.version;
     const draw = { move: { case: "drawFromStock" as const, value: {} } };
@@ -178,6 +178,13 @@ test("a request id sent twice, and again as a unary call, is applied and answere
     const drew = await next(session);
     assert.ok(drew.kind === "answer" && drew.requestId === id);
     assert.equal(drew.result.view?.version, v + 1n);
+    // The retry is answered too (nothing is filtered): the first answer again.
+    const retried = await next(session);
+    assert.ok(retried.kind === "answer" && retried.requestId === id);
+    assert.deepEqual(
+      retried.result.events.map((e) => e.version),
+      drew.result.events.map((e) => e.version),
+    );
     // The same id as a unary call: the first answer again, nothing applied.
     const again = await mover.drawFromStock({ expectedVersion: v, requestId: id });
     assert.equal(again.view?.version, v + 1n);
@@ -185,7 +192,7 @@ test("a request id sent twice, and again as a unary call, is applied and answere
       again.events.map((e) => e.version),
       drew.result.events.map((e) => e.version),
     );
-    // The next update is the discard's answer: the retry was not answered again.
+    // The next update is the discard's answer: the unary retry is no update.
     const discard = drew.options?.moves.find((m) => m.move.case === "discard");
     assert.ok(discard !== undefined);
     const discarded = await session.send(discard, { expectedVersion: v + 1n });

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import grpc
@@ -28,13 +28,14 @@ from ramino.api.requests import (
     request_hash,
     request_record,
 )
-from ramino.api.session import SessionEncoder, options_bytes, read_moves, start_of
+from ramino.api.session import SessionEncoder, options_bytes, read_moves, resend_of, start_of
 from ramino.api.streams import StreamEnder
 from ramino.app import GameApp, SeatSpec, WatchItem, invites
 from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.invites import InviteNotValid
-from ramino.app.outcomes import LegalMoves, seen_game
+from ramino.app.outcomes import seen_game
 from ramino.engine.access import check_spectator
+from ramino.slots import CountedSlots
 from ramino.v1 import game_pb2, game_pb2_grpc
 
 __all__ = ["GameServicer", "request_hash"]
@@ -67,8 +68,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.messages = Messages()
         """The encoders of answers, with the pieces they keep built."""
         self.max_streams_per_connection = max_streams_per_connection
-        self._streams: dict[str, int] = {}
-        """Open watch streams by connection (the peer's address and port)."""
+        self._streams: CountedSlots[str] = CountedSlots()
+        """Open watch streams and sessions by connection (the peer's address and port)."""
         self.encode_event: Encode = watch_event
         """What a watch stream sends of an event, made once per viewer class."""
         self.encode_events: EncodeBatch = watch_events
@@ -299,28 +300,19 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- reading ----------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _stream_slot(self, context: Context, what: str) -> Iterator[None]:
+    def _stream_slot(self, context: Context, what: str) -> contextlib.AbstractContextManager[None]:
         """One of the connection's open streams (watches and sessions
         alike), refused past ``max_streams_per_connection``."""
-        peer = context.peer()
-        open_streams = self._streams.get(peer, 0)
-        if open_streams >= self.max_streams_per_connection:
-            raise ApiError(
+
+        def refused(open_streams: int) -> ApiError:
+            return ApiError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 reasons.TOO_MANY_STREAMS,
                 f"this connection has {open_streams} open watch streams and sessions, "
                 f"the most this server allows: no {what} more",
             )
-        self._streams[peer] = open_streams + 1
-        try:
-            yield
-        finally:
-            left = self._streams.get(peer, 1) - 1
-            if left > 0:
-                self._streams[peer] = left
-            else:
-                self._streams.pop(peer, None)
+
+        return self._streams.slot(context.peer(), self.max_streams_per_connection, refused)
 
     async def WatchGame(  # noqa: N802
         self, request: game_pb2.WatchGameRequest, context: Context
@@ -354,23 +346,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 end=ender,
                 asked=request.batch_events,
             )
-            told = False
+            # The seat's options: the session's rule (app/options.py); a
+            # watch tells nothing of a turn that was never the seat's.
+            told = None if viewer is None else self.app.seat_told(game_id, viewer, told=False)
             async for item in watch:
                 legal = None
-                if viewer is not None and header is not None:
-                    if item.turn == viewer or item.game is not None:
-                        # None: the game has moved past this item (the seat
-                        # moved meanwhile); moves told before still stand
-                        # to be taken back when the turn leaves. An item
-                        # known to be past (a catch-up's, or one with newer
-                        # ones queued) has none: they are not asked for.
-                        if not item.past:
-                            legal = await self.app.options_at(game_id, viewer, item.version)
-                        if legal is not None:
-                            told = bool(legal.moves)
-                    elif told and item.payload:
-                        legal = LegalMoves(item.version, (), None, item.turn)
-                        told = False
+                if told is not None:
+                    if item.game is None:
+                        legal = await told.after(item)
+                    elif not item.past:
+                        legal = await told.at(item.version)
                 if item.game is not None:
                     msg = game_pb2.WatchGameResponse(
                         version=item.version,
@@ -397,6 +382,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         (:mod:`ramino.app.session`), an event's as the seat's watch has
         it, made once per viewer class, each written straight to the call."""
         start = start_of(await anext(aiter(requests), None))
+        resend = resend_of(start)
         game_id = game_id_of(start.name)
         self._bind(game_id)
         claim = self.claims.claimed(context, game_id)
@@ -406,7 +392,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         after = start.after_version if start.HasField("after_version") else None
         with self._stream_slot(context, "session"):
             session = self.app.session(
-                game_id, claim.seat, self.encode_event, start.hints, start.answer_views
+                game_id, claim.seat, self.encode_event, start.hints, start.answer_views, resend
             )
             reader = asyncio.create_task(read_moves(requests, session, claim, self.claims))
             ender = StreamEnder(context, after, self._endings)
@@ -435,18 +421,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     reasons.BAD_HINT_LEVEL,
                     f"hint_level {request.hint_level} is not a bot level",
                 )
-        legal = await self.app.legal(game_id, seat)
+        # The moves, their hint and the suggested move: the game's lock taken once.
+        legal, header, suggested = await self.app.legal_with_hint(game_id, seat, level)
         response = game_pb2.GetLegalMovesResponse(version=legal.version)
         if legal.moves or legal.hint is not None:
-            header = (await self.app.load(game_id)).public_header()
             self.messages.legal(header, legal, response, response.hint)
             self.messages.options(header, legal, legal.version, legal.turn, response.options)
         else:
             response.options.version = legal.version
             if legal.turn is not None:
                 response.options.turn = legal.turn
-        if level is not None and legal.moves:
-            suggested = await self.app.suggest(game_id, seat, level)
-            if suggested is not None:
-                response.hint.suggested_move.CopyFrom(move_message(suggested))
+        if suggested is not None:
+            response.hint.suggested_move.CopyFrom(move_message(suggested))
         return response

@@ -37,6 +37,7 @@ from ramino.app.values import (
     Ticket,
 )
 from ramino.errors import BadRequest, Busy
+from ramino.slots import CountedSlots
 from ramino.v1 import game_pb2, match_pb2, match_pb2_grpc
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self.tokens = tokens
         self.players = players
         self.streams_per_player = streams_per_player
-        self._streams: dict[str, int] = {}
+        self._streams: CountedSlots[str] = CountedSlots()
+        """Open ticket streams by player."""
 
     def _player(self, context: Context) -> str:
         token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
@@ -132,12 +134,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.TicketUpdate]:
         """The updates of the ticket ``first`` gives, in one of the player's
         stream slots."""
-        self._open_stream(player)
-        try:
+        with self._streams.slot(player, self.streams_per_player, self._too_many):
             async for sight in self.quick.follow(player, await first()):
                 yield self._update(sight, player)
-        finally:
-            self._close_stream(player)
 
     async def CancelTicket(
         self, request: match_pb2.CancelTicketRequest, context: Context
@@ -156,20 +155,11 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             tickets=[self._update(sight, player) for sight in await self.quick.tickets(player)]
         )
 
-    def _open_stream(self, player: str) -> None:
-        if self._streams.get(player, 0) >= self.streams_per_player:
-            raise Busy(
-                f"at most {self.streams_per_player} ticket streams at once",
-                reasons.TOO_MANY_TICKET_STREAMS,
-            )
-        self._streams[player] = self._streams.get(player, 0) + 1
-
-    def _close_stream(self, player: str) -> None:
-        left = self._streams.get(player, 1) - 1
-        if left:
-            self._streams[player] = left
-        else:
-            self._streams.pop(player, None)
+    def _too_many(self, open_streams: int) -> Busy:
+        return Busy(
+            f"at most {self.streams_per_player} ticket streams at once",
+            reasons.TOO_MANY_TICKET_STREAMS,
+        )
 
     def _update(self, sight: TicketSight, player: str) -> match_pb2.TicketUpdate:
         ticket = sight.ticket

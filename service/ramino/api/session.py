@@ -16,14 +16,14 @@ from ramino.api.claims import Claims
 from ramino.api.commands import command_of
 from ramino.api.errors import ApiError, status_for
 from ramino.api.messages import Messages
-from ramino.api.requests import check_request_id, game_id_of, request_record
+from ramino.api.requests import MAX_REQUEST_ID, check_request_id, game_id_of, request_record
 from ramino.app.log import GameCreated
 from ramino.app.outcomes import KeptAnswer, LegalMoves
-from ramino.app.session import Ask, Session, SessionItem
+from ramino.app.session import MAX_MOVES_QUEUED, Ask, Session, SessionItem
 from ramino.errors import RaminoError
 from ramino.v1 import game_pb2
 
-__all__ = ["start_of", "read_moves", "SessionEncoder", "options_bytes"]
+__all__ = ["start_of", "resend_of", "read_moves", "SessionEncoder", "options_bytes"]
 
 STATUS_DETAILS = "grpc-status-details-bin"
 
@@ -37,6 +37,23 @@ def start_of(message: game_pb2.PlayGameRequest | None) -> game_pb2.PlayGameStart
             "the first message of a session is its start (the game's name)",
         )
     return message.start
+
+
+def resend_of(start: game_pb2.PlayGameStart) -> tuple[str, ...]:
+    """The request ids a reopened session's start names as about to be
+    sent again (see :class:`Session`): at most ``MAX_MOVES_QUEUED`` (the
+    answers a session holds unsent), each a request id, none twice."""
+    resend = tuple(start.resend)
+    wrong = None
+    if len(resend) > MAX_MOVES_QUEUED:
+        wrong = f"resend names {len(resend)} request ids, at most {MAX_MOVES_QUEUED}"
+    elif any(not r or len(r) > MAX_REQUEST_ID for r in resend):
+        wrong = f"resend names an empty request id or one over {MAX_REQUEST_ID} characters"
+    elif len(set(resend)) != len(resend):
+        wrong = "resend names a request id twice"
+    if wrong is not None:
+        raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, reasons.SESSION_RESEND, wrong)
+    return resend
 
 
 async def read_moves(

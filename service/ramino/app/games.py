@@ -22,9 +22,10 @@ from ramino.app.duties import Duties
 from ramino.app.fanout import Encode, EncodeBatch
 from ramino.app.housekeeping import Housekeeping
 from ramino.app.lobby import MAX_NAME, Lobby, NewTable
-from ramino.app.log import HostedGame, SeatSpec
+from ramino.app.log import GameCreated, HostedGame, SeatSpec
 from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
 from ramino.app.moves import POOLED_HAND, Moves
+from ramino.app.options import SeatTold
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
 from ramino.app.quick import QuickPlay
 from ramino.app.ratings import Ratings
@@ -235,8 +236,10 @@ class GameApp:
     async def legal(self, game_id: str, seat: int) -> LegalMoves:
         return await self.moves.legal(game_id, seat)
 
-    async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
-        return await self.moves.suggest(game_id, seat, level)
+    async def legal_with_hint(
+        self, game_id: str, seat: int, level: str | None
+    ) -> tuple[LegalMoves, GameCreated, Command | None]:
+        return await self.moves.legal_with_hint(game_id, seat, level)
 
     async def act_for(
         self,
@@ -268,17 +271,34 @@ class GameApp:
     ) -> AsyncIterator[WatchItem]:
         return self.watching.watch(game_id, viewer, after_version, snapshot, encode, batch)
 
-    async def options_at(self, game_id: str, seat: int, version: int) -> LegalMoves | None:
-        return await self.moves.options_at(game_id, seat, version)
+    def seat_told(self, game_id: str, seat: int, told: bool | None = None) -> SeatTold:
+        """The rule for a seat's stream's options (see :class:`SeatTold`)."""
+        return SeatTold(self.moves, game_id, seat, told)
 
     def session(
-        self, game_id: str, seat: int, encode: Encode, hints: bool = True, views: bool = True
+        self,
+        game_id: str,
+        seat: int,
+        encode: Encode,
+        hints: bool = True,
+        views: bool = True,
+        resend: tuple[str, ...] = (),
     ) -> Session:
         """A seat's session (see :mod:`ramino.app.session`): its moves, the
         events it may see and its options, in version order (``hints``:
-        options with their hint; ``views``: answers with the mover's view)."""
+        options with their hint; ``views``: answers with the mover's view;
+        ``resend``: the request ids of the moves a reopened session is
+        about to send again)."""
         return Session(
-            self.moves, self.watching, game_id, seat, encode, self.table.limits, hints, views
+            self.moves,
+            self.watching,
+            game_id,
+            seat,
+            encode,
+            self.table.limits,
+            hints,
+            views,
+            resend,
         )
 
     def begin_shutdown(self) -> None:

@@ -24,6 +24,7 @@ from ramino import reasons as R
 from ramino.app.fanout import Own
 from ramino.app.log import (
     END_REASONS,
+    GameCreated,
     HostedGame,
     LogEvent,
     engine_entries,
@@ -358,23 +359,41 @@ class Moves:
             check_seat(seat, len(game.players))
             return seen_game(game, seat), await self._options(game, seat, hint)
 
-    async def suggest(self, game_id: str, seat: int, level: str) -> Command | None:
-        """The move the bot of ``level`` would make now for ``seat`` (which
-        sees only that seat's view), or None when it is not ``seat``'s turn.
-        A searching level runs in the work pool, under the game's lock."""
+    async def legal_with_hint(
+        self, game_id: str, seat: int, level: str | None
+    ) -> tuple[LegalMoves, GameCreated, Command | None]:
+        """What GetLegalMoves answers, taken under the game's lock once (all
+        of one version): :meth:`legal`, the game's public header (its
+        encoder's), and with a bot ``level`` the move that level would make
+        now in ``seat``'s place (None: no level, or no move to make)."""
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
-            engine = game.engine
-            if game.ended is not None or engine is None or engine.turn != seat:
-                return None
-            # Seeded by the game and its version, never by its secret seed,
-            # and searching a fixed number of deals with no clock: asking
-            # again gives the same move.
-            digest = hashlib.sha256(f"{game_id}/{engine.version}".encode()).digest()
-            bot = make_bot(level, int.from_bytes(digest[:8], "little"), hint_budget(level))
-            if self._pool is not None and bot.heavy:
-                return await self._pool.run(bot.choose, engine, seat)
-            return bot.choose(engine, seat)
+            check_seat(seat, len(game.players))
+            header = game.public_header()
+            if game.engine is None or game.ended is not None:
+                return LegalMoves(game.version, (), None), header, None
+            legal = await self._legal(game, seat)
+            suggested = None
+            if level is not None and legal.moves:
+                suggested = await self._suggest(game, seat, level)
+            return legal, header, suggested
+
+    async def _suggest(self, game: HostedGame, seat: int, level: str) -> Command | None:
+        """The move the bot of ``level`` would make now for ``seat`` (which
+        sees only that seat's view), or None when it is not ``seat``'s turn;
+        the caller holds the game's lock. A searching level runs in the work
+        pool."""
+        engine = game.engine
+        if game.ended is not None or engine is None or engine.turn != seat:
+            return None
+        # Seeded by the game and its version, never by its secret seed,
+        # and searching a fixed number of deals with no clock: asking
+        # again gives the same move.
+        digest = hashlib.sha256(f"{game.game_id}/{engine.version}".encode()).digest()
+        bot = make_bot(level, int.from_bytes(digest[:8], "little"), hint_budget(level))
+        if self._pool is not None and bot.heavy:
+            return await self._pool.run(bot.choose, engine, seat)
+        return bot.choose(engine, seat)
 
     async def act_for(
         self,

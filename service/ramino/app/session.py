@@ -13,6 +13,17 @@ when its answer comes (the move ended at version ``V`` with ``k`` events)
 those up to ``V - k`` are sent first, those from ``V - k + 1`` to ``V``
 dropped (they are the answer's), the rest after it.
 
+A reopened session may name, in its start, the moves it is about to send
+again (``resend``: their answers were lost with the last session, which may
+have played them or not). They count as being played from the start: no
+event, options or snapshot is sent before their answers can be placed, so
+a resent move played before the loss is answered in place of its own
+events, which the resumed watch replays (the first answer again, from its
+request id's record), and one not played is played now. Either way each
+version is handed out once, whatever the timing of the loss and of the
+resend: the client needs no guard of its own. The named moves are waited
+for until the client sends another move or ask, or half-closes.
+
 Options (a seat's legal moves and hint, :class:`LegalMoves`) ride with the
 message after which they changed: with an event after which the turn is
 the seat's (made once the queue holds nothing newer: a burst of events
@@ -37,6 +48,7 @@ from ramino import reasons as R
 from ramino.app.fanout import Encode, WatcherTooSlow
 from ramino.app.log import END_EVENTS
 from ramino.app.moves import Moves
+from ramino.app.options import SeatTold
 from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.app.table import Limits
 from ramino.app.watch import Cancelling, StreamEnd, Watch, WatchItem
@@ -121,10 +133,12 @@ class Session:
         limits: Limits,
         hints: bool = True,
         views: bool = True,
+        resend: tuple[str, ...] = (),
     ) -> None:
         """``hints``: options carry the hint on the seat's hand (else it is
         never searched for this session); ``views``: each answer carries
-        the mover's view (else it is never built for it)."""
+        the mover's view (else it is never built for it); ``resend``: the
+        request ids of the moves the client is about to send again."""
         self._moves = moves
         self._watch = watch
         self.game_id = game_id
@@ -139,11 +153,20 @@ class Session:
         self._unsent = 0
         """Answers handed to the merge and not yet sent."""
         self._sent = asyncio.Event()
-        self._in_flight = 0
+        self._in_flight = len(resend)
+        """Moves being played (their events held until their answers
+        come), counting from the start the named resends not yet read."""
+        self._unread = set(resend)
+        """Named resends the client has not sent yet."""
+        self._resends = set(resend)
+        """Named resends not yet answered: nothing but events before them
+        and their answers is sent meanwhile."""
+        self._held: WatchItem | None = None
+        """The watch's snapshot, held while named resends are unanswered."""
         self.last = 0
         """The version of the last event or answer sent (a resume point)."""
-        self._told: bool | None = None
-        """Whether the seat was last told it has moves (None: told nothing yet)."""
+        self._seat = SeatTold(moves, game_id, seat)
+        """What the seat was last told it may do, and the rule for what next."""
         self._past = False
         """Whether the game is known to be past the last event sent (its
         options, were they asked for, would be none)."""
@@ -166,7 +189,11 @@ class Session:
     ) -> None:
         """Plays a move; its answer comes in the session's order."""
         await self._room()
-        self._in_flight += 1  # before the move's events can reach the watch
+        if request_id in self._unread:
+            self._unread.discard(request_id)  # counted in flight from the start
+        else:
+            self._release()
+            self._in_flight += 1  # before the move's events can reach the watch
         try:
             outcome = await self._moves.move(
                 self.game_id,
@@ -190,11 +217,17 @@ class Session:
         """Answers a move refused before it reached the game (its fields),
         in its place among the others."""
         await self._room()
-        self._hand(("answer", Answer(request_id, error=error)))
+        if request_id in self._unread:
+            self._unread.discard(request_id)
+            self._hand(("played", Answer(request_id, error=error)))
+        else:
+            self._release()
+            self._hand(("answer", Answer(request_id, error=error)))
 
     async def ask(self, ask: Ask) -> None:
         """Changes what the session sends, in its place among the moves."""
         await self._room()
+        self._release()
         await self._asked(ask)
 
     def fail(self, error: RaminoError) -> None:
@@ -204,7 +237,15 @@ class Session:
     async def done(self) -> None:
         """The client sends no more moves: the session ends once they are answered."""
         await self._opened.wait()
+        self._release()
         self._out.put_nowait(("closed", None))
+
+    def _release(self) -> None:
+        """The named resends not sent yet are not coming (the client sent
+        something else first): the merge stops waiting for them."""
+        if self._unread:
+            self._out.put_nowait(("released", frozenset(self._unread)))
+            self._unread.clear()
 
     async def _room(self) -> None:
         """Waits until the session is open and fewer than
@@ -238,7 +279,7 @@ class Session:
                 self._out.put_nowait(("failed", bug))
                 raise
             self._hand(("played", Answer("", snapshot=seen, options=options, asked=True)))
-        elif turned_on and self._told:
+        elif turned_on and self._seat.told:
             now = await self._moves.options_at(self.game_id, self.seat, self.last, True)
             if now is not None and now.moves:
                 self._hand(("answer", Answer("", options=now, asked=True)))
@@ -305,9 +346,10 @@ class Session:
             self.last = after_version
         # Resumed at the game's version with the turn the seat's: nothing
         # to replay, so its options come first (before any move it sent).
+        # (Not while named resends are on their way: their answers bring them.)
         opening = (
             None
-            if first.done()
+            if first.done() or self._resends
             else await self._moves.options_at(self.game_id, self.seat, self.last, self.hints)
         )
         follower = asyncio.create_task(self._follow(_chain(first, items)))
@@ -317,7 +359,7 @@ class Session:
         ended = closed = False
         try:
             if opening is not None and opening.moves:
-                self._told = True
+                self._seat.answered(opening)
                 yield SessionItem(self.last, options=opening, hints=self.hints)
             while True:
                 kind, value = await self._out.get()
@@ -325,15 +367,10 @@ class Session:
                     self._ahead -= 1
                     self._taken.set()
                     if value.game is not None:
-                        self.last = value.version
-                        options = await self._moves.options_at(
-                            self.game_id, self.seat, value.version, self.hints
-                        )
-                        if options is not None:
-                            self._told = bool(options.moves)
-                        yield SessionItem(
-                            value.version, game=value.game, options=options, hints=self.hints
-                        )
+                        if self._resends:
+                            self._held = value
+                        else:
+                            yield await self._snapshot(value)
                     elif value.version > self.last:
                         events.append(value)
                         if len(events) > self._limits.watch_queue:
@@ -342,6 +379,9 @@ class Session:
                     if kind == "played":
                         self._in_flight -= 1
                     answers.append(value)
+                elif kind == "released":
+                    self._in_flight -= len(value)
+                    self._resends -= value
                 elif kind == "end":
                     ended = True
                 elif kind == "closed":
@@ -359,16 +399,13 @@ class Session:
                     return
                 if (
                     not ended
-                    and (self._told is None or self._owed)
+                    and (self._seat.told is None or self._owed)
                     and not self._past
                     and self._quiet(events, answers)
                 ):
                     self._owed = False
-                    options = await self._moves.options_at(
-                        self.game_id, self.seat, self.last, self.hints
-                    )
+                    options = await self._seat.at(self.last, self.hints)
                     if options is not None:
-                        self._told = bool(options.moves)
                         yield SessionItem(self.last, options=options, hints=self.hints)
         finally:
             for task in (follower, first):
@@ -380,27 +417,51 @@ class Session:
                 await items.aclose()  # type: ignore[attr-defined]
 
     def _quiet(self, events: deque[WatchItem], answers: deque[Answer]) -> bool:
-        return not events and not answers and self._in_flight == 0 and self._out.empty()
+        return (
+            not events
+            and not answers
+            and self._in_flight == 0
+            and self._held is None
+            and self._out.empty()
+        )
+
+    async def _snapshot(self, item: WatchItem) -> SessionItem:
+        """The message of the watch's snapshot, with the options at its version."""
+        assert item.game is not None
+        self.last = item.version
+        options = await self._seat.at(item.version, self.hints)
+        return SessionItem(item.version, game=item.game, options=options, hints=self.hints)
 
     async def _flush(
         self, answers: deque[Answer], events: deque[WatchItem]
     ) -> AsyncIterator[SessionItem]:
         """What can be sent now, in version order."""
         while True:
+            held = self._held
+            if held is not None and not self._resends:
+                self._held = None  # the named resends are answered (none went past it)
+                yield await self._snapshot(held)
+                continue
+            # What the client will have been told once the held snapshot is sent.
+            reach = self.last if held is None else max(self.last, held.version)
             if answers:
                 answer = answers[0]
                 span = answer.span()
-                if span is None or span[0] <= self.last:
+                if span is None or span[0] <= reach:
                     self._popped(answers)
                     if (out := self._answered(answer)) is not None:
                         yield out
                     continue
                 version, count = span
+                if held is not None and held.version <= version - count:
+                    self._held = None  # a resend played after the snapshot's version
+                    yield await self._snapshot(held)
+                    continue
                 if events and events[0].version <= version - count:
                     async for out in self._event(events.popleft(), events, answers):
                         yield out
                     continue
-                if self.last >= version - count or (events and events[0].version > version - count):
+                if reach >= version - count or (events and events[0].version > version - count):
                     self._popped(answers)
                     while events and events[0].version <= version:
                         events.popleft()  # the answer's own events (a snapshot's: all)
@@ -408,7 +469,7 @@ class Session:
                         yield out
                     continue
                 return  # the events before the move are still on their way
-            if events and self._in_flight == 0:
+            if events and self._in_flight == 0 and held is None:
                 async for out in self._event(events.popleft(), events, answers):
                     yield out
                 continue
@@ -423,22 +484,23 @@ class Session:
     def _answered(self, answer: Answer) -> SessionItem | None:
         """The message of an answer (None: an ask's options that the game
         has moved past since)."""
+        self._resends.discard(answer.request_id)
         options = answer.options
         if answer.snapshot is not None:
             self.last = max(self.last, answer.snapshot.version)
-            self._told = options is not None and bool(options.moves)
+            self._seat.answered(options)
             return SessionItem(self.last, game=answer.snapshot, options=options, hints=self.hints)
         if answer.asked:
             if options is None or options.version != self.last:
                 return None
-            self._told = True
+            self._seat.answered(options)
             return SessionItem(self.last, options=options, hints=self.hints)
         span = answer.span()
         if span is not None:
             self.last = max(self.last, span[0])
             outcome = answer.outcome
             assert isinstance(outcome, MoveOutcome)
-            self._told = outcome.legal is not None and bool(outcome.legal.moves)
+            self._seat.answered(outcome.legal)
             self._owed = False
         return SessionItem(self.last, answer=answer, hints=self.hints)
 
@@ -449,28 +511,14 @@ class Session:
             return
         self.last = item.version
         self._past = item.past
-        self._owed = False
-        options = None
-        if item.type in END_EVENTS:
-            options = LegalMoves(item.version, (), None, None) if self._told else None
-            self._told = False
-        elif item.turn == self.seat:
-            # Made once the queue holds nothing newer (a burst costs one),
-            # and never for an entry the game is known to be past (a
-            # catch-up's: its options would be none).
-            if not item.past and self._quiet(events, answers):
-                options = await self._moves.options_at(
-                    self.game_id, self.seat, item.version, self.hints
-                )
-                if options is not None:
-                    self._told = bool(options.moves)
-            else:
-                # Owed once nothing newer is on its way (the merge's
-                # loop makes them when it is quiet, at the last version).
-                self._owed = not item.past
-        elif self._told is not False:
-            options = LegalMoves(item.version, (), None, item.turn)
-            self._told = False
+        # Made once the queue holds nothing newer (a burst costs one), else
+        # owed until nothing newer is on its way (the merge's loop makes
+        # them when it is quiet, at the last version).
+        now = self._quiet(events, answers)
+        options = await self._seat.after(item, self.hints, now)
+        self._owed = (
+            item.turn == self.seat and item.type not in END_EVENTS and not (item.past or now)
+        )
         yield SessionItem(item.version, payload=item.payload, options=options, hints=self.hints)
 
 

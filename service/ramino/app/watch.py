@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import structlog
@@ -43,6 +44,7 @@ from ramino.app.table import GameTable
 from ramino.engine import Seen
 from ramino.engine.access import check_spectator
 from ramino.errors import Busy, OutOfRange
+from ramino.slots import CountedSlots
 from ramino.store import Entry
 
 log = structlog.get_logger("ramino.app")
@@ -116,7 +118,7 @@ class Watch:
         self._game_feeds: dict[str, list[Feed]] = {}
         """The same feeds, by game."""
         table.on_written = self._written
-        self._watching: dict[tuple[str, int | None], int] = {}
+        self._watching: CountedSlots[tuple[str, int | None]] = CountedSlots()
         """Open streams by game and viewer (a seat, or None: the spectators)."""
         limits = table.limits
         self.budget = SpectatorBudget(limits.spectator_messages, limits.spectator_interval)
@@ -181,20 +183,12 @@ class Watch:
         # spectators keeps a seat from watching its own game.
         key = (game_id, viewer)
         limits = self._t.limits
-        open_streams = self._watching.get(key, 0)
-        if viewer is None and open_streams >= limits.max_watchers_per_game:
-            raise Busy(
-                f"this game has {open_streams} open spectators' watch streams, "
-                "the most this server allows",
-                R.TOO_MANY_WATCHERS,
+        if viewer is None:
+            self._watching.take(key, limits.max_watchers_per_game, _too_many_spectators)
+        else:
+            self._watching.take(
+                key, limits.max_streams_per_seat, partial(_too_many_of_seat, viewer)
             )
-        if viewer is not None and open_streams >= limits.max_streams_per_seat:
-            raise Busy(
-                f"seat {viewer} of this game has {open_streams} open watch streams, "
-                "the most this server allows a seat",
-                R.TOO_MANY_WATCHERS,
-            )
-        self._watching[key] = open_streams + 1
         feed = watcher = None
         try:
             start = after_version
@@ -271,11 +265,7 @@ class Watch:
                     self.budget.batching -= 1
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
-            left = self._watching.get(key, 1) - 1
-            if left > 0:
-                self._watching[key] = left
-            else:
-                self._watching.pop(key, None)
+            self._watching.give_back(key)
 
     async def _replay(
         self, game_id: str, start: int, until: int | None
@@ -385,9 +375,25 @@ class Watch:
     def watchers(self, game_id: str, viewer: int | None = None) -> int:
         """Open watch streams of ``game_id`` in this replica: the
         spectators', or those of seat ``viewer``."""
-        return self._watching.get((game_id, viewer), 0)
+        return self._watching.count((game_id, viewer))
 
     def begin_shutdown(self) -> None:
         """Ends every watch stream: the server is draining."""
         self._closing.set()
         self._stopping.extend(feed.close() for feed in list(self._feeds.values()))
+
+
+def _too_many_spectators(open_streams: int) -> Busy:
+    return Busy(
+        f"this game has {open_streams} open spectators' watch streams, "
+        "the most this server allows",
+        R.TOO_MANY_WATCHERS,
+    )
+
+
+def _too_many_of_seat(seat: int, open_streams: int) -> Busy:
+    return Busy(
+        f"seat {seat} of this game has {open_streams} open watch streams, "
+        "the most this server allows a seat",
+        R.TOO_MANY_WATCHERS,
+    )

@@ -192,6 +192,8 @@ SESSION_GAME: Final = "SESSION_GAME"
 """INVALID_ARGUMENT: a move on a session names another game."""
 SESSION_REQUEST_ID: Final = "SESSION_REQUEST_ID"
 """INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it)."""
+SESSION_RESEND: Final = "SESSION_RESEND"
+"""INVALID_ARGUMENT: a session start whose resend names more than 16 ids, an id twice, or one too long."""
 AFTER_VERSION_OUT_OF_RANGE: Final = "AFTER_VERSION_OUT_OF_RANGE"
 """OUT_OF_RANGE: after_version is negative or past the game's version."""
 BAD_PAGE_TOKEN: Final = "BAD_PAGE_TOKEN"
@@ -440,6 +442,7 @@ CODES: Final[dict[str, str]] = {
     SESSION_START: "INVALID_ARGUMENT",
     SESSION_GAME: "INVALID_ARGUMENT",
     SESSION_REQUEST_ID: "INVALID_ARGUMENT",
+    SESSION_RESEND: "INVALID_ARGUMENT",
     AFTER_VERSION_OUT_OF_RANGE: "OUT_OF_RANGE",
     BAD_PAGE_TOKEN: "INVALID_ARGUMENT",
     BAD_HINT_LEVEL: "INVALID_ARGUMENT",

@@ -129,10 +129,12 @@ def move_message(
     return message
 
 
-def _start(name: str, after_version: int | None) -> game_pb2.PlayGameRequest:
+def _start(name: str, after_version: int | None, resend: list[str]) -> game_pb2.PlayGameRequest:
     # Options with their hint and answers with the mover's view: what the
-    # session's callers read (the server sends neither unless asked).
-    start = game_pb2.PlayGameStart(name=name, hints=True, answer_views=True)
+    # session's callers read (the server sends neither unless asked). The
+    # moves sent again are named: the server answers each once, in place of
+    # its events, and pushes no options before their answers.
+    start = game_pb2.PlayGameStart(name=name, hints=True, answer_views=True, resend=resend)
     if after_version is not None:
         start.after_version = after_version
     return game_pb2.PlayGameRequest(start=start)
@@ -145,38 +147,22 @@ def _unimplemented(error: grpc.RpcError) -> bool:
 
 class _Resume:
     """Where a session stands, kept across reconnections: the last version
-    received, and the moves sent and not yet answered."""
+    received, and the moves sent and not yet answered (sent again, and
+    named in the start, on the stream opened after a loss: the server
+    hands out each version once, so nothing here is filtered)."""
 
     def __init__(self, after_version: int | None) -> None:
         self.last_version = after_version
         self.unanswered: dict[str, game_pb2.PlayGameRequest] = {}
         self.ended = False
 
-    def sent_at(self, version: int) -> bool:
-        """Whether a move sent at ``version`` is waiting for its answer."""
-        for request in self.unanswered.values():
-            move = getattr(request, str(request.WhichOneof("message")))
-            if move.HasField("expected_version") and move.expected_version == version:
-                return True
-        return False
-
-    def take(self, update: Update) -> bool:
-        """Whether ``update`` is new (not one received before a reconnect)."""
+    def take(self, update: Update) -> None:
+        """Notes what ``update`` answers, and the version it brings."""
         if update.request_id:
-            if self.unanswered.pop(update.request_id, None) is None:
-                return False
-        elif update.event is not None:
-            if self.last_version is not None and update.version <= self.last_version:
-                return False
-        elif update.snapshot is None and update.options is not None:
-            if self.sent_at(update.options.version):
-                # Pushed again on a reopened stream while a move made from
-                # them is resent: its answer brings the options after it.
-                return False
+            self.unanswered.pop(update.request_id, None)
         if update.result is not None or update.event is not None or update.snapshot is not None:
             self.last_version = max(self.last_version or 0, update.version)
         self.ended = self.ended or update.ends_match
-        return True
 
 
 class _Local:
@@ -204,12 +190,17 @@ class _Local:
         return update
 
     def watched(self, item: ev.WatchItem) -> Update | None:
-        """The update of a watch item, None when an answer brought it already."""
+        """The update of a watch item, None when an answer brought it
+        already (the fallback merges two streams here, on the client)."""
         if isinstance(item, ev.Snapshot):
             update = Update(item.version, snapshot=item.view)
         else:
+            last = self.resume.last_version
+            if last is not None and item.version <= last:
+                return None
             update = Update(item.version, event=item)
-        return update if self.resume.take(update) else None
+        self.resume.take(update)
+        return update
 
 
 class AsyncSession(AsyncIterator[Update]):
@@ -252,7 +243,8 @@ class AsyncSession(AsyncIterator[Update]):
                 response_deserializer=game_pb2.PlayGameResponse.FromString,
             )
             self._call = method(metadata=_wire.auth(self.seat.token) + client._identity)
-            await self._call.write(_start(self.seat.name, self._resume.last_version))
+            resend = list(self._resume.unanswered)
+            await self._call.write(_start(self.seat.name, self._resume.last_version, resend))
             for pending in list(self._resume.unanswered.values()):
                 await self._call.write(pending)
         return self._call
@@ -326,26 +318,18 @@ class AsyncSession(AsyncIterator[Update]):
                 self.reconnects += 1
                 continue  # the server drained: reopen after the last version
             update = update_of(response)
-            if self._resume.take(update):
-                return update
+            self._resume.take(update)
+            return update
 
     async def play(self, choose: Choose) -> m.GameView | None:
         """Plays the seat to the end of its match from the options pushed
         (``choose``: the move to make from them); the seat's last view."""
         view = self.seat.last_view
-        played: int | None = None
         async for update in self:
             legal, view = _policy(update, view)
             if update.ends_match:
                 break
-            # Options for a version already played are not played twice: a
-            # move applied just before its stream was lost and resent on the
-            # reopened one can have its events come first, with the options
-            # after them (played here), then its answer, with the same
-            # version's options again. (_Resume.take drops only options
-            # pushed alone for a resent move's version.)
-            if legal is not None and legal.moves and legal.version != played:
-                played = legal.version
+            if legal is not None and legal.moves:
                 await self.send(choose(legal, view), expected_version=legal.version)
         return view
 
@@ -404,7 +388,8 @@ class Session(Iterator[Update]):
         with self._lock:
             if self._responses is None:
                 outbox: queue.Queue[game_pb2.PlayGameRequest | None] = queue.Queue()
-                outbox.put(_start(self.seat.name, self._resume.last_version))
+                resend = list(self._resume.unanswered)
+                outbox.put(_start(self.seat.name, self._resume.last_version, resend))
                 for pending in list(self._resume.unanswered.values()):
                     outbox.put(pending)
                 client = self.seat.client
@@ -478,8 +463,8 @@ class Session(Iterator[Update]):
                 threading.Event().wait(delay)
                 continue
             update = update_of(response)
-            if self._resume.take(update):
-                return update
+            self._resume.take(update)
+            return update
 
     def _drop(self) -> None:
         with self._lock:
@@ -491,19 +476,11 @@ class Session(Iterator[Update]):
         """Plays the seat to the end of its match from the options pushed
         (``choose``: the move to make from them); the seat's last view."""
         view = self.seat.last_view
-        played: int | None = None
         for update in self:
             legal, view = _policy(update, view)
             if update.ends_match:
                 break
-            # Options for a version already played are not played twice: a
-            # move applied just before its stream was lost and resent on the
-            # reopened one can have its events come first, with the options
-            # after them (played here), then its answer, with the same
-            # version's options again. (_Resume.take drops only options
-            # pushed alone for a resent move's version.)
-            if legal is not None and legal.moves and legal.version != played:
-                played = legal.version
+            if legal is not None and legal.moves:
                 self.send(choose(legal, view), expected_version=legal.version)
         return view
 

@@ -3057,7 +3057,21 @@ type PlayGameStart struct {
 	// view, and `legal_moves` and `hint` beside `options`. Unset: a result
 	// carries its `events` and `options` only (the view is folded from them
 	// by the client, or asked for with PlayGameAsk.snapshot).
-	AnswerViews   bool `protobuf:"varint,5,opt,name=answer_views,json=answerViews,proto3" json:"answer_views,omitempty"`
+	AnswerViews bool `protobuf:"varint,5,opt,name=answer_views,json=answerViews,proto3" json:"answer_views,omitempty"`
+	// The request ids of the moves this session is about to send again: sent
+	// on a session that was lost before their answers came (the server may
+	// have played them or not). Each is answered once, in version order: the
+	// events before the move first, then its answer (the first answer again
+	// when it was played), and its own events never as events; no options
+	// and no snapshot come before every named move is answered (the answers
+	// carry the options). So a version is handed out once, whatever the
+	// timing of the loss. The named moves are waited for until the client
+	// sends a move or ask not named here, or half-closes. At most 16 ids,
+	// each at most 128 characters, no id twice: else the session ends with
+	// INVALID_ARGUMENT SESSION_RESEND before anything is sent or played.
+	// A resent move not named here may come twice: as events, and in its
+	// answer.
+	Resend        []string `protobuf:"bytes,6,rep,name=resend,proto3" json:"resend,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3125,6 +3139,13 @@ func (x *PlayGameStart) GetAnswerViews() bool {
 		return x.AnswerViews
 	}
 	return false
+}
+
+func (x *PlayGameStart) GetResend() []string {
+	if x != nil {
+		return x.Resend
+	}
+	return nil
 }
 
 // A session's request that plays no move: it changes what the session
@@ -6799,13 +6820,14 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05knock\x18\v \x01(\v2\x17.ramino.v1.KnockRequestH\x00R\x05knock\x12E\n" +
 	"\raccept_layout\x18\f \x01(\v2\x1e.ramino.v1.AcceptLayoutRequestH\x00R\facceptLayout\x12*\n" +
 	"\x03ask\x18\r \x01(\v2\x16.ramino.v1.PlayGameAskH\x00R\x03askB\t\n" +
-	"\amessage\"\xb4\x01\n" +
+	"\amessage\"\xcc\x01\n" +
 	"\rPlayGameStart\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
 	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
 	"\bsnapshot\x18\x03 \x01(\bR\bsnapshot\x12\x14\n" +
 	"\x05hints\x18\x04 \x01(\bR\x05hints\x12!\n" +
-	"\fanswer_views\x18\x05 \x01(\bR\vanswerViewsB\x10\n" +
+	"\fanswer_views\x18\x05 \x01(\bR\vanswerViews\x12\x16\n" +
+	"\x06resend\x18\x06 \x03(\tR\x06resendB\x10\n" +
 	"\x0e_after_version\"\x87\x01\n" +
 	"\vPlayGameAsk\x12\x19\n" +
 	"\x05hints\x18\x01 \x01(\bH\x00R\x05hints\x88\x01\x01\x12&\n" +

@@ -285,6 +285,9 @@ public object Reasons {
     /** INVALID_ARGUMENT: a move on a session without a request id (its answer is matched by it). */
     public const val SESSION_REQUEST_ID: String = "SESSION_REQUEST_ID"
 
+    /** INVALID_ARGUMENT: a session start whose resend names more than 16 ids, an id twice, or one too long. */
+    public const val SESSION_RESEND: String = "SESSION_RESEND"
+
     /** OUT_OF_RANGE: after_version is negative or past the game's version. */
     public const val AFTER_VERSION_OUT_OF_RANGE: String = "AFTER_VERSION_OUT_OF_RANGE"
 
@@ -609,6 +612,7 @@ public object Reasons {
         SESSION_START to "INVALID_ARGUMENT",
         SESSION_GAME to "INVALID_ARGUMENT",
         SESSION_REQUEST_ID to "INVALID_ARGUMENT",
+        SESSION_RESEND to "INVALID_ARGUMENT",
         AFTER_VERSION_OUT_OF_RANGE to "OUT_OF_RANGE",
         BAD_PAGE_TOKEN to "INVALID_ARGUMENT",
         BAD_HINT_LEVEL to "INVALID_ARGUMENT",

@@ -144,10 +144,11 @@ public sealed class SessionUpdate {
  * Collecting it opens the bidirectional stream. A stream the server drains
  * or loses is opened again (with the client's retry policy) after the last
  * version received, and the moves not yet answered are sent again under
- * their request ids (the server applies each once and answers a repeat with
- * its first answer): nothing is missed or repeated across it, and options
- * pushed alone again for the version a resent move was sent at are not
- * handed out (that move's answer brings the options after it).
+ * their request ids, named in the start (`PlayGameStart.resend`): the server
+ * applies each once, answers it once (a move played before the loss with
+ * its first answer, in place of its events) and pushes no options before
+ * those answers, so nothing is missed or repeated across it and nothing is
+ * filtered here.
  *
  * The flow completes once the match has ended (or [closeSend] was called)
  * and every move sent is answered, or at once on [close] or when the client
@@ -183,8 +184,8 @@ public class Session internal constructor(
     /** The request ids of the moves sent and not yet answered. */
     public val pending: Set<String> get() = synchronized(lock) { unanswered.keys.toSet() }
 
-    /** A move sent and not yet answered: its message, and the version it was sent at (null: any). */
-    private class Pending(val request: PlayGameRequest, val expectedVersion: Long?)
+    /** A move sent and not yet answered: its message. */
+    private class Pending(val request: PlayGameRequest)
 
     /**
      * Sends [move] (one of the pushed options' moves, or any) with
@@ -201,7 +202,7 @@ public class Session internal constructor(
         val message = moveMessage(move, id, expectedVersion)
         synchronized(lock) {
             check(!halfClosed) { "Session.send after closeSend" }
-            unanswered[id] = Pending(message, expectedVersion)
+            unanswered[id] = Pending(message)
             outbox?.trySend(message)
         }
         return id
@@ -223,7 +224,10 @@ public class Session internal constructor(
     private fun over(): Boolean =
         closing.isCompleted || synchronized(lock) { unanswered.isEmpty() && (matchEnded || halfClosed) }
 
-    /** A new stream's first messages: the start, after the last version received, then every move not answered. */
+    /**
+     * A new stream's first messages: the start, after the last version
+     * received and naming the moves not answered, then those moves.
+     */
     private fun open(): Channel<PlayGameRequest> {
         val channel = Channel<PlayGameRequest>(Channel.UNLIMITED)
         // Options with their hint and answers with the mover's view: what the
@@ -231,6 +235,7 @@ public class Session internal constructor(
         val start = PlayGameStart.newBuilder().setName(seat.name).setHints(true).setAnswerViews(true)
         last?.let { start.setAfterVersion(it) }
         synchronized(lock) {
+            start.addAllResend(unanswered.keys)
             channel.trySend(PlayGameRequest.newBuilder().setStart(start).build())
             unanswered.values.forEach { channel.trySend(it.request) }
             if (halfClosed) channel.close()
@@ -246,38 +251,29 @@ public class Session internal constructor(
         channel.close()
     }
 
-    /** Takes a move off the unanswered ones; false when it was answered before (a resent move's answer again). */
-    private fun answered(requestId: String): Boolean = synchronized(lock) { unanswered.remove(requestId) != null }
+    /** Takes a move off the unanswered ones. */
+    private fun answered(requestId: String) {
+        synchronized(lock) { unanswered.remove(requestId) }
+    }
 
-    /** Whether [update] is new (not one received before a reconnect), noting what it says. */
-    private fun take(update: SessionUpdate): Boolean {
+    /** Notes what [update] says: the move it answers, the last version, the view, the end. */
+    private fun take(update: SessionUpdate) {
         val seen = last
         when (update) {
-            is SessionUpdate.Answer -> if (!answered(update.requestId)) return false
-            is SessionUpdate.Refused -> if (!answered(update.requestId)) return false
-            is SessionUpdate.Event -> if (seen != null && update.version <= seen) return false
-            is SessionUpdate.Options -> {
-                if (seen != null && update.version < seen) return false // overtaken
-                // Pushed again on a reopened stream while a move made from them
-                // is resent: its answer brings the options after it.
-                if (synchronized(lock) { unanswered.values.any { it.expectedVersion == update.version } }) return false
-            }
-            is SessionUpdate.Snapshot -> {}
-        }
-        when (update) {
             is SessionUpdate.Answer -> {
+                answered(update.requestId)
                 seat.keep(update.result)
                 if (seen == null || update.version > seen) last = update.version
             }
+            is SessionUpdate.Refused -> answered(update.requestId)
             is SessionUpdate.Event -> last = update.version
             is SessionUpdate.Snapshot -> {
                 seat.lastView = update.view
                 last = update.version
             }
-            else -> {}
+            is SessionUpdate.Options -> {}
         }
         matchEnded = matchEnded || update.endsMatch
-        return true
     }
 
     override suspend fun collect(collector: FlowCollector<SessionUpdate>) {
@@ -297,16 +293,15 @@ public class Session internal constructor(
                     ).collect { response ->
                         delays = client.options.retry.delays()
                         val update = SessionUpdate.of(response)
-                        if (take(update)) {
-                            try {
-                                collector.emit(update)
-                            } catch (e: CancellationException) {
-                                throw e
-                            } catch (e: Throwable) {
-                                throw Downstream(e)
-                            }
-                            if (over()) throw Finished()
+                        take(update)
+                        try {
+                            collector.emit(update)
+                        } catch (e: CancellationException) {
+                            throw e
+                        } catch (e: Throwable) {
+                            throw Downstream(e)
                         }
+                        if (over()) throw Finished()
                     }
                 }
             } catch (_: Finished) {
@@ -345,20 +340,13 @@ public class Session internal constructor(
      * do; any other refusal is thrown. Answers the seat's last view.
      */
     public suspend fun play(choose: (SeatOptions, GameView?) -> Move?): GameView? {
-        var played: Long? = null
         takeWhile { !it.endsMatch }.collect { update ->
             if (update is SessionUpdate.Refused) {
                 if (overtaken(update.error)) return@collect
                 throw update.error
             }
             val legal = update.options ?: return@collect
-            // Options for a version already played are not played twice: a
-            // move applied just before its stream was lost and resent on the
-            // reopened one can have its events come first, with the options
-            // after them (played here), then its answer, with the same
-            // version's options again.
-            if (legal.movesCount == 0 || legal.version == played) return@collect
-            played = legal.version
+            if (legal.movesCount == 0) return@collect
             choose(legal, seat.lastView)?.let { send(it, expectedVersion = legal.version) }
         }
         return seat.lastView

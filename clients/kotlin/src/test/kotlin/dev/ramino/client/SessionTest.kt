@@ -138,7 +138,8 @@ class SessionTest : LiveServerTest() {
                         assertEquals(hand + 1, now.handCount)
                         session.close()
                         reader.join()
-                        // The options pushed alone again at the resent move's version are not handed out.
+                        // The resent move named in the reopened start: the server pushes no
+                        // options before its answer (nothing is filtered in the Session).
                         assertEquals(listOf("Snapshot", "Answer"), kinds(seen))
                     }
                 }
