@@ -231,13 +231,28 @@ class GameApp:
         return await self.moves.options_at(game_id, seat, version)
 
     def session(
-        self, game_id: str, seat: int, encode: Encode, hints: bool = True, views: bool = True
+        self,
+        game_id: str,
+        seat: int,
+        encode: Encode,
+        hints: bool = True,
+        views: bool = True,
+        option_views: bool = False,
     ) -> Session:
         """A seat's session (see :mod:`ramino.app.session`): its moves, the
         events it may see and its options, in version order (``hints``:
-        options with their hint; ``views``: answers with the mover's view)."""
+        options with their hint; ``views``: answers with the mover's view;
+        ``option_views``: options with moves with the seat's view)."""
         return Session(
-            self.moves, self.watching, game_id, seat, encode, self.table.limits, hints, views
+            self.moves,
+            self.watching,
+            game_id,
+            seat,
+            encode,
+            self.table.limits,
+            hints,
+            views,
+            option_views,
         )
 
     def begin_shutdown(self) -> None:

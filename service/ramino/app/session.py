@@ -19,7 +19,10 @@ the seat's (made once the queue holds nothing newer: a burst of events
 costs one), with an event after which the turn has left it (none), with
 an answer (its own). None are made for an event the game is known to be
 past (:attr:`WatchItem.past`): a catch-up over a long game costs what a
-spectator's does, and the options once, at its end. Nothing here knows
+spectator's does, and the options once, at its end. A session that asked
+for ``option_views`` has options with moves made with the seat's view at
+their version (:attr:`LegalMoves.seen`), under the same lock: its policy
+sees the table they are for. Nothing here knows
 the transport: items are values, and events come as the bytes the
 watch's encoder made.
 """
@@ -121,10 +124,12 @@ class Session:
         limits: Limits,
         hints: bool = True,
         views: bool = True,
+        option_views: bool = False,
     ) -> None:
         """``hints``: options carry the hint on the seat's hand (else it is
         never searched for this session); ``views``: each answer carries
-        the mover's view (else it is never built for it)."""
+        the mover's view (else it is never built for it); ``option_views``:
+        options pushed with moves carry the seat's view at their version."""
         self._moves = moves
         self._watch = watch
         self.game_id = game_id
@@ -133,6 +138,7 @@ class Session:
         self._limits = limits
         self.hints = hints
         self.views = views
+        self.option_views = option_views
         self._out: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._opened = asyncio.Event()
         """Set once the watch's checks passed: moves are played from then on."""
@@ -239,7 +245,9 @@ class Session:
                 raise
             self._hand(("played", Answer("", snapshot=seen, options=options, asked=True)))
         elif turned_on and self._told:
-            now = await self._moves.options_at(self.game_id, self.seat, self.last, True)
+            now = await self._moves.options_at(
+                self.game_id, self.seat, self.last, True, self.option_views
+            )
             if now is not None and now.moves:
                 self._hand(("answer", Answer("", options=now, asked=True)))
 
@@ -308,7 +316,9 @@ class Session:
         opening = (
             None
             if first.done()
-            else await self._moves.options_at(self.game_id, self.seat, self.last, self.hints)
+            else await self._moves.options_at(
+                self.game_id, self.seat, self.last, self.hints, self.option_views
+            )
         )
         follower = asyncio.create_task(self._follow(_chain(first, items)))
         self._opened.set()
@@ -365,7 +375,7 @@ class Session:
                 ):
                     self._owed = False
                     options = await self._moves.options_at(
-                        self.game_id, self.seat, self.last, self.hints
+                        self.game_id, self.seat, self.last, self.hints, self.option_views
                     )
                     if options is not None:
                         self._told = bool(options.moves)
@@ -460,7 +470,7 @@ class Session:
             # catch-up's: its options would be none).
             if not item.past and self._quiet(events, answers):
                 options = await self._moves.options_at(
-                    self.game_id, self.seat, item.version, self.hints
+                    self.game_id, self.seat, item.version, self.hints, self.option_views
                 )
                 if options is not None:
                     self._told = bool(options.moves)

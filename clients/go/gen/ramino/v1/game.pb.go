@@ -2361,7 +2361,12 @@ type SeatOptions struct {
 	// The moves the seat may make; empty when it is not its turn.
 	Moves []*Move `protobuf:"bytes,3,rep,name=moves,proto3" json:"moves,omitempty"`
 	// With `moves`: the meld search on the seat's hand.
-	Hint          *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	Hint *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	// The seat's view at `version`, as a move's answer has it (no deck, the
+	// variant by name): set only on a session that asked for `option_views`
+	// (PlayGameStart), in options pushed with moves in them; an answer's
+	// options leave it unset (its result has the view).
+	View          *GameView `protobuf:"bytes,5,opt,name=view,proto3" json:"view,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2420,6 +2425,13 @@ func (x *SeatOptions) GetMoves() []*Move {
 func (x *SeatOptions) GetHint() *Hint {
 	if x != nil {
 		return x.Hint
+	}
+	return nil
+}
+
+func (x *SeatOptions) GetView() *GameView {
+	if x != nil {
+		return x.View
 	}
 	return nil
 }
@@ -2916,7 +2928,12 @@ type PlayGameStart struct {
 	// view, and `legal_moves` and `hint` beside `options`. Unset: a result
 	// carries its `events` and `options` only (the view is folded from them
 	// by the client, or asked for with PlayGameAsk.snapshot).
-	AnswerViews   bool `protobuf:"varint,5,opt,name=answer_views,json=answerViews,proto3" json:"answer_views,omitempty"`
+	AnswerViews bool `protobuf:"varint,5,opt,name=answer_views,json=answerViews,proto3" json:"answer_views,omitempty"`
+	// Options pushed with moves in them (with an event, or alone) carry the
+	// seat's view at their version (`SeatOptions.view`): the table the moves
+	// are for, the discard pile's top (the card TakeDiscard takes) included.
+	// Unset: the view is left out, and not built for this session.
+	OptionViews   bool `protobuf:"varint,6,opt,name=option_views,json=optionViews,proto3" json:"option_views,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2982,6 +2999,13 @@ func (x *PlayGameStart) GetHints() bool {
 func (x *PlayGameStart) GetAnswerViews() bool {
 	if x != nil {
 		return x.AnswerViews
+	}
+	return false
+}
+
+func (x *PlayGameStart) GetOptionViews() bool {
+	if x != nil {
+		return x.OptionViews
 	}
 	return false
 }
@@ -6605,12 +6629,13 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\vlegal_moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\n" +
 	"legalMoves\x12#\n" +
 	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\x120\n" +
-	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptions\"\x95\x01\n" +
+	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptions\"\xbe\x01\n" +
 	"\vSeatOptions\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12\x17\n" +
 	"\x04turn\x18\x02 \x01(\x05H\x00R\x04turn\x88\x01\x01\x12%\n" +
 	"\x05moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\x05moves\x12#\n" +
-	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hintB\a\n" +
+	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\x12'\n" +
+	"\x04view\x18\x05 \x01(\v2\x13.ramino.v1.GameViewR\x04viewB\a\n" +
 	"\x05_turn\"\xa1\x01\n" +
 	"\x10WatchGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
@@ -6642,13 +6667,14 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05knock\x18\v \x01(\v2\x17.ramino.v1.KnockRequestH\x00R\x05knock\x12E\n" +
 	"\raccept_layout\x18\f \x01(\v2\x1e.ramino.v1.AcceptLayoutRequestH\x00R\facceptLayout\x12*\n" +
 	"\x03ask\x18\r \x01(\v2\x16.ramino.v1.PlayGameAskH\x00R\x03askB\t\n" +
-	"\amessage\"\xb4\x01\n" +
+	"\amessage\"\xd7\x01\n" +
 	"\rPlayGameStart\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
 	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
 	"\bsnapshot\x18\x03 \x01(\bR\bsnapshot\x12\x14\n" +
 	"\x05hints\x18\x04 \x01(\bR\x05hints\x12!\n" +
-	"\fanswer_views\x18\x05 \x01(\bR\vanswerViewsB\x10\n" +
+	"\fanswer_views\x18\x05 \x01(\bR\vanswerViews\x12!\n" +
+	"\foption_views\x18\x06 \x01(\bR\voptionViewsB\x10\n" +
 	"\x0e_after_version\"\x87\x01\n" +
 	"\vPlayGameAsk\x12\x19\n" +
 	"\x05hints\x18\x01 \x01(\bH\x00R\x05hints\x88\x01\x01\x12&\n" +
@@ -7105,135 +7131,136 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	38,  // 30: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
 	51,  // 31: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
 	63,  // 32: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
-	64,  // 33: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	68,  // 34: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	46,  // 35: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
-	38,  // 36: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
-	42,  // 37: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
-	14,  // 38: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
-	16,  // 39: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
-	18,  // 40: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 41: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
-	23,  // 42: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
-	25,  // 43: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
-	27,  // 44: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
-	29,  // 45: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
-	31,  // 46: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
-	33,  // 47: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
-	35,  // 48: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
-	43,  // 49: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
-	64,  // 50: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
-	68,  // 51: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
-	45,  // 52: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
-	38,  // 53: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
-	37,  // 54: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
-	93,  // 55: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
-	68,  // 56: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
-	64,  // 57: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	0,   // 58: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
-	51,  // 59: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	63,  // 60: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	38,  // 61: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
-	52,  // 62: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	53,  // 63: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	54,  // 64: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	55,  // 65: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	56,  // 66: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	57,  // 67: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	58,  // 68: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	59,  // 69: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	60,  // 70: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	61,  // 71: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	62,  // 72: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	20,  // 73: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	92,  // 74: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	20,  // 75: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	94,  // 76: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	95,  // 77: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	96,  // 78: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	61,  // 79: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	51,  // 80: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
-	1,   // 81: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	97,  // 82: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	96,  // 83: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	66,  // 84: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	67,  // 85: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	96,  // 86: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	2,   // 87: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	90,  // 88: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	65,  // 89: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 90: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	98,  // 91: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	69,  // 92: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	70,  // 93: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	71,  // 94: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	72,  // 95: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	73,  // 96: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	75,  // 97: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	76,  // 98: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	77,  // 99: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	78,  // 100: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	79,  // 101: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	80,  // 102: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	81,  // 103: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	82,  // 104: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	83,  // 105: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	84,  // 106: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	85,  // 107: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	86,  // 108: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	87,  // 109: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	88,  // 110: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	89,  // 111: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	91,  // 112: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	3,   // 113: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	90,  // 114: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	20,  // 115: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	92,  // 116: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	20,  // 117: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	74,  // 118: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	6,   // 119: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	8,   // 120: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	10,  // 121: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	12,  // 122: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	14,  // 123: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	16,  // 124: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	18,  // 125: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	21,  // 126: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	23,  // 127: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	25,  // 128: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	27,  // 129: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	29,  // 130: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	31,  // 131: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	33,  // 132: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	35,  // 133: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	39,  // 134: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	49,  // 135: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	47,  // 136: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	41,  // 137: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
-	7,   // 138: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	9,   // 139: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	11,  // 140: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	13,  // 141: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	15,  // 142: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	17,  // 143: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	19,  // 144: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	22,  // 145: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	24,  // 146: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	26,  // 147: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	28,  // 148: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	30,  // 149: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	32,  // 150: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	34,  // 151: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	36,  // 152: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	40,  // 153: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	50,  // 154: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	48,  // 155: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	44,  // 156: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
-	138, // [138:157] is the sub-list for method output_type
-	119, // [119:138] is the sub-list for method input_type
-	119, // [119:119] is the sub-list for extension type_name
-	119, // [119:119] is the sub-list for extension extendee
-	0,   // [0:119] is the sub-list for field type_name
+	64,  // 33: ramino.v1.SeatOptions.view:type_name -> ramino.v1.GameView
+	64,  // 34: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	68,  // 35: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	46,  // 36: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	38,  // 37: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
+	42,  // 38: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
+	14,  // 39: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
+	16,  // 40: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
+	18,  // 41: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 42: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
+	23,  // 43: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
+	25,  // 44: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
+	27,  // 45: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
+	29,  // 46: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
+	31,  // 47: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
+	33,  // 48: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
+	35,  // 49: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
+	43,  // 50: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
+	64,  // 51: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
+	68,  // 52: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
+	45,  // 53: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
+	38,  // 54: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
+	37,  // 55: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
+	93,  // 56: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
+	68,  // 57: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	64,  // 58: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	0,   // 59: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
+	51,  // 60: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	63,  // 61: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	38,  // 62: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
+	52,  // 63: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	53,  // 64: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	54,  // 65: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	55,  // 66: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	56,  // 67: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	57,  // 68: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	58,  // 69: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	59,  // 70: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	60,  // 71: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	61,  // 72: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	62,  // 73: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	20,  // 74: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	92,  // 75: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	20,  // 76: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	94,  // 77: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	95,  // 78: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	96,  // 79: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	61,  // 80: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	51,  // 81: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	1,   // 82: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	97,  // 83: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	96,  // 84: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	66,  // 85: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	67,  // 86: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	96,  // 87: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	2,   // 88: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	90,  // 89: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	65,  // 90: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 91: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	98,  // 92: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	69,  // 93: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	70,  // 94: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	71,  // 95: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	72,  // 96: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	73,  // 97: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	75,  // 98: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	76,  // 99: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	77,  // 100: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	78,  // 101: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	79,  // 102: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	80,  // 103: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	81,  // 104: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	82,  // 105: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	83,  // 106: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	84,  // 107: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	85,  // 108: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	86,  // 109: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	87,  // 110: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	88,  // 111: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	89,  // 112: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	91,  // 113: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	3,   // 114: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	90,  // 115: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	20,  // 116: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	92,  // 117: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	20,  // 118: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	74,  // 119: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	6,   // 120: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	8,   // 121: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	10,  // 122: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	12,  // 123: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	14,  // 124: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	16,  // 125: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	18,  // 126: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	21,  // 127: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	23,  // 128: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	25,  // 129: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	27,  // 130: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	29,  // 131: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	31,  // 132: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	33,  // 133: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	35,  // 134: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	39,  // 135: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	49,  // 136: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	47,  // 137: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	41,  // 138: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	7,   // 139: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	9,   // 140: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	11,  // 141: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	13,  // 142: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	15,  // 143: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	17,  // 144: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	19,  // 145: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	22,  // 146: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	24,  // 147: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	26,  // 148: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	28,  // 149: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	30,  // 150: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	32,  // 151: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	34,  // 152: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	36,  // 153: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	40,  // 154: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	50,  // 155: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	48,  // 156: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	44,  // 157: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	139, // [139:158] is the sub-list for method output_type
+	120, // [120:139] is the sub-list for method input_type
+	120, // [120:120] is the sub-list for extension type_name
+	120, // [120:120] is the sub-list for extension extendee
+	0,   // [0:120] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }
