@@ -78,5 +78,5 @@ export {
   type SessionOptions,
   type SessionUpdate,
 } from "./session.js";
-export { choose, playSession, type Options, type PlayOptions, type Strategy } from "./bot.js";
+export { choose, overtaken, playSession, type OnRefused, type Options, type PlayOptions, type Strategy } from "./bot.js";
 export { Quick, TicketEnded, ticketName, type TicketOptions } from "./quick.js";
