@@ -13,7 +13,7 @@ the pushed views, and the server's CPU to take and encode one view (timed
 apart, over repeats at one seat's turn). A fold costs no byte and no
 server CPU; what it cannot do is printed with the figures.
 
-    .venv/bin/python bench/option_views.py [--games 2]
+    .venv/bin/python bench/option_views.py [--games 2] [--max-rounds 1]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
 from ramino.app import GameApp
 from ramino.store import open_store
-from ramino.v1 import game_pb2, game_pb2_grpc
+from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
 
 SECRET = b"bench-option-views-secret-32-bytes!"
 
@@ -118,11 +118,18 @@ async def seat(
     return tally
 
 
-async def match(stub: game_pb2_grpc.GameServiceStub, views: bool, index: int) -> Tally:
+async def match(
+    stub: game_pb2_grpc.GameServiceStub, views: bool, index: int, max_rounds: int
+) -> Tally:
+    overrides = types_pb2.VariantParameters()
+    if max_rounds:
+        overrides.target_score = 0
+        overrides.max_rounds = max_rounds
     created = await stub.CreateGame(
         game_pb2.CreateGameRequest(
             variant="rummy",
             seats=[game_pb2.SeatConfig(player_name="ann"), game_pb2.SeatConfig(player_name="bo")],
+            overrides=overrides,
         )
     )
     name = created.game.name
@@ -173,6 +180,12 @@ def view_cpu(app: GameApp, servicer: GameServicer, game_id: str, seat: int) -> t
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2, help="matches played each way")
+    parser.add_argument(
+        "--max-rounds",
+        type=int,
+        default=0,
+        help="rounds of a match (0: the variant's own, to its target score)",
+    )
     args = parser.parse_args()
     logging.disable(logging.INFO)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -188,7 +201,7 @@ def main() -> None:
     for views in (False, True):
         tally = Tally()
         for i in range(args.games):
-            tally.add(loop.run_until_complete(match(stub, views, i)))
+            tally.add(loop.run_until_complete(match(stub, views, i, args.max_rounds)))
         tallies[views] = tally
     game = loop.run_until_complete(
         stub.CreateGame(
@@ -208,7 +221,8 @@ def main() -> None:
     loop.run_until_complete(channel.close())
     loop.run_until_complete(running.stop(0))
     off, on = tallies[False], tallies[True]
-    print(f"{args.games} two-seat rummy matches each way, both seats on sessions (memory store)")
+    rounds = f"of {args.max_rounds} round(s)" if args.max_rounds else "to the target score"
+    print(f"{args.games} two-seat rummy matches {rounds} each way, both seats on sessions")
     print(f"{'':34} {'fold (no views)':>16} {'option_views':>14}")
     print(f"{'decisions (options pushed)':34} {off.decisions:>16} {on.decisions:>14}")
     print(f"{'messages sent to the seats':34} {off.messages:>16} {on.messages:>14}")
