@@ -50,24 +50,29 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 	return out.String()
 }
 
-// readmeExample is the README's first Go block.
-func readmeExample(t *testing.T) string {
+// readmeExample is the README's n-th Go block (from 0).
+func readmeExample(t *testing.T, n int) string {
 	t.Helper()
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(b)
-	start := strings.Index(text, "```go\n")
-	if start < 0 {
-		t.Fatal("README.md has no ```go block")
+	body := string(b)
+	for i := 0; ; i++ {
+		start := strings.Index(body, "```go\n")
+		if start < 0 {
+			t.Fatalf("README.md has no ```go block %d", n)
+		}
+		body = body[start+len("```go\n"):]
+		end := strings.Index(body, "```")
+		if end < 0 {
+			t.Fatalf("README.md's ```go block %d does not end", i)
+		}
+		if i == n {
+			return body[:end]
+		}
+		body = body[end+len("```"):]
 	}
-	body := text[start+len("```go\n"):]
-	end := strings.Index(body, "```")
-	if end < 0 {
-		t.Fatal("README.md's ```go block does not end")
-	}
-	return body[:end]
 }
 
 // Installed the way users install it: a scratch module requiring the SDK
@@ -100,12 +105,17 @@ func TestAScratchModuleBuildsAndPlaysWithRaminoBot(t *testing.T) {
 	}
 }
 
-func TestReadmeExampleRunsAsWritten(t *testing.T) {
-	dir := scratchModule(t, readmeExample(t))
-	out := run(t, dir, []string{"RAMINO_SERVER=" + shared.Address()}, "go", "run", ".")
-	for _, want := range []string{", seat 0, hand ", "refused: NotFound GAME_NOT_FOUND", "round 1 ended:", "finished: GAME_STATUS_FINISHED winners"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the example's output lacks %q:\n%s", want, out)
+func TestReadmeExamplesRunAsWritten(t *testing.T) {
+	for n, wants := range [][]string{
+		{", seat 0, hand ", "refused: NotFound GAME_NOT_FOUND", "round 1 ended:", "finished: GAME_STATUS_FINISHED winners"},
+		{"finished: GAME_STATUS_FINISHED winners", "overtaken 0"},
+	} {
+		dir := scratchModule(t, readmeExample(t, n))
+		out := run(t, dir, []string{"RAMINO_SERVER=" + shared.Address()}, "go", "run", ".")
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("example %d's output lacks %q:\n%s", n, want, out)
+			}
 		}
 	}
 }

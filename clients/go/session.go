@@ -7,13 +7,16 @@ import (
 	"sync"
 
 	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
+	"google.golang.org/grpc/status"
 )
 
 // Session is a seat's PlayGame stream: its moves go out with Send, and
 // Recv brings, in version order, each move's answer (by request id), every
 // event the seat may see, and the seat's options (SeatOptions) whenever the
 // turn comes to it or leaves it. A refused move is an answer carrying its
-// google.rpc.Status; the session stays open.
+// google.rpc.Status; the session stays open. Options pushed with moves carry
+// the seat's view at their version (SeatOptions.View), which Recv keeps as
+// the seat's LastView, as it keeps a snapshot and an answer's view.
 //
 // A stream the server drains or loses is opened again after the last
 // version received, with the moves not yet answered sent again under their
@@ -84,10 +87,13 @@ func (x *Session) open() (raminov1.GameService_PlayGameClient, error) {
 		cancel()
 		return nil, err
 	}
-	// Options with their hint and answers with the mover's view: what the
-	// session's callers read (the server sends neither unless asked).
-	// The moves sent again are named: each is answered once.
-	start := &raminov1.PlayGameStart{Name: x.seat.Name, AfterVersion: x.last, Hints: true, AnswerViews: true}
+	// Options with their hint (and, pushed with moves, the seat's view) and
+	// answers with the mover's view: what the session's callers read (the
+	// server sends none of them unless asked). The moves sent again are
+	// named: each is answered once.
+	start := &raminov1.PlayGameStart{
+		Name: x.seat.Name, AfterVersion: x.last, Hints: true, AnswerViews: true, OptionViews: true,
+	}
 	requests := []*raminov1.PlayGameRequest{{Message: &raminov1.PlayGameRequest_Start{Start: start}}}
 	for _, p := range x.unanswered {
 		start.Resend = append(start.Resend, p.id)
@@ -156,6 +162,7 @@ func (x *Session) take(msg *raminov1.PlayGameResponse) {
 	case *raminov1.PlayGameResponse_Event:
 		v = p.Event.GetVersion()
 		x.ended = x.ended || p.Event.GetMatchEnded() != nil || p.Event.GetGameEnded() != nil
+		x.seat.keep(msg.GetOptions().GetView())
 	case *raminov1.PlayGameResponse_Answer:
 		x.answered(p.Answer.GetRequestId())
 		r := p.Answer.GetResult()
@@ -167,7 +174,9 @@ func (x *Session) take(msg *raminov1.PlayGameResponse) {
 		x.ended = x.ended || r.GetView().GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED
 	case *raminov1.PlayGameResponse_Snapshot:
 		x.ended = x.ended || p.Snapshot.GetStatus() == raminov1.GameStatus_GAME_STATUS_FINISHED
+		x.seat.keep(p.Snapshot)
 	default: // options alone
+		x.seat.keep(msg.GetOptions().GetView())
 		return
 	}
 	if x.last == nil || v > *x.last {
@@ -253,4 +262,14 @@ func (x *Session) Close() {
 	if cancel != nil {
 		cancel()
 	}
+}
+
+// AnswerError is the error of a refused move's answer, an *Error as the
+// unary call would return it (nil for an answer with a result).
+func AnswerError(answer *raminov1.MoveAnswer) error {
+	e := answer.GetError()
+	if e == nil {
+		return nil
+	}
+	return errorFrom(context.Background(), status.ErrorProto(e))
 }

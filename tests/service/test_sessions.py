@@ -456,9 +456,11 @@ async def test_the_seats_watch_takes_back_its_moves_when_the_turn_leaves_after_t
         gate = asyncio.Event()
         options_at = s.app.moves.options_at
 
-        async def late(game_id: str, seat: int, version: int, hint: bool = True) -> Any:
+        async def late(
+            game_id: str, seat: int, version: int, hint: bool = True, view: bool = False
+        ) -> Any:
             await gate.wait()
-            return await options_at(game_id, seat, version, hint)
+            return await options_at(game_id, seat, version, hint, view)
 
         monkeypatch.setattr(s.app.moves, "options_at", late)
         drew = await s.stub.DrawFromStock(game_pb2.DrawFromStockRequest(name=name), metadata=md)

@@ -428,12 +428,23 @@ export class Seat {
    * as the seat's last view.
    */
   received(result: MoveResult): MoveResult {
-    const known: Variant | undefined = this.lastView?.variant;
-    if (result.view && result.view.variant?.parameters === undefined && known !== undefined) {
-      result.view.variant = known;
-    }
-    if (result.view) this.lastView = result.view;
+    if (result.view) this.seen(result.view);
     return result;
+  }
+
+  /**
+   * `view` with the variant's parameters and the deck the seat last saw (a
+   * move's answer and the options a session pushes leave them out: they
+   * never change in a game), kept as the seat's last view.
+   */
+  seen(view: GameView): GameView {
+    const known = this.lastView;
+    if (known !== undefined) {
+      if (view.variant?.parameters === undefined && known.variant !== undefined) view.variant = known.variant;
+      if (view.deck.length === 0) view.deck = known.deck;
+    }
+    this.lastView = view;
+    return view;
   }
 
   drawFromStock(options?: MoveOptions): Promise<MoveResult> {

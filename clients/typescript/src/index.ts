@@ -80,7 +80,7 @@ export {
   type SessionOptions,
   type SessionUpdate,
 } from "./session.js";
-export { choose, playSession, type Options, type PlayOptions, type Strategy } from "./bot.js";
+export { choose, overtaken, playSession, type OnRefused, type Options, type PlayOptions, type Strategy } from "./bot.js";
 export {
   PARTY_LOOK_MS,
   Quick,

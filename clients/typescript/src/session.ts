@@ -254,12 +254,13 @@ export class Session implements AsyncIterable<SessionUpdate> {
     const outbox = new Outbox();
     // Resumed after the last version received: nothing missed or repeated.
     const last = this.lastVersion;
-    // Options with their hint and answers with the mover's view: what the
-    // session's callers read (the server sends neither unless asked).
-    // The moves sent again are named: the server answers each once (in
-    // place of its events) and pushes no options before their answers.
+    // Options with their hint (and, pushed with moves, the seat's view) and
+    // answers with the mover's view: what the session's callers read (the
+    // server sends none of them unless asked). The moves sent again are
+    // named: the server answers each once (in place of its events) and
+    // pushes no options before their answers.
     const resend = [...this.unanswered.keys()];
-    const wanted = { name: this.seat.name, hints: true, answerViews: true, resend };
+    const wanted = { name: this.seat.name, hints: true, answerViews: true, optionViews: true, resend };
     const start = last === undefined ? wanted : { ...wanted, afterVersion: last };
     outbox.push({ message: { case: "start", value: start } });
     for (const pending of this.unanswered.values()) outbox.push({ message: pending.request });
@@ -298,6 +299,8 @@ export class Session implements AsyncIterable<SessionUpdate> {
       this.seat.lastView = update.view;
       this.lastVersion = update.version;
     }
+    // Options pushed with moves carry the seat's view at their version.
+    if (update.kind !== "snapshot" && update.options?.view) this.seat.seen(update.options.view);
     this.ended ||= endsMatch(update);
   }
 

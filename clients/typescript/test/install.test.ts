@@ -76,8 +76,11 @@ test("the packed tarball installs into a scratch project and runs the README's e
     });
     const lines = output.trim().split("\n");
     assert.match(lines[0] ?? "", /^games\/\S+: seat 0, hand \S+/);
-    assert.ok(lines.some((l) => /^\d+ discarded$/.test(l)), `example ${i}: ${output}`);
-    assert.ok(lines.some((l) => /^\d+ matchEnded$/.test(l)), `example ${i}: ${output}`);
+    if (example.includes("for await")) {
+      // The examples that follow the updates print each event.
+      assert.ok(lines.some((l) => /^\d+ discarded$/.test(l)), `example ${i}: ${output}`);
+      assert.ok(lines.some((l) => /^\d+ matchEnded$/.test(l)), `example ${i}: ${output}`);
+    }
     assert.match(lines.at(-1) ?? "", /^winners: \d+(, \d+)*; scores: -?\d+\/-?\d+$/);
   }
 

@@ -392,7 +392,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         after = start.after_version if start.HasField("after_version") else None
         with self._stream_slot(context, "session"):
             session = self.app.session(
-                game_id, claim.seat, self.encode_event, start.hints, start.answer_views, resend
+                game_id,
+                claim.seat,
+                self.encode_event,
+                start.hints,
+                start.answer_views,
+                resend,
+                start.option_views,
             )
             reader = asyncio.create_task(read_moves(requests, session, claim, self.claims))
             ender = StreamEnder(context, after, self._endings)

@@ -428,12 +428,15 @@ class Messages:
     ) -> game_pb2.SeatOptions:
         """Fills ``msg``, an empty SeatOptions: what a seat may do at
         ``version`` (``legal``: its moves and hint, the hint left out
-        unless ``hint``; None, it has none)."""
+        unless ``hint``, and the seat's view when it was taken with them;
+        None, it has none)."""
         msg.version = version
         if turn is not None:
             msg.turn = turn
         if legal is not None:
             self.legal(header, legal, msg, msg.hint, hint)
+            if legal.seen is not None:
+                self.view(legal.seen, into=msg.view)
         return msg
 
 

@@ -283,12 +283,14 @@ class GameApp:
         hints: bool = True,
         views: bool = True,
         resend: tuple[str, ...] = (),
+        option_views: bool = False,
     ) -> Session:
         """A seat's session (see :mod:`ramino.app.session`): its moves, the
         events it may see and its options, in version order (``hints``:
         options with their hint; ``views``: answers with the mover's view;
         ``resend``: the request ids of the moves a reopened session is
-        about to send again)."""
+        about to send again;
+        ``option_views``: options with moves with the seat's view)."""
         return Session(
             self.moves,
             self.watching,
@@ -299,6 +301,7 @@ class GameApp:
             hints,
             views,
             resend,
+            option_views,
         )
 
     def begin_shutdown(self) -> None:

@@ -329,10 +329,11 @@ class Moves:
             return await self._legal(game, seat)
 
     async def options_at(
-        self, game_id: str, seat: int, version: int, hint: bool = True
+        self, game_id: str, seat: int, version: int, hint: bool = True, view: bool = False
     ) -> LegalMoves | None:
         """What ``seat`` may do at ``version`` (no moves when the turn is
-        another's; ``hint``: with the hint on its hand), or None when the
+        another's; ``hint``: with the hint on its hand; ``view``: moves come
+        with the seat's view, :attr:`LegalMoves.seen`), or None when the
         game has moved past ``version``: the options pushed to a seat's
         streams after the event at ``version``, made once per state (they
         share :meth:`legal`'s cache)."""
@@ -340,7 +341,11 @@ class Moves:
             game = await self._t.load_locked(game_id)
             if game.version != version:
                 return None
-            return await self._options(game, seat, hint)
+            options = await self._options(game, seat, hint)
+            if view and options.moves:
+                # A copy: the cached moves are shared with GetLegalMoves.
+                return dataclasses.replace(options, seen=seen_game(game, seat))
+            return options
 
     async def _options(self, game: HostedGame, seat: int, hint: bool) -> LegalMoves:
         """What ``seat`` may do in ``game`` now (the caller holds its lock):

@@ -21,19 +21,35 @@ class SeatTold:
     event after which the turn left a seat that may think it has moves, or
     that ended the game; nothing otherwise."""
 
-    def __init__(self, moves: Moves, game_id: str, seat: int, told: bool | None = None) -> None:
+    def __init__(
+        self,
+        moves: Moves,
+        game_id: str,
+        seat: int,
+        told: bool | None = None,
+        views: bool = False,
+    ) -> None:
         """``told``: what the seat is known to think at the start (None:
-        nothing told yet, so the turn leaving it is said too)."""
+        nothing told yet, so the turn leaving it is said too); ``views``:
+        options with moves come with the seat's view at their version
+        (:attr:`LegalMoves.seen`: a session's ``option_views``)."""
         self._moves = moves
+        self.views = views
         self.game_id = game_id
         self.seat = seat
         self.told = told
         """Whether the seat was last told it has moves (None: told nothing yet)."""
 
-    async def at(self, version: int, hints: bool = True) -> LegalMoves | None:
-        """The seat's options at ``version`` (``hints``: with their hint),
-        noted as told; None when the game has moved past ``version``."""
-        options = await self._moves.options_at(self.game_id, self.seat, version, hints)
+    async def at(
+        self, version: int, hints: bool = True, with_view: bool = True
+    ) -> LegalMoves | None:
+        """The seat's options at ``version`` (``hints``: with their hint;
+        ``with_view``: False for options that go with a snapshot, which is
+        the view), noted as told; None when the game has moved past
+        ``version``."""
+        options = await self._moves.options_at(
+            self.game_id, self.seat, version, hints, self.views and with_view
+        )
         if options is not None:
             self.told = bool(options.moves)
         return options

@@ -71,6 +71,10 @@ class LegalMoves:
     hinted: bool = True
     """Whether :attr:`hint` was made (a session that did not ask for hints
     gets moves whose hint was never searched)."""
+    seen: SeenGame | None = None
+    """The seat's view at ``version``, taken with the moves under the
+    game's lock when a session asked for it (``option_views``): pushed with
+    them, so that the seat's policy sees the table they are for."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,10 @@ the seat's (made once the queue holds nothing newer: a burst of events
 costs one), with an event after which the turn has left it (none), with
 an answer (its own). None are made for an event the game is known to be
 past (:attr:`WatchItem.past`): a catch-up over a long game costs what a
-spectator's does, and the options once, at its end. Nothing here knows
+spectator's does, and the options once, at its end. A session that asked
+for ``option_views`` has options with moves made with the seat's view at
+their version (:attr:`LegalMoves.seen`), under the same lock: its policy
+sees the table they are for. Nothing here knows
 the transport: items are values, and events come as the bytes the
 watch's encoder made.
 """
@@ -134,11 +137,14 @@ class Session:
         hints: bool = True,
         views: bool = True,
         resend: tuple[str, ...] = (),
+        option_views: bool = False,
     ) -> None:
         """``hints``: options carry the hint on the seat's hand (else it is
         never searched for this session); ``views``: each answer carries
         the mover's view (else it is never built for it); ``resend``: the
-        request ids of the moves the client is about to send again."""
+        request ids of the moves the client is about to send again;
+        ``option_views``: options pushed with moves carry the seat's view
+        at their version."""
         self._moves = moves
         self._watch = watch
         self.game_id = game_id
@@ -147,6 +153,7 @@ class Session:
         self._limits = limits
         self.hints = hints
         self.views = views
+        self.option_views = option_views
         self._out: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._opened = asyncio.Event()
         """Set once the watch's checks passed: moves are played from then on."""
@@ -165,7 +172,7 @@ class Session:
         """The watch's snapshot, held while named resends are unanswered."""
         self.last = 0
         """The version of the last event or answer sent (a resume point)."""
-        self._seat = SeatTold(moves, game_id, seat)
+        self._seat = SeatTold(moves, game_id, seat, views=option_views)
         """What the seat was last told it may do, and the rule for what next."""
         self._past = False
         """Whether the game is known to be past the last event sent (its
@@ -280,7 +287,9 @@ class Session:
                 raise
             self._hand(("played", Answer("", snapshot=seen, options=options, asked=True)))
         elif turned_on and self._seat.told:
-            now = await self._moves.options_at(self.game_id, self.seat, self.last, True)
+            now = await self._moves.options_at(
+                self.game_id, self.seat, self.last, True, self.option_views
+            )
             if now is not None and now.moves:
                 self._hand(("answer", Answer("", options=now, asked=True)))
 
@@ -350,7 +359,9 @@ class Session:
         opening = (
             None
             if first.done() or self._resends
-            else await self._moves.options_at(self.game_id, self.seat, self.last, self.hints)
+            else await self._moves.options_at(
+                self.game_id, self.seat, self.last, self.hints, self.option_views
+            )
         )
         follower = asyncio.create_task(self._follow(_chain(first, items)))
         self._opened.set()
@@ -429,7 +440,7 @@ class Session:
         """The message of the watch's snapshot, with the options at its version."""
         assert item.game is not None
         self.last = item.version
-        options = await self._seat.at(item.version, self.hints)
+        options = await self._seat.at(item.version, self.hints, with_view=False)
         return SessionItem(item.version, game=item.game, options=options, hints=self.hints)
 
     async def _flush(

@@ -99,7 +99,16 @@ from ramino_client.moves import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
-from ramino_client.session import AsyncSession, Session, Update, play_seat, play_seat_async
+from ramino_client.session import (
+    AsyncSession,
+    Choose,
+    OnRefused,
+    Session,
+    Update,
+    overtaken,
+    play_seat,
+    play_seat_async,
+)
 from ramino_client.sync import Client, Rules, Seat, Watch
 
 __all__ = [
@@ -117,6 +126,9 @@ __all__ = [
     "Update",
     "play_seat",
     "play_seat_async",
+    "Choose",
+    "OnRefused",
+    "overtaken",
     "RetryPolicy",
     "SeatSpec",
     "CardRef",

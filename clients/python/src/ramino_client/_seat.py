@@ -41,12 +41,10 @@ class SeatBase(Generic[C, R]):
         """The latest view this object received (join, moves, ``view()``)."""
 
     def _after_move(self, result: mv.MoveResult) -> mv.MoveResult:
-        """``result`` with the variant's parameters the seat last saw: a
-        move's answer names the variant only (its parameters never change in
-        a game, and come with the join and ``view()``)."""
-        known = self.last_view
-        if not result.view.variant.parameters and known is not None:
-            view = dataclasses.replace(result.view, variant=known.variant)
+        """``result`` with the variant's parameters the seat last saw (see
+        :func:`with_known_variant`)."""
+        view = with_known_variant(result.view, self.last_view)
+        if view is not result.view:
             result = dataclasses.replace(result, view=view)
         self.last_view = result.view
         return result
@@ -131,3 +129,13 @@ class SeatBase(Generic[C, R]):
     def accept_layout(self, *, expected_version: int | None = None) -> R:
         """Gin: the defender is done laying off and melding."""
         return self.play(mv.AcceptLayout(), expected_version=expected_version)
+
+
+def with_known_variant(view: m.GameView, known: m.GameView | None) -> m.GameView:
+    """``view`` with the variant's parameters of ``known``, the view seen
+    before it: a move's answer and the options a session pushes name the
+    variant only (its parameters never change in a game, and come with the
+    join and ``view()``)."""
+    if not view.variant.parameters and known is not None:
+        return dataclasses.replace(view, variant=known.variant)
+    return view

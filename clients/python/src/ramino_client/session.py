@@ -9,7 +9,11 @@ and the moves not yet answered are sent again with their request ids (each
 applied once). Against a server without ``PlayGame`` the session falls back
 to the unary moves and the seat's watch, asking for the legal moves after
 each event. :func:`play_seat` and :func:`play_seat_async` play a seat to the
-end from what the session pushes.
+end from what the session pushes: the policy is handed each decision's
+options with the seat's view at their version (the server pushes it with
+them: ``option_views``), is told of each move of its the game refused for
+having been overtaken (a stale version, a turn passed, a timer's race), and
+play goes on from the next options.
 """
 
 from __future__ import annotations
@@ -27,18 +31,34 @@ import grpc
 import grpc.aio
 from google.rpc import error_details_pb2, status_pb2
 
-from ramino_client import _convert, _wire
+from ramino_client import _convert, _wire, reasons
 from ramino_client import events as ev
 from ramino_client import models as m
 from ramino_client import moves as mv
-from ramino_client.errors import _BY_CODE, ServiceError, error_from_rpc, watch_resumable
+from ramino_client._seat import with_known_variant
+from ramino_client.errors import (
+    _BY_CODE,
+    ServiceError,
+    StaleVersion,
+    error_from_rpc,
+    watch_resumable,
+)
 from ramino_client.v1 import game_pb2
 
 if TYPE_CHECKING:
     from ramino_client.aio import AsyncSeat
     from ramino_client.sync import Seat
 
-__all__ = ["Update", "AsyncSession", "Session", "play_seat", "play_seat_async", "Choose"]
+__all__ = [
+    "Update",
+    "AsyncSession",
+    "Session",
+    "play_seat",
+    "play_seat_async",
+    "Choose",
+    "OnRefused",
+    "overtaken",
+]
 
 PLAY_GAME = "/ramino.v1.GameService/PlayGame"
 
@@ -55,7 +75,25 @@ def _move_fields() -> dict[str, str]:
 _FIELDS = _move_fields()
 
 Choose = Callable[[mv.LegalMoves, "m.GameView | None"], mv.Move]
-"""A seat's policy: the move to make from its options (and its last view)."""
+"""A seat's policy: the move to make from its options and the seat's view
+at their version (the table they are for: ``view.discard_top`` is the card
+TakeDiscard takes)."""
+
+OnRefused = Callable[[ServiceError, mv.LegalMoves], None]
+"""Told of a move the game refused for having been overtaken (see
+:func:`overtaken`), with the options it was chosen from; play goes on from
+the next options."""
+
+
+def overtaken(error: ServiceError) -> bool:
+    """Whether a refused move was overtaken by the game, the next options
+    saying what to do: its version was stale (another move came first: a
+    bot, a turn timer, a unary call), the turn had passed, the match was
+    over."""
+    return isinstance(error, StaleVersion) or error.reason in (
+        reasons.NOT_YOUR_TURN,
+        reasons.MATCH_OVER,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +101,9 @@ class Update:
     """One message of a session: an event of someone else's move (or of this
     seat's unary call), a snapshot, the answer to one of this session's
     moves (``result``, or ``error`` when it was refused: the session goes
-    on), and ``options``, what the seat may do now, when they changed."""
+    on), and ``options``, what the seat may do now, when they changed, with
+    ``view``, the seat's view at their version, when they are pushed with
+    moves (a snapshot's and an answer's options have theirs)."""
 
     version: int
     event: ev.Event | None = None
@@ -72,6 +112,7 @@ class Update:
     result: mv.MoveResult | None = None
     error: ServiceError | None = None
     options: mv.LegalMoves | None = None
+    view: m.GameView | None = None
 
     @property
     def ends_match(self) -> bool:
@@ -99,11 +140,12 @@ def options(o: game_pb2.SeatOptions) -> mv.LegalMoves:
 def update_of(r: game_pb2.PlayGameResponse) -> Update:
     """The Update of one server message."""
     pushed = options(r.options) if r.HasField("options") else None
+    seen = _convert.view(r.options.view) if r.options.HasField("view") else None
     kind = r.WhichOneof("payload")
     if kind == "snapshot":
         return Update(r.version, snapshot=_convert.view(r.snapshot), options=pushed)
     if kind == "event":
-        return Update(r.version, event=_convert.event(r.event), options=pushed)
+        return Update(r.version, event=_convert.event(r.event), options=pushed, view=seen)
     if kind == "answer":
         a = r.answer
         if a.HasField("error"):
@@ -115,7 +157,7 @@ def update_of(r: game_pb2.PlayGameResponse) -> Update:
             result=result,
             options=options(a.result.options) if a.result.HasField("options") else None,
         )
-    return Update(r.version, options=pushed)
+    return Update(r.version, options=pushed, view=seen)
 
 
 def move_message(
@@ -130,11 +172,14 @@ def move_message(
 
 
 def _start(name: str, after_version: int | None, resend: list[str]) -> game_pb2.PlayGameRequest:
-    # Options with their hint and answers with the mover's view: what the
-    # session's callers read (the server sends neither unless asked). The
-    # moves sent again are named: the server answers each once, in place of
-    # its events, and pushes no options before their answers.
-    start = game_pb2.PlayGameStart(name=name, hints=True, answer_views=True, resend=resend)
+    # Options with their hint (and, pushed with moves, the seat's view) and
+    # answers with the mover's view: what the session's callers read (the
+    # server sends none of them unless asked). The moves sent again are
+    # named: the server answers each once, in place of its events, and
+    # pushes no options before their answers.
+    start = game_pb2.PlayGameStart(
+        name=name, hints=True, answer_views=True, option_views=True, resend=resend
+    )
     if after_version is not None:
         start.after_version = after_version
     return game_pb2.PlayGameRequest(start=start)
@@ -321,17 +366,21 @@ class AsyncSession(AsyncIterator[Update]):
             self._resume.take(update)
             return update
 
-    async def play(self, choose: Choose) -> m.GameView | None:
+    async def play(self, choose: Choose, on_refused: OnRefused | None = None) -> m.GameView | None:
         """Plays the seat to the end of its match from the options pushed
-        (``choose``: the move to make from them); the seat's last view."""
-        view = self.seat.last_view
+        (``choose``: the move to make from them and the seat's view at
+        their version; ``on_refused``: told of each move the game refused
+        for having been overtaken, play going on from the next options; any
+        other refusal is raised); the seat's last view."""
+        player = _Player(self.seat, on_refused)
         async for update in self:
-            legal, view = _policy(update, view)
+            legal = player.take(update)
             if update.ends_match:
                 break
             if legal is not None and legal.moves:
-                await self.send(choose(legal, view), expected_version=legal.version)
-        return view
+                move = choose(legal, player.view)
+                player.sent(await self.send(move, expected_version=legal.version), legal)
+        return player.view
 
     async def _next_fallback(self) -> Update:
         answer = self._local.next_answer()
@@ -345,7 +394,9 @@ class AsyncSession(AsyncIterator[Update]):
             pass
         if update.ends_match:
             return update
-        return dataclasses.replace(update, options=await self.seat.legal_moves())
+        legal = await self.seat.legal_moves()
+        view = await self.seat.view() if legal.moves else None
+        return dataclasses.replace(update, options=legal, view=view)
 
 
 class Session(Iterator[Update]):
@@ -472,17 +523,21 @@ class Session(Iterator[Update]):
                 self._outbox.put(None)
             self._outbox = self._responses = None
 
-    def play(self, choose: Choose) -> m.GameView | None:
+    def play(self, choose: Choose, on_refused: OnRefused | None = None) -> m.GameView | None:
         """Plays the seat to the end of its match from the options pushed
-        (``choose``: the move to make from them); the seat's last view."""
-        view = self.seat.last_view
+        (``choose``: the move to make from them and the seat's view at
+        their version; ``on_refused``: told of each move the game refused
+        for having been overtaken, play going on from the next options; any
+        other refusal is raised); the seat's last view."""
+        player = _Player(self.seat, on_refused)
         for update in self:
-            legal, view = _policy(update, view)
+            legal = player.take(update)
             if update.ends_match:
                 break
             if legal is not None and legal.moves:
-                self.send(choose(legal, view), expected_version=legal.version)
-        return view
+                move = choose(legal, player.view)
+                player.sent(self.send(move, expected_version=legal.version), legal)
+        return player.view
 
     def _next_fallback(self) -> Update:
         answer = self._local.next_answer()
@@ -496,32 +551,57 @@ class Session(Iterator[Update]):
             pass
         if update.ends_match:
             return update
-        return dataclasses.replace(update, options=self.seat.legal_moves())
+        legal = self.seat.legal_moves()
+        view = self.seat.view() if legal.moves else None
+        return dataclasses.replace(update, options=legal, view=view)
 
 
-def _policy(
-    update: Update, view: m.GameView | None
-) -> tuple[mv.LegalMoves | None, m.GameView | None]:
-    """The options an update leaves the seat with (None: none new), and its view."""
-    if update.error is not None:
-        raise update.error
-    if update.snapshot is not None:
-        view = update.snapshot
-    if update.result is not None:
-        view = update.result.view
-        return update.result.legal_moves, view
-    return update.options, view
+class _Player:
+    """What a seat's player keeps between updates: the seat's view, and the
+    options each move it sent was chosen from (told back with its refusal)."""
+
+    def __init__(self, seat: Any, on_refused: OnRefused | None) -> None:
+        self.seat = seat
+        self.view: m.GameView | None = seat.last_view
+        self.on_refused = on_refused
+        self.chosen: dict[str, mv.LegalMoves] = {}
+
+    def sent(self, request_id: str, legal: mv.LegalMoves) -> None:
+        self.chosen[request_id] = legal
+
+    def take(self, update: Update) -> mv.LegalMoves | None:
+        """The options an update leaves the seat with (None: none new), the
+        view that came with them kept; a refusal of a move overtaken is
+        told to ``on_refused``, any other raised."""
+        chosen = self.chosen.pop(update.request_id, None)
+        if update.error is not None:
+            if not overtaken(update.error):
+                raise update.error
+            if self.on_refused is not None and chosen is not None:
+                self.on_refused(update.error, chosen)
+            return None
+        seen = update.snapshot or update.view
+        if update.result is not None:
+            seen = update.result.view
+        if seen is not None:
+            self.view = self.seat.last_view = with_known_variant(seen, self.seat.last_view)
+        if update.result is not None:
+            return update.result.legal_moves
+        return update.options
 
 
-def play_seat(seat: Seat, choose: Choose) -> m.GameView | None:
+def play_seat(seat: Seat, choose: Choose, on_refused: OnRefused | None = None) -> m.GameView | None:
     """Plays ``seat`` to the end of its match from what its session pushes
-    (``choose``: the move to make from the seat's options); the seat's last
-    view."""
+    (``choose``: the move to make from the seat's options and its view at
+    their version; ``on_refused``: told of each move overtaken by the game,
+    see :meth:`Session.play`); the seat's last view."""
     with seat.session() as session:
-        return session.play(choose)
+        return session.play(choose, on_refused)
 
 
-async def play_seat_async(seat: AsyncSeat, choose: Choose) -> m.GameView | None:
+async def play_seat_async(
+    seat: AsyncSeat, choose: Choose, on_refused: OnRefused | None = None
+) -> m.GameView | None:
     """:func:`play_seat` for asyncio."""
     async with seat.session() as session:
-        return await session.play(choose)
+        return await session.play(choose, on_refused)

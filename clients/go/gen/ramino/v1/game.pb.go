@@ -2502,7 +2502,12 @@ type SeatOptions struct {
 	// The moves the seat may make; empty when it is not its turn.
 	Moves []*Move `protobuf:"bytes,3,rep,name=moves,proto3" json:"moves,omitempty"`
 	// With `moves`: the meld search on the seat's hand.
-	Hint          *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	Hint *Hint `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
+	// The seat's view at `version`, as a move's answer has it (no deck, the
+	// variant by name): set only on a session that asked for `option_views`
+	// (PlayGameStart), in options pushed with moves in them; an answer's
+	// options leave it unset (its result has the view).
+	View          *GameView `protobuf:"bytes,5,opt,name=view,proto3" json:"view,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2561,6 +2566,13 @@ func (x *SeatOptions) GetMoves() []*Move {
 func (x *SeatOptions) GetHint() *Hint {
 	if x != nil {
 		return x.Hint
+	}
+	return nil
+}
+
+func (x *SeatOptions) GetView() *GameView {
+	if x != nil {
+		return x.View
 	}
 	return nil
 }
@@ -3071,7 +3083,12 @@ type PlayGameStart struct {
 	// INVALID_ARGUMENT SESSION_RESEND before anything is sent or played.
 	// A resent move not named here may come twice: as events, and in its
 	// answer.
-	Resend        []string `protobuf:"bytes,6,rep,name=resend,proto3" json:"resend,omitempty"`
+	Resend []string `protobuf:"bytes,6,rep,name=resend,proto3" json:"resend,omitempty"`
+	// Options pushed with moves in them (with an event, or alone) carry the
+	// seat's view at their version (`SeatOptions.view`): the table the moves
+	// are for, the discard pile's top (the card TakeDiscard takes) included.
+	// Unset: the view is left out, and not built for this session.
+	OptionViews   bool `protobuf:"varint,7,opt,name=option_views,json=optionViews,proto3" json:"option_views,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3146,6 +3163,13 @@ func (x *PlayGameStart) GetResend() []string {
 		return x.Resend
 	}
 	return nil
+}
+
+func (x *PlayGameStart) GetOptionViews() bool {
+	if x != nil {
+		return x.OptionViews
+	}
+	return false
 }
 
 // A session's request that plays no move: it changes what the session
@@ -6783,12 +6807,13 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\vlegal_moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\n" +
 	"legalMoves\x12#\n" +
 	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\x120\n" +
-	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptions\"\x95\x01\n" +
+	"\aoptions\x18\x05 \x01(\v2\x16.ramino.v1.SeatOptionsR\aoptions\"\xbe\x01\n" +
 	"\vSeatOptions\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12\x17\n" +
 	"\x04turn\x18\x02 \x01(\x05H\x00R\x04turn\x88\x01\x01\x12%\n" +
 	"\x05moves\x18\x03 \x03(\v2\x0f.ramino.v1.MoveR\x05moves\x12#\n" +
-	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hintB\a\n" +
+	"\x04hint\x18\x04 \x01(\v2\x0f.ramino.v1.HintR\x04hint\x12'\n" +
+	"\x04view\x18\x05 \x01(\v2\x13.ramino.v1.GameViewR\x04viewB\a\n" +
 	"\x05_turn\"\xa1\x01\n" +
 	"\x10WatchGameRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
@@ -6820,14 +6845,15 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05knock\x18\v \x01(\v2\x17.ramino.v1.KnockRequestH\x00R\x05knock\x12E\n" +
 	"\raccept_layout\x18\f \x01(\v2\x1e.ramino.v1.AcceptLayoutRequestH\x00R\facceptLayout\x12*\n" +
 	"\x03ask\x18\r \x01(\v2\x16.ramino.v1.PlayGameAskH\x00R\x03askB\t\n" +
-	"\amessage\"\xcc\x01\n" +
+	"\amessage\"\xef\x01\n" +
 	"\rPlayGameStart\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
 	"\rafter_version\x18\x02 \x01(\x03H\x00R\fafterVersion\x88\x01\x01\x12\x1a\n" +
 	"\bsnapshot\x18\x03 \x01(\bR\bsnapshot\x12\x14\n" +
 	"\x05hints\x18\x04 \x01(\bR\x05hints\x12!\n" +
 	"\fanswer_views\x18\x05 \x01(\bR\vanswerViews\x12\x16\n" +
-	"\x06resend\x18\x06 \x03(\tR\x06resendB\x10\n" +
+	"\x06resend\x18\x06 \x03(\tR\x06resend\x12!\n" +
+	"\foption_views\x18\a \x01(\bR\voptionViewsB\x10\n" +
 	"\x0e_after_version\"\x87\x01\n" +
 	"\vPlayGameAsk\x12\x19\n" +
 	"\x05hints\x18\x01 \x01(\bH\x00R\x05hints\x88\x01\x01\x12&\n" +
@@ -7292,135 +7318,136 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	39,  // 32: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
 	52,  // 33: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
 	64,  // 34: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
-	65,  // 35: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	69,  // 36: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	47,  // 37: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
-	39,  // 38: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
-	43,  // 39: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
-	15,  // 40: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
-	17,  // 41: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
-	19,  // 42: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
-	22,  // 43: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
-	24,  // 44: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
-	26,  // 45: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
-	28,  // 46: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
-	30,  // 47: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
-	32,  // 48: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
-	34,  // 49: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
-	36,  // 50: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
-	44,  // 51: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
-	65,  // 52: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
-	69,  // 53: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
-	46,  // 54: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
-	39,  // 55: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
-	38,  // 56: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
-	94,  // 57: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
-	69,  // 58: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
-	65,  // 59: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
-	0,   // 60: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
-	52,  // 61: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	64,  // 62: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	39,  // 63: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
-	53,  // 64: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	54,  // 65: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	55,  // 66: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	56,  // 67: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	57,  // 68: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	58,  // 69: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	59,  // 70: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	60,  // 71: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	61,  // 72: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	62,  // 73: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	63,  // 74: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	21,  // 75: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	93,  // 76: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	21,  // 77: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	95,  // 78: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	96,  // 79: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	97,  // 80: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	62,  // 81: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	52,  // 82: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
-	2,   // 83: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	98,  // 84: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	97,  // 85: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	67,  // 86: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	68,  // 87: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	97,  // 88: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
-	3,   // 89: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	91,  // 90: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	66,  // 91: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 92: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	99,  // 93: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	70,  // 94: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	71,  // 95: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	72,  // 96: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	73,  // 97: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	74,  // 98: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	76,  // 99: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	77,  // 100: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	78,  // 101: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	79,  // 102: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	80,  // 103: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	81,  // 104: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	82,  // 105: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	83,  // 106: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	84,  // 107: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	85,  // 108: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	86,  // 109: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	87,  // 110: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	88,  // 111: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	89,  // 112: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	90,  // 113: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	92,  // 114: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	4,   // 115: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	91,  // 116: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	21,  // 117: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	93,  // 118: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	21,  // 119: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	75,  // 120: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	7,   // 121: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	9,   // 122: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	11,  // 123: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	13,  // 124: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	15,  // 125: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	17,  // 126: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	19,  // 127: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	22,  // 128: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	24,  // 129: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	26,  // 130: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	28,  // 131: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	30,  // 132: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	32,  // 133: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	34,  // 134: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	36,  // 135: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	40,  // 136: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	50,  // 137: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	48,  // 138: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	42,  // 139: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
-	8,   // 140: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	10,  // 141: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	12,  // 142: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	14,  // 143: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	16,  // 144: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	18,  // 145: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	20,  // 146: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	23,  // 147: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	25,  // 148: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	27,  // 149: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	29,  // 150: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	31,  // 151: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	33,  // 152: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	35,  // 153: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	37,  // 154: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	41,  // 155: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	51,  // 156: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	49,  // 157: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	45,  // 158: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
-	140, // [140:159] is the sub-list for method output_type
-	121, // [121:140] is the sub-list for method input_type
-	121, // [121:121] is the sub-list for extension type_name
-	121, // [121:121] is the sub-list for extension extendee
-	0,   // [0:121] is the sub-list for field type_name
+	65,  // 35: ramino.v1.SeatOptions.view:type_name -> ramino.v1.GameView
+	65,  // 36: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	69,  // 37: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	47,  // 38: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	39,  // 39: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
+	43,  // 40: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
+	15,  // 41: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
+	17,  // 42: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
+	19,  // 43: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
+	22,  // 44: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
+	24,  // 45: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
+	26,  // 46: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
+	28,  // 47: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
+	30,  // 48: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
+	32,  // 49: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
+	34,  // 50: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
+	36,  // 51: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
+	44,  // 52: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
+	65,  // 53: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
+	69,  // 54: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
+	46,  // 55: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
+	39,  // 56: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
+	38,  // 57: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
+	94,  // 58: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
+	69,  // 59: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	65,  // 60: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	0,   // 61: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
+	52,  // 62: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	64,  // 63: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	39,  // 64: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
+	53,  // 65: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	54,  // 66: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	55,  // 67: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	56,  // 68: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	57,  // 69: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	58,  // 70: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	59,  // 71: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	60,  // 72: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	61,  // 73: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	62,  // 74: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	63,  // 75: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	21,  // 76: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	93,  // 77: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	21,  // 78: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	95,  // 79: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	96,  // 80: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	97,  // 81: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	62,  // 82: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	52,  // 83: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	2,   // 84: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
+	98,  // 85: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	97,  // 86: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	67,  // 87: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	68,  // 88: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	97,  // 89: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	3,   // 90: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
+	91,  // 91: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	66,  // 92: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	0,   // 93: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	99,  // 94: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	70,  // 95: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	71,  // 96: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	72,  // 97: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	73,  // 98: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	74,  // 99: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	76,  // 100: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	77,  // 101: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	78,  // 102: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	79,  // 103: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	80,  // 104: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	81,  // 105: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	82,  // 106: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	83,  // 107: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	84,  // 108: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	85,  // 109: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	86,  // 110: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	87,  // 111: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	88,  // 112: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	89,  // 113: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	90,  // 114: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	92,  // 115: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	4,   // 116: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	91,  // 117: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	21,  // 118: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	93,  // 119: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	21,  // 120: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	75,  // 121: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	7,   // 122: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	9,   // 123: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	11,  // 124: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	13,  // 125: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	15,  // 126: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	17,  // 127: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	19,  // 128: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	22,  // 129: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	24,  // 130: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	26,  // 131: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	28,  // 132: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	30,  // 133: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	32,  // 134: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	34,  // 135: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	36,  // 136: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	40,  // 137: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	50,  // 138: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	48,  // 139: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	42,  // 140: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	8,   // 141: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	10,  // 142: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	12,  // 143: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	14,  // 144: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	16,  // 145: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	18,  // 146: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	20,  // 147: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	23,  // 148: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	25,  // 149: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	27,  // 150: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	29,  // 151: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	31,  // 152: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	33,  // 153: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	35,  // 154: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	37,  // 155: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	41,  // 156: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	51,  // 157: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	49,  // 158: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	45,  // 159: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	141, // [141:160] is the sub-list for method output_type
+	122, // [122:141] is the sub-list for method input_type
+	122, // [122:122] is the sub-list for extension type_name
+	122, // [122:122] is the sub-list for extension extendee
+	0,   // [0:122] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }

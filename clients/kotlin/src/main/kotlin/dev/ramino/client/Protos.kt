@@ -298,6 +298,10 @@ public val ramino.v1.GameOuterClass.SeatOptionsOrBuilder.turnOrNull: Int?
 public val ramino.v1.GameOuterClass.SeatOptionsOrBuilder.hintOrNull: ramino.v1.GameOuterClass.Hint?
     get() = if (hasHint()) getHint() else null
 
+/** `SeatOptions.view`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.SeatOptionsOrBuilder.viewOrNull: ramino.v1.GameOuterClass.GameView?
+    get() = if (hasView()) getView() else null
+
 /** `WatchGameRequest.afterVersion`, or null when it is not set. */
 public val ramino.v1.GameOuterClass.WatchGameRequestOrBuilder.afterVersionOrNull: Long?
     get() = if (hasAfterVersion()) getAfterVersion() else null

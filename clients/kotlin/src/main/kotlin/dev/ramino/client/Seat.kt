@@ -175,17 +175,25 @@ public class Seat internal constructor(
         }
 
     internal fun keep(result: MoveResult): MoveResult {
-        if (!result.hasView()) return result
-        var view = result.view
+        if (result.hasView()) keep(result.view)
+        return result
+    }
+
+    /**
+     * Keeps [view] as the seat's last, with the variant's parameters and the
+     * deck of the view before it (a move's answer and the options a session
+     * pushes leave them out: they never change in a game).
+     */
+    internal fun keep(view: GameView) {
         val known = lastView
-        if (known != null) {
+        lastView = if (known == null) {
+            view
+        } else {
             val b = view.toBuilder()
             if (!view.variant.hasParameters() && known.hasVariant()) b.setVariant(known.variant)
             if (view.deckCount == 0) b.addAllDeck(known.deckList)
-            view = b.build()
+            b.build()
         }
-        lastView = view
-        return result
     }
 
     private companion object {

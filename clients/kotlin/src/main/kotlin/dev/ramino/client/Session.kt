@@ -230,9 +230,10 @@ public class Session internal constructor(
      */
     private fun open(): Channel<PlayGameRequest> {
         val channel = Channel<PlayGameRequest>(Channel.UNLIMITED)
-        // Options with their hint and answers with the mover's view: what the
-        // session's callers read (the server sends neither unless asked).
-        val start = PlayGameStart.newBuilder().setName(seat.name).setHints(true).setAnswerViews(true)
+        // Options with their hint (and, pushed with moves, the seat's view) and
+        // answers with the mover's view: what the session's callers read (the
+        // server sends none of them unless asked).
+        val start = PlayGameStart.newBuilder().setName(seat.name).setHints(true).setAnswerViews(true).setOptionViews(true)
         last?.let { start.setAfterVersion(it) }
         synchronized(lock) {
             start.addAllResend(unanswered.keys)
@@ -273,6 +274,8 @@ public class Session internal constructor(
             }
             is SessionUpdate.Options -> {}
         }
+        // Options pushed with moves carry the seat's view at their version.
+        if (update !is SessionUpdate.Snapshot) update.options?.takeIf { it.hasView() }?.let { seat.keep(it.view) }
         matchEnded = matchEnded || update.endsMatch
     }
 
@@ -334,20 +337,30 @@ public class Session internal constructor(
     /**
      * Plays the seat to the end of its match from what the session pushes:
      * on each update bringing options with moves, [choose] (given them and
-     * the seat's last view) picks the move to send at their version (null:
-     * none). A move overtaken by another (a stale version, a turn passed,
-     * the match over) is dropped, since the options that follow say what to
-     * do; any other refusal is thrown. Answers the seat's last view.
+     * the seat's view at their version: the table they are for, the top of
+     * its discard pile the card TakeDiscard takes) picks the move to send at
+     * their version (null: none). A move overtaken by another (a stale
+     * version, as when a turn timer's bot played first, a turn passed, the
+     * match over: [overtaken]) is told to [onRefused] with the options it
+     * was chosen from, and play goes on from the options that follow; any
+     * other refusal (an illegal move) is thrown. Answers the seat's last view.
      */
-    public suspend fun play(choose: (SeatOptions, GameView?) -> Move?): GameView? {
+    public suspend fun play(
+        onRefused: (RaminoException, SeatOptions) -> Unit = { _, _ -> },
+        choose: suspend (SeatOptions, GameView?) -> Move?,
+    ): GameView? {
+        val chosen = HashMap<String, SeatOptions>() // by request id: told back with a refusal
         takeWhile { !it.endsMatch }.collect { update ->
             if (update is SessionUpdate.Refused) {
-                if (overtaken(update.error)) return@collect
-                throw update.error
+                val from = chosen.remove(update.requestId)
+                if (!overtaken(update.error)) throw update.error
+                from?.let { onRefused(update.error, it) }
+                return@collect
             }
+            if (update is SessionUpdate.Answer) chosen.remove(update.requestId)
             val legal = update.options ?: return@collect
             if (legal.movesCount == 0) return@collect
-            choose(legal, seat.lastView)?.let { send(it, expectedVersion = legal.version) }
+            choose(legal, seat.lastView)?.let { chosen[send(it, expectedVersion = legal.version)] = legal }
         }
         return seat.lastView
     }
@@ -361,13 +374,18 @@ public class Session internal constructor(
         override fun fillInStackTrace(): Throwable = this
     }
 
-    internal companion object {
-        /** Refusals after which newer options are on their way: a version moved on, a turn passed, the match over. */
-        fun overtaken(e: RaminoException): Boolean =
+    public companion object {
+        /**
+         * Whether a refused move was overtaken by the game, the next options
+         * saying what to do: its version was stale (another move came first:
+         * a bot, a turn timer, a unary call), the turn had passed, the match
+         * was over.
+         */
+        public fun overtaken(e: RaminoException): Boolean =
             e is RaminoException.Aborted || e.reason == Reasons.NOT_YOUR_TURN || e.reason == Reasons.MATCH_OVER
 
         /** A move as a session's message: its unary request, the session's game implied. */
-        fun moveMessage(move: Move, requestId: String, expectedVersion: Long?): PlayGameRequest {
+        internal fun moveMessage(move: Move, requestId: String, expectedVersion: Long?): PlayGameRequest {
             val m = PlayGameRequest.newBuilder()
             when (move.moveCase) {
                 MoveCase.DRAW_FROM_STOCK -> m.setDrawFromStock(

@@ -79,20 +79,21 @@ public object Bot {
     /**
      * Plays [seat] until its match ends from what its session pushes (the
      * answers' and the pushed options: no GetLegalMoves), choosing with
-     * [strategy] (given the options and the seat's last view), and answers
-     * the seat's final view. A move overtaken by another (a stale version,
-     * a turn passed) is dropped and play goes on from the options that
-     * follow (see [Session.play]). Against a server without PlayGame
-     * (UNIMPLEMENTED) it plays as [play] does, with the unary moves and the
-     * seat's watch.
+     * [strategy] (given the options and the seat's view at their version),
+     * and answers the seat's final view. A move overtaken by another (a
+     * stale version, a turn passed) is told to [onRefused] and play goes on
+     * from the options that follow (see [Session.play]). Against a server
+     * without PlayGame (UNIMPLEMENTED) it plays as [play] does, with the
+     * unary moves and the seat's watch.
      */
     public suspend fun playSession(
         seat: Seat,
-        strategy: (SeatOptions, GameView?) -> Move? = { options, _ -> choose(options) },
+        onRefused: (RaminoException, SeatOptions) -> Unit = { _, _ -> },
+        strategy: suspend (SeatOptions, GameView?) -> Move? = { options, _ -> choose(options) },
     ): GameView {
         val session = seat.session()
         try {
-            session.play(strategy)
+            session.play(onRefused, strategy)
         } catch (e: RaminoException) {
             if (e.code != Status.Code.UNIMPLEMENTED) throw e
             return play(seat)
