@@ -4,9 +4,10 @@
 connection) and, in this process, one :class:`~ramino_client.AsyncClient`
 that creates ``--games`` two-seat games, joins both seats of each, and plays
 every seat on its own PlayGame session from the options the server pushes
-(``play_seat_async``, a simple policy: draw, meld, lay off, the hinted
-discard), every game to its end. It prints games finished, moves, refusals,
-moves/s, the server's CPU a move and the connections the client opened.
+(``AsyncSession.play``, as ``play_seat_async`` does; a simple policy: draw,
+meld, lay off, the hinted discard), every game to its end. It prints games
+finished, moves, refusals, sessions reopened, moves/s, the server's CPU a
+move and the connections the client opened.
 
 Beside it, the baseline: the same number of sessions opened on one
 connection, as the SDK did before it spread its streams (a client whose
@@ -47,7 +48,6 @@ from ramino_client import (
     ServiceError,
     TakeDiscard,
     TurnOverDiscardPile,
-    play_seat_async,
 )
 
 GO_SDK = Path(__file__).resolve().parent.parent / "clients" / "go"
@@ -84,6 +84,7 @@ class Farm:
     server_cpu: float = 0.0
     client_cpu: float = 0.0
     connections: int = 0
+    reopened: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,10 +145,13 @@ async def farm(address: str, server_pid: int, spec: Spec) -> Farm:
             return choose(legal, view)
 
         async def play(seat: AsyncSeat) -> None:
-            try:
-                await play_seat_async(seat, counted)
-            except ServiceError as e:
-                out.refusals[e.reason] += 1
+            # play_seat_async's own steps, the session kept to count its reopenings
+            async with seat.session() as session:
+                try:
+                    await session.play(counted)
+                except ServiceError as e:
+                    out.refusals[e.reason] += 1
+                out.reopened += session.reconnects
 
         cpu0, client0, t0 = load.tree_cpu(server_pid), time.process_time(), time.perf_counter()
         await asyncio.gather(*(play(seat) for seat in seats))
@@ -177,6 +181,7 @@ def report(games: int, before: Farm | None, after: Farm) -> None:
             f"{f.sessions:,}",
             f"{f.connections}",
             refused(f),
+            f"{f.reopened}",
             f"{f.games_finished} of {games}",
             f"{f.moves:,}",
             f"{f.seconds:.1f} s",
@@ -189,6 +194,7 @@ def report(games: int, before: Farm | None, after: Farm) -> None:
         "sessions (seats)",
         "connections the client opened",
         "sessions refused",
+        "sessions reopened",
         "games played to their end",
         "moves",
         "wall time",

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,6 +29,7 @@ import (
 	"github.com/ramino/ramino/clients/go/bot"
 	raminov1 "github.com/ramino/ramino/clients/go/gen/ramino/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 )
 
 func main() {
@@ -41,6 +43,7 @@ func main() {
 type farm struct {
 	games, finished int
 	moves           atomic.Int64
+	opened          atomic.Int64 // PlayGame streams opened: a session's first and its reopenings
 	refusals        map[string]int
 	seconds         float64
 	serverCPU       float64 // seconds; negative when not measured
@@ -52,35 +55,56 @@ func run(args []string) error {
 	games := fs.Int("games", 500, "two-seat games, both seats played by this process")
 	variant := fs.String("variant", "rummy", "the games' variant")
 	rounds := fs.Int("rounds", 1, "rounds a match (max_rounds)")
+	clients := fs.Int("clients", 1, "clients the games are shared between (each its own connections)")
 	pid := fs.Int("server-pid", 0, "the server's process id, to read its CPU from /proc (0: not measured)")
 	timeout := fs.Duration("timeout", 30*time.Minute, "gives up after this long")
+	stall := fs.Duration("stall", time.Minute, "gives up when no move was sent for this long, naming the seats left")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *games < 1 || *rounds < 1 {
-		return fmt.Errorf("-games and -rounds must be at least 1, not %d and %d", *games, *rounds)
+	if *games < 1 || *rounds < 1 || *clients < 1 {
+		return fmt.Errorf("-games, -rounds and -clients must be at least 1, not %d, %d and %d", *games, *rounds, *clients)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	out := &farm{games: *games, refusals: map[string]int{}, serverCPU: -1}
-	client, err := ramino.NewClient(*server, ramino.WithDialOptions(grpc.WithChainStreamInterceptor(out.countMoves)))
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	seats, err := seatsOf(ctx, client, *games, *variant, int32(*rounds))
-	if err != nil {
-		return err
+	var seats []*ramino.Seat
+	for i := range *clients {
+		client, err := ramino.NewClient(*server, ramino.WithDialOptions(grpc.WithChainStreamInterceptor(out.countMoves)))
+		if err != nil {
+			return err
+		}
+		defer client.Close()
+		share := *games / *clients
+		if i < *games%*clients {
+			share++
+		}
+		some, err := seatsOf(ctx, client, share, *variant, int32(*rounds))
+		if err != nil {
+			return err
+		}
+		seats = append(seats, some...)
 	}
 	cpu0, _ := processCPU(*pid)
 	start := time.Now()
+	playing, stop := context.WithCancel(ctx)
+	defer stop()
+	go out.watchdog(playing, stop, *stall)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	left := map[*ramino.Seat]bool{}
+	for _, seat := range seats {
+		left[seat] = true
+	}
 	for _, seat := range seats {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := bot.PlaySession(ctx, seat); err != nil {
+			_, err := bot.PlaySession(playing, seat)
+			mu.Lock()
+			delete(left, seat)
+			mu.Unlock()
+			if err != nil && playing.Err() == nil {
 				reason := ramino.Reason(err)
 				if reason == "" {
 					reason = err.Error()
@@ -95,6 +119,14 @@ func run(args []string) error {
 	out.seconds = time.Since(start).Seconds()
 	if cpu1, ok := processCPU(*pid); ok {
 		out.serverCPU = cpu1 - cpu0
+	}
+	for seat := range left {
+		view, err := seat.View(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("stalled: %s seat %d at version %d, turn %d, %v\n",
+			seat.Name, seat.Number, view.GetVersion(), view.GetTurn(), view.GetStatus())
 	}
 	for i := 0; i < len(seats); i += 2 {
 		view, err := seats[i].View(ctx)
@@ -141,6 +173,26 @@ func seatsOf(ctx context.Context, c *ramino.Client, games int, variant string, r
 	return seats, errors.Join(errs...)
 }
 
+// watchdog ends the play (stop) when no move was sent for stall.
+func (f *farm) watchdog(ctx context.Context, stop context.CancelFunc, stall time.Duration) {
+	last, since := f.moves.Load(), time.Now()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if n := f.moves.Load(); n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) > stall {
+			stop()
+			return
+		}
+	}
+}
+
 // countMoves counts the moves sent on sessions (every message but a start).
 func (f *farm) countMoves(
 	ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string,
@@ -150,6 +202,7 @@ func (f *farm) countMoves(
 	if err != nil || !strings.HasSuffix(method, "/PlayGame") {
 		return s, err
 	}
+	f.opened.Add(1)
 	return &counted{ClientStream: s, moves: &f.moves}, nil
 }
 
@@ -157,6 +210,22 @@ type counted struct {
 	grpc.ClientStream
 	moves *atomic.Int64
 }
+
+// RecvMsg notes why a session's stream ended, when not at its end.
+func (c *counted) RecvMsg(m any) error {
+	err := c.ClientStream.RecvMsg(m)
+	if err != nil && !errors.Is(err, io.EOF) {
+		endings.Lock()
+		endings.by[status.Code(err).String()+" "+status.Convert(err).Message()]++
+		endings.Unlock()
+	}
+	return err
+}
+
+var endings = struct {
+	sync.Mutex
+	by map[string]int
+}{by: map[string]int{}}
 
 func (c *counted) SendMsg(m any) error {
 	if r, ok := m.(*raminov1.PlayGameRequest); ok && r.GetStart() == nil {
@@ -199,6 +268,10 @@ func (f *farm) print(seats int) {
 	sort.Strings(reasons)
 	fmt.Printf("  sessions (seats)            %d\n", seats)
 	fmt.Printf("  sessions refused            %d %s\n", refused, strings.Join(reasons, ", "))
+	fmt.Printf("  sessions reopened           %d\n", f.opened.Load()-int64(seats))
+	for why, n := range endings.by {
+		fmt.Printf("    a stream ended by %s: %d\n", why, n)
+	}
 	fmt.Printf("  games played to their end   %d of %d\n", f.finished, f.games)
 	fmt.Printf("  moves                       %d\n", moves)
 	fmt.Printf("  wall time                   %.1f s\n", f.seconds)
