@@ -181,7 +181,7 @@ def report(games: int, before: Farm | None, after: Farm) -> None:
             f"{f.sessions:,}",
             f"{f.connections}",
             refused(f),
-            f"{f.reopened}",
+            f"{f.reopened}" if f.moves else "-",
             f"{f.games_finished} of {games}",
             f"{f.moves:,}",
             f"{f.seconds:.1f} s",
