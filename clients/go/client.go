@@ -93,6 +93,7 @@ type config struct {
 	balancing   string
 	dialOptions []grpc.DialOption
 	onRetry     func(RetryEvent)
+	perConn     int
 }
 
 // Option configures a Client.
@@ -128,12 +129,20 @@ func WithDialOptions(opts ...grpc.DialOption) Option {
 	return func(c *config) { c.dialOptions = append(c.dialOptions, opts...) }
 }
 
+// WithStreamsPerConnection sets how many streams (watches, sessions, ticket
+// waits) the client puts on one connection before it dials another
+// (DefaultStreamsPerConnection by default); keep it below the server's
+// --max-streams-per-connection.
+func WithStreamsPerConnection(n int) Option { return func(c *config) { c.perConn = n } }
+
 // OnRetry calls hook before each retry of a unary call (for logs or metrics).
 func OnRetry(hook func(RetryEvent)) Option { return func(c *config) { c.onRetry = hook } }
 
-// Client is a connection to a Ramino server, safe for concurrent use.
+// Client is a connection to a Ramino server, safe for concurrent use. Its
+// streams spread over more connections as they fill (see
+// WithStreamsPerConnection), so one client may play any number of seats.
 type Client struct {
-	conn  *grpc.ClientConn
+	conns *conns
 	game  raminov1.GameServiceClient
 	rules raminov1.RulesServiceClient
 	match raminov1.MatchServiceClient
@@ -144,7 +153,10 @@ type Client struct {
 // "localhost:50051", "dns:///ramino-grpc.games:50051" or
 // "ipv4:10.0.0.1:50051,10.0.0.2:50051".
 func NewClient(target string, opts ...Option) (*Client, error) {
-	cfg := config{timeout: 10 * time.Second, retry: DefaultRetry, balancing: "round_robin"}
+	cfg := config{
+		timeout: 10 * time.Second, retry: DefaultRetry, balancing: "round_robin",
+		perConn: DefaultStreamsPerConnection,
+	}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -173,19 +185,22 @@ func NewClient(target string, opts ...Option) (*Client, error) {
 			grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"`+cfg.balancing+`":{}}]}`),
 			grpc.WithDisableServiceConfig())
 	}
-	conn, err := grpc.NewClient(target, append(dial, cfg.dialOptions...)...)
+	dial = append(dial, cfg.dialOptions...)
+	conns, err := newConns(cfg.perConn, func() (*grpc.ClientConn, error) {
+		return grpc.NewClient(target, dial...)
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.conn = conn
-	c.game = raminov1.NewGameServiceClient(conn)
-	c.rules = raminov1.NewRulesServiceClient(conn)
-	c.match = raminov1.NewMatchServiceClient(conn)
+	c.conns = conns
+	c.game = raminov1.NewGameServiceClient(conns)
+	c.rules = raminov1.NewRulesServiceClient(conns)
+	c.match = raminov1.NewMatchServiceClient(conns)
 	return c, nil
 }
 
-// Close closes the connection.
-func (c *Client) Close() error { return c.conn.Close() }
+// Close closes the client's connections.
+func (c *Client) Close() error { return c.conns.close() }
 
 // CallerKey is the key that scopes this client's request ids.
 func (c *Client) CallerKey() string { return c.cfg.callerKey }

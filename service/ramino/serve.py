@@ -298,8 +298,9 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "--max-streams-per-connection",
         int,
         100,
-        "open WatchGame streams of one client connection; more are "
-        "RESOURCE_EXHAUSTED (TOO_MANY_STREAMS)",
+        "open streams (WatchGame and PlayGame sessions alike) of one client "
+        "connection; more are RESOURCE_EXHAUSTED (TOO_MANY_STREAMS). The SDKs "
+        "open another connection past 50 of their own",
     ),
     (
         "--watch-queue",

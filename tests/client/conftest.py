@@ -60,10 +60,14 @@ class ThreadServer:
         seed: int | None = None,
         players: PlayerVerifier | None = None,
         tls: ServerTls | None = None,
+        streams_per_connection: int = 100,
     ) -> None:
         """``players``: the verifier of player tokens, for a server that knows
-        players; ``tls``: serve TLS (mutual TLS with a client CA) from these files."""
+        players; ``tls``: serve TLS (mutual TLS with a client CA) from these
+        files; ``streams_per_connection``: the server's
+        ``--max-streams-per-connection``."""
         self._players = players
+        self._streams_per_connection = streams_per_connection
         self._tls = tls
         self._store_url = store
         self._bot_delay = bot_delay
@@ -95,7 +99,12 @@ class ThreadServer:
             await app.start()
             self._running = await create_server(
                 f"127.0.0.1:{self.port}",
-                GameServicer(app, TokenIssuer(SECRET), self._players),
+                GameServicer(
+                    app,
+                    TokenIssuer(SECRET),
+                    self._players,
+                    max_streams_per_connection=self._streams_per_connection,
+                ),
                 tls=self._tls,
             )
             self.port = self._running.port

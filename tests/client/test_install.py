@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -127,3 +128,52 @@ def test_ramino_play_from_the_play_extra(sdk_venv: Path, server: ThreadServer) -
     assert played.returncode == 0, played.stderr
     assert "Started games/" in played.stdout and "You resign." in played.stdout
     assert "Game over" in played.stdout
+
+
+FRAGMENT = "fragment"
+"""The word after a block's language that marks it a fragment: ```` ```python
+fragment ```` (a piece of a larger program, not meant to compile alone), left
+out of the type check. Used sparingly: an example a user copies compiles."""
+
+
+def readme_blocks(readme: Path, languages: tuple[str, ...]) -> list[str]:
+    """The code blocks of ``readme`` in these languages (a fence's first word),
+    but the fragments."""
+    blocks = []
+    for match in re.finditer(r"^```(\S*)([^\n]*)\n(.*?)^```", readme.read_text(), re.M | re.S):
+        language, rest, code = match.groups()
+        if language in languages and FRAGMENT not in rest.split():
+            blocks.append(code)
+    return blocks
+
+
+def test_the_readme_blocks_are_read_but_fragments(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "```python\nx: int = 1\n```\n\n```\npip install\n```\n"
+        "```python fragment\nseat.discard(card)\n```\n```py\ny = 2\n```\n"
+    )
+    assert readme_blocks(readme, ("python", "py")) == ["x: int = 1\n", "y = 2\n"]
+
+
+def test_the_readmes_python_examples_type_check_strictly(sdk_venv: Path, tmp_path: Path) -> None:
+    """Every ```python block of the SDK's README, each a module of its own,
+    passes ``mypy --strict`` against the SDK as installed (its py.typed and
+    stubs, the virtualenv's packages)."""
+    examples = readme_blocks(ROOT / "clients" / "python" / "README.md", ("python", "py"))
+    assert len(examples) >= 2
+    for i, code in enumerate(examples):
+        (tmp_path / f"readme_example_{i}.py").write_text(code)
+    checked = subprocess.run(
+        [
+            sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+            "--python-executable", str(sdk_venv / "bin" / "python"),
+            *sorted(p.name for p in tmp_path.glob("readme_example_*.py")),
+        ],
+        cwd=tmp_path,  # no configuration of this checkout's
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -175,3 +175,15 @@ def test_a_bad_queues_file_is_refused_naming_what_is_wrong(
         parse("--quick-queues", str(path))
     err = capsys.readouterr().err
     assert "--quick-queues" in err and says in err, err
+
+
+def test_the_streams_per_connection_help_names_sessions_and_the_sdks_share() -> None:
+    """--max-streams-per-connection counts PlayGame sessions as well as
+    WatchGame streams (issue 35), and the SDKs keep below it."""
+    parser = argparse.ArgumentParser()
+    serve.add_parser(parser.add_subparsers())
+    sub = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    helps = {s: a.help for a in sub._actions for s in a.option_strings}
+    text = helps["--max-streams-per-connection"] or ""
+    assert "WatchGame and PlayGame sessions alike" in text
+    assert "TOO_MANY_STREAMS" in text and "The SDKs open another connection past 50" in text

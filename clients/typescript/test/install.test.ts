@@ -38,6 +38,48 @@ function importsReached(dir: string, entry: string): Set<string> {
   return reached;
 }
 
+/**
+ * The word after a block's language that marks it a fragment (```` ```ts
+ * fragment ````: a piece of a larger program, not meant to compile alone),
+ * left out of the type check. Used sparingly: an example a user copies compiles.
+ */
+const FRAGMENT = "fragment";
+
+/** The README's code blocks in these languages (a fence's first word), but the fragments. */
+export function readmeBlocks(readme: string, languages: readonly string[]): { language: string; code: string }[] {
+  const blocks = [];
+  for (const m of readme.matchAll(/^```(\S*)([^\n]*)\n([\s\S]*?)^```/gm)) {
+    const [, language = "", rest = "", code = ""] = m;
+    if (languages.includes(language) && !rest.split(/\s+/).includes(FRAGMENT)) blocks.push({ language, code });
+  }
+  return blocks;
+}
+
+/**
+ * Every ts and js block of the README, each a module of its own in the
+ * scratch project that installed the package, passes `tsc --strict` (js
+ * blocks with `--checkJs`) against the package as installed.
+ */
+function typeCheckReadme(project: string): void {
+  const blocks = readmeBlocks(readFileSync(join(PACKAGE, "README.md"), "utf8"), ["ts", "typescript", "js", "javascript"]);
+  assert.ok(blocks.length >= 4, `the README's blocks: ${blocks.length}`);
+  const files = blocks.map(({ language, code }, i) => {
+    const file = `readme${i}.${language.startsWith("t") ? "ts" : "mjs"}`;
+    writeFileSync(join(project, file), code);
+    return file;
+  });
+  const tsc = join(PACKAGE, "node_modules/typescript/bin/tsc");
+  const options = ["--strict", "--noEmit", "--allowJs", "--checkJs", "--skipLibCheck", "--target", "es2022"];
+  const modules = ["--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node"];
+  const typeRoots = ["--typeRoots", join(PACKAGE, "node_modules/@types")];
+  try {
+    execFileSync(process.execPath, [tsc, ...options, ...modules, ...typeRoots, ...files], { cwd: project, encoding: "utf8" });
+  } catch (e) {
+    const out = e as { stdout?: string };
+    assert.fail(`the README's examples do not type-check:\n${out.stdout ?? String(e)}`);
+  }
+}
+
 /** The ```js blocks of the README: the examples users copy (a game each). */
 function readmeExamples(): string[] {
   const readme = readFileSync(join(PACKAGE, "README.md"), "utf8");
@@ -46,7 +88,15 @@ function readmeExamples(): string[] {
   return examples;
 }
 
-test("the packed tarball installs into a scratch project and runs the README's examples with plain node", () => {
+test("the README's blocks are read, but fragments", () => {
+  const readme = "```ts\nconst a = 1;\n```\n```\nnpm install\n```\n```ts fragment\nseat.play(m);\n```\n```js\nlet b;\n```\n";
+  assert.deepEqual(readmeBlocks(readme, ["ts", "js"]), [
+    { language: "ts", code: "const a = 1;\n" },
+    { language: "js", code: "let b;\n" },
+  ]);
+});
+
+test("the packed tarball installs into a scratch project, runs the README's examples with plain node, and type-checks them strictly", () => {
   const packs = scratchDir("pack");
   // dist/ is built by `npm test` before the tests run: pack it as it is.
   const packed = JSON.parse(
@@ -83,6 +133,7 @@ test("the packed tarball installs into a scratch project and runs the README's e
     }
     assert.match(lines.at(-1) ?? "", /^winners: \d+(, \d+)*; scores: -?\d+\/-?\d+$/);
   }
+  typeCheckReadme(project);
 
   // The browser entry, as installed, reaches no Node-only module.
   const installed = join(project, "node_modules/@ramino/client/dist");

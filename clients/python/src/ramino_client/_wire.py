@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import threading
 import uuid
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -24,6 +25,8 @@ from ramino_client.v1 import game_pb2, rules_pb2
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
+Ch = TypeVar("Ch")
+Call = TypeVar("Call")
 
 DEFAULT_TARGET = "localhost:50051"
 
@@ -59,6 +62,130 @@ def channel_options(
             ("grpc.service_config_disable_resolution", 1),
         ]
     return [*opts, *options]
+
+
+STREAMS_PER_CONNECTION = 50
+"""Streams (watches, sessions, ticket waits) a client puts on one connection
+before it opens another. The server refuses a connection's streams past its
+``--max-streams-per-connection`` (100 by default) with ``TOO_MANY_STREAMS``;
+half of it leaves room for the streams a client has closed and the server
+has not yet let go of."""
+
+CONNECTION_ARG = "ramino.connection"
+"""The channel argument that numbers a client's extra connections: gRPC
+shares one connection between every channel of equal settings in a process,
+so channels that differ by it alone get connections of their own."""
+
+
+class _OpenStreams:
+    """The streams open on each connection of the process, as the SDK counts
+    them: by the channels' settings and the connection's number. Clients of
+    equal settings share gRPC's connections, so they share these counts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # the blocking client's calls end in gRPC's threads
+        self._open: dict[tuple[Hashable, int], int] = {}
+
+    def take(self, settings: Hashable, most: int) -> int:
+        """The first connection of these settings with fewer than ``most``
+        streams open (counting from 0, the clients' first), its stream
+        counted."""
+        with self._lock:
+            number = 0
+            while self._open.get((settings, number), 0) >= most:
+                number += 1
+            self._open[(settings, number)] = self._open.get((settings, number), 0) + 1
+            return number
+
+    def give_back(self, settings: Hashable, number: int) -> None:
+        with self._lock:
+            key = (settings, number)
+            left = self._open.get(key, 1) - 1
+            if left > 0:
+                self._open[key] = left
+            else:
+                self._open.pop(key, None)
+
+    def count(self, settings: Hashable) -> dict[int, int]:
+        """The streams open on each connection of these settings."""
+        with self._lock:
+            return {n: k for (s, n), k in self._open.items() if s == settings}
+
+
+OPEN_STREAMS = _OpenStreams()
+
+
+class StreamChannels(Generic[Ch]):
+    """Where a client's streams go: the first connection (its unary calls')
+    until it holds ``most`` streams, then the next, opened when first needed,
+    so that no connection reaches the server's per-connection limit
+    (``--max-streams-per-connection``) however many seats a process plays.
+
+    A connection is counted by the whole process (:data:`OPEN_STREAMS`), as
+    gRPC shares it; a stream's place is taken when it is opened and given
+    back when gRPC ends it. A client given its own channel (``channel=``)
+    puts every stream on it: its settings are not known."""
+
+    def __init__(
+        self,
+        first: Ch,
+        make: Callable[[Sequence[tuple[str, Any]]], Ch] | None,
+        options: Sequence[tuple[str, Any]],
+        settings: Hashable,
+        most: int,
+    ) -> None:
+        """``make`` opens a channel with these options (None: only ``first``);
+        ``settings`` names what makes two clients' channels share
+        connections (their target, options and credentials)."""
+        if most < 1:
+            raise ValueError(f"streams_per_connection must be at least 1, not {most}")
+        self._channels: list[Ch] = [first]
+        self._lock = threading.Lock()  # the blocking client opens streams from many threads
+        self._make = make
+        self._options = list(options)
+        self.settings = settings
+        self.most = most
+
+    def open(
+        self, start: Callable[[Ch], Call], on_end: Callable[[Call, Callable[[], None]], None]
+    ) -> Call:
+        """The stream ``start`` opens on the channel whose connection has
+        room, its place given back through ``on_end`` (which registers the
+        function to call when the stream ends)."""
+        if self._make is None:
+            return start(self._channels[0])
+        number = OPEN_STREAMS.take(self.settings, self.most)
+        once = threading.Lock()
+
+        def give_back() -> None:
+            if once.acquire(blocking=False):
+                OPEN_STREAMS.give_back(self.settings, number)
+
+        try:
+            with self._lock:
+                while number >= len(self._channels):
+                    extra = len(self._channels)
+                    self._channels.append(self._make([*self._options, (CONNECTION_ARG, extra)]))
+                channel = self._channels[number]
+            call = start(channel)
+        except BaseException:
+            give_back()
+            raise
+        on_end(call, give_back)
+        return call
+
+    @property
+    def channels(self) -> tuple[Ch, ...]:
+        """Every channel opened, the first included (to close them)."""
+        return tuple(self._channels)
+
+
+def channel_settings(
+    target: str, options: Sequence[tuple[str, Any]], credentials: object | None
+) -> Hashable:
+    """What makes gRPC share a connection between two channels: their target,
+    options and credentials (the same object: gRPC compares them so)."""
+    return (target, repr(list(options)), None if credentials is None else id(credentials))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ client (every call awaited, ``watch()`` an async iterator)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
@@ -28,6 +28,13 @@ __all__ = ["AsyncClient", "AsyncSeat", "AsyncRules", "AsyncWatch"]
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
+
+
+StreamCall = TypeVar("StreamCall", bound=grpc.aio.Call)
+
+
+def _end_async(call: grpc.aio.Call, give_back: Callable[[], None]) -> None:
+    call.add_done_callback(lambda _: give_back())
 
 
 def _code(error: grpc.RpcError) -> grpc.StatusCode:
@@ -57,15 +64,24 @@ class AsyncClient:
         player_token: str | None = None,
         caller_key: str | None = None,
         load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
+        streams_per_connection: int = _wire.STREAMS_PER_CONNECTION,
     ) -> None:
         """See :class:`ramino_client.Client`: the same options."""
         opts = _wire.channel_options(load_balancing, options)
-        if channel is not None:
-            self._channel = channel
-        elif credentials is not None:
-            self._channel = grpc.aio.secure_channel(target, credentials, options=opts)
-        else:
-            self._channel = grpc.aio.insecure_channel(target, options=opts)
+
+        def make(o: Sequence[tuple[str, Any]]) -> grpc.aio.Channel:
+            if credentials is not None:
+                return grpc.aio.secure_channel(target, credentials, options=o)
+            return grpc.aio.insecure_channel(target, options=o)
+
+        self._channel = make(opts) if channel is None else channel
+        self._streams = _wire.StreamChannels(
+            self._channel,
+            make if channel is None else None,
+            opts,
+            _wire.channel_settings(target, opts, credentials),
+            streams_per_connection,
+        )
         self.target = target
         self.timeout = timeout
         self.retry = retry
@@ -76,7 +92,8 @@ class AsyncClient:
         """Quick play: tickets, ratings, leaderboards, histories (needs ``player_token``)."""
 
     async def close(self) -> None:
-        await self._channel.close()
+        for channel in self._streams.channels:
+            await channel.close()
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -115,10 +132,22 @@ class AsyncClient:
         self, request: game_pb2.WatchGameRequest, token: str | None
     ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
         rpc = _wire.WATCH_GAME
-        method = self._channel.unary_stream(
-            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
-        )
-        return method(request, metadata=_wire.auth(token) + self._identity)
+
+        def start(
+            channel: grpc.aio.Channel,
+        ) -> grpc.aio.UnaryStreamCall[game_pb2.WatchGameRequest, game_pb2.WatchGameResponse]:
+            method = channel.unary_stream(
+                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+            )
+            return method(request, metadata=_wire.auth(token) + self._identity)
+
+        return self.open_stream(start)
+
+    def open_stream(self, start: Callable[[grpc.aio.Channel], StreamCall]) -> StreamCall:
+        """The stream ``start`` opens on a channel with room for it (see
+        :class:`~ramino_client._wire.StreamChannels`): watches, sessions and
+        ticket waits go through it."""
+        return self._streams.open(start, _end_async)
 
     # --- lobby --------------------------------------------------------------
 

@@ -453,10 +453,11 @@ class Quick:
 
     def _stream(self, rpc: _wire.Rpc[Any, Any], request: Any) -> Iterator[TicketUpdate]:
         c = self._client
-        method = c._channel.unary_stream(
-            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+        call = c.open_stream(
+            lambda channel: channel.unary_stream(
+                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+            )(request, metadata=c._identity)
         )
-        call = method(request, metadata=c._identity)
         try:
             for message in call:
                 yield _update(message.update)
@@ -589,10 +590,11 @@ class AsyncQuick:
 
     async def _stream(self, rpc: _wire.Rpc[Any, Any], request: Any) -> AsyncIterator[TicketUpdate]:
         c = self._client
-        method = c._channel.unary_stream(
-            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+        call = c.open_stream(
+            lambda channel: channel.unary_stream(
+                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+            )(request, metadata=c._identity)
         )
-        call = method(request, metadata=c._identity)
         try:
             while (message := await call.read()) is not grpc.aio.EOF:
                 yield _update(message.update)  # type: ignore[attr-defined]

@@ -282,12 +282,14 @@ class AsyncSession(AsyncIterator[Update]):
     async def _open(self) -> Any:
         if self._call is None:
             client = self.seat.client
-            method = client._channel.stream_stream(
-                PLAY_GAME,
-                request_serializer=game_pb2.PlayGameRequest.SerializeToString,
-                response_deserializer=game_pb2.PlayGameResponse.FromString,
+            metadata = _wire.auth(self.seat.token) + client._identity
+            self._call = client.open_stream(
+                lambda channel: channel.stream_stream(
+                    PLAY_GAME,
+                    request_serializer=game_pb2.PlayGameRequest.SerializeToString,
+                    response_deserializer=game_pb2.PlayGameResponse.FromString,
+                )(metadata=metadata)
             )
-            self._call = method(metadata=_wire.auth(self.seat.token) + client._identity)
             resend = list(self._resume.unanswered)
             await self._call.write(_start(self.seat.name, self._resume.last_version, resend))
             for pending in list(self._resume.unanswered.values()):
@@ -444,15 +446,14 @@ class Session(Iterator[Update]):
                 for pending in list(self._resume.unanswered.values()):
                     outbox.put(pending)
                 client = self.seat.client
-                method = client._channel.stream_stream(
-                    PLAY_GAME,
-                    request_serializer=game_pb2.PlayGameRequest.SerializeToString,
-                    response_deserializer=game_pb2.PlayGameResponse.FromString,
-                )
+                metadata = _wire.auth(self.seat.token) + client._identity
                 self._outbox = outbox
-                self._responses = method(
-                    iter(outbox.get, None),
-                    metadata=_wire.auth(self.seat.token) + client._identity,
+                self._responses = client.open_stream(
+                    lambda channel: channel.stream_stream(
+                        PLAY_GAME,
+                        request_serializer=game_pb2.PlayGameRequest.SerializeToString,
+                        response_deserializer=game_pb2.PlayGameResponse.FromString,
+                    )(iter(outbox.get, None), metadata=metadata)
                 )
             return self._responses
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
@@ -27,6 +27,15 @@ __all__ = ["Client", "Seat", "Rules", "Watch"]
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
+
+
+StreamCall = TypeVar("StreamCall")
+
+
+def _end_blocking(call: object, give_back: Callable[[], None]) -> None:
+    """``give_back`` called when the stream ``call`` ends (at once if it has)."""
+    if not cast(grpc.Call, call).add_callback(give_back):
+        give_back()
 
 
 def _code(error: grpc.RpcError) -> grpc.StatusCode:
@@ -55,6 +64,7 @@ class Client:
         player_token: str | None = None,
         caller_key: str | None = None,
         load_balancing: str | None = _wire.DEFAULT_LOAD_BALANCING,
+        streams_per_connection: int = _wire.STREAMS_PER_CONNECTION,
     ) -> None:
         """``timeout`` bounds each call (not a watch); ``retry`` is used on
         UNAVAILABLE; ``channel`` replaces the one made from ``target``.
@@ -67,14 +77,28 @@ class Client:
         ``target`` may name several servers: ``dns:///ramino-grpc.NAMESPACE:50051``
         (a headless Service: every ready pod's address) or
         ``ipv4:10.0.0.1:50051,10.0.0.2:50051``; ``load_balancing`` (gRPC's
-        policy name, ``round_robin`` by default) spreads the calls over them."""
+        policy name, ``round_robin`` by default) spreads the calls over them.
+
+        ``streams_per_connection``: the streams (watches, sessions, ticket
+        waits) put on one connection before another is opened, below the
+        server's ``--max-streams-per-connection``; connections are counted
+        for the whole process, as gRPC shares them between clients of equal
+        settings (see :class:`~ramino_client._wire.StreamChannels`)."""
         opts = _wire.channel_options(load_balancing, options)
-        if channel is not None:
-            self._channel = channel
-        elif credentials is not None:
-            self._channel = grpc.secure_channel(target, credentials, options=opts)
-        else:
-            self._channel = grpc.insecure_channel(target, options=opts)
+
+        def make(o: Sequence[tuple[str, Any]]) -> grpc.Channel:
+            if credentials is not None:
+                return grpc.secure_channel(target, credentials, options=o)
+            return grpc.insecure_channel(target, options=o)
+
+        self._channel = make(opts) if channel is None else channel
+        self._streams = _wire.StreamChannels(
+            self._channel,
+            make if channel is None else None,
+            opts,
+            _wire.channel_settings(target, opts, credentials),
+            streams_per_connection,
+        )
         self.target = target
         self.timeout = timeout
         self.retry = retry
@@ -85,7 +109,8 @@ class Client:
         """Quick play: tickets, ratings, leaderboards, histories (needs ``player_token``)."""
 
     def close(self) -> None:
-        self._channel.close()
+        for channel in self._streams.channels:
+            channel.close()
 
     def __enter__(self) -> Client:
         return self
@@ -124,10 +149,20 @@ class Client:
         self, request: game_pb2.WatchGameRequest, token: str | None
     ) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
         rpc = _wire.WATCH_GAME
-        method = self._channel.unary_stream(
-            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
-        )
-        return method(request, metadata=_wire.auth(token) + self._identity)
+
+        def start(channel: grpc.Channel) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
+            method = channel.unary_stream(
+                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+            )
+            return method(request, metadata=_wire.auth(token) + self._identity)
+
+        return self.open_stream(start)
+
+    def open_stream(self, start: Callable[[grpc.Channel], StreamCall]) -> StreamCall:
+        """The stream ``start`` opens on a channel with room for it (see
+        :class:`~ramino_client._wire.StreamChannels`): watches, sessions and
+        ticket waits go through it."""
+        return self._streams.open(start, _end_blocking)
 
     # --- lobby --------------------------------------------------------------
 
