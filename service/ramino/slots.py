@@ -28,6 +28,10 @@ class CountedSlots(Generic[K]):
         """The open streams of ``key``."""
         return self._open.get(key, 0)
 
+    def counts(self) -> dict[K, int]:
+        """The open streams of every key holding one (a copy)."""
+        return dict(self._open)
+
     def take(self, key: K, limit: int, refused: Callable[[int], Exception]) -> None:
         """Takes one of ``key``'s ``limit`` slots, or raises ``refused(open)``
         (``open``: the streams ``key`` holds) when all are taken."""

@@ -72,7 +72,7 @@ async def test_two_hundred_sessions_of_one_process_are_all_served() -> None:
                 assert answer.result is not None
 
         await asyncio.gather(*(first_turn(i) for i in range(len(seats))))
-        per_peer = dict(servicer._streams)
+        per_peer = servicer._streams.counts()
         assert sum(per_peer.values()) == 202
         assert max(per_peer.values()) == STREAMS_PER_CONNECTION
         assert len(per_peer) == 5  # 202 streams, 50 to a connection
@@ -96,7 +96,7 @@ async def test_a_closed_stream_gives_its_place_back() -> None:
                 await anext(watch)
             settings = client._streams.settings
             assert OPEN_STREAMS.count(settings) == {0: 3, 1: 1}
-            assert sorted(servicer._streams.values()) == [1, 3]
+            assert sorted(servicer._streams.counts().values()) == [1, 3]
             for watch in watches[:2]:
                 await watch.aclose()
             while OPEN_STREAMS.count(settings) != {0: 1, 1: 1}:

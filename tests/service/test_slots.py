@@ -51,3 +51,15 @@ def test_a_with_block_gives_its_slot_back_however_it_ends() -> None:
     with pytest.raises(Busy), slots.slot("peer", 0, refused):
         pass  # a limit of 0 refuses before the block runs
     assert len(slots) == 0
+
+
+def test_counts_gives_every_key_holding_a_slot_as_a_copy() -> None:
+    slots: CountedSlots[str] = CountedSlots()
+    slots.take("a", 3, ValueError)
+    slots.take("a", 3, ValueError)
+    slots.take("b", 3, ValueError)
+    seen = slots.counts()
+    assert seen == {"a": 2, "b": 1}
+    seen["a"] = 0
+    slots.give_back("b")
+    assert slots.counts() == {"a": 2}
