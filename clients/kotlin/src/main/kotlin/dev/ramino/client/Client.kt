@@ -19,6 +19,7 @@ import kotlinx.coroutines.delay
 import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.catch
+import kotlinx.coroutines.flow.emitAll
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.withContext
 import ramino.v1.GameOuterClass.CancelGameRequest
@@ -103,6 +104,11 @@ public class Tls(
  *   address a name resolves to, as for a headless Kubernetes service); null for grpc's default.
  * @property configure a last say on the channel builder (keepalive, executors, interceptors).
  * @property onRetry told before each retry.
+ * @property streamsPerConnection the most streams (watches, sessions, ticket waits) one
+ *   connection carries before the client opens another to the same target: the server
+ *   allows 100 a connection by default (`--max-streams-per-connection`), and lets go of a
+ *   closed stream a moment after the client. A client made on a caller's [Channel] puts
+ *   every stream on it.
  */
 public data class ClientOptions(
     val timeout: Duration = 10.seconds,
@@ -113,7 +119,11 @@ public data class ClientOptions(
     val loadBalancing: String? = "round_robin",
     val configure: ((ManagedChannelBuilder<*>) -> Unit)? = null,
     val onRetry: ((RetryEvent) -> Unit)? = null,
+    val streamsPerConnection: Int = DEFAULT_STREAMS_PER_CONNECTION,
 )
+
+/** The streams one connection carries by default before a client opens another. */
+public const val DEFAULT_STREAMS_PER_CONNECTION: Int = 50
 
 /** A seat asked for at creation: a person (by name; "" for anyone) or a server bot. */
 public fun person(name: String): SeatConfig = SeatConfig.newBuilder().setPlayerName(name).build()
@@ -195,12 +205,24 @@ public class RaminoClient private constructor(
     private val owned: ManagedChannel?,
     public val channel: Channel,
     public val options: ClientOptions,
+    target: String?,
 ) : Closeable {
     /** A client of the server at [target] ("host:port", or any grpc target such as "dns:///name:port"), over OkHttp. */
     public constructor(target: String, options: ClientOptions = ClientOptions()) :
-        this(open(target, options), options)
+        this(open(target, options), options, target)
 
-    private constructor(channel: ManagedChannel, options: ClientOptions) : this(channel, channel, options)
+    private constructor(channel: ManagedChannel, options: ClientOptions, target: String) :
+        this(channel, channel, options, target)
+
+    init {
+        require(options.streamsPerConnection >= 1) {
+            "RaminoClient: streamsPerConnection is at least 1, not ${options.streamsPerConnection}"
+        }
+    }
+
+    /** The connections its streams go on: the first is [channel], more opened as they fill. */
+    internal val streams: StreamChannels =
+        StreamChannels(channel, target?.let { t -> { open(t, options) } }, options.streamsPerConnection)
 
     /** The caller key this client sends. */
     public val callerKey: String = options.callerKey ?: newCallerKey()
@@ -224,13 +246,17 @@ public class RaminoClient private constructor(
     override fun close() {
         closing.complete(Unit)
         owned?.shutdownNow()
+        streams.shutdownNow()
     }
 
-    /** [close], then suspends (no thread blocked) until the channel has terminated, at most [timeout]. */
+    /** [close], then suspends (no thread blocked) until the channels have terminated, at most [timeout]. */
     public suspend fun closeAndWait(timeout: Duration = 5.seconds) {
         close()
-        val channel = owned ?: return
-        withContext(Dispatchers.IO) { channel.awaitTermination(timeout.inWholeMilliseconds, TimeUnit.MILLISECONDS) }
+        val channels = listOfNotNull(owned) + streams.opened()
+        withContext(Dispatchers.IO) {
+            val until = System.nanoTime() + timeout.inWholeNanoseconds
+            for (c in channels) c.awaitTermination(maxOf(0L, until - System.nanoTime()), TimeUnit.NANOSECONDS)
+        }
     }
 
     /** Completes when [close] is called: what a watch or session being collected ends on. */
@@ -277,8 +303,14 @@ public class RaminoClient private constructor(
 
     /** A server stream of any method, with the client's identity and [token]; errors are [RaminoException]s. Not retried. */
     public fun <Req : Any, Resp : Any> stream(method: MethodDescriptor<Req, Resp>, request: Req, token: String? = null): Flow<Resp> =
-        ClientCalls.serverStreamingRpc(channel, method, request, CallOptions.DEFAULT, headers(token))
-            .catch { e -> throw (if (e is Exception) RaminoException.from(e) else null) ?: e }
+        flow {
+            val place = streams.take()
+            try {
+                emitAll(ClientCalls.serverStreamingRpc(place.channel, method, request, CallOptions.DEFAULT, headers(token)))
+            } finally {
+                place.close()
+            }
+        }.catch { e -> throw (if (e is Exception) RaminoException.from(e) else null) ?: e }
 
     /** A new game; bot seats are filled at once. Sent with a fresh request id unless [GameSpec.requestId]. */
     public suspend fun createGame(spec: GameSpec): CreatedGame {
@@ -427,7 +459,7 @@ public class RaminoClient private constructor(
 
         /** A client on a channel the caller made and keeps (its close leaves the channel open). */
         public fun onChannel(channel: Channel, options: ClientOptions = ClientOptions()): RaminoClient =
-            RaminoClient(null, channel, options)
+            RaminoClient(null, channel, options, null)
 
         internal fun retryable(code: Status.Code): Boolean =
             code == Status.Code.UNAVAILABLE || code == Status.Code.CANCELLED

@@ -284,11 +284,12 @@ public class Session internal constructor(
         var delays = client.options.retry.delays()
         while (!over()) {
             val channel = open()
+            val place = client.streams.take()
             var failure: RaminoException? = null
             try {
                 untilClosed(client, closing) {
                     ClientCalls.bidiStreamingRpc(
-                        client.channel,
+                        place.channel,
                         GameServiceGrpc.getPlayGameMethod(),
                         channel.consumeAsFlow(),
                         CallOptions.DEFAULT,
@@ -321,6 +322,7 @@ public class Session internal constructor(
                 if (!GameWatch.resumable(refused)) throw refused
                 failure = refused
             } finally {
+                place.close()
                 dropped(channel)
             }
             // The stream ended or dropped: over once the match has ended and
