@@ -3,31 +3,15 @@
 // opens the link, gives her name and sits at the same table; once the table
 // is dealt, the link opens nothing for a third person.
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
-import { Servers } from "./servers.mjs";
-
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-const PLAYER_SECRET = "browser-test-player-token-secret-32-bytes!";
-
-function playerToken(player) {
-  const b64 = (text) => Buffer.from(text).toString("base64url");
-  const now = Math.floor(Date.now() / 1000);
-  const body = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64(JSON.stringify({ sub: player, iat: now, exp: now + 600 }))}`;
-  return `${body}.${createHmac("sha256", PLAYER_SECRET).update(body).digest("base64url")}`;
-}
+import { CHROMIUM, playerToken, serversWithPlayers } from "./servers.mjs";
 
 let servers;
 let browser;
 
 before(async () => {
-  const probe = new Servers();
-  const secret = join(probe.dir, "player-secret");
-  writeFileSync(secret, PLAYER_SECRET);
-  servers = await new Servers(["--player-token-secret-file", secret]).start();
+  servers = await serversWithPlayers();
   browser = await chromium.launch({ executablePath: CHROMIUM });
 });
 

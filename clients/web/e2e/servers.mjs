@@ -1,8 +1,9 @@
 // A real `ramino serve` (sqlite store) and `ramino gateway` (Envoy) serving
 // the built page, both from the project's .venv, on free loopback ports.
 import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { once } from "node:events";
-import { mkdtempSync, openSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -10,6 +11,27 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dirname, "../../..");
 const VENV = process.env.RAMINO_VENV ?? join(ROOT, ".venv");
 const RAMINO = join(VENV, "bin", "ramino");
+
+/** Debian's chromium, where it is installed. */
+export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+
+const PLAYER_SECRET = "browser-test-player-token-secret-32-bytes!";
+
+/** The host's player token of `player` (HS256 over PLAYER_SECRET, ten minutes). */
+export function playerToken(player) {
+  const b64 = (text) => Buffer.from(text).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const body = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64(JSON.stringify({ sub: player, iat: now, exp: now + 600 }))}`;
+  return `${body}.${createHmac("sha256", PLAYER_SECRET).update(body).digest("base64url")}`;
+}
+
+/** Started servers that know players by the tokens of {@link playerToken}. */
+export async function serversWithPlayers() {
+  const probe = new Servers();
+  const secret = join(probe.dir, "player-secret");
+  writeFileSync(secret, PLAYER_SECRET);
+  return new Servers(["--player-token-secret-file", secret]).start();
+}
 
 export function freePort() {
   return new Promise((ok, fail) => {
