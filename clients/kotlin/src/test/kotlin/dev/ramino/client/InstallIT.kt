@@ -30,10 +30,27 @@ class InstallIT {
         return out.replace(ANSI, "") // Maven 3.8's console colours, even in batch mode
     }
 
-    private fun readmeExample(): String {
+    private fun readmeBlocks(): List<String> {
         val readme = File(REPO, "clients/kotlin/README.md").readText()
-        return Regex("```kotlin\n(.*?)```", RegexOption.DOT_MATCHES_ALL).find(readme)?.groupValues?.get(1)
-            ?: error("no kotlin block in clients/kotlin/README.md")
+        return Regex("```kotlin\n(.*?)```", RegexOption.DOT_MATCHES_ALL).findAll(readme).map { it.groupValues[1] }.toList()
+    }
+
+    private fun readmeExample(): String = readmeBlocks().firstOrNull() ?: error("no kotlin block in clients/kotlin/README.md")
+
+    /** The README's seat player (its second block), as a function of a seat the scratch project calls. */
+    private fun readmeSeatPlayer(): String {
+        val block = readmeBlocks().getOrNull(1) ?: error("no second kotlin block in clients/kotlin/README.md")
+        check("Bot.playSession" in block) { "the README's second kotlin block is not the seat player:\n$block" }
+        return """
+            import dev.ramino.client.GameView
+            import dev.ramino.client.Seat
+            import dev.ramino.client.bot.Bot
+
+            suspend fun readmeSeatPlayer(seat: Seat): GameView {
+            ${block.prependIndent("    ")}
+                return mine
+            }
+        """.trimIndent()
     }
 
     @Test
@@ -48,6 +65,7 @@ class InstallIT {
         File(scratch, "src/main/kotlin").mkdirs()
         File(scratch, "src/main/kotlin/Main.kt").writeText(readmeExample())
         File(scratch, "src/main/kotlin/EveryVariant.kt").writeText(EVERY_VARIANT)
+        File(scratch, "src/main/kotlin/SeatPlayer.kt").writeText(readmeSeatPlayer())
         File(scratch, "pom.xml").writeText(scratchPom(version))
 
         val deps = File(scratch, "deps.txt")
@@ -145,7 +163,9 @@ class InstallIT {
                     for (variant in listOf("ramino51", "rami51", "rummy", "gin")) {
                         val oneRound = VariantParameters.newBuilder().setMaxRounds(1).build()
                         val game = client.createGame(GameSpec(variant, listOf(person("kt"), greedyBot()), oneRound))
-                        val view = Bot.playSession(client.joinGame(game.name, "kt"))
+                        val seat = client.joinGame(game.name, "kt")
+                        // The README's seat player in gin; the SDK's bot in the others.
+                        val view = if (variant == "gin") readmeSeatPlayer(seat) else Bot.playSession(seat)
                         println("${'$'}variant: ${'$'}{view.status}")
                     }
                 }
