@@ -317,8 +317,14 @@ class Pod:
             await asyncio.sleep(0.05)
         else:
             self.killed = True
+            with self.log.open("ab") as out:
+                out.write(f"kubelet: {self.grace:g} s after SIGTERM, SIGKILL\n".encode())
             process.kill()
         self.exit_code = await asyncio.to_thread(process.wait)
+
+    def tail(self, lines: int = 15) -> str:
+        """The last ``lines`` of the pod's log, for a failure's message."""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
     async def terminate(self) -> None:
         """Out of the endpoints, then the process stopped."""

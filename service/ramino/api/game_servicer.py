@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from ramino import logs, reasons
+from ramino import logs, reasons, tasks
 from ramino.api import convert
 from ramino.api.auth import PlayerVerifier, TokenIssuer, bearer
 from ramino.api.claims import Claims
@@ -83,9 +83,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.app.begin_shutdown()
 
     async def close(self) -> None:
-        for ending in list(self._endings):
-            ending.cancel()  # the server has stopped: its calls are gone
-        await asyncio.gather(*self._endings, return_exceptions=True)
+        await tasks.stop(list(self._endings))  # the server has stopped: its calls are gone
         await self.app.close()
 
     @staticmethod
@@ -408,9 +406,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     ender.handed(item.version)
                     await context.write(message)
             finally:
-                reader.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await reader
+                await tasks.stop([reader])
 
     async def GetLegalMoves(  # noqa: N802
         self, request: game_pb2.GetLegalMovesRequest, context: Context

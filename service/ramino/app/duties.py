@@ -25,6 +25,7 @@ from typing import Protocol
 
 import structlog
 
+from ramino import tasks
 from ramino.app.log import HostedGame
 from ramino.bots import Bot, SearchBot, make_bot
 from ramino.bots.search import Decision
@@ -156,14 +157,7 @@ class Duties:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"duties {game_id}")
 
     async def stop(self) -> None:
-        tasks = list(self._tasks.values())
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await tasks.stop([*self._tasks.values(), self._sweeper])
         self._tasks.clear()
 
     def _bot(self, game_id: str, seed: int, seat: int, kind: str) -> Bot:
@@ -238,7 +232,8 @@ class Duties:
         delay = game.last_at + timer - self._clock()
         if delay > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), min(delay, LEASE_SECONDS / 2))
+                async with asyncio.timeout(min(delay, LEASE_SECONDS / 2)):
+                    await wake.wait()
             return True
         stand_in = self._bot(game_id, game.header.seed, seat, "greedy")
         await self._app.act_for(

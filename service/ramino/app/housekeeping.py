@@ -4,11 +4,11 @@ time, archived first when asked."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 import structlog
 
+from ramino import tasks
 from ramino.app.table import GameTable
 from ramino.store import Entry
 
@@ -23,10 +23,7 @@ class Housekeeping:
         self._janitor: asyncio.Task[None] | None = None
 
     async def stop(self) -> None:
-        if self._janitor is not None:
-            self._janitor.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._janitor
+        await tasks.stop([self._janitor])
 
     async def start(self, retention: float | None = None, archive_dir: str | None = None) -> None:
         """With ``retention`` seconds, starts the expiry of finished games

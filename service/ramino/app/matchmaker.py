@@ -49,7 +49,7 @@ from typing import Any
 import structlog
 
 import ramino
-from ramino import reasons
+from ramino import reasons, tasks
 from ramino.app.clauses import allows, checked_band, checked_clauses, checked_numbers
 from ramino.app.lobby import Lobby, checked_name
 from ramino.app.log import END_EVENTS, Header, HostedGame, SeatSpec, log_event
@@ -538,15 +538,11 @@ class Matchmaker:
             self._task = asyncio.create_task(self._run(), name="matchmaker")
 
     async def stop(self) -> None:
-        """Ends the passes: the flag ends the loop even where a cancellation
-        is lost (``asyncio.wait_for`` and a store's client may swallow one
-        that lands as they finish), the cancel ends the pass in progress."""
+        """Ends the passes: the flag ends the loop, the cancel the pass in
+        progress (again where one is lost: :mod:`ramino.tasks`)."""
         task, self._task = self._task, None
         self._stopping = True
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await tasks.stop([task])
 
     async def _run(self) -> None:
         while not self._stopping:

@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ramino import reasons
+from ramino import reasons, tasks
 from ramino.app.log import Header, LogEvent, public_entry
 from ramino.app.matchmaker import (
     Matchmaker,
@@ -155,13 +155,9 @@ class Wakes:
                 await asyncio.sleep(1.0)
 
     async def close(self) -> None:
-        tasks = [q.task for q in self._queues.values() if q.task is not None]
+        listening = [q.task for q in self._queues.values()]
         self._queues.clear()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await tasks.stop(listening)
 
 
 class QuickPlay:

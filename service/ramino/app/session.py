@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ramino import reasons as R
+from ramino import tasks
 from ramino.app.fanout import Encode, WatcherTooSlow
 from ramino.app.log import END_EVENTS
 from ramino.app.moves import Moves
@@ -419,11 +420,7 @@ class Session:
                     if options is not None:
                         yield SessionItem(self.last, options=options, hints=self.hints)
         finally:
-            for task in (follower, first):
-                task.cancel()
-            for task in (follower, first):
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            await tasks.stop([follower, first])
             with contextlib.suppress(Exception):
                 await items.aclose()  # type: ignore[attr-defined]
 

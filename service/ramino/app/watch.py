@@ -13,7 +13,6 @@ seconds later is ended by the transport from outside its task
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
@@ -25,6 +24,7 @@ from typing import Any
 import structlog
 
 from ramino import reasons as R
+from ramino import tasks
 from ramino.app.fanout import (
     Backlog,
     Encode,
@@ -136,9 +136,7 @@ class Watch:
     async def stopped(self) -> None:
         """Waits for the feeds stopped by :meth:`begin_shutdown`, and for
         those closed before that are still winding down."""
-        for task in [*self._stopping, *self._dropped]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await tasks.stop([*self._stopping, *self._dropped])
 
     async def watch(
         self,
