@@ -16,7 +16,7 @@ import pytest
 from ramino import reasons
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
-from ramino.v1 import game_pb2
+from ramino.v1 import game_pb2, match_pb2
 
 from tests.service.conftest import CALLER, Harness, auth, reason_of
 from tests.service.test_match_api import Quick, player, serving
@@ -227,6 +227,35 @@ async def test_a_private_table_takes_no_spectators(tables: Quick) -> None:
         )
     )
     assert reason_of(err) == reasons.SPECTATING_DISABLED
+
+
+async def test_a_finished_private_games_record_is_given_to_its_players_only(
+    tables: Quick,
+) -> None:
+    created = await tables.games.CreateGame(two_seats(visibility=PRIVATE), metadata=player("ann"))
+    joined = {}
+    for who in ("ann", "bob"):
+        joined[who] = await tables.games.JoinGame(
+            game_pb2.JoinGameRequest(invite_code=created.invite_code, player_name=who.title()),
+            metadata=player(who),
+        )
+    await tables.games.Resign(
+        game_pb2.ResignRequest(name=created.game.name),
+        metadata=auth(joined["bob"].seat_token) + player("bob"),
+    )
+    ask = match_pb2.GetGameRecordRequest(name=created.game.name)
+    for who in ("ann", "bob"):
+        record = await tables.match.GetGameRecord(ask, metadata=player(who))
+        assert record.name == created.game.name and record.seed and record.events
+    # Anyone else is answered as for a game that does not exist.
+    eve = await refusal(tables.match.GetGameRecord(ask, metadata=player("eve")))
+    nosuch = await refusal(
+        tables.match.GetGameRecord(
+            match_pb2.GetGameRecordRequest(name="games/0123456789abcdef"), metadata=player("eve")
+        )
+    )
+    assert eve.code() == nosuch.code() == grpc.StatusCode.NOT_FOUND
+    assert reason_of(eve) == reason_of(nosuch) == reasons.GAME_NOT_FOUND
 
 
 async def test_an_unknown_visibility_is_refused_and_creates_nothing(harness: Harness) -> None:

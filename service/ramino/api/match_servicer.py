@@ -307,9 +307,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def GetGameRecord(
         self, request: match_pb2.GetGameRecordRequest, context: Context
     ) -> match_pb2.GetGameRecordResponse:
-        self._player(context)
+        player = self._player(context)
         game_id = _name("games", request.name, reasons.BAD_GAME_NAME)
-        record = await self.quick.record(game_id)
+        record = await self.quick.record(game_id, player)
         h = record.header
         msg = match_pb2.GetGameRecordResponse(
             name=f"games/{game_id}",

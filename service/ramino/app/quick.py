@@ -45,6 +45,7 @@ from ramino.app.ratings import Ratings
 from ramino.app.table import GameTable
 from ramino.engine.seen import Seen
 from ramino.errors import GameStateError
+from ramino.store.base import GameNotFound
 from ramino.store.ratings import BoardPage, HistoryEntry, Rating
 from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket, TicketStore
 
@@ -354,9 +355,13 @@ class QuickPlay:
     async def history(self, player_id: str, page_size: int, variant: str) -> list[HistoryEntry]:
         return await self._ratings.history(player_id, page_size, variant)
 
-    async def record(self, game_id: str) -> GameRecord:
-        """The game's whole public record, once it has finished."""
+    async def record(self, game_id: str, player: str) -> GameRecord:
+        """The game's whole public record, once it has finished, for
+        ``player``: a private game's only for a player who sat in it (to
+        anyone else it is no game at all, as its table was)."""
         game = await self._table.load(game_id)
+        if game.header.private and player not in game.player_ids.values():
+            raise GameNotFound(game_id)
         if game.status != "finished":
             raise GameStateError(
                 "a game's record is given once it has finished", reasons.GAME_NOT_FINISHED
