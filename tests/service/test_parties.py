@@ -428,13 +428,14 @@ async def test_a_partys_invitations_are_bounded_and_the_recent_ones_kept() -> No
         await parties.join("p0", party.party_id, sent[0].invitation_id, "Early")
 
 
-async def test_a_party_spans_two_replicas(request: pytest.FixtureRequest) -> None:
-    """Two replicas on one real Redis: the party is made
-    and queued on the first, joined, watched and left on the second; the
-    member's leave on the second cancels the ticket the first queued."""
-    url = request.getfixturevalue("redis_server").url
+@pytest.mark.parametrize("kind", ["redis", "redis-cluster"])
+async def test_a_party_spans_two_replicas(request: pytest.FixtureRequest, kind: str) -> None:
+    """Two replicas on one real Redis (a server, a Cluster): the party is
+    made and queued on the first, joined, watched and left on the second;
+    the member's leave on the second cancels the ticket the first queued."""
+    server = request.getfixturevalue("redis_cluster" if kind == "redis-cluster" else "redis_server")
     prefix = f"test-{uuid.uuid4().hex}:"
-    first, second = (RedisStore(url, prefix=prefix) for _ in range(2))
+    first, second = (RedisStore(server.url, prefix=prefix) for _ in range(2))
     async for one in serving(first):
         async for two in serving(second):
             made = await one.match.CreateParty(

@@ -122,6 +122,11 @@ class Wakes:
     def __init__(self, tickets: TicketStore) -> None:
         self._tickets = tickets
         self._queues: dict[str, _Listener] = {}
+        self._ending: set[asyncio.Task[None]] = set()
+        """Readers whose last stream has gone, until they have ended."""
+        self._stoppers: set[asyncio.Task[None]] = set()
+        """What ends them (:func:`ramino.tasks.stop`: a lost cancellation
+        would leave a reader of a queue nobody follows for ever)."""
 
     @contextlib.contextmanager
     def waker(self, ticket: Ticket) -> Iterator[asyncio.Event]:
@@ -143,7 +148,14 @@ class Wakes:
             if not listener.wakes and self._queues.get(ticket.queue) is listener:
                 del self._queues[ticket.queue]
                 if listener.task is not None:
-                    listener.task.cancel()
+                    self._end(listener.task)
+
+    def _end(self, reader: asyncio.Task[None]) -> None:
+        self._ending.add(reader)
+        reader.add_done_callback(self._ending.discard)
+        stopper = asyncio.create_task(tasks.stop([reader]), name=f"{reader.get_name()} ending")
+        self._stoppers.add(stopper)
+        stopper.add_done_callback(self._stoppers.discard)
 
     async def _listen(self, queue: str, listener: _Listener) -> None:
         while True:
@@ -158,7 +170,8 @@ class Wakes:
     async def close(self) -> None:
         listening = [q.task for q in self._queues.values()]
         self._queues.clear()
-        await tasks.stop(listening)
+        await tasks.stop([*listening, *self._ending])
+        await asyncio.gather(*self._stoppers)
 
 
 class QuickPlay:
