@@ -30,7 +30,6 @@ from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
 from tests.service.test_stores import redis_store
-from tests.support.redis_server import RedisServer
 
 PLAYER_SECRET = b"the-host-s-player-token-secret-32-bytes!"
 FAST = MatchmakerConfig(settle=0.0, bots_after=None, tick=0.02, grace=0.3)
@@ -466,13 +465,14 @@ async def test_a_waiting_stream_reads_nothing_until_its_ticket_changes() -> None
         assert counted.reads - before <= 4  # the wake's read, bob's, and the claim's
 
 
+@pytest.mark.parametrize("kind", ["redis", "redis-cluster"])
 async def test_a_match_made_by_another_replica_is_pushed_over_redis(
-    request: pytest.FixtureRequest,
+    request: pytest.FixtureRequest, kind: str
 ) -> None:
-    """Two replicas on one real Redis: Ann's stream is on the first, Bob's
-    on the second; the match reaches both streams by the queue's changes
-    (their slow looks are 20 s away)."""
-    server: RedisServer = request.getfixturevalue("redis_server")
+    """Two replicas on one real Redis (a server, a Cluster): Ann's stream is
+    on the first, Bob's on the second; the match reaches both streams by the
+    queue's changes (their slow looks are 20 s away)."""
+    server = request.getfixturevalue("redis_cluster" if kind == "redis-cluster" else "redis_server")
     prefix = f"test-{uuid.uuid4().hex}:"
     first, second = (RedisStore(server.url, prefix=prefix) for _ in range(2))
     async for one in serving(first, SLOW_LOOKS, None):
