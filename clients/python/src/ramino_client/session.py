@@ -261,7 +261,10 @@ class AsyncSession(AsyncIterator[Update]):
         self._watch: Any = None
         self.reconnects = 0
         """Times the session's stream was lost (or drained) and opened
-        again after the last version received."""
+        again after the last version received: streams opened after the
+        first (a stream that ended under a move's write and was not needed
+        again is not counted)."""
+        self._opened = False
 
     @property
     def last_version(self) -> int | None:
@@ -281,6 +284,9 @@ class AsyncSession(AsyncIterator[Update]):
 
     async def _open(self) -> Any:
         if self._call is None:
+            if self._opened:
+                self.reconnects += 1
+            self._opened = True
             client = self.seat.client
             metadata = _wire.auth(self.seat.token) + client._identity
             self._call = client.open_stream(
@@ -328,7 +334,6 @@ class AsyncSession(AsyncIterator[Update]):
             # moves not answered, this one too.
             if self._call is call:
                 self._call = None
-                self.reconnects += 1
         return request_id
 
     async def __anext__(self) -> Update:
@@ -353,7 +358,6 @@ class AsyncSession(AsyncIterator[Update]):
                 delay = next(delays, None)
                 if delay is None:
                     raise _wire.stream_lost(error) from error
-                self.reconnects += 1
                 await asyncio.sleep(delay)
                 continue
             if response is grpc.aio.EOF:
@@ -362,7 +366,6 @@ class AsyncSession(AsyncIterator[Update]):
                 self._call = None
                 if self._resume.ended:
                     raise StopAsyncIteration
-                self.reconnects += 1
                 continue  # the server drained: reopen after the last version
             update = update_of(response)
             self._resume.take(update)
