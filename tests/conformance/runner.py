@@ -430,13 +430,13 @@ class Replay:
         elif op != "ticket_list" and op != "party_create":
             args["party"] = self.party_name(step)
         if op == "party_join" and "invitation" not in args:
-            args["invitation"] = self.invitations[(step["party"], caller)]
+            args["invitation"] = self.invitations.get((step["party"], caller), "")
         request = json_format.ParseDict(args, rpc.request())
         response = await self.player_client(caller).call(rpc, request)
         if op == "party_create":
             self.parties[step["party"]] = response.party.name
         elif op == "party_invite":
-            self.invitations[(step["party"], args["player"])] = response.invitation
+            self.invitations[(step["party"], request.player)] = response.invitation
         return proto_json(response)
 
     def ticket_name(self, step: dict[str, Any]) -> str:
@@ -488,7 +488,11 @@ class Replay:
         before = self.ticket_streams.pop((label, caller), None)
         if before is not None:
             before.call.cancel()
-        update = await self.read_update(call, label)  # its refusal ends the call
+        try:
+            update = await self.read_update(call, label)
+        except BaseException:
+            call.cancel()  # a refusal has ended it, a timeout has not
+            raise
         self.ticket_streams[(label, caller)] = TicketStream(call, update)
         self.tickets.setdefault(label, update.ticket)
         return {"ticket": update.ticket}
