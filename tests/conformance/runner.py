@@ -3,7 +3,9 @@
 Every scenario of ``scenarios/`` is replayed through the Python SDK's
 asyncio client (its call layer: the seat token in the metadata, request ids,
 retries on UNAVAILABLE, typed errors carrying the ``ErrorInfo`` reason, and
-its WatchGame stream) against a live ``ramino serve --test-seed``; each step's
+its WatchGame stream) against a live ``ramino serve --test-seed``, or, for
+the scenarios of quick play and parties, through one client per player (its
+player token) against a second server that knows players; each step's
 response is turned into protobuf JSON, normalized, checked against the
 scenario's expectations and written to the scenario's transcript.
 """
