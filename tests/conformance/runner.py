@@ -3,7 +3,9 @@
 Every scenario of ``scenarios/`` is replayed through the Python SDK's
 asyncio client (its call layer: the seat token in the metadata, request ids,
 retries on UNAVAILABLE, typed errors carrying the ``ErrorInfo`` reason, and
-its WatchGame stream) against a live ``ramino serve --test-seed``; each step's
+its WatchGame stream) against a live ``ramino serve --test-seed``, or, for
+the scenarios of quick play and parties, through one client per player (its
+player token) against a second server that knows players; each step's
 response is turned into protobuf JSON, normalized, checked against the
 scenario's expectations and written to the scenario's transcript.
 """
@@ -11,7 +13,9 @@ scenario's expectations and written to the scenario's transcript.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+import hmac
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,9 +27,9 @@ import grpc.aio
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2  # noqa: F401 (an answer's ErrorInfo, printed from its Any)
-from ramino_client import AsyncClient, ServiceError, _wire
+from ramino_client import AsyncClient, ServiceError, _wire, quick
 from ramino_client.errors import error_from_rpc
-from ramino_client.v1 import game_pb2, game_pb2_grpc
+from ramino_client.v1 import game_pb2, game_pb2_grpc, match_pb2
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
@@ -34,11 +38,29 @@ SUITE = json.loads((HERE / "suite.json").read_text())
 FORMAT_VERSION = 1
 FORGED_TOKEN = "forged.conformance.token"
 WATCH_TIMEOUT = 10.0
+PLAYER_TOKEN_SECRET = HERE / "player-token.secret"
+PLAYER_TOKEN_EXP = 4102444800
+"""A player token's ``exp`` (2100-01-01): the same token from every runner."""
 STEP_FIELDS = frozenset(
-    {"op", "game", "as", "args", "watch", "session", "count", "resume", "expect"}
+    {
+        "op",
+        "game",
+        "as",
+        "args",
+        "watch",
+        "session",
+        "count",
+        "resume",
+        "expect",
+        "ticket",
+        "party",
+    }
 )
 TOKEN_KEYS = frozenset({"seatToken", "creatorToken"})
-TIME_KEYS = frozenset({"createTime", "turnDeadline"})
+TIME_KEYS = frozenset({"createTime", "turnDeadline", "submitTime", "expireTime"})
+NUMBER_KEYS = frozenset({"ratingWindow", "expectedWait", "rating"})
+"""Doubles (their JSON differs by language; a wait or window by the clock)."""
+SECRET_KEYS = {"inviteCode": "<invite>", "invitation": "<invitation>"}
 
 UNARY: dict[str, _wire.Rpc[Any, Any]] = {
     "create": _wire.CREATE_GAME,
@@ -57,10 +79,21 @@ UNARY: dict[str, _wire.Rpc[Any, Any]] = {
     "knock": _wire.KNOCK,
     "accept_layout": _wire.ACCEPT_LAYOUT,
     "cancel_game": _wire.CANCEL_GAME,
+    "join_invite": _wire.JOIN_GAME,
 }
+MATCH_UNARY: dict[str, _wire.Rpc[Any, Any]] = {
+    "ticket_cancel": quick.CANCEL_TICKET,
+    "ticket_list": quick.LIST_TICKETS,
+    "party_create": quick.CREATE_PARTY,
+    "party_invite": quick.INVITE_TO_PARTY,
+    "party_join": quick.JOIN_PARTY,
+    "party_get": quick.GET_PARTY,
+}
+TICKET_OPS = frozenset({"ticket_submit", "ticket_watch", "ticket_wait"})
+FINAL_STATES = frozenset({"TICKET_STATE_MATCHED", "TICKET_STATE_EXPIRED", "TICKET_STATE_CANCELLED"})
 # The calls that change something carry a request id (the SDK's own when the
 # scenario gives none).
-WITH_REQUEST_ID = frozenset(UNARY) - {"get_game", "legal_moves", "cancel_game"}
+WITH_REQUEST_ID = frozenset(UNARY) - {"get_game", "legal_moves", "cancel_game", "join_invite"}
 WATCH_OPS = frozenset({"watch_open", "watch_next", "watch_close"})
 SESSION_OPS = frozenset(
     {"session_open", "session_send", "session_next", "session_close", "session_end"}
@@ -103,13 +136,28 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def player_token(player: str, secret: bytes) -> str:
+    """The player token of README.md ("Players"): an HS256 JWT, byte for byte
+    the same from every runner."""
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    header = b64(b'{"alg":"HS256","typ":"JWT"}')
+    claims = b64(f'{{"sub":"{player}","exp":{PLAYER_TOKEN_EXP}}}'.encode())
+    signed = f"{header}.{claims}"
+    return f"{signed}.{b64(hmac.digest(secret, signed.encode(), 'sha256'))}"
+
+
 def proto_json(message: Message) -> Any:
     """``message`` in protobuf JSON, fields without presence always printed."""
     return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
 
 
 def normalize(value: Any, game_labels: dict[str, str]) -> Any:
-    """Tokens and times replaced, game names by their labels."""
+    """Tokens, times, doubles and secrets replaced, names by their labels
+    (``game_labels``: a name to the label it is printed as, e.g. a game's
+    ``games/<id>`` to ``g``, a ticket's ``tickets/<id>`` to ``tickets/t1``)."""
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
@@ -117,6 +165,10 @@ def normalize(value: Any, game_labels: dict[str, str]) -> Any:
                 out[k] = "<token>"
             elif k in TIME_KEYS:
                 out[k] = "<time>"
+            elif k in NUMBER_KEYS and isinstance(v, int | float):
+                out[k] = "<number>"
+            elif k in SECRET_KEYS and isinstance(v, str) and v:
+                out[k] = SECRET_KEYS[k]
             else:
                 out[k] = normalize(v, game_labels)
         refusal = out.get("error") if "requestId" in out else None
@@ -128,7 +180,8 @@ def normalize(value: Any, game_labels: dict[str, str]) -> Any:
     if isinstance(value, list):
         return [normalize(v, game_labels) for v in value]
     if isinstance(value, str) and value in game_labels:
-        return f"games/{game_labels[value]}"
+        label = game_labels[value]
+        return label if "/" in label else f"games/{label}"
     return value
 
 
@@ -204,20 +257,40 @@ class Stream:
 
 
 @dataclass
+class TicketStream:
+    """A player's SubmitTicket or WatchTicket call and the last update read."""
+
+    call: Any
+    last: Any
+
+
+@dataclass
 class Replay:
-    """One scenario's run: what the runner remembers between steps."""
+    """One scenario's run: what the runner remembers between steps.
+
+    ``client`` calls the scenario's server; ``player`` gives the client of
+    a player of the server that knows players (made once per player)."""
 
     client: AsyncClient
     scenario: Scenario
+    player: Callable[[str], AsyncClient] | None = None
     games: dict[str, dict[str, str]] = field(default_factory=dict)
     seats: dict[str, dict[str, str]] = field(default_factory=dict)
     watches: dict[str, Stream] = field(default_factory=dict)
     sessions: dict[str, Stream] = field(default_factory=dict)
+    tickets: dict[str, str] = field(default_factory=dict)
+    parties: dict[str, str] = field(default_factory=dict)
+    invitations: dict[tuple[str, str], str] = field(default_factory=dict)
+    ticket_streams: dict[tuple[str, str], TicketStream] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
 
     @property
     def labels(self) -> dict[str, str]:
-        return {g["name"]: label for label, g in self.games.items()}
+        found = {g["name"]: label for label, g in self.games.items()}
+        for kind, bound in (("tickets", self.tickets), ("parties", self.parties)):
+            for label, name in reversed(list(bound.items())):  # the first label wins
+                found[name] = f"{kind}/{label}"
+        return found
 
     def game_name(self, label: str) -> str:
         if label not in self.games:
@@ -254,6 +327,8 @@ class Replay:
             for session in self.sessions.values():
                 if session.open:
                     session.call.cancel()
+            for t in self.ticket_streams.values():
+                t.call.cancel()
 
     async def step(self, index: int, step: dict[str, Any]) -> None:
         unknown = set(step) - STEP_FIELDS
@@ -299,25 +374,141 @@ class Replay:
             return await self.watch(op, game, caller, step, args)
         if op in SESSION_OPS:
             return await self.session(op, game, caller, step, args)
+        if op in TICKET_OPS:
+            return await self.ticket(op, game, caller, step, args)
+        if op in MATCH_UNARY:
+            return await self.match(op, caller, step, args)
+        if op == "list_games":
+            return await self.list_games(args)
         rpc = UNARY.get(op)
         if rpc is None:
             raise ScenarioError(f"unknown op {op!r}")
-        if op != "create":
+        if op == "join_invite":
+            args.setdefault("inviteCode", self.games[game]["invite"])
+        elif op != "create":
             args["name"] = self.game_name(game)
         if op in WITH_REQUEST_ID and "requestId" not in args:
             args["requestId"] = _wire.new_request_id()
         request = json_format.ParseDict(args, rpc.request())
-        token = None if op in ("create", "join") else self.token(caller, game)
+        token = None if op in ("create", "join", "join_invite") else self.token(caller, game)
         response = await self.client.call(rpc, request, token)
         if op == "create":
             # The creator token is remembered before normalization hides it.
             bound = self.games.get(game)
             if bound is not None and bound["name"] != response.game.name:
                 raise Mismatch(f"create {game!r} again made another game (a retry makes none)")
-            self.games[game] = {"name": response.game.name, "creator": response.creator_token}
-        elif op == "join":
+            self.games[game] = {
+                "name": response.game.name,
+                "creator": response.creator_token,
+                "invite": response.invite_code,
+            }
+        elif op in ("join", "join_invite"):
             self.seats[caller] = {"game": game, "token": response.seat_token}
         return proto_json(response)
+
+    async def list_games(self, args: dict[str, Any]) -> Any:
+        """Every page of ListGames, only the scenario's own games kept."""
+        mine = self.labels
+        games: list[Any] = []
+        args = {"pageSize": 100, **args}
+        while True:
+            request = json_format.ParseDict(args, game_pb2.ListGamesRequest())
+            page = await self.client.call(_wire.LIST_GAMES, request)
+            games += [proto_json(g) for g in page.games if g.name in mine]
+            if not page.next_page_token:
+                return {"games": games}
+            args["pageToken"] = page.next_page_token
+
+    def player_client(self, caller: str) -> AsyncClient:
+        if self.player is None:
+            raise ScenarioError(f"{caller!r}: players are known only on the server of players")
+        return self.player(caller)
+
+    async def match(self, op: str, caller: str, step: dict[str, Any], args: dict[str, Any]) -> Any:
+        """A unary call of MatchService as the player ``caller``."""
+        rpc = MATCH_UNARY[op]
+        if op == "ticket_cancel":
+            args["ticket"] = self.ticket_name(step)
+        elif op != "ticket_list" and op != "party_create":
+            args["party"] = self.party_name(step)
+        if op == "party_join" and "invitation" not in args:
+            args["invitation"] = self.invitations.get((step["party"], caller), "")
+        request = json_format.ParseDict(args, rpc.request())
+        response = await self.player_client(caller).call(rpc, request)
+        if op == "party_create":
+            self.parties[step["party"]] = response.party.name
+        elif op == "party_invite":
+            self.invitations[(step["party"], request.player)] = response.invitation
+        return proto_json(response)
+
+    def ticket_name(self, step: dict[str, Any]) -> str:
+        if step.get("ticket") not in self.tickets:
+            raise ScenarioError(f"no ticket labelled {step.get('ticket')!r}")
+        return self.tickets[step["ticket"]]
+
+    def party_name(self, step: dict[str, Any]) -> str:
+        if step.get("party") not in self.parties:
+            raise ScenarioError(f"no party labelled {step.get('party')!r}")
+        return self.parties[step["party"]]
+
+    async def ticket(
+        self, op: str, game: str, caller: str, step: dict[str, Any], args: dict[str, Any]
+    ) -> Any:
+        """A ticket's stream as the player ``caller``: opened by SubmitTicket
+        or WatchTicket (its first update read), read to its final update."""
+        label = step.get("ticket")
+        if not isinstance(label, str):
+            raise ScenarioError(f"{op}: no ticket label")
+        client = self.player_client(caller)
+        if op == "ticket_wait":
+            stream = self.ticket_streams.get((label, caller))
+            if stream is None:
+                raise ScenarioError(f"ticket {label!r} has no stream of {caller!r}")
+            update = stream.last
+            while match_pb2.TicketState.Name(update.state) not in FINAL_STATES:
+                update = stream.last = await self.read_update(stream.call, label)
+            if update.game:
+                bound = self.games.get(game)
+                if bound is not None and bound["name"] != update.game:
+                    raise Mismatch(f"ticket {label!r} seated in another game than {game!r}")
+                self.games[game] = {"name": update.game, "creator": "", "invite": ""}
+                self.seats[caller] = {"game": game, "token": update.seat_token}
+            return {"update": proto_json(update)}
+        if op == "ticket_submit":
+            if "party" in step:
+                args["party"] = self.party_name(step)
+            rpc: _wire.Rpc[Any, Any] = quick.SUBMIT_TICKET
+        else:
+            args["ticket"] = self.ticket_name(step)
+            rpc = quick.WATCH_TICKET
+        request = json_format.ParseDict(args, rpc.request())
+        call = client.open_stream(
+            lambda channel: channel.unary_stream(
+                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
+            )(request, metadata=client._identity)
+        )
+        before = self.ticket_streams.pop((label, caller), None)
+        if before is not None:
+            before.call.cancel()
+        try:
+            update = await self.read_update(call, label)
+        except BaseException:
+            call.cancel()  # a refusal has ended it, a timeout has not
+            raise
+        self.ticket_streams[(label, caller)] = TicketStream(call, update)
+        self.tickets.setdefault(label, update.ticket)
+        return {"ticket": update.ticket}
+
+    async def read_update(self, call: Any, label: str) -> Any:
+        try:
+            got = await asyncio.wait_for(call.read(), WATCH_TIMEOUT)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from e
+        except TimeoutError:
+            raise Mismatch(f"ticket {label!r}: no update within {WATCH_TIMEOUT} s") from None
+        if got is grpc.aio.EOF:
+            raise Mismatch(f"ticket {label!r}: the stream ended")
+        return got.update
 
     def stream_of(self, op: str, step: dict[str, Any]) -> Stream:
         streams = self.sessions if op.startswith("session_") else self.watches
@@ -423,18 +614,38 @@ class Replay:
 
 
 async def replay_all(
-    target: str, chosen: Sequence[Scenario], out: Path, client_factory: Callable[[str], AsyncClient]
+    target: str,
+    chosen: Sequence[Scenario],
+    out: Path,
+    client_factory: Callable[..., AsyncClient],
+    players_target: str | None = None,
 ) -> dict[str, str | None]:
-    """Replays ``chosen`` against ``target``, writing ``out/NAME.txt`` each;
+    """Replays ``chosen`` against ``target`` (a scenario with ``"server":
+    "players"`` against ``players_target``), writing ``out/NAME.txt`` each;
     the failure of each scenario (None when it passed)."""
     failures: dict[str, str | None] = {}
+    secret = PLAYER_TOKEN_SECRET.read_bytes().strip()
+    player_clients: dict[str, AsyncClient] = {}
+
+    def player(label: str) -> AsyncClient:
+        """The player's client (``""``: one without a player token)."""
+        if players_target is None:
+            raise ScenarioError("no server of players was started")
+        if label not in player_clients:
+            token = player_token(label, secret) if label else None
+            player_clients[label] = client_factory(players_target, player_token=token)
+        return player_clients[label]
+
     async with client_factory(target) as client:
         for scenario in chosen:
-            replay = Replay(client, scenario)
+            on_players = scenario.data.get("server", "games") == "players"
+            replay = Replay(player("") if on_players else client, scenario, player)
             try:
                 failures[scenario.name] = await replay.run()
             except ScenarioError as e:
                 replay.lines.append(f"FAILED malformed scenario: {e}")
                 failures[scenario.name] = f"malformed scenario: {e}"
             (out / f"{scenario.name}.txt").write_text("\n".join(replay.lines) + "\n")
+    for c in player_clients.values():
+        await c.close()
     return failures

@@ -9,7 +9,7 @@
  */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { create, createFileRegistry, fromJson, toJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
@@ -24,6 +24,13 @@ import {
   errorFromRpc,
   newRequestId,
   GameService,
+  GameSchema,
+  ListGamesRequestSchema,
+  MatchService,
+  SubmitTicketRequestSchema,
+  TicketState,
+  TicketUpdateSchema,
+  WatchTicketRequestSchema,
   PlayGameRequestSchema,
   PlayGameResponseSchema,
   PlayGameStartSchema,
@@ -32,6 +39,7 @@ import {
   type Client,
   type PlayGameRequest,
   type PlayGameResponse,
+  type TicketUpdate,
   type WatchGameResponse,
 } from "@ramino/client";
 import { REPO, ServerProcess, clientOf } from "./support.js";
@@ -42,11 +50,17 @@ const OUT = join(HERE, "transcripts/typescript");
 const FORMAT_VERSION = 1;
 const FORGED_TOKEN = "forged.conformance.token";
 const WATCH_TIMEOUT_MS = 10_000;
-const STEP_FIELDS = new Set(["op", "game", "as", "args", "watch", "session", "count", "resume", "expect"]);
+const STEP_FIELDS = new Set(["op", "game", "as", "args", "watch", "session", "count", "resume", "expect", "ticket", "party"]);
 /** The ops whose game and caller are those of the stream they act on. */
 const ON_A_STREAM = new Set(["watch_next", "watch_close", "session_send", "session_next", "session_close", "session_end"]);
 const TOKEN_KEYS = new Set(["seatToken", "creatorToken"]);
-const TIME_KEYS = new Set(["createTime", "turnDeadline"]);
+const TIME_KEYS = new Set(["createTime", "turnDeadline", "submitTime", "expireTime"]);
+/** Doubles (their JSON differs by language; a wait or window by the clock). */
+const NUMBER_KEYS = new Set(["ratingWindow", "expectedWait", "rating"]);
+const SECRET_KEYS: Record<string, string> = { inviteCode: "<invite>", invitation: "<invitation>" };
+/** A player token's exp (2100-01-01): the same token from every runner. */
+const PLAYER_TOKEN_EXP = 4102444800;
+const FINAL_STATES = new Set([TicketState.MATCHED, TicketState.EXPIRED, TicketState.CANCELLED]);
 
 /**
  * `google.rpc.ErrorInfo` (googleapis' google/rpc/error_details.proto: reason
@@ -108,9 +122,28 @@ const UNARY: Record<string, string> = {
   knock: "knock",
   accept_layout: "acceptLayout",
   cancel_game: "cancelGame",
+  join_invite: "joinGame",
 };
 /** The calls that change something carry a request id (the SDK's own when the scenario gives none). */
-const WITH_REQUEST_ID = new Set(Object.keys(UNARY).filter((op) => !["get_game", "legal_moves", "cancel_game"].includes(op)));
+const WITH_REQUEST_ID = new Set(
+  Object.keys(UNARY).filter((op) => !["get_game", "legal_moves", "cancel_game", "join_invite"].includes(op)),
+);
+/** The MatchService method of each unary op of a player. */
+const MATCH_UNARY: Record<string, string> = {
+  ticket_cancel: "cancelTicket",
+  ticket_list: "listTickets",
+  party_create: "createParty",
+  party_invite: "inviteToParty",
+  party_join: "joinParty",
+  party_get: "getParty",
+};
+
+/** The player token of the README ("Players"): an HS256 JWT, byte for byte the same from every runner. */
+function playerToken(player: string, secret: Buffer): string {
+  const b64 = (raw: string | Buffer): string => Buffer.from(raw).toString("base64url");
+  const signed = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64(`{"sub":"${player}","exp":${PLAYER_TOKEN_EXP}}`)}`;
+  return `${signed}.${createHmac("sha256", secret).update(signed).digest("base64url")}`;
+}
 
 type Json = JsonValue;
 type JsonObject = { [k: string]: Json };
@@ -123,11 +156,13 @@ interface Step {
   session?: string;
   count?: number;
   resume?: string;
+  ticket?: string;
+  party?: string;
   expect?: { error?: { code: string; reason: string }; facts?: { path: string; equals: Json }[] };
 }
 interface Scenario {
   name: string;
-  data: { description?: string; steps: Step[] };
+  data: { description?: string; server?: string; steps: Step[] };
   sha256: string;
 }
 
@@ -180,7 +215,11 @@ function normalize(value: Json, labels: Map<string, string>): Json {
   if (value !== null && typeof value === "object") {
     const out: JsonObject = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = TOKEN_KEYS.has(k) ? "<token>" : TIME_KEYS.has(k) ? "<time>" : normalize(v, labels);
+      if (TOKEN_KEYS.has(k)) out[k] = "<token>";
+      else if (TIME_KEYS.has(k)) out[k] = "<time>";
+      else if (NUMBER_KEYS.has(k) && typeof v === "number") out[k] = "<number>";
+      else if (k in SECRET_KEYS && typeof v === "string" && v !== "") out[k] = SECRET_KEYS[k] as string;
+      else out[k] = normalize(v, labels);
     }
     const refusal = "requestId" in out ? out["error"] : undefined;
     if (refusal !== undefined && isObject(refusal) && "message" in refusal) {
@@ -190,7 +229,10 @@ function normalize(value: Json, labels: Map<string, string>): Json {
     }
     return out;
   }
-  if (typeof value === "string" && labels.has(value)) return `games/${labels.get(value)}`;
+  if (typeof value === "string" && labels.has(value)) {
+    const label = labels.get(value) as string;
+    return label.includes("/") ? label : `games/${label}`;
+  }
   return value;
 }
 
@@ -304,21 +346,42 @@ interface OpenSession {
   open: boolean;
 }
 
-/** One scenario's run: what the runner remembers between steps. */
+/** A player's SubmitTicket or WatchTicket call and the last update read. */
+interface TicketStream {
+  stream: AsyncIterator<{ update?: TicketUpdate }>;
+  abort: AbortController;
+  last: TicketUpdate;
+}
+
+/**
+ * One scenario's run: what the runner remembers between steps. `client`
+ * calls the scenario's server; `player` gives a player's client on the
+ * server of players (made once per player).
+ */
 class Replay {
-  readonly games = new Map<string, { name: string; creator: string }>();
+  readonly games = new Map<string, { name: string; creator: string; invite: string }>();
   readonly seats = new Map<string, { game: string; token: string }>();
   readonly watches = new Map<string, OpenWatch>();
   readonly sessions = new Map<string, OpenSession>();
+  /** Tickets and parties by label, in the order bound (a name's first label is printed). */
+  readonly tickets = new Map<string, string>();
+  readonly parties = new Map<string, string>();
+  readonly invitations = new Map<string, string>();
+  readonly ticketStreams = new Map<string, TicketStream>();
   readonly lines: string[] = [];
 
   constructor(
     private readonly client: Client,
     private readonly scenario: Scenario,
+    private readonly player: (label: string) => Client,
   ) {}
 
   private labels(): Map<string, string> {
-    return new Map([...this.games].map(([label, g]) => [g.name, label]));
+    const out = new Map([...this.games].map(([label, g]) => [g.name, label]));
+    for (const [kind, bound] of [["tickets", this.tickets], ["parties", this.parties]] as const) {
+      for (const [label, name] of [...bound].reverse()) out.set(name, `${kind}/${label}`); // the first label wins
+    }
+    return out;
   }
 
   private gameName(label: string): string {
@@ -354,6 +417,7 @@ class Replay {
     } finally {
       for (const w of this.watches.values()) if (w.open) w.abort.abort();
       for (const s of this.sessions.values()) if (s.open) s.abort.abort();
+      for (const t of this.ticketStreams.values()) t.abort.abort();
     }
   }
 
@@ -407,13 +471,22 @@ class Replay {
       return this.watch(op, game, caller, step, args);
     }
     if (op.startsWith("session_")) return this.session(op, game, caller, step, args);
+    if (op === "ticket_submit" || op === "ticket_watch" || op === "ticket_wait") return this.ticket(op, game, caller, step, args);
+    if (op in MATCH_UNARY) return this.match(op, caller, step, args);
+    if (op === "list_games") return this.listGames(args);
     const methodName = UNARY[op];
     if (methodName === undefined) throw new ScenarioError(`unknown op '${op}'`);
     const method = GameService.method[methodName as keyof typeof GameService.method];
-    if (op !== "create") args["name"] = this.gameName(game);
+    if (op === "join_invite") {
+      if (!("inviteCode" in args)) {
+        const g = this.games.get(game);
+        if (!g) throw new ScenarioError(`no game labelled '${game}' yet`);
+        args["inviteCode"] = g.invite;
+      }
+    } else if (op !== "create") args["name"] = this.gameName(game);
     if (WITH_REQUEST_ID.has(op) && !("requestId" in args)) args["requestId"] = newRequestId();
     const request = fromJson(method.input, args);
-    const token = op === "create" || op === "join" ? undefined : this.token(caller, game);
+    const token = op === "create" || op === "join" || op === "join_invite" ? undefined : this.token(caller, game);
     const call = this.client.games[methodName as keyof Client["games"]] as unknown as (
       req: unknown,
       options: object,
@@ -421,16 +494,105 @@ class Replay {
     const response = await this.client.call((o) => call(request, o), token);
     if (op === "create") {
       // The creator token is remembered before normalization hides it.
-      const r = response as { game?: { name: string }; creatorToken: string };
+      const r = response as { game?: { name: string }; creatorToken: string; inviteCode: string };
       const bound = this.games.get(game);
       if (bound !== undefined && bound.name !== r.game?.name) {
         throw new Mismatch(`create '${game}' again made another game (a retry makes none)`);
       }
-      this.games.set(game, { name: r.game?.name ?? "", creator: r.creatorToken });
-    } else if (op === "join") {
+      this.games.set(game, { name: r.game?.name ?? "", creator: r.creatorToken, invite: r.inviteCode });
+    } else if (op === "join" || op === "join_invite") {
       this.seats.set(caller, { game, token: (response as { seatToken: string }).seatToken });
     }
     return toJson(method.output, response, { alwaysEmitImplicit: true });
+  }
+
+  /** Every page of ListGames, only the scenario's games kept. */
+  private async listGames(args: JsonObject): Promise<Json> {
+    const mine = this.labels();
+    const games: Json[] = [];
+    const asked: JsonObject = { pageSize: 100, ...args };
+    for (;;) {
+      const request = fromJson(ListGamesRequestSchema, asked);
+      const page = await this.client.call((o) => this.client.games.listGames(request, o));
+      for (const g of page.games) if (mine.has(g.name)) games.push(protoJson(GameSchema, g));
+      if (!page.nextPageToken) return { games };
+      asked["pageToken"] = page.nextPageToken;
+    }
+  }
+
+  private bound(map: Map<string, string>, kind: string, label: string | undefined): string {
+    const name = label === undefined ? undefined : map.get(label);
+    if (name === undefined) throw new ScenarioError(`no ${kind} labelled '${label}'`);
+    return name;
+  }
+
+  /** A unary call of MatchService as the player `caller`. */
+  private async match(op: string, caller: string, step: Step, args: JsonObject): Promise<Json> {
+    const methodName = MATCH_UNARY[op] as keyof typeof MatchService.method;
+    const method = MatchService.method[methodName];
+    if (op === "ticket_cancel") args["ticket"] = this.bound(this.tickets, "ticket", step.ticket);
+    else if (op !== "ticket_list" && op !== "party_create") args["party"] = this.bound(this.parties, "party", step.party);
+    if (op === "party_join" && !("invitation" in args)) {
+      args["invitation"] = this.invitations.get(`${step.party}\n${caller}`) ?? "";
+    }
+    const request = fromJson(method.input, args);
+    const client = this.player(caller);
+    const call = client.quick.service[methodName] as unknown as (req: unknown, options: object) => Promise<never>;
+    const response = await client.call((o) => call(request, o));
+    if (op === "party_create") {
+      this.parties.set(step.party ?? "", (response as { party?: { name: string } }).party?.name ?? "");
+    } else if (op === "party_invite") {
+      this.invitations.set(`${step.party}\n${String(args["player"])}`, (response as { invitation: string }).invitation);
+    }
+    return toJson(method.output, response, { alwaysEmitImplicit: true });
+  }
+
+  /**
+   * A ticket's stream as the player `caller`: opened by SubmitTicket or
+   * WatchTicket (its first update read), or read to its final update.
+   */
+  private async ticket(op: string, game: string, caller: string, step: Step, args: JsonObject): Promise<Json> {
+    const label = step.ticket;
+    if (label === undefined) throw new ScenarioError(`${op}: no ticket label`);
+    const key = `${label}\n${caller}`;
+    if (op === "ticket_wait") {
+      const t = this.ticketStreams.get(key);
+      if (!t) throw new ScenarioError(`ticket '${label}' has no stream of '${caller}'`);
+      while (!FINAL_STATES.has(t.last.state)) t.last = await readUpdate(t, label);
+      const update = t.last;
+      if (update.game) {
+        const bound = this.games.get(game);
+        if (bound !== undefined && bound.name !== update.game) {
+          throw new Mismatch(`ticket '${label}' seated in another game than '${game}'`);
+        }
+        this.games.set(game, { name: update.game, creator: "", invite: "" });
+        this.seats.set(caller, { game, token: update.seatToken });
+      }
+      return { update: protoJson(TicketUpdateSchema, update) };
+    }
+    const client = this.player(caller);
+    const abort = new AbortController();
+    const options = { headers: client.headers(), signal: abort.signal };
+    let stream: AsyncIterable<{ update?: TicketUpdate }>;
+    if (op === "ticket_submit") {
+      if (step.party !== undefined) args["party"] = this.bound(this.parties, "party", step.party);
+      stream = client.quick.service.submitTicket(fromJson(SubmitTicketRequestSchema, args), options);
+    } else {
+      args["ticket"] = this.bound(this.tickets, "ticket", label);
+      stream = client.quick.service.watchTicket(fromJson(WatchTicketRequestSchema, args), options);
+    }
+    this.ticketStreams.get(key)?.abort.abort();
+    this.ticketStreams.delete(key);
+    const t = { stream: stream[Symbol.asyncIterator](), abort } as TicketStream;
+    try {
+      t.last = await readUpdate(t, label);
+    } catch (e) {
+      abort.abort();
+      throw e;
+    }
+    this.ticketStreams.set(key, t);
+    if (!this.tickets.has(label)) this.tickets.set(label, t.last.ticket);
+    return { ticket: t.last.ticket };
   }
 
   private async session(op: string, game: string, caller: string, step: Step, args: JsonObject): Promise<Json> {
@@ -537,6 +699,25 @@ class Replay {
   }
 }
 
+/** The ticket stream's next update (10 s at most); a failed stream throws its ServiceError. */
+async function readUpdate(t: TicketStream, label: string): Promise<TicketUpdate> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((r) => {
+    timer = setTimeout(() => r("timeout"), WATCH_TIMEOUT_MS);
+  });
+  let got: IteratorResult<{ update?: TicketUpdate }> | "timeout";
+  try {
+    got = await Promise.race([t.stream.next(), timeout]);
+  } catch (e) {
+    throw errorFromRpc(e);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (got === "timeout") throw new Mismatch(`ticket '${label}': no update within ${WATCH_TIMEOUT_MS / 1000} s`);
+  if (got.done || got.value.update === undefined) throw new Mismatch(`ticket '${label}': the stream ended`);
+  return got.value.update;
+}
+
 /** One message of a session, or its end; a failed stream throws its ServiceError. */
 async function nextOf(s: OpenSession, label: string): Promise<IteratorResult<PlayGameResponse>> {
   const read = s.pending ?? s.stream.next();
@@ -562,26 +743,45 @@ async function nextOf(s: OpenSession, label: string): Promise<IteratorResult<Pla
 
 const SUITE = suite();
 let server: ServerProcess;
+let players: ServerProcess;
 let client: Client;
+const playerClients = new Map<string, Client>();
+const SECRET_FILE = join(HERE, "player-token.secret");
+const SECRET = Buffer.from(readFileSync(SECRET_FILE, "utf8").trim());
+
+/** A player's client on the server of players ("": one without a player token). */
+function player(label: string): Client {
+  let c = playerClients.get(label);
+  if (c === undefined) {
+    c = clientOf(players, label ? { playerToken: playerToken(label, SECRET) } : {});
+    playerClients.set(label, c);
+  }
+  return c;
+}
 
 before(async () => {
   assert.equal(SUITE.formatVersion, FORMAT_VERSION, `suite.json: unknown formatVersion ${SUITE.formatVersion}`);
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  server = await ServerProcess.start({
-    extra: ["--test-seed", String(SUITE.testSeed), "--abandon-after", "0"],
+  const testMode = ["--test-seed", String(SUITE.testSeed), "--abandon-after", "0"];
+  server = await ServerProcess.start({ extra: testMode });
+  // The server of players (README, "Starting the servers").
+  players = await ServerProcess.start({
+    extra: [...testMode, "--player-token-secret-file", SECRET_FILE, "--quick-bots-after", "0", "--quick-settle", "0"],
   });
   client = clientOf(server);
 });
 
 after(async () => {
   client.close();
+  for (const c of playerClients.values()) c.close();
   await server.stop();
+  await players.stop();
 });
 
 for (const scenario of scenarios()) {
   test(`conformance scenario ${scenario.name} replays through the TypeScript SDK`, async () => {
-    const replay = new Replay(client, scenario);
+    const replay = new Replay(scenario.data.server === "players" ? player("") : client, scenario, player);
     let failure: string | undefined;
     try {
       failure = await replay.run();

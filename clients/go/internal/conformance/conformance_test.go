@@ -3,7 +3,9 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -31,19 +33,26 @@ const (
 	formatVersion = 1
 	forgedToken   = "forged.conformance.token"
 	watchTimeout  = 10 * time.Second
+	// A player token's exp (2100-01-01): the same token from every runner.
+	playerTokenExp = 4102444800
 )
 
 var (
 	stepFields = map[string]bool{"op": true, "game": true, "as": true, "args": true, "watch": true,
-		"session": true, "count": true, "resume": true, "expect": true}
+		"session": true, "count": true, "resume": true, "expect": true, "ticket": true, "party": true}
 	// The ops whose game and caller are those of the stream they act on.
 	onAStream = map[string]bool{"watch_next": true, "watch_close": true, "session_send": true,
 		"session_next": true, "session_close": true, "session_end": true}
 	tokenKeys = map[string]bool{"seatToken": true, "creatorToken": true}
-	timeKeys  = map[string]bool{"createTime": true, "turnDeadline": true}
+	timeKeys  = map[string]bool{"createTime": true, "turnDeadline": true, "submitTime": true, "expireTime": true}
+	// Doubles (their JSON differs by language; a wait or window by the clock).
+	numberKeys  = map[string]bool{"ratingWindow": true, "expectedWait": true, "rating": true}
+	secretKeys  = map[string]string{"inviteCode": "<invite>", "invitation": "<invitation>"}
+	finalStates = map[raminov1.TicketState]bool{raminov1.TicketState_TICKET_STATE_MATCHED: true,
+		raminov1.TicketState_TICKET_STATE_EXPIRED: true, raminov1.TicketState_TICKET_STATE_CANCELLED: true}
 	// The calls that change something carry a request id (the SDK's own when
 	// the scenario gives none).
-	withoutRequestID = map[string]bool{"get_game": true, "legal_moves": true, "cancel_game": true}
+	withoutRequestID = map[string]bool{"get_game": true, "legal_moves": true, "cancel_game": true, "join_invite": true}
 )
 
 // errScenario: the scenario file itself is malformed.
@@ -91,13 +100,37 @@ func unaryOps(g raminov1.GameServiceClient) map[string]unaryOp {
 		"knock":                  op(func() *raminov1.KnockRequest { return new(raminov1.KnockRequest) }, g.Knock),
 		"accept_layout":          op(func() *raminov1.AcceptLayoutRequest { return new(raminov1.AcceptLayoutRequest) }, g.AcceptLayout),
 		"cancel_game":            op(func() *raminov1.CancelGameRequest { return new(raminov1.CancelGameRequest) }, g.CancelGame),
+		"join_invite":            op(func() *raminov1.JoinGameRequest { return new(raminov1.JoinGameRequest) }, g.JoinGame),
 	}
 }
 
+func matchOps(m raminov1.MatchServiceClient) map[string]unaryOp {
+	return map[string]unaryOp{
+		"ticket_cancel": op(func() *raminov1.CancelTicketRequest { return new(raminov1.CancelTicketRequest) }, m.CancelTicket),
+		"ticket_list":   op(func() *raminov1.ListTicketsRequest { return new(raminov1.ListTicketsRequest) }, m.ListTickets),
+		"party_create":  op(func() *raminov1.CreatePartyRequest { return new(raminov1.CreatePartyRequest) }, m.CreateParty),
+		"party_invite":  op(func() *raminov1.InviteToPartyRequest { return new(raminov1.InviteToPartyRequest) }, m.InviteToParty),
+		"party_join":    op(func() *raminov1.JoinPartyRequest { return new(raminov1.JoinPartyRequest) }, m.JoinParty),
+		"party_get":     op(func() *raminov1.GetPartyRequest { return new(raminov1.GetPartyRequest) }, m.GetParty),
+	}
+}
+
+// playerToken is the player token of the README ("Players"): an HS256 JWT,
+// byte for byte the same from every runner.
+func playerToken(player string, secret []byte) string {
+	b64 := base64.RawURLEncoding.EncodeToString
+	signed := b64([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." +
+		b64([]byte(fmt.Sprintf(`{"sub":"%s","exp":%d}`, player, playerTokenExp)))
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(signed))
+	return signed + "." + b64(mac.Sum(nil))
+}
+
 type scenario struct {
-	name   string
-	sha256 string
-	steps  []map[string]json.RawMessage
+	name    string
+	sha256  string
+	players bool // replayed on the server of players
+	steps   []map[string]json.RawMessage
 }
 
 func decode(data []byte, into any) error {
@@ -132,13 +165,14 @@ func loadScenarios(t *testing.T, dir string) []scenario {
 		}
 		var doc struct {
 			Description string                       `json:"description"`
+			Server      string                       `json:"server"`
 			Steps       []map[string]json.RawMessage `json:"steps"`
 		}
 		if err := json.Unmarshal(raw, &doc); err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		sum := sha256.Sum256(raw)
-		out = append(out, scenario{strings.TrimSuffix(filepath.Base(p), ".json"), hex.EncodeToString(sum[:]), doc.Steps})
+		out = append(out, scenario{strings.TrimSuffix(filepath.Base(p), ".json"), hex.EncodeToString(sum[:]), doc.Server == "players", doc.Steps})
 	}
 	return out
 }
@@ -189,6 +223,10 @@ func normalize(v any, labels map[string]string) any {
 				out[k] = "<token>"
 			case timeKeys[k]:
 				out[k] = "<time>"
+			case numberKeys[k] && isNumber(val):
+				out[k] = "<number>"
+			case secretKeys[k] != "" && val != "" && isString(val):
+				out[k] = secretKeys[k]
 			default:
 				out[k] = normalize(val, labels)
 			}
@@ -211,11 +249,17 @@ func normalize(v any, labels map[string]string) any {
 		return out
 	case string:
 		if label, ok := labels[x]; ok {
+			if strings.Contains(label, "/") {
+				return label
+			}
 			return "games/" + label
 		}
 	}
 	return v
 }
+
+func isNumber(v any) bool { _, ok := v.(json.Number); return ok }
+func isString(v any) bool { _, ok := v.(string); return ok }
 
 func kindOf(v map[string]any, path string) (any, error) {
 	var keys []string
@@ -382,21 +426,58 @@ type received struct {
 	err error // io.EOF: the server ended the stream with OK
 }
 
+// ticketStream is a player's SubmitTicket or WatchTicket call and the last
+// update read.
+type ticketStream struct {
+	recv   func() (*raminov1.TicketUpdate, error)
+	cancel context.CancelFunc
+	last   *raminov1.TicketUpdate
+}
+
+// updates reads a SubmitTicket or WatchTicket stream's updates.
+func updates[Resp any, P interface {
+	*Resp
+	GetUpdate() *raminov1.TicketUpdate
+}](stream grpc.ServerStreamingClient[Resp]) func() (*raminov1.TicketUpdate, error) {
+	return func() (*raminov1.TicketUpdate, error) {
+		msg, err := stream.Recv()
+		if err != nil {
+			return nil, err
+		}
+		return P(msg).GetUpdate(), nil
+	}
+}
+
+type gameBinding struct{ name, creator, invite string }
+
 type replay struct {
 	client   *ramino.Client
+	player   func(string) (*ramino.Client, error) // a player's client on the server of players
 	ops      map[string]unaryOp
 	sc       scenario
-	games    map[string]struct{ name, creator string }
+	games    map[string]gameBinding
 	seats    map[string]struct{ game, token string }
 	watches  map[string]*watch
 	sessions map[string]*session
-	lines    []string
+	// Tickets and parties by label, in the order bound (the first label of
+	// a name is the one printed).
+	tickets, parties        map[string]string
+	ticketOrder, partyOrder []string
+	invitations             map[[2]string]string
+	ticketStreams           map[[2]string]*ticketStream
+	lines                   []string
 }
 
 func (r *replay) labels() map[string]string {
 	out := map[string]string{}
 	for label, g := range r.games {
 		out[g.name] = label
+	}
+	for i := len(r.ticketOrder) - 1; i >= 0; i-- { // the first label wins
+		out[r.tickets[r.ticketOrder[i]]] = "tickets/" + r.ticketOrder[i]
+	}
+	for i := len(r.partyOrder) - 1; i >= 0; i-- {
+		out[r.parties[r.partyOrder[i]]] = "parties/" + r.partyOrder[i]
 	}
 	return out
 }
@@ -442,6 +523,9 @@ func (r *replay) run(ctx context.Context) error {
 			if s.open {
 				s.cancel()
 			}
+		}
+		for _, t := range r.ticketStreams {
+			t.cancel()
 		}
 	}()
 	for i, step := range r.sc.steps {
@@ -571,11 +655,28 @@ func (r *replay) call(ctx context.Context, op, game, caller string, step map[str
 	if strings.HasPrefix(op, "session_") {
 		return r.session(ctx, op, game, caller, step, args)
 	}
+	if op == "ticket_submit" || op == "ticket_watch" || op == "ticket_wait" {
+		return r.ticket(ctx, op, game, caller, step, args)
+	}
+	if strings.HasPrefix(op, "ticket_") || strings.HasPrefix(op, "party_") {
+		return r.match(ctx, op, caller, step, args)
+	}
+	if op == "list_games" {
+		return r.listGames(ctx, args)
+	}
 	unary, ok := r.ops[op]
 	if !ok {
 		return nil, malformed("unknown op %q", op)
 	}
-	if op != "create" {
+	if op == "join_invite" {
+		if _, given := args["inviteCode"]; !given {
+			g, ok := r.games[game]
+			if !ok {
+				return nil, malformed("no game labelled %q yet", game)
+			}
+			args["inviteCode"] = g.invite
+		}
+	} else if op != "create" {
 		name, err := r.gameName(game)
 		if err != nil {
 			return nil, err
@@ -589,7 +690,7 @@ func (r *replay) call(ctx context.Context, op, game, caller string, step map[str
 	if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
 		return nil, malformed("args of %s: %v", op, err)
 	}
-	if op != "create" && op != "join" {
+	if op != "create" && op != "join" && op != "join_invite" {
 		token, err := r.token(caller, game)
 		if err != nil {
 			return nil, err
@@ -603,11 +704,217 @@ func (r *replay) call(ctx context.Context, op, game, caller string, step map[str
 	switch resp := response.(type) {
 	case *raminov1.CreateGameResponse:
 		// The creator token is remembered before normalization hides it.
-		r.games[game] = struct{ name, creator string }{resp.GetGame().GetName(), resp.GetCreatorToken()}
+		r.games[game] = gameBinding{resp.GetGame().GetName(), resp.GetCreatorToken(), resp.GetInviteCode()}
 	case *raminov1.JoinGameResponse:
 		r.seats[caller] = struct{ game, token string }{game, resp.GetSeatToken()}
 	}
 	return protoJSON(response)
+}
+
+// listGames is every page of ListGames, only the scenario's games kept.
+func (r *replay) listGames(ctx context.Context, args map[string]any) (any, error) {
+	if _, given := args["pageSize"]; !given {
+		args["pageSize"] = 100
+	}
+	mine := r.labels()
+	games := []any{}
+	for {
+		request := new(raminov1.ListGamesRequest)
+		if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
+			return nil, malformed("args of list_games: %v", err)
+		}
+		page, err := r.client.GameService().ListGames(ctx, request)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range page.GetGames() {
+			if _, ok := mine[g.GetName()]; ok {
+				m, err := protoJSON(g)
+				if err != nil {
+					return nil, err
+				}
+				games = append(games, m)
+			}
+		}
+		if page.GetNextPageToken() == "" {
+			return map[string]any{"games": games}, nil
+		}
+		args["pageToken"] = page.GetNextPageToken()
+	}
+}
+
+func (r *replay) label(step map[string]json.RawMessage, key string, bound map[string]string) (string, string, error) {
+	label, err := str(step[key], "")
+	if err != nil {
+		return "", "", err
+	}
+	name, ok := bound[label]
+	if !ok {
+		return "", "", malformed("no %s labelled %q", key, label)
+	}
+	return label, name, nil
+}
+
+// match is a unary call of MatchService as the player caller.
+func (r *replay) match(ctx context.Context, op, caller string, step map[string]json.RawMessage, args map[string]any) (any, error) {
+	client, err := r.player(caller)
+	if err != nil {
+		return nil, err
+	}
+	unary, ok := matchOps(client.MatchService())[op]
+	if !ok {
+		return nil, malformed("unknown op %q", op)
+	}
+	party := ""
+	switch op {
+	case "ticket_cancel":
+		_, name, err := r.label(step, "ticket", r.tickets)
+		if err != nil {
+			return nil, err
+		}
+		args["ticket"] = name
+	case "ticket_list", "party_create":
+	default:
+		party, args["party"], err = r.label(step, "party", r.parties)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, given := args["invitation"]; op == "party_join" && !given {
+		args["invitation"] = r.invitations[[2]string{party, caller}]
+	}
+	request := unary.request()
+	if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
+		return nil, malformed("args of %s: %v", op, err)
+	}
+	response, err := unary.call(ctx, request)
+	if err != nil {
+		return nil, err
+	}
+	switch resp := response.(type) {
+	case *raminov1.CreatePartyResponse:
+		label, _ := str(step["party"], "")
+		r.parties[label] = resp.GetParty().GetName()
+		r.partyOrder = append(r.partyOrder, label)
+	case *raminov1.InviteToPartyResponse:
+		r.invitations[[2]string{party, request.(*raminov1.InviteToPartyRequest).GetPlayer()}] = resp.GetInvitation()
+	}
+	return protoJSON(response)
+}
+
+// ticket opens a ticket's stream as the player caller (SubmitTicket or
+// WatchTicket, its first update read) or reads it to its final update.
+func (r *replay) ticket(ctx context.Context, op, game, caller string, step map[string]json.RawMessage, args map[string]any) (any, error) {
+	label, err := str(step["ticket"], "")
+	if err != nil || label == "" {
+		return nil, malformed("%s: no ticket label", op)
+	}
+	key := [2]string{label, caller}
+	if op == "ticket_wait" {
+		t, ok := r.ticketStreams[key]
+		if !ok {
+			return nil, malformed("ticket %q has no stream of %q", label, caller)
+		}
+		for !finalStates[t.last.GetState()] {
+			if t.last, err = readUpdate(t, label); err != nil {
+				return nil, err
+			}
+		}
+		update := t.last
+		if update.GetGame() != "" {
+			if bound, ok := r.games[game]; ok && bound.name != update.GetGame() {
+				return nil, differ("ticket %q seated in another game than %q", label, game)
+			}
+			r.games[game] = gameBinding{name: update.GetGame()}
+			r.seats[caller] = struct{ game, token string }{game, update.GetSeatToken()}
+		}
+		m, err := protoJSON(update)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"update": m}, nil
+	}
+	client, err := r.player(caller)
+	if err != nil {
+		return nil, err
+	}
+	streamCtx, cancel := context.WithCancel(ctx)
+	t := &ticketStream{cancel: cancel}
+	if op == "ticket_submit" {
+		if step["party"] != nil {
+			if _, args["party"], err = r.label(step, "party", r.parties); err != nil {
+				cancel()
+				return nil, err
+			}
+		}
+		request := new(raminov1.SubmitTicketRequest)
+		if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
+			cancel()
+			return nil, malformed("args of ticket_submit: %v", err)
+		}
+		stream, err := client.MatchService().SubmitTicket(streamCtx, request)
+		if err != nil {
+			cancel()
+			return nil, streamError(err)
+		}
+		t.recv = updates[raminov1.SubmitTicketResponse](stream)
+	} else {
+		if _, args["ticket"], err = r.label(step, "ticket", r.tickets); err != nil {
+			cancel()
+			return nil, err
+		}
+		request := new(raminov1.WatchTicketRequest)
+		if err := protojson.Unmarshal([]byte(canonical(args)), request); err != nil {
+			cancel()
+			return nil, malformed("args of ticket_watch: %v", err)
+		}
+		stream, err := client.MatchService().WatchTicket(streamCtx, request)
+		if err != nil {
+			cancel()
+			return nil, streamError(err)
+		}
+		t.recv = updates[raminov1.WatchTicketResponse](stream)
+	}
+	if before, ok := r.ticketStreams[key]; ok {
+		before.cancel()
+		delete(r.ticketStreams, key)
+	}
+	if t.last, err = readUpdate(t, label); err != nil {
+		cancel()
+		return nil, err
+	}
+	r.ticketStreams[key] = t
+	if _, bound := r.tickets[label]; !bound {
+		r.tickets[label] = t.last.GetTicket()
+		r.ticketOrder = append(r.ticketOrder, label)
+	}
+	return map[string]any{"ticket": t.last.GetTicket()}, nil
+}
+
+// readUpdate reads the stream's next update (10 s at most).
+func readUpdate(t *ticketStream, label string) (*raminov1.TicketUpdate, error) {
+	type next struct {
+		update *raminov1.TicketUpdate
+		err    error
+	}
+	got := make(chan next, 1)
+	go func() {
+		update, err := t.recv()
+		got <- next{update, err}
+	}()
+	select {
+	case n := <-got:
+		if errors.Is(n.err, io.EOF) {
+			return nil, differ("ticket %q: the stream ended", label)
+		}
+		if n.err != nil {
+			return nil, streamError(n.err)
+		}
+		return n.update, nil
+	case <-time.After(watchTimeout):
+		t.cancel()
+		return nil, differ("ticket %q: no update within %s", label, watchTimeout)
+	}
 }
 
 func (r *replay) watch(ctx context.Context, op, game, caller string, step map[string]json.RawMessage, args map[string]any) (any, error) {
@@ -877,19 +1184,60 @@ func TestConformance(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv := testserver.Start(t, testserver.Options{Args: []string{"--test-seed", testSeed(t, dir), "--abandon-after", "0"}})
+	testMode := []string{"--test-seed", testSeed(t, dir), "--abandon-after", "0"}
+	srv := testserver.Start(t, testserver.Options{Args: testMode})
 	client, err := ramino.NewClient(srv.Address())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
+	// The server of players (README, "Starting the servers").
+	secretFile := filepath.Join(dir, "player-token.secret")
+	players := testserver.Start(t, testserver.Options{Args: append(slices.Clone(testMode),
+		"--player-token-secret-file", secretFile, "--quick-bots-after", "0", "--quick-settle", "0")})
+	raw, err := os.ReadFile(secretFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := bytes.TrimSpace(raw)
+	playerClients := map[string]*ramino.Client{}
+	defer func() {
+		for _, c := range playerClients {
+			c.Close()
+		}
+	}()
+	// player is the client of a player ("": one without a player token).
+	player := func(label string) (*ramino.Client, error) {
+		if c, ok := playerClients[label]; ok {
+			return c, nil
+		}
+		var opts []ramino.Option
+		if label != "" {
+			opts = append(opts, ramino.WithPlayerToken(playerToken(label, secret)))
+		}
+		c, err := ramino.NewClient(players.Address(), opts...)
+		if err != nil {
+			return nil, err
+		}
+		playerClients[label] = c
+		return c, nil
+	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			r := &replay{client: client, ops: unaryOps(client.GameService()), sc: sc,
-				games: map[string]struct{ name, creator string }{}, seats: map[string]struct{ game, token string }{},
-				watches: map[string]*watch{}, sessions: map[string]*session{}}
+			on := client
+			if sc.players {
+				var err error
+				if on, err = player(""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := &replay{client: on, player: player, ops: unaryOps(on.GameService()), sc: sc,
+				games: map[string]gameBinding{}, seats: map[string]struct{ game, token string }{},
+				watches: map[string]*watch{}, sessions: map[string]*session{},
+				tickets: map[string]string{}, parties: map[string]string{},
+				invitations: map[[2]string]string{}, ticketStreams: map[[2]string]*ticketStream{}}
 			failure := r.run(ctx)
 			text := strings.Join(r.lines, "\n") + "\n"
 			if err := os.WriteFile(filepath.Join(out, sc.name+".txt"), []byte(text), 0o644); err != nil {

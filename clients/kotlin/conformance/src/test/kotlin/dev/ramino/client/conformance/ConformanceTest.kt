@@ -12,6 +12,7 @@ import com.google.protobuf.MessageOrBuilder
 import com.google.protobuf.TypeRegistry
 import com.google.protobuf.util.JsonFormat
 import com.google.rpc.ErrorInfo
+import dev.ramino.client.ClientOptions
 import dev.ramino.client.GameWatch
 import dev.ramino.client.RaminoClient
 import dev.ramino.client.RaminoException
@@ -27,7 +28,9 @@ import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.consumeAsFlow
+import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeoutOrNull
@@ -38,21 +41,58 @@ import ramino.v1.GameOuterClass.PlayGameRequest
 import ramino.v1.GameOuterClass.PlayGameResponse
 import ramino.v1.GameOuterClass.PlayGameStart
 import ramino.v1.GameServiceGrpc
+import ramino.v1.Match.TicketState
+import ramino.v1.Match.TicketUpdate
+import ramino.v1.MatchServiceGrpc
 import java.io.File
 import java.math.BigDecimal
 import java.security.MessageDigest
+import java.util.Base64
+import javax.crypto.Mac
+import javax.crypto.spec.SecretKeySpec
 import kotlin.time.Duration.Companion.seconds
 
 private const val FORMAT_VERSION = 1
 private const val FORGED_TOKEN = "forged.conformance.token"
 private val WATCH_TIMEOUT = 10.seconds
-private val STEP_FIELDS = setOf("op", "game", "as", "args", "watch", "session", "count", "resume", "expect")
+private val STEP_FIELDS = setOf("op", "game", "as", "args", "watch", "session", "count", "resume", "expect", "ticket", "party")
 
 /** The ops whose game and caller are those of the stream they act on. */
 private val ON_A_STREAM = setOf("watch_next", "watch_close", "session_send", "session_next", "session_close", "session_end")
 private val TOKEN_KEYS = setOf("seatToken", "creatorToken")
-private val TIME_KEYS = setOf("createTime", "turnDeadline")
-private val WITHOUT_REQUEST_ID = setOf("get_game", "legal_moves", "cancel_game")
+private val TIME_KEYS = setOf("createTime", "turnDeadline", "submitTime", "expireTime")
+
+/** Doubles (their JSON differs by language; a wait or window by the clock). */
+private val NUMBER_KEYS = setOf("ratingWindow", "expectedWait", "rating")
+private val SECRET_KEYS = mapOf("inviteCode" to "<invite>", "invitation" to "<invitation>")
+private val WITHOUT_REQUEST_ID = setOf("get_game", "legal_moves", "cancel_game", "join_invite")
+
+/** A player token's exp (2100-01-01): the same token from every runner. */
+private const val PLAYER_TOKEN_EXP = 4102444800L
+private val FINAL_STATES = setOf(
+    TicketState.TICKET_STATE_MATCHED,
+    TicketState.TICKET_STATE_EXPIRED,
+    TicketState.TICKET_STATE_CANCELLED,
+)
+
+/** The player token of the README ("Players"): an HS256 JWT, byte for byte the same from every runner. */
+private fun playerToken(player: String, secret: ByteArray): String {
+    val b64 = Base64.getUrlEncoder().withoutPadding()
+    val signed = b64.encodeToString("""{"alg":"HS256","typ":"JWT"}""".toByteArray()) + "." +
+        b64.encodeToString("""{"sub":"$player","exp":$PLAYER_TOKEN_EXP}""".toByteArray())
+    val mac = Mac.getInstance("HmacSHA256").apply { init(SecretKeySpec(secret, "HmacSHA256")) }
+    return signed + "." + b64.encodeToString(mac.doFinal(signed.toByteArray()))
+}
+
+/** The unary MatchService ops of a player, by the SDK's method descriptors. */
+private val MATCH_UNARY: Map<String, MethodDescriptor<*, *>> = mapOf(
+    "ticket_cancel" to MatchServiceGrpc.getCancelTicketMethod(),
+    "ticket_list" to MatchServiceGrpc.getListTicketsMethod(),
+    "party_create" to MatchServiceGrpc.getCreatePartyMethod(),
+    "party_invite" to MatchServiceGrpc.getInviteToPartyMethod(),
+    "party_join" to MatchServiceGrpc.getJoinPartyMethod(),
+    "party_get" to MatchServiceGrpc.getGetPartyMethod(),
+)
 
 /** The scenario itself is malformed (not a disagreement with the server). */
 private class ScenarioError(message: String) : Exception(message)
@@ -78,6 +118,7 @@ private val UNARY: Map<String, MethodDescriptor<*, *>> = mapOf(
     "knock" to GameServiceGrpc.getKnockMethod(),
     "accept_layout" to GameServiceGrpc.getAcceptLayoutMethod(),
     "cancel_game" to GameServiceGrpc.getCancelGameMethod(),
+    "join_invite" to GameServiceGrpc.getJoinGameMethod(),
 )
 
 /** Protobuf JSON of the messages (this build generates them for the full runtime: pom.xml). */
@@ -181,11 +222,15 @@ private fun writeString(s: String, out: StringBuilder) {
 internal fun normalize(v: JsonElement, labels: Map<String, String>): JsonElement = when {
     v.isJsonObject -> JsonObject().also { o ->
         for ((k, value) in v.asJsonObject.entrySet()) {
+            val primitive = value.takeIf { it.isJsonPrimitive }?.asJsonPrimitive
             o.add(
                 k,
-                when (k) {
-                    in TOKEN_KEYS -> JsonPrimitive("<token>")
-                    in TIME_KEYS -> JsonPrimitive("<time>")
+                when {
+                    k in TOKEN_KEYS -> JsonPrimitive("<token>")
+                    k in TIME_KEYS -> JsonPrimitive("<time>")
+                    k in NUMBER_KEYS && primitive?.isNumber == true -> JsonPrimitive("<number>")
+                    k in SECRET_KEYS && primitive?.isString == true && primitive.asString.isNotEmpty() ->
+                        JsonPrimitive(SECRET_KEYS.getValue(k))
                     else -> normalize(value, labels)
                 },
             )
@@ -198,7 +243,8 @@ internal fun normalize(v: JsonElement, labels: Map<String, String>): JsonElement
         }
     }
     v.isJsonArray -> JsonArray().also { a -> v.asJsonArray.forEach { a.add(normalize(it, labels)) } }
-    v.isJsonPrimitive && v.asJsonPrimitive.isString -> labels[v.asString]?.let { JsonPrimitive("games/$it") } ?: v
+    v.isJsonPrimitive && v.asJsonPrimitive.isString ->
+        labels[v.asString]?.let { JsonPrimitive(if ('/' in it) it else "games/$it") } ?: v
     else -> v
 }
 
@@ -263,7 +309,10 @@ internal fun same(a: JsonElement, b: JsonElement): Boolean = when {
     else -> b.isJsonPrimitive && !b.asJsonPrimitive.isNumber && a == b
 }
 
-private class Scenario(val name: String, val sha256: String, val steps: List<JsonObject>)
+private class Scenario(val name: String, val sha256: String, val players: Boolean, val steps: List<JsonObject>)
+
+/** A player's SubmitTicket or WatchTicket stream (the SDK's [RaminoClient.stream]) read through a channel, and the last update read. */
+private class TicketStream(val job: Job, val updates: Channel<TicketUpdate>, var last: TicketUpdate)
 
 /** A watch of the scenario: the SDK's GameWatch, read message by message through a channel. */
 private class OpenWatch(val caller: String, val game: String, val job: Job, val items: Channel<WatchItem>) {
@@ -284,18 +333,36 @@ private class OpenSession(
     var open = true
 }
 
+/**
+ * One scenario's run: [client] calls the scenario's server; [player] gives
+ * a player's client on the server of players (made once per player).
+ */
 private class Replay(
     private val client: RaminoClient,
     private val scenario: Scenario,
     private val scope: CoroutineScope,
+    private val player: (String) -> RaminoClient,
 ) {
     val lines = mutableListOf("format $FORMAT_VERSION", "scenario ${scenario.name} sha256=${scenario.sha256}")
     private val games = mutableMapOf<String, Pair<String, String>>() // label -> (name, creator token)
+    private val invites = mutableMapOf<String, String>() // game label -> invite code
     private val seats = mutableMapOf<String, Pair<String, String>>() // label -> (game label, seat token)
     private val watches = mutableMapOf<String, OpenWatch>()
     private val sessions = mutableMapOf<String, OpenSession>()
 
-    private fun labels(): Map<String, String> = games.entries.associate { (label, g) -> g.first to label }
+    // Tickets and parties by label, in the order bound (a name's first label is printed).
+    private val tickets = linkedMapOf<String, String>()
+    private val parties = linkedMapOf<String, String>()
+    private val invitations = mutableMapOf<Pair<String, String>, String>() // (party label, player) -> id
+    private val ticketStreams = mutableMapOf<Pair<String, String>, TicketStream>() // (ticket label, player)
+
+    private fun labels(): Map<String, String> {
+        val out = games.entries.associate { (label, g) -> g.first to label }.toMutableMap()
+        for ((kind, bound) in listOf("tickets" to tickets, "parties" to parties)) {
+            for ((label, name) in bound.entries.reversed()) out[name] = "$kind/$label" // the first label wins
+        }
+        return out
+    }
 
     private fun gameName(label: String): String = games[label]?.first ?: throw ScenarioError("no game labelled \"$label\" yet")
 
@@ -324,6 +391,7 @@ private class Replay(
         } finally {
             watches.values.filter { it.open }.forEach { it.job.cancel() }
             sessions.values.filter { it.open }.forEach { it.job.cancel() }
+            ticketStreams.values.forEach { it.job.cancel() }
         }
     }
 
@@ -381,12 +449,21 @@ private class Replay(
         val args = step.get("args")?.asJsonObject?.deepCopy() ?: JsonObject()
         if (op.startsWith("watch_")) return watch(op, game, caller, step, args)
         if (op.startsWith("session_")) return session(op, game, caller, step, args)
+        if (op == "ticket_submit" || op == "ticket_watch" || op == "ticket_wait") return ticket(op, game, caller, step, args)
+        if (op in MATCH_UNARY) return match(op, caller, step, args)
+        if (op == "list_games") return listGames(args)
         @Suppress("UNCHECKED_CAST")
         val method = (UNARY[op] ?: throw ScenarioError("unknown op \"$op\"")) as MethodDescriptor<Any, Any>
-        if (op != "create") args.addProperty("name", gameName(game))
+        if (op == "join_invite") {
+            if (!args.has("inviteCode")) {
+                args.addProperty("inviteCode", invites[game] ?: throw ScenarioError("no game labelled \"$game\" yet"))
+            }
+        } else if (op != "create") {
+            args.addProperty("name", gameName(game))
+        }
         if (!args.has("requestId") && op !in WITHOUT_REQUEST_ID) args.addProperty("requestId", RaminoClient.newRequestId())
         val request = ProtoJson.request(method, canonical(args))
-        val token = if (op == "create" || op == "join") null else token(caller, game)
+        val token = if (op == "create" || op == "join" || op == "join_invite") null else token(caller, game)
         val response = client.call(method, request, token)
         val printed = ProtoJson.print(response)
         when (op) {
@@ -395,10 +472,114 @@ private class Replay(
                 val bound = games[game]
                 if (bound != null && bound.first != name) throw Mismatch("create '$game' again made another game (a retry makes none)")
                 games[game] = name to printed.asJsonObject.get("creatorToken").asString
+                invites[game] = printed.asJsonObject.get("inviteCode").asString
             }
-            "join" -> seats[caller] = game to printed.asJsonObject.get("seatToken").asString
+            "join", "join_invite" -> seats[caller] = game to printed.asJsonObject.get("seatToken").asString
         }
         return printed
+    }
+
+    /** Every page of ListGames, only the scenario's games kept. */
+    private suspend fun listGames(args: JsonObject): JsonElement {
+        val mine = labels()
+        val games = JsonArray()
+        if (!args.has("pageSize")) args.addProperty("pageSize", 100)
+        while (true) {
+            val method = GameServiceGrpc.getListGamesMethod()
+            val page = client.call(method, ProtoJson.request(method, canonical(args)))
+            for (g in page.gamesList) if (g.name in mine) games.add(ProtoJson.print(g))
+            if (page.nextPageToken.isEmpty()) return JsonObject().also { it.add("games", games) }
+            args.addProperty("pageToken", page.nextPageToken)
+        }
+    }
+
+    private fun bound(map: Map<String, String>, kind: String, step: JsonObject): String {
+        val label = step.get(kind)?.asString
+        return map[label] ?: throw ScenarioError("no $kind labelled \"$label\"")
+    }
+
+    /** A unary call of MatchService as the player [caller]. */
+    private suspend fun match(op: String, caller: String, step: JsonObject, args: JsonObject): JsonElement {
+        @Suppress("UNCHECKED_CAST")
+        val method = MATCH_UNARY.getValue(op) as MethodDescriptor<Any, Any>
+        when (op) {
+            "ticket_cancel" -> args.addProperty("ticket", bound(tickets, "ticket", step))
+            "ticket_list", "party_create" -> {}
+            else -> args.addProperty("party", bound(parties, "party", step))
+        }
+        val party = step.get("party")?.asString ?: ""
+        if (op == "party_join" && !args.has("invitation")) args.addProperty("invitation", invitations[party to caller] ?: "")
+        val request = ProtoJson.request(method, canonical(args))
+        val printed = ProtoJson.print(player(caller).call(method, request))
+        when (op) {
+            "party_create" -> parties[party] = printed.asJsonObject.getAsJsonObject("party").get("name").asString
+            "party_invite" -> invitations[party to args.get("player").asString] = printed.asJsonObject.get("invitation").asString
+        }
+        return printed
+    }
+
+    /**
+     * A ticket's stream as the player [caller]: opened by SubmitTicket or
+     * WatchTicket (its first update read), or read to its final update.
+     */
+    private suspend fun ticket(op: String, game: String, caller: String, step: JsonObject, args: JsonObject): JsonElement {
+        val label = step.get("ticket")?.asString ?: throw ScenarioError("$op: no ticket label")
+        val key = label to caller
+        if (op == "ticket_wait") {
+            val t = ticketStreams[key] ?: throw ScenarioError("ticket \"$label\" has no stream of \"$caller\"")
+            while (t.last.state !in FINAL_STATES) t.last = readUpdate(t.updates, label)
+            val update = t.last
+            if (update.game.isNotEmpty()) {
+                val bound = games[game]
+                if (bound != null && bound.first != update.game) throw Mismatch("ticket '$label' seated in another game than '$game'")
+                games[game] = update.game to ""
+                seats[caller] = game to update.seatToken
+            }
+            return JsonObject().also { it.add("update", ProtoJson.print(update)) }
+        }
+        val client = player(caller)
+        val flow: Flow<TicketUpdate> = if (op == "ticket_submit") {
+            if (step.has("party")) args.addProperty("party", bound(parties, "party", step))
+            val method = MatchServiceGrpc.getSubmitTicketMethod()
+            client.stream(method, ProtoJson.request(method, canonical(args))).map { it.update }
+        } else {
+            args.addProperty("ticket", bound(tickets, "ticket", step))
+            val method = MatchServiceGrpc.getWatchTicketMethod()
+            client.stream(method, ProtoJson.request(method, canonical(args))).map { it.update }
+        }
+        ticketStreams.remove(key)?.job?.cancel()
+        val updates = Channel<TicketUpdate>(Channel.UNLIMITED)
+        val job = scope.launch {
+            try {
+                flow.collect { updates.send(it) }
+                updates.close()
+            } catch (e: CancellationException) {
+                updates.close()
+                throw e
+            } catch (e: Exception) {
+                updates.close(e)
+            }
+        }
+        val first = try {
+            readUpdate(updates, label)
+        } catch (e: Exception) {
+            job.cancel()
+            throw e
+        }
+        ticketStreams[key] = TicketStream(job, updates, first)
+        if (label !in tickets) tickets[label] = first.ticket
+        return JsonObject().also { it.addProperty("ticket", first.ticket) }
+    }
+
+    /** The stream's next update (10 s at most); a failed stream throws its RaminoException. */
+    private suspend fun readUpdate(updates: Channel<TicketUpdate>, label: String): TicketUpdate {
+        val got = withTimeoutOrNull(WATCH_TIMEOUT) { updates.receiveCatching() }
+            ?: throw Mismatch("ticket '$label': no update within ${WATCH_TIMEOUT.inWholeSeconds} s")
+        return got.getOrNull() ?: when (val cause = got.exceptionOrNull()) {
+            is RaminoException -> throw cause
+            null -> throw Mismatch("ticket '$label': the stream ended")
+            else -> throw Mismatch("ticket '$label': the stream ended ($cause)")
+        }
     }
 
     private suspend fun session(op: String, game: String, caller: String, step: JsonObject, args: JsonObject): JsonElement {
@@ -544,22 +725,40 @@ class ConformanceTest {
                 val raw = f.readBytes()
                 val doc = JsonParser.parseString(String(raw, Charsets.UTF_8)).asJsonObject
                 val sha = MessageDigest.getInstance("SHA-256").digest(raw).joinToString("") { "%02x".format(it) }
-                Scenario(f.name.removeSuffix(".json"), sha, doc.getAsJsonArray("steps").map { it.asJsonObject })
+                val players = doc.get("server")?.asString == "players"
+                Scenario(f.name.removeSuffix(".json"), sha, players, doc.getAsJsonArray("steps").map { it.asJsonObject })
             }
         assertTrue(scenarios.isNotEmpty(), "no scenario in ${dir}/scenarios")
         val out = File(dir, "transcripts/kotlin")
         out.deleteRecursively()
         out.mkdirs()
         val failures = mutableMapOf<String, String>()
-        val seed = suite.get("testSeed").asString
-        TestServer(args = listOf("--test-seed", seed, "--abandon-after", "0")).start().use { server ->
-            RaminoClient(server.address).use { client ->
-                runBlocking {
-                    for (scenario in scenarios) {
-                        val replay = Replay(client, scenario, this)
-                        replay.run()?.let { failures[scenario.name] = it }
-                        File(out, "${scenario.name}.txt").writeText(replay.lines.joinToString("\n") + "\n")
+        val testMode = listOf("--test-seed", suite.get("testSeed").asString, "--abandon-after", "0")
+        // The server of players (README, "Starting the servers").
+        val secretFile = File(dir, "player-token.secret")
+        val secret = secretFile.readText().trim().toByteArray()
+        val playersArgs = testMode + listOf("--player-token-secret-file", secretFile.path, "--quick-bots-after", "0", "--quick-settle", "0")
+        TestServer(args = testMode).start().use { server ->
+            TestServer(args = playersArgs).start().use { players ->
+                val playerClients = mutableMapOf<String, RaminoClient>()
+                // A player's client ("": one without a player token).
+                val player = { label: String ->
+                    playerClients.getOrPut(label) {
+                        RaminoClient(players.address, ClientOptions(playerToken = if (label.isEmpty()) null else playerToken(label, secret)))
                     }
+                }
+                try {
+                    RaminoClient(server.address).use { client ->
+                        runBlocking {
+                            for (scenario in scenarios) {
+                                val replay = Replay(if (scenario.players) player("") else client, scenario, this, player)
+                                replay.run()?.let { failures[scenario.name] = it }
+                                File(out, "${scenario.name}.txt").writeText(replay.lines.joinToString("\n") + "\n")
+                            }
+                        }
+                    }
+                } finally {
+                    playerClients.values.forEach { it.close() }
                 }
             }
         }
