@@ -10,7 +10,13 @@ import pytest
 import ramino
 from ramino._core import evaluate_actions
 from ramino.bots import BOT_KINDS, LEVELS, Budget, SearchBot, make_bot
-from ramino.bots.search import KNOCKING_HORIZON, margin_weight, observe, playout_horizon
+from ramino.bots.search import (
+    KNOCKING_HORIZON,
+    RUMMY_HORIZON,
+    margin_weight,
+    observe,
+    playout_horizon,
+)
 from ramino.engine import Command, Game, IllegalMove, Knock, TookDiscard
 from ramino.errors import InvalidHand
 from ramino.simulate import play_game
@@ -221,10 +227,10 @@ def test_the_playouts_weigh_a_point_at_a_hundredth_unless_told_otherwise() -> No
         _gin_seen(actions, 4, margin_weight=-1.0)
 
 
-def test_gin_playouts_stop_at_the_horizon_and_the_rummy_variants_play_to_the_end() -> None:
+def test_playouts_stop_at_the_horizon_of_their_variant() -> None:
     assert playout_horizon(ramino.Variant("gin")) == KNOCKING_HORIZON
     for name in ("ramino51", "rami51", "rummy"):
-        assert playout_horizon(ramino.Variant(name)) is None
+        assert playout_horizon(ramino.Variant(name)) == RUMMY_HORIZON
     actions = ["discard KC", "discard 4H"]
     # Cut at the next turn, no playout ends in a win; to the end, some do.
     cut = _gin_seen(actions, 30, horizon=0)

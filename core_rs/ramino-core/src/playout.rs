@@ -22,8 +22,9 @@
 //! playout's. The stock is rebuilt at most [`Seen::rebuilds_left`] times
 //! more, and the round ends with no winner after [`Seen::turns_left`] more
 //! turns. With a [`Budget::horizon`], a playout stops at the start of a turn
-//! once every seat has had that many more, and is worth what the hands'
-//! least deadwood then says.
+//! once every seat has had that many more, and is worth what the hands
+//! then say: their least deadwood in a knocking variant, their distance
+//! from going out in the others.
 //!
 //! ```
 //! use ramino_core::{evaluate, Action, Budget, Card, Seen, SeatSeen, Variant};
@@ -66,7 +67,7 @@ use crate::game::policy::ids_of;
 use crate::game::{apply_event, at_wall, decide, follow_up, meld_info};
 use crate::game::{CardId, Command, Event, Phase, RoundResult, Rules, Setup, State};
 use crate::meld::validate_meld;
-use crate::search::min_deadwood;
+use crate::search::{layoff_targets, min_deadwood};
 use crate::shuffle::ChaCha20;
 use crate::variant::{Scoring, Variant};
 
@@ -146,10 +147,11 @@ pub struct Budget {
     pub margin_weight: f64,
     /// Turns of every seat after which a playout stops, `None`: at the
     /// round's end. A playout cut short is worth the lead of the seat's
-    /// least deadwood over the others' mean, squashed to the range of a
-    /// round's win or loss (`tanh(lead / 15)`), rather than the round's
-    /// result: less noise where the least deadwood is what the round is
-    /// scored by (gin).
+    /// hand over the others' mean, squashed to the range of a round's win
+    /// or loss, rather than the round's result: less noise. In a knocking
+    /// variant the lead is in least deadwood (`tanh(lead / 15)`), in the
+    /// others in distance from going out (loose cards, the penalty held,
+    /// the opening still lacking: `cut_distances`).
     pub horizon: Option<u32>,
 }
 
@@ -442,17 +444,18 @@ struct Outcome {
     /// Round scores per seat, as the variant counts them.
     scores: Vec<i64>,
     lower_is_better: bool,
-    /// A playout cut before the round's end: each hand's least deadwood
-    /// then (the round's scores are all 0).
-    deadwood: Option<Vec<u32>>,
+    /// A playout cut before the round's end: each hand's distance from
+    /// going out then, and the distance that weighs about three quarters
+    /// of a round (the round's scores are all 0).
+    cut: Option<(Vec<f64>, f64)>,
 }
 
 impl Outcome {
     /// Winning the round (+1, -1 when another seat wins, 0 with no winner),
     /// plus the point margin times `margin_weight`.
     fn utility(&self, seat: usize, margin_weight: f64) -> f64 {
-        if let Some(d) = &self.deadwood {
-            return cut_utility(d, seat);
+        if let Some((distance, scale)) = &self.cut {
+            return cut_utility(distance, *scale, seat);
         }
         let n = self.scores.len();
         let mine = self.scores[seat] as f64;
@@ -765,22 +768,13 @@ impl Base {
                 winner: r.winner,
                 scores: r.scores,
                 lower_is_better,
-                deadwood: None,
+                cut: None,
             },
             Played::Cut => Outcome {
                 winner: None,
                 scores: vec![0; n],
                 lower_is_better,
-                deadwood: Some(
-                    state
-                        .seats
-                        .iter()
-                        .map(|s| {
-                            min_deadwood(&rules.cards_of(&s.hand), &rules.variant)
-                                .map_or_else(|_| rules.penalty(&s.hand), |d| d.value)
-                        })
-                        .collect(),
-                ),
+                cut: Some(cut_distances(&state, rules)),
             },
             // What a state the kernel cannot play on (which no consistent
             // position gives) comes to: no winner.
@@ -788,7 +782,7 @@ impl Base {
                 winner: None,
                 scores: vec![0; n],
                 lower_is_better,
-                deadwood: None,
+                cut: None,
             },
         })
     }
@@ -800,22 +794,100 @@ fn started(state: &State) -> u32 {
 }
 
 /// Points of least deadwood that make a cut playout's lead worth about
-/// three quarters of a won round ([`cut_utility`]).
+/// three quarters of a won round ([`cut_utility`]), in a knocking variant.
 const CUT_SCALE: f64 = 15.0;
 
+/// Loose cards that make a cut playout's lead worth about three quarters
+/// of a won round, in a rummy variant ([`cut_distances`]).
+const RUMMY_CUT_SCALE: f64 = 5.0;
+
+/// What ten points of the penalty a hand holds add to its distance from
+/// going out at a cut, in loose cards ([`cut_distances`]).
+const RUMMY_CUT_HELD: f64 = 0.2;
+
+/// What ten points by which a seat still to open falls short of the
+/// opening threshold add to its distance from going out at a cut, in loose
+/// cards ([`cut_distances`]).
+const RUMMY_CUT_SHORT: f64 = 0.4;
+
+/// Each hand's distance from going out at a cut, and the distance that
+/// weighs three quarters of a round in [`cut_utility`]. In a knocking
+/// variant: its least deadwood (what a knock scores), by [`CUT_SCALE`]. In
+/// the rummy variants, where going out empties the hand, in loose cards by
+/// [`RUMMY_CUT_SCALE`]: the cards its least deadwood leaves over (less
+/// those a seat that may lay off can lay off on the table now), plus
+/// [`RUMMY_CUT_HELD`] per ten points of the penalty it would pay if
+/// another went out (the never-opened penalty where that is scored), plus,
+/// for a seat still to open, [`RUMMY_CUT_SHORT`] per ten points its melds
+/// in hand fall short of the threshold by. A logistic fit of who won
+/// greedy rounds on these features (`bench/cut_fit.py`) finds the loose
+/// cards to decide (a scale of 7 to 12 of them) and the rest small; the
+/// weights were screened in the arena (`bench/README.md`, issue 33), where
+/// scales of 3, 5 and 10 scored alike within the noise.
+fn cut_distances(state: &State, rules: &Rules) -> (Vec<f64>, f64) {
+    let v = &rules.variant;
+    if v.knocking {
+        let d = state
+            .seats
+            .iter()
+            .map(|s| {
+                f64::from(
+                    min_deadwood(&rules.cards_of(&s.hand), v).map_or_else(|_| rules.penalty(&s.hand), |d| d.value),
+                )
+            })
+            .collect();
+        return (d, CUT_SCALE);
+    }
+    let table: Vec<Vec<Card>> = state.melds.iter().map(|m| rules.cards_of(&m.cards)).collect();
+    let d = state
+        .seats
+        .iter()
+        .map(|s| {
+            let cards = rules.cards_of(&s.hand);
+            let unopened = rules.needs_opening && !s.opened;
+            let (loose, melded) = match min_deadwood(&cards, v) {
+                Ok(d) => {
+                    let melded = v.hand_penalty(&cards) - d.value;
+                    let mut loose = d.deadwood;
+                    if !unopened && !table.is_empty() && !loose.is_empty() {
+                        if let Ok(fits) = layoff_targets(&loose, &table, v) {
+                            loose.retain(|c| !fits.iter().any(|f| f.card == *c));
+                        }
+                    }
+                    (loose.len(), melded)
+                }
+                Err(_) => (cards.len(), 0),
+            };
+            let held = if unopened && v.never_opened_penalty != 0 {
+                u32::from(v.never_opened_penalty)
+            } else {
+                rules.penalty(&s.hand)
+            };
+            let mut distance = loose as f64 + RUMMY_CUT_HELD * f64::from(held) / 10.0;
+            if unopened {
+                let short = f64::from(v.open_threshold).max(f64::from(melded)) - f64::from(melded);
+                distance += RUMMY_CUT_SHORT * short / 10.0;
+            }
+            distance
+        })
+        .collect();
+    (d, RUMMY_CUT_SCALE)
+}
+
 /// What a playout cut before the round's end is worth to `seat`, from each
-/// hand's least deadwood then: the lead of its hand over the others' mean,
-/// squashed to the range of a round's win or loss.
-fn cut_utility(deadwood: &[u32], seat: usize) -> f64 {
-    let n = deadwood.len();
-    let others = deadwood
+/// hand's distance from going out then ([`cut_distances`]): the lead of its
+/// hand over the others' mean, squashed to the range of a round's win or
+/// loss.
+fn cut_utility(distance: &[f64], scale: f64, seat: usize) -> f64 {
+    let n = distance.len();
+    let others = distance
         .iter()
         .enumerate()
         .filter(|&(i, _)| i != seat)
-        .map(|(_, &d)| f64::from(d))
+        .map(|(_, &d)| d)
         .sum::<f64>()
         / (n - 1) as f64;
-    ((others - f64::from(deadwood[seat])) / CUT_SCALE).tanh()
+    ((others - distance[seat]) / scale).tanh()
 }
 
 /// Plays the round of `state` to its end, every seat by the greedy policy
@@ -1162,5 +1234,83 @@ mod tests {
             assert_eq!((e.playouts, e.wins), (8, 0), "{e:?}");
         }
         assert!(evals[0].mean > evals[1].mean, "{evals:?}");
+    }
+
+    /// In a rummy variant a playout cut at the next turn's start is worth
+    /// the lead of the seat's distance from going out over the other's:
+    /// the loose cards of its least deadwood plus a fifth of a card per ten
+    /// points held, and for a seat still to open (ramino51) two fifths per
+    /// ten points its melds lack of the threshold and the never-opened
+    /// penalty as the penalty held, `tanh(lead / 5)`. The other hand is
+    /// known in full: every deal gives the same value.
+    #[test]
+    fn a_cut_rummy_playout_is_worth_the_lead_of_its_distance_from_going_out() {
+        let seat = |known: Vec<Card>, opened: bool| SeatSeen {
+            hand_size: known.len(),
+            known,
+            opened,
+            had_turn: true,
+            discarded: vec![],
+            laid_any: opened,
+        };
+        let cut = |v: &Variant, mine: &[Card], theirs: &[Card], opened: bool, out: [&str; 2]| {
+            let mut unseen = v.deck().cards();
+            for c in mine.iter().chain(theirs) {
+                let i = unseen.iter().position(|u| u == c).unwrap();
+                unseen.remove(i);
+            }
+            let seen = Seen {
+                seat: 0,
+                seats: vec![seat(mine.to_vec(), opened), seat(theirs.to_vec(), opened)],
+                discard: vec![],
+                table: vec![],
+                stock_size: unseen.len(),
+                unseen,
+                taken: None,
+                rebuilds_left: 0,
+                turns_left: 200,
+                no_draw_seat: None,
+            };
+            let actions = out.map(|c| Action::Discard(c.parse().unwrap()));
+            let budget = Budget {
+                horizon: Some(0),
+                ..Budget::iterations(8)
+            };
+            evaluate(v, &seen, &actions, &budget, [5; 32]).unwrap()
+        };
+        let near = |e: &Evaluation, lead: f64| {
+            let expected = (lead / RUMMY_CUT_SCALE).tanh();
+            assert!((e.mean - expected).abs() < 1e-12, "{e:?}, expected {expected}");
+            assert_eq!((e.playouts, e.wins), (8, 0), "{e:?}");
+        };
+
+        // Rummy (no opening): after KC, 9C 9D QD JH are loose, the hand
+        // holds 59 points; after 4H, 7 loose, 65. The other hand: 7C 7D 7S
+        // melded, 7 loose, 67 points.
+        let mine = Card::parse_list("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH").unwrap();
+        let theirs = Card::parse_list("7C 7D 7S 8H 8S 2D 3D 5C TC TD").unwrap();
+        let evals = cut(&Variant::rummy(), &mine, &theirs, false, ["KC", "4H"]);
+        let other = 7.0 + RUMMY_CUT_HELD * 6.7;
+        near(&evals[0], other - (4.0 + RUMMY_CUT_HELD * 5.9));
+        near(&evals[1], other - (7.0 + RUMMY_CUT_HELD * 6.5));
+        assert!(evals[0].mean > evals[1].mean, "{evals:?}");
+
+        // Ramino51, neither seat opened, both holding the never-opened 100:
+        // after 2C my runs are worth 30 (21 short), KD QH loose; after 4H,
+        // one run of 15 (36 short), 5 loose. The other's set of tens is
+        // worth 30 (21 short), 2D 3D 5C 8H 8S loose.
+        let v = Variant::ramino51();
+        let mine = Card::parse_list("AS 2S 3S 4H 5H 6H KD QH 2C").unwrap();
+        let theirs = Card::parse_list("TC TD TS 2D 3D 5C 8H 8S").unwrap();
+        let unopened = |loose: f64, short: f64| loose + RUMMY_CUT_HELD * 10.0 + RUMMY_CUT_SHORT * short / 10.0;
+        let evals = cut(&v, &mine, &theirs, false, ["2C", "4H"]);
+        near(&evals[0], unopened(5.0, 21.0) - unopened(2.0, 21.0));
+        near(&evals[1], unopened(5.0, 21.0) - unopened(5.0, 36.0));
+        // Opened: the penalty in hand counts instead (50 and 48 points
+        // against 56), and no threshold.
+        let evals = cut(&v, &mine, &theirs, true, ["2C", "4H"]);
+        let other = 5.0 + RUMMY_CUT_HELD * 5.6;
+        near(&evals[0], other - (2.0 + RUMMY_CUT_HELD * 5.0));
+        near(&evals[1], other - (5.0 + RUMMY_CUT_HELD * 4.8));
     }
 }

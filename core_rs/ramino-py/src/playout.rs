@@ -51,8 +51,9 @@ fn per_seat<T>(name: &str, values: Vec<T>, n: usize) -> PyResult<Vec<T>> {
 /// wall-clock time too (at least one deal is always played).
 /// `margin_weight`: what a point of margin adds to a playout's utility beside
 /// the win's 1 (a hundredth by default). `horizon`: turns of every seat
-/// after which a playout stops and is scored by the hands' least deadwood
-/// (`None`: at the round's end).
+/// after which a playout stops and is scored by the hands then: their least
+/// deadwood in a knocking variant, their distance from going out in the
+/// others (`None`: at the round's end).
 #[pyfunction]
 #[pyo3(signature = (
     variant, *, seat, hand_sizes, known, opened, had_turn, discarded, laid_any,
