@@ -220,8 +220,27 @@ async def test_a_start_with_a_wrong_resend_list_is_refused_before_anything_is_pl
         before = await version_of(s.stub, name)
         call: Any = session(s.stub, tokens[0])
         await call.write(opening(name, None, resend))
-        await call.write(draw("d"))
         error = await refusal(call)
         assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert reason_of(error) == "SESSION_RESEND"
+        # A move sent right behind the bad start is not played either. The
+        # server may end the call before the move is written; grpc then
+        # fails the write and sets the call's status to its own INTERNAL,
+        # so this second call's status is not asserted: the first one's is.
+        piped: Any = session(s.stub, tokens[0])
+        await piped.write(opening(name, None, resend))
+        try:
+            await piped.write(draw("d"))
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            pass
+        await ended(piped)
         assert await version_of(s.stub, name) == before
+
+
+async def ended(call: Any) -> None:
+    """Reads a call to its end, whatever its status."""
+    try:
+        while (await asyncio.wait_for(call.read(), 10)) is not grpc.aio.EOF:
+            pass
+    except grpc.aio.AioRpcError:
+        pass
