@@ -332,13 +332,17 @@ def _opening_search(
         low = h.lowest(state)
         out: dict[int, int] = {}
         if low is None:
-            out[_LEFTOVER if state[-1] else 0] = 0
+            # Jokers left over: one may be discarded, unless the joker is the
+            # card taken from the discard pile (then so is every other).
+            out[_LEFTOVER if state[-1] and include != JOKER else 0] = 0
         else:
-            # The lowest undecided card is left in hand ...
+            # The lowest undecided card is left in hand (one to discard,
+            # unless it is the taken card's twin, which stays that turn) ...
             rest = list(state)
             rest[low] -= 1
+            kept = _LEFTOVER if h.kinds[low] != include else 0
             for f, v in best(tuple(rest)).items():
-                f |= _LEFTOVER
+                f |= kept
                 if out.get(f, -1) < v:
                     out[f] = v
             # ... or melded, in a meld whose lowest card it is.
@@ -416,6 +420,10 @@ def check_opening(
         assert any(r.pure for r in checked), f"opening {laid} lacks a pure run"
     if params["must_discard_to_go_out"]:
         assert left, f"opening {laid} keeps no card to discard"
+        if include is not None:
+            assert any(
+                c != split_cards([include])[0] for c in left
+            ), f"opening {laid} keeps only the twin of {include}, which may not be discarded"
     if include is not None:
         inc = split_cards([include])[0]
         assert any(inc in m for m in laid), f"opening {laid} does not use {inc}"

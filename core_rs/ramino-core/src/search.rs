@@ -409,6 +409,10 @@ struct Search {
     /// Whether to memoise: with a few candidates the search is small
     /// enough that the table costs more than it saves.
     memoize: bool,
+    /// The kinds a card kept to discard may not be (a set of bits, the
+    /// joker's bit 52): with `include`, the card taken from the discard
+    /// pile, whose twin stays in hand this turn like the card itself.
+    kept_not: u64,
 }
 
 impl Drop for Search {
@@ -483,6 +487,7 @@ impl Search {
             card_gain,
             joker_gain,
             jokers_meld: joker_value.is_some(),
+            kept_not: include.map_or(0, |c| if c.is_joker() { 1 << 52 } else { 1 << c.index() }),
         };
         // A candidate's potential reads the gains just filled in.
         hot.clear();
@@ -518,6 +523,18 @@ impl Search {
         f
     }
 
+    /// The flags once the natural kinds `left` (bits) and `jokers` jokers
+    /// are left in hand: a card kept to discard is no longer needed when one
+    /// of them may be discarded (not the taken card's twin).
+    fn after_leaving(&self, flags: u8, left: u64, jokers: u8) -> u8 {
+        let joker_kept = jokers > 0 && self.kept_not & (1 << 52) == 0;
+        if left & !self.kept_not != 0 || joker_kept {
+            flags & !NEED_LEFTOVER
+        } else {
+            flags
+        }
+    }
+
     /// May the lowest card `low` be left out of every meld under `flags`?
     fn may_leave(&self, s: Counts, low: usize, flags: u8) -> bool {
         !(flags & NEED_INCLUDE != 0 && self.include.is_some_and(|c| c.index() == low) && s.two & (1 << low) == 0)
@@ -543,7 +560,7 @@ impl Search {
             two: s.two & !dead,
             jokers: s.jokers - dead_jokers,
         };
-        Some((kept, flags & !NEED_LEFTOVER))
+        Some((kept, self.after_leaving(flags, dead, dead_jokers)))
     }
 
     /// The most the cards of `s` can add to the score, each at its best.
@@ -591,7 +608,11 @@ impl Search {
             jokers: 0,
         };
         let rest = s.remove(&left);
-        Some((rest, flags & !NEED_LEFTOVER, potential - self.potential(left)))
+        Some((
+            rest,
+            self.after_leaving(flags, below, 0),
+            potential - self.potential(left),
+        ))
     }
 
     /// The best score of the melds of `s` under `flags` when it is above
@@ -610,7 +631,7 @@ impl Search {
         };
         if s.one == 0 {
             let pending_joker = flags & NEED_INCLUDE != 0;
-            if flags & NEED_PURE != 0 || pending_joker || (flags & NEED_LEFTOVER != 0 && s.jokers == 0) {
+            if flags & NEED_PURE != 0 || pending_joker || self.after_leaving(flags, 0, s.jokers) & NEED_LEFTOVER != 0 {
                 return NONE;
             }
             return 0;
@@ -652,7 +673,7 @@ impl Search {
             }
         }
         if best < upper && self.may_leave(s, low, flags) {
-            let (next, f) = (s.remove_once(1 << low), flags & !NEED_LEFTOVER);
+            let (next, f) = (s.remove_once(1 << low), self.after_leaving(flags, 1 << low, 0));
             let r = self.bounded(next, f, floor.max(best), potential - self.card_gain[low]);
             best = best.max(r);
         }
@@ -688,7 +709,7 @@ impl Search {
             if !found {
                 assert!(self.may_leave(s, low, flags), "search memo is inconsistent");
                 s = s.remove_once(1 << low);
-                flags &= !NEED_LEFTOVER;
+                flags = self.after_leaving(flags, 1 << low, 0);
             }
         }
         out
@@ -721,7 +742,8 @@ pub struct Opening {
 /// Disjoint melds that meet `v`'s opening rule (threshold, a pure run where
 /// required, a card kept to discard where going out needs a discard) with the
 /// highest total value, or `None`. With `include`, the opening must use that
-/// card (a discard taken before opening).
+/// card (a discard taken before opening), and the card kept to discard is
+/// not its twin, which may not be discarded that turn either.
 ///
 /// ```
 /// use ramino_core::{best_opening, Card, Variant};

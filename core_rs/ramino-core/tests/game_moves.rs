@@ -197,6 +197,39 @@ fn a_discard_taken_before_opening_offers_only_the_opening_that_uses_it() {
 }
 
 #[test]
+fn a_discard_taken_before_opening_keeps_back_a_card_that_may_be_discarded_not_its_twin() {
+    // Found by the property tests (a 4-seat ramino51 game): the best opening
+    // with the taken KC melds every card but KC's twin, which may not be
+    // discarded that turn; the seat was left with no legal move.
+    let r = rules(Variant::ramino51());
+    let hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS TC QC KC JK";
+    let mut s = state(&r, &[hand, "2H 3H"], &[], "KC", "KD 5C");
+    s.phase = Phase::Draw;
+    assert_eq!(moves(&s, &r, 0), ["DrawFromStock", "TakeDiscard"]);
+
+    let mut s = state(&r, &[&format!("{hand} KC"), "2H 3H"], &[], "", "KD 5C");
+    s.taken = Some(s.seats[0].hand[14]);
+    s.must_open = true;
+    let listed = moves(&s, &r, 0);
+    assert_eq!(
+        listed,
+        ["LayMelds([AS#0 2S#1 3S#2], [5S#4 6S#5 7S#6 8S#7 9S#8 TS#9], [TC#48 JK#104 QC#50 KC#103])"]
+    );
+    let h = hint(&s, &r, 0);
+    assert_eq!(
+        melds(&r, &h.melds),
+        "[AS#0 2S#1 3S#2], [5S#4 6S#5 7S#6 8S#7 9S#8 TS#9], [TC#48 JK#104 QC#50 KC#103]"
+    );
+    assert_eq!(card(&r, h.discard), "4S#3");
+
+    // When every opening with it melds every card but its twin, taking it
+    // is not offered (nor taken: `decide` refuses it alike).
+    let mut s = state(&r, &["5S 6S 7S TC QC KC JK", "2H 3H"], &[], "KC", "KD 5C");
+    s.phase = Phase::Draw;
+    assert_eq!(moves(&s, &r, 0), ["DrawFromStock"]);
+}
+
+#[test]
 fn the_best_opening_is_offered_with_a_pure_run_where_one_is_required() {
     let r = rules(Variant::rami51());
     let s = state(&r, &["9H 9D 9C TH TS TC 4D 5D 6D KS 2C", "2H 3H"], &[], "", "");

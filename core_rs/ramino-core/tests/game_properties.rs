@@ -15,51 +15,23 @@
 //! to 15, out of its reach, and the reference is private to that test crate:
 //! the opening the legal moves list is held here to the search's own value.
 
-use std::hash::BuildHasher;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 use ramino_core::game::*;
 use ramino_core::{ParamValue, Scoring, Variant};
 
 // --- the profile --------------------------------------------------------------
+
+mod common;
 
 /// The seed of every CI run: its games end rounds in every way (gone out,
 /// closed or not; the stock exhausted, the turn limit, resignations, a
 /// drawn hand, a knock, gin, big gin, an undercut).
 const CI_SEED: u64 = 5;
 
-/// `cases` cases a test (`PROPTEST_CASES` when set, for a longer run):
-/// derandomized under `CI`, else from `PROPTEST_RNG_SEED` when set, else
-/// random (printed, so that a failure says how to replay it; the test
-/// harness shows it only on a failure).
 fn profile(cases: u32) -> ProptestConfig {
-    let default = ProptestConfig::default();
-    let base = ProptestConfig {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            default.cases
-        } else {
-            cases
-        },
-        failure_persistence: None,
-        ..default
-    };
-    if std::env::var_os("CI").is_some() {
-        return ProptestConfig {
-            rng_seed: RngSeed::Fixed(CI_SEED),
-            ..base
-        };
-    }
-    let seed = match base.rng_seed {
-        RngSeed::Fixed(seed) => seed,
-        RngSeed::Random => std::collections::hash_map::RandomState::new().hash_one(0u8),
-    };
-    eprintln!("replay: PROPTEST_RNG_SEED={seed} cargo test -p ramino-core --test game_properties");
-    ProptestConfig {
-        rng_seed: RngSeed::Fixed(seed),
-        ..base
-    }
+    common::profile(cases, CI_SEED, "game_properties")
 }
 
 // --- the tables played ----------------------------------------------------------

@@ -3,6 +3,8 @@
 //! every order.
 
 use proptest::prelude::*;
+
+mod common;
 use ramino_core::{
     best_opening, joker_swaps, layoff_targets, min_deadwood, validate_meld, Card, MeldKind, ParamValue, Variant,
 };
@@ -58,7 +60,8 @@ fn group_value(group: &[Card], v: &Variant) -> Option<(u32, bool)> {
 }
 
 /// Every way to pick disjoint melds from `hand`: (total value, melded cards'
-/// penalty, has a pure run, cards left, holds `include`).
+/// penalty, has a pure run, cards left that may be discarded (not the twin
+/// of `include`, the card taken from the discard pile), holds `include`).
 fn all_choices(hand: &[Card], v: &Variant, include: Option<Card>) -> Vec<(u32, u32, bool, usize, bool)> {
     let n = hand.len();
     let mut out = Vec::new();
@@ -82,7 +85,9 @@ fn all_choices(hand: &[Card], v: &Variant, include: Option<Card>) -> Vec<(u32, u
                 pure |= p;
                 used_include |= include.is_some_and(|c| cards.contains(&c));
             }
-            let left = labels.iter().filter(|&&l| l == 0).count();
+            let left = (0..hand.len())
+                .filter(|&k| labels[k] == 0 && include != Some(hand[k]))
+                .count();
             out.push((value, weight, pure, left, used_include));
             return;
         }
@@ -99,8 +104,31 @@ fn all_choices(hand: &[Card], v: &Variant, include: Option<Card>) -> Vec<(u32, u
     out
 }
 
+/// `min_deadwood` and `best_opening` (with `include`) of `hand` against
+/// every choice of melds.
+fn matches_brute_force(v: &Variant, hand: &[Card], include: Option<Card>) -> Result<(), TestCaseError> {
+    let choices = all_choices(hand, v, include);
+
+    let total_penalty = v.hand_penalty(hand);
+    let want_dead = choices.iter().map(|c| total_penalty - c.1).min().unwrap();
+    let got = min_deadwood(hand, v).unwrap();
+    prop_assert_eq!(got.value, want_dead, "min_deadwood of {:?}", hand);
+
+    let want_open = choices
+        .iter()
+        .filter(|c| c.0 > 0 && c.0 >= u32::from(v.open_threshold))
+        .filter(|c| !v.open_requires_pure_run || c.2)
+        .filter(|c| !v.must_discard_to_go_out || c.3 >= 1)
+        .filter(|c| include.is_none() || c.4)
+        .map(|c| c.0)
+        .max();
+    let got = best_opening(hand, v, include).unwrap().map(|o| o.value);
+    prop_assert_eq!(got, want_open, "best_opening of {:?} include {:?}", hand, include);
+    Ok(())
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+    #![proptest_config(common::profile(300, 24, "properties"))]
 
     #[test]
     fn validation_never_panics_and_values_add_up(idx in 0usize..5, cards in proptest::collection::vec(0u8..=52, 0..16)) {
@@ -120,25 +148,43 @@ proptest! {
     fn search_matches_brute_force_on_short_hands(
         (idx, hand, seed) in (0usize..5).prop_flat_map(|i| (Just(i), hand_strategy(&variants()[i], 7), any::<u64>()))
     ) {
-        let v = variants()[idx].clone();
         let include = hand.first().copied().filter(|_| seed % 3 == 0);
-        let choices = all_choices(&hand, &v, include);
+        matches_brute_force(&variants()[idx], &hand, include)?;
+    }
 
-        let total_penalty = v.hand_penalty(&hand);
-        let want_dead = choices.iter().map(|c| total_penalty - c.1).min().unwrap();
-        let got = min_deadwood(&hand, &v).unwrap();
-        prop_assert_eq!(got.value, want_dead, "min_deadwood of {:?}", hand);
-
-        let want_open = choices
-            .iter()
-            .filter(|c| c.0 > 0 && c.0 >= u32::from(v.open_threshold))
-            .filter(|c| !v.open_requires_pure_run || c.2)
-            .filter(|c| !v.must_discard_to_go_out || c.3 >= 1)
-            .filter(|c| include.is_none() || c.4)
-            .map(|c| c.0)
-            .max();
-        let got = best_opening(&hand, &v, include).unwrap().map(|o| o.value);
-        prop_assert_eq!(got, want_open, "best_opening of {:?} include {:?}", hand, include);
+    /// A discard taken before opening: the opening must use it, and where
+    /// going out needs a discard the card kept to discard may not be its
+    /// twin (both stay in hand that turn). The hands hold the taken card,
+    /// its twin and five of its neighbours (its rank, its suit within three
+    /// ranks, jokers), so that most open; the thresholds are low for the
+    /// same reason (the rule does not depend on them).
+    #[test]
+    fn the_card_kept_to_discard_is_not_the_taken_cards_twin(
+        idx in 0usize..3,
+        picks in proptest::collection::vec(any::<proptest::sample::Index>(), 6),
+    ) {
+        let v = variants()[[0, 1, 3][idx]]
+            .clone()
+            .with_override("open_threshold", ParamValue::Int(15))
+            .unwrap();
+        let deck = v.deck().cards();
+        let naturals: Vec<Card> = deck.iter().copied().filter(|c| !c.is_joker()).collect();
+        let taken = *picks[0].get(&naturals);
+        let near = |c: &Card| {
+            c.is_joker()
+                || c.rank() == taken.rank()
+                || (c.suit() == taken.suit() && c.rank().unwrap_or(0).abs_diff(taken.rank().unwrap_or(0)) <= 3)
+        };
+        let mut pool: Vec<Card> = deck.iter().copied().filter(near).collect();
+        let mut hand = Vec::new();
+        for c in [taken, taken] {
+            let i = pool.iter().position(|&x| x == c).unwrap();
+            hand.push(pool.swap_remove(i));
+        }
+        for p in &picks[1..] {
+            hand.push(pool.swap_remove(p.index(pool.len())));
+        }
+        matches_brute_force(&v, &hand, Some(taken))?;
     }
 
     #[test]
