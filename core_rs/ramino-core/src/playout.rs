@@ -131,12 +131,6 @@ pub enum Action {
     Discard(Card),
     /// Knocking play: discard this card and knock.
     Knock(Card),
-    /// Draw phase: take the discard top, play the turn's melds, lay-offs
-    /// and swaps by the policy, then discard this card where the policy
-    /// discards (its own discard where the card is no longer in hand or
-    /// the rules refuse it then; a knock where the policy knocks). The
-    /// taken card and its twin stay this turn: not a card of this action.
-    TakeAndDiscard(Card),
 }
 
 /// When to stop sampling deals.
@@ -250,7 +244,6 @@ fn action_name(a: Action) -> String {
         Action::PassUpcard => "pass_upcard".into(),
         Action::Discard(c) => format!("discard {c}"),
         Action::Knock(c) => format!("knock {c}"),
-        Action::TakeAndDiscard(c) => format!("take_and_discard {c}"),
     }
 }
 
@@ -328,7 +321,13 @@ pub fn evaluate(
                 _ => 0,
             };
             let outcome = base
-                .run(base.start(plan.phase, &deal), plan, &setup, &mut pick, budget.horizon)
+                .run(
+                    base.start(plan.phase, &deal),
+                    &plan.command,
+                    &setup,
+                    &mut pick,
+                    budget.horizon,
+                )
                 .map_err(|why| PlayoutError::BadAction {
                     action: action_name(actions[i]),
                     why,
@@ -487,9 +486,6 @@ impl Outcome {
 struct Plan {
     phase: Phase,
     command: Command,
-    /// The card to discard where the policy discards in the rest of the
-    /// seat's turn ([`Action::TakeAndDiscard`]).
-    then: Option<Card>,
 }
 
 /// The unseen cards dealt for one iteration: what each other seat holds
@@ -662,23 +658,7 @@ impl Base {
             action: action_name(action),
             why,
         };
-        let mut then = None;
         let (phase, command) = match action {
-            Action::TakeAndDiscard(card) => {
-                let top = self.draw.discard.last().map(|&c| self.rules.card(c));
-                if top == Some(card) {
-                    return Err(bad("the card taken from the discard pile stays this turn"));
-                }
-                if !self.draw.seats[seen.seat]
-                    .hand
-                    .iter()
-                    .any(|&c| self.rules.card(c) == card)
-                {
-                    return Err(bad("the card is not in the seat's hand"));
-                }
-                then = Some(card);
-                (Phase::Draw, Command::TakeDiscard)
-            }
             Action::DrawFromStock => (Phase::Draw, Command::DrawFromStock),
             Action::TakeDiscard => (Phase::Draw, Command::TakeDiscard),
             Action::PassUpcard => (Phase::Draw, Command::PassUpcard),
@@ -705,7 +685,7 @@ impl Base {
                 }
             }
         };
-        Ok(Plan { phase, command, then })
+        Ok(Plan { phase, command })
     }
 
     /// The other hands filled from the unseen cards (weighted), the rest
@@ -754,16 +734,14 @@ impl Base {
         state
     }
 
-    /// Plays `plan`'s command for the seat whose turn it is (and with a
-    /// card to discard after it, the rest of that seat's turn by the greedy
-    /// policy, discarding that card where the policy discards), then every
-    /// seat by the greedy policy, to the end of the round, or with
-    /// `horizon` until every seat has started that many more turns. `Err`:
-    /// the rules refuse the command (their reason).
+    /// Plays `command` for the seat whose turn it is, then every seat by
+    /// the greedy policy, to the end of the round, or with `horizon` until
+    /// every seat has started that many more turns. `Err`: the rules refuse
+    /// `command` (their reason).
     fn run(
         &self,
         mut state: State,
-        plan: &Plan,
+        command: &Command,
         setup: &Setup,
         pick: &mut impl FnMut(usize) -> usize,
         horizon: Option<u32>,
@@ -774,14 +752,11 @@ impl Base {
         let played = match settle(&mut state, rules, setup) {
             Settled::Playing => {
                 let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
-                let events = decide(&state, rules, seat, &plan.command).map_err(|r| r.reason)?;
-                if !events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
-                    Played::Stuck
-                } else if let Some(Err(played)) = plan.then.map(|card| self.finish_turn(&mut state, card, setup, pick))
-                {
-                    played
-                } else {
+                let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
+                if events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
                     play_until(&mut state, rules, setup, pick, limit.unwrap_or(u32::MAX))
+                } else {
+                    Played::Stuck
                 }
             }
             Settled::Ended(result) => Played::Ended(result),
@@ -810,48 +785,6 @@ impl Base {
                 cut: None,
             },
         })
-    }
-}
-
-impl Base {
-    /// The rest of the deciding seat's turn (the one whose turn it is) by
-    /// the greedy policy, but for its discard: `card` where the policy
-    /// discards, when the policy may discard it then, else the policy's
-    /// own. The policy's tie-breaker draws as it would for its own discard,
-    /// so that the rest of the playout draws as the plain take's does.
-    /// `Err`: the round ended or the kernel could not go on.
-    fn finish_turn(
-        &self,
-        state: &mut State,
-        card: Card,
-        setup: &Setup,
-        pick: &mut impl FnMut(usize) -> usize,
-    ) -> Result<(), Played> {
-        let rules = &self.rules;
-        let seat = state.turn;
-        let mut memo = greedy::Memo::default();
-        let mut discard = |allowed: &[CardId], best: &[CardId]| {
-            let own = best[pick(best.len()) % best.len()];
-            allowed.iter().copied().find(|&c| rules.card(c) == card).unwrap_or(own)
-        };
-        loop {
-            match settle(state, rules, setup) {
-                Settled::Playing => {}
-                Settled::Ended(result) => return Err(Played::Ended(result)),
-                Settled::Stuck => return Err(Played::Stuck),
-            }
-            if !state.in_round() || state.turn != seat || state.phase != Phase::Play {
-                return Ok(());
-            }
-            let Some((_, events)) = greedy::play_discarding(state, rules, seat, &mut discard, &mut memo) else {
-                return Err(Played::Stuck);
-            };
-            for e in &events {
-                if apply_event(state, e, rules).is_err() {
-                    return Err(Played::Stuck);
-                }
-            }
-        }
     }
 }
 
@@ -1221,17 +1154,7 @@ mod tests {
                                 None => rebuilt += 1,
                                 Some(ended) => {
                                     let outcome = base
-                                        .run(
-                                            start,
-                                            &Plan {
-                                                phase,
-                                                command: cmd.clone(),
-                                                then: None,
-                                            },
-                                            &game.setup,
-                                            &mut picker(k + 7),
-                                            None,
-                                        )
+                                        .run(start, &cmd, &game.setup, &mut picker(k + 7), None)
                                         .unwrap_or_else(|why| panic!("{preset} {k}: {why} for {cmd:?}"));
                                     assert_eq!(
                                         (outcome.winner, &outcome.scores),
@@ -1255,105 +1178,6 @@ mod tests {
             assert!(
                 compared > 1000 && won > compared / 2,
                 "{preset}: {compared} rounds compared, {won} won, {rebuilt} rebuilt"
-            );
-        }
-    }
-
-    /// The joint action of a take and a chosen discard
-    /// ([`Action::TakeAndDiscard`]) plays as taking the discard top on the
-    /// kernel's `Game` by hand, then the greedy policy's melds, lay-offs and
-    /// swaps of the turn, with the chosen card discarded where the policy
-    /// discards (where the rules take it then), and the rest of the round by
-    /// the greedy policy: the same winner and round scores, at hundreds of
-    /// positions of real rounds in every preset, most with a card other
-    /// than the policy's own discarded. A card the taken one or its twin is
-    /// refused.
-    #[test]
-    fn a_take_and_discard_playout_plays_as_taking_then_discarding_by_hand() {
-        for preset in ["ramino51", "rami51", "rummy", "gin"] {
-            let (mut compared, mut forced) = (0, 0);
-            for k in 0..120u64 {
-                let (mut game, mut events) = new_game(preset, k);
-                let mut walk = picker(k ^ 0xA5);
-                let mut rng = ChaCha20::from_seed(&[k as u8 ^ 0x3C; 32]);
-                while let Some(seat) = game.turn_now() {
-                    let greedy_cmd =
-                        greedy::choose(&game.state, &game.rules, seat, &mut walk).expect("a greedy command");
-                    let takes = game.state.phase == Phase::Draw
-                        && decide(&game.state, &game.rules, seat as i64, &Command::TakeDiscard).is_ok();
-                    if takes {
-                        let seen = truth(&game, seat, &events);
-                        let base = Base::of(&game.rules.variant, &seen).expect("a playout of a real position");
-                        let top = game.rules.card(*game.state.discard.last().unwrap());
-                        assert!(
-                            base.plan(&seen, Action::TakeAndDiscard(top)).is_err(),
-                            "{preset} {k}: the taken card offered as the discard"
-                        );
-                        let hand = &game.state.seats[seat].hand;
-                        let x = game.rules.card(hand[rng.below(hand.len() as u32) as usize]);
-                        if x != top {
-                            let plan = base.plan(&seen, Action::TakeAndDiscard(x)).unwrap();
-                            let mut real = game.clone();
-                            let mut pick = picker(k + 11);
-                            let mut more = real.apply(seat as i64, &Command::TakeDiscard).unwrap();
-                            let mut chosen = false;
-                            let ended = loop {
-                                if more.iter().any(|e| matches!(e, Event::StockReshuffled { .. })) {
-                                    break None;
-                                }
-                                if let Some(Event::RoundEnded(r)) =
-                                    more.iter().find(|e| matches!(e, Event::RoundEnded(_)))
-                                {
-                                    break Some(r.clone());
-                                }
-                                let s = real.turn_now().expect("a round in play");
-                                let mut c = greedy::choose(&real.state, &real.rules, s, &mut pick).unwrap();
-                                let mine = s == seat && real.state.turn == seat && real.state.phase == Phase::Play;
-                                if let (true, false, Command::Discard { card }) = (mine, chosen, &c) {
-                                    chosen = true;
-                                    let legal = real.state.seats[seat].hand.iter().copied().find(|&id| {
-                                        real.rules.card(id) == x
-                                            && decide(&real.state, &real.rules, seat as i64, &Command::discard(id))
-                                                .is_ok()
-                                    });
-                                    if let Some(id) = legal {
-                                        forced += usize::from(real.rules.card(CardId::try_from(*card).unwrap()) != x);
-                                        c = Command::discard(id);
-                                    }
-                                }
-                                more = real.apply(s as i64, &c).unwrap();
-                            };
-                            if let Some(ended) = ended {
-                                let start = base.start(
-                                    Phase::Draw,
-                                    &Dealt {
-                                        hands: vec![Vec::new(); seen.seats.len()],
-                                        stock: base.unseen.clone(),
-                                    },
-                                );
-                                let outcome = base
-                                    .run(start, &plan, &game.setup, &mut picker(k + 11), None)
-                                    .unwrap_or_else(|why| panic!("{preset} {k}: {why} for {x}"));
-                                assert_eq!(
-                                    (outcome.winner, &outcome.scores),
-                                    (ended.winner, &ended.scores),
-                                    "{preset}, deal {k}, take then {x} in {:?}",
-                                    game.state
-                                );
-                                compared += 1;
-                            }
-                        }
-                    }
-                    let more = game.apply(seat as i64, &greedy_cmd).unwrap();
-                    if more.iter().any(|e| matches!(e, Event::RoundEnded(_))) {
-                        break;
-                    }
-                    events.extend(more);
-                }
-            }
-            assert!(
-                compared > 300 && forced > compared / 2,
-                "{preset}: {compared} rounds compared, {forced} with another discard forced"
             );
         }
     }

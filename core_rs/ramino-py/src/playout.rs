@@ -29,7 +29,6 @@ fn action_arg(text: &str) -> Result<Action, core::PlayoutError> {
         },
         Some(("discard", c)) => Ok(Action::Discard(card(c)?)),
         Some(("knock", c)) => Ok(Action::Knock(card(c)?)),
-        Some(("take_and_discard", c)) => Ok(Action::TakeAndDiscard(card(c)?)),
         Some(_) => Err(bad("not an action")),
     }
 }
@@ -47,9 +46,7 @@ fn per_seat<T>(name: &str, values: Vec<T>, n: usize) -> PyResult<Vec<T>> {
 /// Mean utility, playouts, wins, advantage over the first action and its
 /// standard error, of each action in order, for `seat`
 /// (see `ramino_core::playout`). `actions`: "draw_from_stock",
-/// "take_discard", "pass_upcard", "discard <card>", "knock <card>",
-/// "take_and_discard <card>" (take the discard top, play the turn's melds
-/// by the greedy policy, then discard that card).
+/// "take_discard", "pass_upcard", "discard <card>", "knock <card>".
 /// `iterations` bounds the deals sampled; `time_ms`, when given, bounds the
 /// wall-clock time too (at least one deal is always played).
 /// `margin_weight`: what a point of margin adds to a playout's utility beside

@@ -21,10 +21,7 @@ going out (the cards its melds leave loose, the penalty it holds, what an
 unopened hand's melds lack of the opening threshold). Far less noise than
 playing on to the round's end, and the arena says it pays in each.
 Melds, lay-offs, joker swaps and the defender's lay-offs are the greedy
-bot's. Taking the discard top is weighed jointly with the discard that
-follows it (:meth:`SearchBot._takes`): a take followed by the greedy
-discard may lose to the stock where a take followed by another discard
-wins.
+bot's.
 
 It reads only ``game.view(seat)``, ``game.legal_moves(seat)`` and the events
 as its seat sees them (``game.events(seat)``), so a game whose hidden cards
@@ -63,7 +60,6 @@ from ramino.engine.events import (
     RoundStarted,
     TookDiscard,
 )
-from ramino.engine.hint import discard_scores
 
 __all__ = [
     "Budget",
@@ -401,12 +397,8 @@ class SearchBot(GreedyBot):
                 (PassUpcard(), "pass_upcard"),
             ):
                 if cmd in moves:
-                    if isinstance(cmd, TakeDiscard):
-                        draws.extend(self._takes(game, view))
-                    else:
-                        draws.append((name, cmd))
+                    draws.append((name, cmd))
             greedy = GreedyBot.choose(self, game, seat)
-            # A stable sort: the takes keep their order, the greedy one first.
             draws.sort(key=lambda d: d[1] != greedy)
             return draws
         if view.phase != "play":
@@ -445,32 +437,6 @@ class SearchBot(GreedyBot):
                 found.insert(0, (first, greedy))
             found.sort(key=lambda d: d[0] != first)
         return found
-
-    def _takes(self, game: Game, view: View) -> list[tuple[str, Command]]:
-        """Taking the discard top, weighed jointly with the turn's discard:
-        ``take_and_discard X`` takes it, plays the turn's melds, lay-offs and
-        swaps as the greedy bot does, then discards X (the playouts' own
-        discard where X went into a meld). X: the cards the greedy discard
-        scorer ranks best on the hand with the taken card, up to the
-        budget's width, its best first; never the taken card nor its twin,
-        which the rules keep in hand this turn. The discard itself is
-        searched again once taken: only the draw rides on these."""
-        assert view.hand is not None and view.discard_pile
-        deck = view.deck
-        top = view.discard_pile[-1]
-        hand = [*view.hand, top]
-        allowed = [c for c in view.hand if deck[c] != deck[top]]
-        if not allowed:
-            return [("take_discard", TakeDiscard())]
-        scores = discard_scores(game.rules, hand, allowed)
-        out: list[tuple[str, Command]] = []
-        for c in sorted(allowed, key=lambda c: -scores[c]):
-            name = f"take_and_discard {deck[c]}"
-            if all(n != name for n, _ in out):
-                out.append((name, TakeDiscard()))
-            if len(out) >= self.budget.width:
-                break
-        return out
 
     def _search(
         self, game: Game, seat: int, view: View, candidates: list[tuple[str, Command]]
@@ -513,14 +479,7 @@ class SearchBot(GreedyBot):
         self._deals = max(playouts for _, playouts, _, _, _ in evals)
         # The greedy choice (the first) stands unless another beats it by
         # more than the noise of the playouts: a choice made on noise alone
-        # is worse than the greedy bot's reasons. Each candidate is held to
-        # its own paired advantage over the first and that advantage's
-        # standard error, never to a bare maximum of noisy means: in the
-        # draw phase the several joint take-and-discard actions are so many
-        # candidates, and a take is played only when one of them beats the
-        # greedy draw on its own errors (the best mean among those that do
-        # then picks which: a draw is played either way, its discard
-        # searched again once taken).
+        # is worse than the greedy bot's reasons.
         sure = [
             i
             for i, (_, _, _, advantage, stderr) in enumerate(evals)

@@ -74,19 +74,6 @@ pub fn play(
     play_with(state, rules, seat, &mut discard, memo)
 }
 
-/// [`play`], each discard chosen by `discard(allowed, best)` as in
-/// [`choose_with`]: the playouts' joint action of a take and a chosen
-/// discard plays the turn so.
-pub fn play_discarding(
-    state: &State,
-    rules: &Rules,
-    seat: usize,
-    discard: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
-    memo: &mut Memo,
-) -> Option<(Command, Vec<Event>)> {
-    play_with(state, rules, seat, discard, memo)
-}
-
 fn play_with(
     state: &State,
     rules: &Rules,
