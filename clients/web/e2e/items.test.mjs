@@ -104,8 +104,18 @@ async function rummyTurn(p, { keys = false } = {}) {
 
 async function axe(p) {
   await p.addScriptTag({ path: AXE });
-  const result = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, html: v.nodes[0]?.html })));
-  return result.filter((v) => v.impact === "serious" || v.impact === "critical");
+  // A card or meld that just arrived fades in from opacity 0.2: axe would
+  // weigh its contrast mid-fade (a bot's meld laid as the check ran failed
+  // it once). The page is checked as a reader who asked for no motion sees
+  // it, where nothing fades, then given its motion back.
+  await p.emulateMedia({ reducedMotion: "reduce" });
+  try {
+    await p.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
+    const result = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, html: v.nodes[0]?.html })));
+    return result.filter((v) => v.impact === "serious" || v.impact === "critical");
+  } finally {
+    await p.emulateMedia({ reducedMotion: null });
+  }
 }
 
 describe("issue 25, item by item", { timeout: 900_000 }, () => {
