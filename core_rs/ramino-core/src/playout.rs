@@ -1182,6 +1182,37 @@ mod tests {
         }
     }
 
+    /// What seat 0 sees of a two-seat round when the other hand is known in
+    /// full: nothing on the table or the pile, both seats past their first
+    /// turn, opened (and having laid) or not alike.
+    fn both_known(v: &Variant, mine: &[Card], theirs: &[Card], opened: bool) -> Seen {
+        let mut unseen = v.deck().cards();
+        for c in mine.iter().chain(theirs) {
+            let i = unseen.iter().position(|u| u == c).unwrap();
+            unseen.remove(i);
+        }
+        let seat = |known: &[Card]| SeatSeen {
+            hand_size: known.len(),
+            known: known.to_vec(),
+            opened,
+            had_turn: true,
+            discarded: vec![],
+            laid_any: opened,
+        };
+        Seen {
+            seat: 0,
+            seats: vec![seat(mine), seat(theirs)],
+            discard: vec![],
+            table: vec![],
+            stock_size: unseen.len(),
+            unseen,
+            taken: None,
+            rebuilds_left: 0,
+            turns_left: 200,
+            no_draw_seat: None,
+        }
+    }
+
     /// A playout cut at the next turn's start (horizon 0) is worth the lead
     /// of the seat's least deadwood after its discard over the other hand's,
     /// `tanh(lead / 15)`, on every deal: here the other hand is known in
@@ -1191,28 +1222,7 @@ mod tests {
         let v = Variant::gin();
         let mine = Card::parse_list("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH").unwrap();
         let theirs = Card::parse_list("7C 7D 7S 8H 8S 2D 3D 5C TC TD").unwrap();
-        let mut unseen = v.deck().cards();
-        unseen.retain(|c| !mine.contains(c) && !theirs.contains(c));
-        let seat = |known: Vec<Card>| SeatSeen {
-            hand_size: known.len(),
-            known,
-            opened: false,
-            had_turn: true,
-            discarded: vec![],
-            laid_any: false,
-        };
-        let seen = Seen {
-            seat: 0,
-            seats: vec![seat(mine.clone()), seat(theirs.clone())],
-            discard: vec![],
-            table: vec![],
-            stock_size: unseen.len(),
-            unseen,
-            taken: None,
-            rebuilds_left: 0,
-            turns_left: 200,
-            no_draw_seat: None,
-        };
+        let seen = both_known(&v, &mine, &theirs, false);
         let actions = [
             Action::Discard("KC".parse().unwrap()),
             Action::Discard("4H".parse().unwrap()),
@@ -1245,32 +1255,8 @@ mod tests {
     /// known in full: every deal gives the same value.
     #[test]
     fn a_cut_rummy_playout_is_worth_the_lead_of_its_distance_from_going_out() {
-        let seat = |known: Vec<Card>, opened: bool| SeatSeen {
-            hand_size: known.len(),
-            known,
-            opened,
-            had_turn: true,
-            discarded: vec![],
-            laid_any: opened,
-        };
         let cut = |v: &Variant, mine: &[Card], theirs: &[Card], opened: bool, out: [&str; 2]| {
-            let mut unseen = v.deck().cards();
-            for c in mine.iter().chain(theirs) {
-                let i = unseen.iter().position(|u| u == c).unwrap();
-                unseen.remove(i);
-            }
-            let seen = Seen {
-                seat: 0,
-                seats: vec![seat(mine.to_vec(), opened), seat(theirs.to_vec(), opened)],
-                discard: vec![],
-                table: vec![],
-                stock_size: unseen.len(),
-                unseen,
-                taken: None,
-                rebuilds_left: 0,
-                turns_left: 200,
-                no_draw_seat: None,
-            };
+            let seen = both_known(v, mine, theirs, opened);
             let actions = out.map(|c| Action::Discard(c.parse().unwrap()));
             let budget = Budget {
                 horizon: Some(0),
