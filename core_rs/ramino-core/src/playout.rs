@@ -57,14 +57,13 @@
 //! assert!(evals[0].mean > evals[1].mean);
 //! ```
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::card::Card;
 use crate::game::greedy;
-use crate::game::policy::{discard_scores, ids_of};
+use crate::game::policy::ids_of;
 use crate::game::{apply_event, at_wall, decide, follow_up, meld_info};
 use crate::game::{CardId, Command, Event, Phase, RoundResult, Rules, Setup, State};
 use crate::meld::validate_meld;
@@ -289,7 +288,6 @@ pub fn evaluate(
     let mut first = 0.0f64;
     let mut active = vec![true; actions.len()];
     let mut done = 0u32;
-    let mut tree = Tree::from_env();
     while done < budget.max_iterations.max(1) {
         if done > 0 {
             if let Some(t) = budget.time {
@@ -322,13 +320,6 @@ pub fn evaluate(
                 Ok(n) if n > 1 => ties.below(n) as usize,
                 _ => 0,
             };
-            let mut walk = Walk {
-                tree: &mut tree,
-                seat: seen.seat,
-                root: i,
-                turns: 0,
-                path: Vec::new(),
-            };
             let outcome = base
                 .run(
                     base.start(plan.phase, &deal),
@@ -336,15 +327,12 @@ pub fn evaluate(
                     &setup,
                     &mut pick,
                     budget.horizon,
-                    Some(&mut walk),
                 )
                 .map_err(|why| PlayoutError::BadAction {
                     action: action_name(actions[i]),
                     why,
                 })?;
             let u = outcome.utility(seen.seat, budget.margin_weight);
-            let path = std::mem::take(&mut walk.path);
-            tree.back_up(&path, u);
             if i == 0 {
                 first = u;
             }
@@ -757,7 +745,6 @@ impl Base {
         setup: &Setup,
         pick: &mut impl FnMut(usize) -> usize,
         horizon: Option<u32>,
-        walk: Option<&mut Walk<'_>>,
     ) -> Result<Outcome, &'static str> {
         let rules = &self.rules;
         let n = state.seats.len();
@@ -767,7 +754,7 @@ impl Base {
                 let seat = i64::try_from(state.turn).unwrap_or(i64::MAX);
                 let events = decide(&state, rules, seat, command).map_err(|r| r.reason)?;
                 if events.iter().all(|e| apply_event(&mut state, e, rules).is_ok()) {
-                    play_until(&mut state, rules, setup, pick, limit.unwrap_or(u32::MAX), walk)
+                    play_until(&mut state, rules, setup, pick, limit.unwrap_or(u32::MAX))
                 } else {
                     Played::Stuck
                 }
@@ -823,12 +810,6 @@ const RUMMY_CUT_HELD: f64 = 0.2;
 /// cards ([`cut_distances`]).
 const RUMMY_CUT_SHORT: f64 = 0.4;
 
-fn learned_weights() -> Option<[f64; 6]> {
-    let text = std::env::var("RAMINO_GIN_W").ok()?;
-    let w: Vec<f64> = text.split(',').filter_map(|x| x.parse().ok()).collect();
-    w.try_into().ok()
-}
-
 /// Each hand's distance from going out at a cut, and the distance that
 /// weighs three quarters of a round in [`cut_utility`]. In a knocking
 /// variant: its least deadwood (what a knock scores), by [`CUT_SCALE`]. In
@@ -846,46 +827,6 @@ fn learned_weights() -> Option<[f64; 6]> {
 fn cut_distances(state: &State, rules: &Rules) -> (Vec<f64>, f64) {
     let v = &rules.variant;
     if v.knocking {
-        if let Some(w) = learned_weights() {
-            let n = state.seats.len();
-            let d = state
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let cards = rules.cards_of(&s.hand);
-                    let Ok(d) = min_deadwood(&cards, v) else {
-                        return f64::from(rules.penalty(&s.hand)) * w[0];
-                    };
-                    let loose = &d.deadwood;
-                    let mut pairs = 0usize;
-                    let mut near = 0usize;
-                    let mut counted = [false; 14];
-                    for (k, a) in loose.iter().enumerate() {
-                        let (ra, sa) = (a.rank().unwrap_or(0), a.suit());
-                        if !counted[usize::from(ra)] && loose.iter().filter(|b| b.rank() == Some(ra)).count() >= 2 {
-                            counted[usize::from(ra)] = true;
-                            pairs += 1;
-                        }
-                        for b in &loose[k + 1..] {
-                            if sa.is_some() && b.suit() == sa && b.rank().unwrap_or(0).abs_diff(ra) <= 2 {
-                                near += 1;
-                            }
-                        }
-                    }
-                    let mut x = w[0] * f64::from(d.value)
-                        + w[1] * loose.len() as f64
-                        + w[2] * pairs as f64
-                        + w[3] * near as f64
-                        + w[4] * d.melds.len() as f64;
-                    if n == 2 {
-                        x += if i == state.turn { -w[5] / 2.0 } else { w[5] / 2.0 };
-                    }
-                    x
-                })
-                .collect();
-            return (d, 2.0);
-        }
         let d = state
             .seats
             .iter()
@@ -962,7 +903,7 @@ pub fn play_round(
     setup: &Setup,
     pick: &mut impl FnMut(usize) -> usize,
 ) -> Option<RoundResult> {
-    match play_until(state, rules, setup, pick, u32::MAX, None) {
+    match play_until(state, rules, setup, pick, u32::MAX) {
         Played::Ended(result) => Some(result),
         Played::Cut | Played::Stuck => None,
     }
@@ -986,7 +927,6 @@ fn play_until(
     setup: &Setup,
     pick: &mut impl FnMut(usize) -> usize,
     limit: u32,
-    mut walk: Option<&mut Walk<'_>>,
 ) -> Played {
     let mut memo = greedy::Memo::default();
     loop {
@@ -1001,23 +941,7 @@ fn play_until(
         if state.phase == Phase::Draw && started(state) >= limit {
             return Played::Cut;
         }
-        let turn = state.turn;
-        let chosen = match walk.as_deref_mut() {
-            Some(w) if turn == w.seat && state.phase == Phase::Play && w.tree.hold_over != u32::MAX => {
-                let hold = w.tree.hold_over;
-                greedy::play_holding(state, rules, turn, &mut |_: &[CardId], best: &[CardId]| best[pick(best.len()) % best.len()], &mut memo, hold)
-            }
-            Some(w) if turn == w.seat && state.phase == Phase::Play && w.turns < w.tree.depth => {
-                let seen: &State = state;
-                let mut discard = |allowed: &[CardId], best: &[CardId]| {
-                    let greedy = best[pick(best.len()) % best.len()];
-                    w.choose(seen, rules, allowed, greedy)
-                };
-                greedy::play_with(seen, rules, turn, &mut discard, &mut memo)
-            }
-            _ => greedy::play(state, rules, turn, pick, &mut memo),
-        };
-        let Some((_, events)) = chosen else {
+        let Some((_, events)) = greedy::play(state, rules, state.turn, pick, &mut memo) else {
             return Played::Stuck;
         };
         for e in &events {
@@ -1025,124 +949,6 @@ fn play_until(
                 return Played::Stuck;
             }
         }
-    }
-}
-
-/// The searching seat's own discards in the turns after the searched one,
-/// chosen by information-set MCTS: a node is what the seat sees when it
-/// discards (the candidate searched, its turns since, its hand, the
-/// discard pile's top), its arms the greedy discard then the discard
-/// policy's next best, opened one more every `widen` visits, and chosen by
-/// UCB1.
-struct Tree {
-    nodes: HashMap<u64, Vec<Arm>>,
-    /// Own turns after the searched one whose discard the tree chooses.
-    depth: u32,
-    widen: f64,
-    explore: f64,
-    width: usize,
-    top: bool,
-    hold_over: u32,
-}
-
-struct Arm {
-    card: Card,
-    visits: u32,
-    total: f64,
-}
-
-impl Tree {
-    fn from_env() -> Tree {
-        let var = |name: &str, default: f64| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.parse::<f64>().ok())
-                .unwrap_or(default)
-        };
-        Tree {
-            nodes: HashMap::new(),
-            depth: var("RAMINO_TREE_DEPTH", 0.0) as u32,
-            widen: var("RAMINO_TREE_WIDEN", 8.0),
-            explore: var("RAMINO_TREE_C", 0.5),
-            width: var("RAMINO_TREE_WIDTH", 4.0) as usize,
-            top: var("RAMINO_TREE_TOP", 1.0) > 0.0,
-            hold_over: var("RAMINO_HOLD_OVER", f64::from(u32::MAX)) as u32,
-        }
-    }
-
-    fn back_up(&mut self, path: &[(u64, usize)], u: f64) {
-        for (key, i) in path {
-            if let Some(arm) = self.nodes.get_mut(key).and_then(|arms| arms.get_mut(*i)) {
-                arm.visits += 1;
-                arm.total += u;
-            }
-        }
-    }
-}
-
-/// One playout's way through the [`Tree`].
-struct Walk<'a> {
-    tree: &'a mut Tree,
-    seat: usize,
-    root: usize,
-    turns: u32,
-    path: Vec<(u64, usize)>,
-}
-
-impl Walk<'_> {
-    fn choose(&mut self, state: &State, rules: &Rules, allowed: &[CardId], greedy: CardId) -> CardId {
-        let hand = &state.seats[self.seat].hand;
-        let mut cards: Vec<u8> = hand.iter().map(|&c| rules.card(c).index() as u8).collect();
-        cards.sort_unstable();
-        let mut key = 0xcbf2_9ce4_8422_2325u64;
-        let top = if self.tree.top {
-            state.discard.last().map_or(255, |&c| rules.card(c).index() as u8)
-        } else {
-            255
-        };
-        for b in [self.root as u8, self.turns as u8, top].into_iter().chain(cards) {
-            key = (key ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.turns += 1;
-        let width = self.tree.width;
-        let arms = self.tree.nodes.entry(key).or_insert_with(|| {
-            let scores = discard_scores(rules, hand, allowed, None);
-            let mut order = allowed.to_vec();
-            order.sort_by_key(|c| -scores[c]);
-            let mut arms = vec![Arm {
-                card: rules.card(greedy),
-                visits: 0,
-                total: 0.0,
-            }];
-            for c in order {
-                let card = rules.card(c);
-                if arms.len() < width && !arms.iter().any(|a| a.card == card) {
-                    arms.push(Arm {
-                        card,
-                        visits: 0,
-                        total: 0.0,
-                    });
-                }
-            }
-            arms
-        });
-        let n: u32 = arms.iter().map(|a| a.visits).sum();
-        let open = (1 + (f64::from(n) / self.tree.widen) as usize).min(arms.len());
-        let i = (0..open).find(|&i| arms[i].visits == 0).unwrap_or_else(|| {
-            let ln = f64::from(n).ln();
-            (0..open)
-                .max_by(|&a, &b| {
-                    let ucb = |k: usize| {
-                        let v = f64::from(arms[k].visits);
-                        arms[k].total / v + self.tree.explore * (ln / v).sqrt()
-                    };
-                    ucb(a).total_cmp(&ucb(b))
-                })
-                .unwrap_or(0)
-        });
-        self.path.push((key, i));
-        let card = arms[i].card;
-        allowed.iter().copied().find(|&c| rules.card(c) == card).unwrap_or(greedy)
     }
 }
 
@@ -1348,7 +1154,7 @@ mod tests {
                                 None => rebuilt += 1,
                                 Some(ended) => {
                                     let outcome = base
-                                        .run(start, &cmd, &game.setup, &mut picker(k + 7), None, None)
+                                        .run(start, &cmd, &game.setup, &mut picker(k + 7), None)
                                         .unwrap_or_else(|why| panic!("{preset} {k}: {why} for {cmd:?}"));
                                     assert_eq!(
                                         (outcome.winner, &outcome.scores),

@@ -74,28 +74,12 @@ pub fn play(
     play_with(state, rules, seat, &mut discard, memo)
 }
 
-/// [`play`], each discard chosen by `discard(allowed, best)` as in
-/// [`choose_with`], with the events and the caller's memo.
-#[must_use]
-pub fn play_with(
+fn play_with(
     state: &State,
     rules: &Rules,
     seat: usize,
     pick: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
     memo: &mut Memo,
-) -> Option<(Command, Vec<Event>)> {
-    play_holding(state, rules, seat, pick, memo, u32::MAX)
-}
-
-/// [`play_with`], a knock played only when it shows at most `hold_over`.
-#[must_use]
-pub fn play_holding(
-    state: &State,
-    rules: &Rules,
-    seat: usize,
-    pick: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
-    memo: &mut Memo,
-    hold_over: u32,
 ) -> Option<(Command, Vec<Event>)> {
     let seat_id = i64::try_from(seat).ok()?;
     if seat >= state.seats.len() {
@@ -109,7 +93,6 @@ pub fn play_holding(
         hand: &state.seats[seat].hand,
         pick,
         memo,
-        hold_over,
     };
     let proposal = if rules.variant.knocking {
         g.gin()
@@ -236,8 +219,6 @@ struct Greedy<'a, P> {
     hand: &'a [CardId],
     pick: &'a mut P,
     memo: &'a mut Memo,
-    /// A knock is played only when it shows at most this unmatched total.
-    hold_over: u32,
 }
 
 impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
@@ -468,9 +449,7 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
                 .and_then(|k| self.check(k)),
         };
         if let Some(checked) = knock {
-            if self.hold_over == u32::MAX || self.shows(&checked.0) <= self.hold_over {
-                return Proposal::Checked(checked);
-            }
+            return Proposal::Checked(checked);
         }
         // The legal discards: one per distinct card, the first of the hand.
         // The rules answer a discard of any card of the hand alike (the card
@@ -498,19 +477,6 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
             Some(c) => Proposal::Unchecked(Command::discard(c)),
             None => Proposal::Nothing,
         }
-    }
-
-    fn shows(&self, command: &Command) -> u32 {
-        let Command::Knock { discard, melds } = command else {
-            return 0;
-        };
-        let d = discard.and_then(|r| CardId::try_from(r).ok());
-        let melds: Vec<Vec<CardId>> = melds
-            .iter()
-            .flatten()
-            .map(|m| m.iter().filter_map(|&r| CardId::try_from(r).ok()).collect())
-            .collect();
-        super::policy::knock_unmatched(self.rules, self.hand, d, &melds)
     }
 
     /// The first of the kernel's [`knocks`] (the least unmatched total, the
