@@ -27,7 +27,17 @@ melds in hand: the terms are confounded). The playouts' weights
 scored alike within the noise (``bench/README.md``, "Issue 33: what each
 step bought").
 
-Run: ``nice -n 10 .venv/bin/python bench/cut_fit.py --games 2000``.
+In gin (``--variants gin``) a cut playout is worth its lead in least
+deadwood. The same fit weighs beside it what else the least deadwood of a
+hand says: its loose cards, the ranks held twice among them, the pairs of
+one suit within two ranks among them, and its melds. This was the learned
+evaluation tried at gin's cut (issue 33, 2026-12-04): the fit's
+weights, read into a throwaway build, bought nothing in the arena over the
+deadwood alone, and were not kept.
+
+Run: ``nice -n 10 .venv/bin/python bench/cut_fit.py --games 2000``; gin's:
+``nice -n 10 .venv/bin/python bench/cut_fit.py --games 12000 --variants gin --seed 2000
+--from-turn 9``.
 """
 
 from __future__ import annotations
@@ -41,6 +51,29 @@ from ramino.engine import Game, RoundEnded
 from ramino.simulate import game_seed
 
 FEATURES = ["loose", "unopened", "short/10", "held/10"]
+GIN_FEATURES = ["deadwood", "loose", "pairs", "near", "melds"]
+RANKS = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
+
+
+def rank_suit(card: str) -> tuple[int, str]:
+    """A card code's rank (ace 1) and suit."""
+    rank = card[:-1]
+    return RANKS.get(rank) or int(rank), card[-1]
+
+
+def gin_features(cards: list[str], game: Game) -> list[float]:
+    """What a gin hand's least deadwood says (:data:`GIN_FEATURES`)."""
+    d = min_deadwood(cards, game.rules.variant)
+    loose = [rank_suit(str(c)) for c in d.deadwood]
+    ranks = [r for r, _ in loose]
+    pairs = sum(1 for r in set(ranks) if ranks.count(r) >= 2)
+    near = sum(
+        1
+        for i, (r, s) in enumerate(loose)
+        for r2, s2 in loose[i + 1 :]
+        if s == s2 and abs(r - r2) <= 2
+    )
+    return [float(d.value), float(len(loose)), float(pairs), float(near), float(len(d.melds))]
 
 
 def seat_features(game: Game) -> list[list[float]]:
@@ -49,6 +82,8 @@ def seat_features(game: Game) -> list[list[float]]:
     v = game.rules.variant
     deck = game.view(None).deck
     needs_opening = v.open_threshold > 0 or v.open_requires_pure_run
+    if v.knocking:
+        return [gin_features([deck[c] for c in s.hand], game) for s in st.seats]
     table = [[deck[c] for c in m.cards] for m in st.melds]
     out = []
     for s in st.seats:
@@ -103,9 +138,9 @@ def solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def fit(rows: list[Row], first: int) -> None:
-    """Fits and prints the logistic regression of the rows from turn ``first`` on."""
-    names = FEATURES + ["to move"]
+def fit(rows: list[Row], first: int, names: list[str]) -> None:
+    """Fits and prints the logistic regression of the rows from turn
+    ``first`` on; ``names``: the features' and "to move" last."""
     xs: list[list[float]] = []
     ys: list[float] = []
     for t, seat, f, winner in rows:
@@ -134,9 +169,9 @@ def fit(rows: list[Row], first: int) -> None:
     print(f"  {len(ys)} turns from turn {first}")
     for c, b, e in zip(cols, beta, se, strict=True):
         print(f"    {names[c]:9} {b:+.3f} +- {e:.3f}")
-    loose = beta[cols.index(0)]
-    weights = ", ".join(f"{names[c]} {b / loose:+.2f}" for c, b in zip(cols, beta, strict=True))
-    print(f"    scale {2 / loose:.1f} loose cards; in loose cards: {weights}")
+    unit = beta[cols.index(0)]
+    weights = ", ".join(f"{names[c]} {b / unit:+.2f}" for c, b in zip(cols, beta, strict=True))
+    print(f"    scale {2 / unit:.1f} {names[0]}; in {names[0]}: {weights}")
 
 
 def main() -> None:
@@ -150,7 +185,8 @@ def main() -> None:
     args = p.parse_args()
     for variant in args.variants.split(","):
         print(variant)
-        fit(turns(variant, args.games, args.seed), args.from_turn)
+        names = GIN_FEATURES if variant == "gin" else FEATURES
+        fit(turns(variant, args.games, args.seed), args.from_turn, names + ["to move"])
 
 
 if __name__ == "__main__":
