@@ -3,11 +3,11 @@
 //! every order.
 
 use proptest::prelude::*;
-
-mod common;
 use ramino_core::{
     best_opening, joker_swaps, layoff_targets, min_deadwood, validate_meld, Card, MeldKind, ParamValue, Variant,
 };
+
+mod common;
 
 fn variants() -> Vec<Variant> {
     let two_jokers = Variant::ramino51()
