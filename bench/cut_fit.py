@@ -45,26 +45,21 @@ from __future__ import annotations
 import argparse
 import math
 
-from ramino._core import layoff_targets, min_deadwood, penalty
+from ramino._core import layoff_targets, min_deadwood, parse_cards, penalty
 from ramino.bots import make_bot
 from ramino.engine import Game, RoundEnded
 from ramino.simulate import game_seed
 
 FEATURES = ["loose", "unopened", "short/10", "held/10"]
 GIN_FEATURES = ["deadwood", "loose", "pairs", "near", "melds"]
-RANKS = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
-
-
-def rank_suit(card: str) -> tuple[int, str]:
-    """A card code's rank (ace 1) and suit."""
-    rank = card[:-1]
-    return RANKS.get(rank) or int(rank), card[-1]
 
 
 def gin_features(cards: list[str], game: Game) -> list[float]:
     """What a gin hand's least deadwood says (:data:`GIN_FEATURES`)."""
     d = min_deadwood(cards, game.rules.variant)
-    loose = [rank_suit(str(c)) for c in d.deadwood]
+    # Gin has no jokers: every card has a rank.
+    cards_left = parse_cards([str(c) for c in d.deadwood])
+    loose = [(c.rank, c.suit) for c in cards_left if c.rank is not None]
     ranks = [r for r, _ in loose]
     pairs = sum(1 for r in set(ranks) if ranks.count(r) >= 2)
     near = sum(
