@@ -274,6 +274,7 @@ fn end_round(game: &mut Game, winner: Option<usize>, scores: Vec<i64>) {
         closed_hand: false,
         scores,
         hands: game.state.seats.iter().map(|s| s.hand.clone()).collect(),
+        parts: Vec::new(),
     };
     game.fold(&Event::RoundEnded(result)).unwrap();
 }
@@ -570,7 +571,18 @@ fn a_match_over_between_rounds_ends_with_its_final_totals() {
         events,
         vec![Event::MatchEnded {
             totals: vec![450, 0],
-            winners: vec![0]
+            winners: vec![0],
+            parts: vec![
+                vec![
+                    ScorePart::new(ScorePartKind::Rounds, 100),
+                    ScorePart::new(ScorePartKind::BoxBonus, 25).with_base(25).with_factor(1),
+                    ScorePart::new(ScorePartKind::GameBonus, 100),
+                    ScorePart::new(ScorePartKind::ShutoutMultiplier, 225)
+                        .with_base(225)
+                        .with_factor(2),
+                ],
+                vec![ScorePart::new(ScorePartKind::Rounds, 0)],
+            ],
         }]
     );
     assert_eq!(game.state.phase, Phase::Over);
@@ -798,6 +810,7 @@ fn a_round_ending_that_was_not_being_played_is_refused() {
         closed_hand: false,
         scores: vec![0, 0],
         hands: vec![vec![], vec![]],
+        parts: Vec::new(),
     };
     let err = refused(&mut game, &Event::RoundEnded(result.clone()));
     assert_eq!(err.message, "a round ended that was not being played");
@@ -891,6 +904,7 @@ fn a_match_ending_during_a_round_is_refused() {
         &Event::MatchEnded {
             totals: vec![0, 0],
             winners: vec![0],
+            parts: Vec::new(),
         },
     );
     assert_eq!(err.message, "the match ended during a round");
@@ -971,6 +985,235 @@ fn points_scoring_gives_the_winner_the_other_hands_times_the_rummy_multiplier() 
     assert_eq!(round_scores(&state, &r, Some(0), false), vec![5, 0, 0]);
 }
 
+// --- what each score is made of ---------------------------------------------
+
+fn part(kind: ScorePartKind, points: i64) -> ScorePart {
+    ScorePart::new(kind, points)
+}
+
+#[test]
+fn ramino51_the_winner_going_out_scores_minus_40() {
+    let (state, r) = hands("ramino51", &[&[], &[1]]);
+    assert_eq!(
+        round_score_parts(&state, &r, Some(0), false)[0],
+        vec![part(ScorePartKind::WentOut, -40)]
+    );
+}
+
+#[test]
+fn ramino51_a_hand_left_scores_its_penalty_jokers_20() {
+    // A joker (20) and 2S (2).
+    let (state, r) = hands("ramino51", &[&[], &[104, 1]]);
+    assert_eq!(
+        round_score_parts(&state, &r, Some(0), false)[1],
+        vec![part(ScorePartKind::HandPenalty, 22)]
+    );
+}
+
+#[test]
+fn ramino51_a_seat_that_never_opened_scores_100_in_place_of_its_hand() {
+    let (mut state, r) = hands("ramino51", &[&[], &[104, 1]]);
+    state.seats[1].opened = false;
+    let parts = round_score_parts(&state, &r, Some(0), false);
+    assert_eq!(parts[1], vec![part(ScorePartKind::NeverOpened, 100).with_base(22)]);
+    assert_eq!(scores_of(&parts), vec![-40, 100]);
+}
+
+#[test]
+fn ramino51_closing_in_hand_scores_minus_80_and_doubles_every_other_score() {
+    let (mut state, r) = hands("ramino51", &[&[], &[0, 1], &[104, 1]]);
+    state.seats[1].opened = false;
+    let parts = round_score_parts(&state, &r, Some(0), true);
+    assert_eq!(parts[0], vec![part(ScorePartKind::ClosedHand, -80)]);
+    assert_eq!(
+        parts[1],
+        vec![
+            part(ScorePartKind::NeverOpened, 100).with_base(12),
+            part(ScorePartKind::ClosedHandMultiplier, 100)
+                .with_base(100)
+                .with_factor(2),
+        ]
+    );
+    assert_eq!(
+        parts[2],
+        vec![
+            part(ScorePartKind::HandPenalty, 22),
+            part(ScorePartKind::ClosedHandMultiplier, 22)
+                .with_base(22)
+                .with_factor(2),
+        ]
+    );
+    assert_eq!(scores_of(&parts), round_scores(&state, &r, Some(0), true));
+}
+
+#[test]
+fn rami51_the_winner_scores_0_and_the_others_their_hands_aces_11() {
+    // AS (11 in hand) and 2S.
+    let (mut state, r) = hands("rami51", &[&[], &[0, 1], &[104]]);
+    state.seats[2].opened = false;
+    let parts = round_score_parts(&state, &r, Some(0), false);
+    assert_eq!(
+        parts,
+        vec![
+            vec![part(ScorePartKind::WentOut, 0)],
+            vec![part(ScorePartKind::HandPenalty, 13)],
+            vec![part(ScorePartKind::NeverOpened, 100).with_base(20)],
+        ]
+    );
+}
+
+#[test]
+fn rummy_the_winner_collects_the_other_hands() {
+    // KS + AH = 11, 5C = 5.
+    let (state, r) = hands("rummy", &[&[], &[12, 13], &[43]]);
+    let parts = round_score_parts(&state, &r, Some(0), false);
+    assert_eq!(
+        parts,
+        vec![
+            vec![
+                part(ScorePartKind::HandCollected, 11).with_base(11).with_seat(1),
+                part(ScorePartKind::HandCollected, 5).with_base(5).with_seat(2),
+            ],
+            vec![],
+            vec![],
+        ]
+    );
+}
+
+#[test]
+fn rummy_going_rummy_doubles_the_hands_collected() {
+    let (state, r) = hands("rummy", &[&[], &[12, 13], &[43]]);
+    let parts = round_score_parts(&state, &r, Some(0), true);
+    assert_eq!(
+        parts[0][2],
+        part(ScorePartKind::RummyMultiplier, 16).with_base(16).with_factor(2)
+    );
+    assert_eq!(scores_of(&parts), vec![32, 0, 0]);
+}
+
+#[test]
+fn no_winner_no_part() {
+    let (state, r) = hands("ramino51", &[&[0], &[1]]);
+    assert_eq!(round_score_parts(&state, &r, None, false), vec![vec![], vec![]]);
+}
+
+#[test]
+fn gin_a_knock_scores_the_defenders_deadwood_less_the_knockers() {
+    // AS + 2H = 3 against KS + QS = 20.
+    let r = knocked(&[0, 14], &[12, 11], false);
+    assert_eq!(
+        r.parts,
+        vec![
+            vec![
+                part(ScorePartKind::OpponentDeadwood, 20).with_seat(1),
+                part(ScorePartKind::OwnDeadwood, -3),
+            ],
+            vec![],
+        ]
+    );
+}
+
+#[test]
+fn gin_going_gin_adds_the_gin_bonus_and_big_gin_its_own() {
+    let r = knocked(&[], &[12, 11], false);
+    assert_eq!(
+        r.parts[0],
+        vec![
+            part(ScorePartKind::OpponentDeadwood, 20).with_seat(1),
+            part(ScorePartKind::GinBonus, 25),
+        ]
+    );
+    let r = knocked(&[], &[12, 11], true);
+    assert_eq!(r.parts[0][1], part(ScorePartKind::BigGinBonus, 31));
+}
+
+#[test]
+fn gin_an_undercut_scores_the_defender_the_difference_and_the_undercut_bonus() {
+    // AS + 2H = 3 against AH = 1.
+    let r = knocked(&[0, 14], &[13], false);
+    assert_eq!(
+        r.parts,
+        vec![
+            vec![],
+            vec![
+                part(ScorePartKind::OpponentDeadwood, 3).with_seat(0),
+                part(ScorePartKind::OwnDeadwood, -1),
+                part(ScorePartKind::UndercutBonus, 25),
+            ],
+        ]
+    );
+    assert_eq!(scores_of(&r.parts), r.scores);
+}
+
+#[test]
+fn gin_equal_deadwood_scores_nobody_and_has_no_part() {
+    let r = knocked(&[1], &[0, 13], false);
+    assert_eq!(r.parts, vec![vec![], vec![]]);
+}
+
+#[test]
+fn gin_the_match_end_adds_a_box_per_hand_won_and_the_game_bonus() {
+    let (mut state, r) = between("gin", &[90, 40], 4);
+    won(&mut state, &[Some(0), None, Some(1), Some(0)]);
+    assert_eq!(
+        final_total_parts(&state, &r, &[0]),
+        vec![
+            vec![
+                part(ScorePartKind::Rounds, 90),
+                part(ScorePartKind::BoxBonus, 50).with_base(25).with_factor(2),
+                part(ScorePartKind::GameBonus, 100),
+            ],
+            vec![
+                part(ScorePartKind::Rounds, 40),
+                part(ScorePartKind::BoxBonus, 25).with_base(25).with_factor(1),
+            ],
+        ]
+    );
+}
+
+#[test]
+fn gin_a_shutout_doubles_the_winners_total_with_its_bonuses() {
+    let (mut state, r) = between("gin", &[110, 0], 3);
+    won(&mut state, &[Some(0), None, Some(0)]);
+    let parts = final_total_parts(&state, &r, &[0]);
+    assert_eq!(
+        parts[0][3],
+        part(ScorePartKind::ShutoutMultiplier, 260)
+            .with_base(260)
+            .with_factor(2)
+    );
+    assert_eq!(parts[1], vec![part(ScorePartKind::Rounds, 0)]);
+}
+
+#[test]
+fn outside_gin_the_match_end_is_the_rounds_alone() {
+    let (mut state, r) = between("ramino51", &[160, 30], 3);
+    won(&mut state, &[Some(0), Some(1)]);
+    assert_eq!(
+        final_total_parts(&state, &r, &[1]),
+        vec![
+            vec![part(ScorePartKind::Rounds, 160)],
+            vec![part(ScorePartKind::Rounds, 30)]
+        ]
+    );
+}
+
+#[test]
+fn a_round_whose_parts_do_not_sum_to_its_scores_is_refused() {
+    let (mut game, _) = new_game("rummy", 2, seed(7, None));
+    let result = RoundResult {
+        round: game.state.round,
+        ending: Ending::WentOut,
+        winner: Some(0),
+        closed_hand: false,
+        scores: vec![10, 0],
+        hands: vec![vec![], vec![]],
+        parts: vec![vec![part(ScorePartKind::HandCollected, 9).with_seat(1)], vec![]],
+    };
+    let err = refused(&mut game, &Event::RoundEnded(result));
+    assert_eq!(err.message, "the round's score parts do not sum to its scores");
+}
+
 fn between(name: &str, totals: &[i64], round: u32) -> (State, Arc<Rules>) {
     let r = preset(name);
     let mut state = State::new(&names(totals.len()));
@@ -1029,6 +1272,7 @@ fn won(state: &mut State, winners: &[Option<usize>]) {
             closed_hand: false,
             scores: vec![0; state.seats.len()],
             hands: vec![vec![]; state.seats.len()],
+            parts: Vec::new(),
         });
     }
 }

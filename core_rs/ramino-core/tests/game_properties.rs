@@ -737,6 +737,49 @@ proptest! {
         })?;
     }
 
+    /// Every seat's score of a round, and its total at the match's end, is
+    /// the sum of the parts the kernel gives it, each part of a kind that the
+    /// variant's scoring has (a knock's in knocking play, a hand's penalty or
+    /// the winner's score in penalty scoring, a collected hand where the
+    /// winner collects), a collected hand or a deadwood naming another seat.
+    #[test]
+    fn every_score_is_the_sum_of_its_parts(case in cases(STEPS)) {
+        use ScorePartKind as K;
+        let p = play(&case);
+        let v = &p.rules.variant;
+        let n = p.players.len();
+        walk_record(&p, |st, e, _| {
+            match e {
+                Event::RoundEnded(r) => {
+                    prop_assert_eq!(r.parts.len(), n);
+                    prop_assert_eq!(&scores_of(&r.parts), &r.scores, "{:?}", &r.parts);
+                    for (i, part) in r.parts.iter().enumerate().flat_map(|(i, ps)| ps.iter().map(move |x| (i, x))) {
+                        let allowed: &[ScorePartKind] = if v.knocking {
+                            &[K::OpponentDeadwood, K::OwnDeadwood, K::GinBonus, K::BigGinBonus, K::UndercutBonus]
+                        } else if v.scoring == Scoring::Penalty {
+                            &[K::WentOut, K::ClosedHand, K::HandPenalty, K::NeverOpened, K::ClosedHandMultiplier]
+                        } else {
+                            &[K::HandCollected, K::RummyMultiplier]
+                        };
+                        prop_assert!(allowed.contains(&part.kind), "{:?} in {}", part, v.name);
+                        prop_assert!(part.seat.is_none_or(|s| s != i && s < n), "{:?} of seat {}", part, i);
+                    }
+                    if r.winner.is_none() {
+                        prop_assert!(r.parts.iter().all(Vec::is_empty), "{:?}", &r.parts);
+                    }
+                }
+                Event::MatchEnded { totals, parts, .. } => {
+                    prop_assert_eq!(&scores_of(parts), totals, "{:?}", parts);
+                    for (ps, seat) in parts.iter().zip(&st.seats) {
+                        prop_assert_eq!(ps.first().copied(), Some(ScorePart::new(K::Rounds, seat.total)));
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        })?;
+    }
+
     /// After every round's end, each seat's total is the sum of its scores in
     /// the rounds' results, one result a round played.
     #[test]
@@ -793,7 +836,7 @@ proptest! {
                         prop_assert_eq!(w, want);
                     }
                 }
-                Event::MatchEnded { totals, winners } => {
+                Event::MatchEnded { totals, winners, .. } => {
                     prop_assert_eq!(st.phase, Phase::BetweenRounds);
                     let active = st.active();
                     let mut want: Vec<i64> = st.seats.iter().map(|s| s.total).collect();

@@ -23,7 +23,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 
 use ramino_core::game::{
     self as kernel, reasons, CardId, Command, Ending, Event, Game, GameError, Hint, Phase, Raw, RawEnd, Refusal,
-    RefusalKind, RoundResult, Rules, SeatState, Setup, State, TableMeld, BAD_VALUE, NO_SEAT,
+    RefusalKind, RoundResult, Rules, ScorePart, ScorePartKind, SeatState, Setup, State, TableMeld, BAD_VALUE, NO_SEAT,
 };
 use ramino_core::{Card, End, MeldKind, Variant};
 
@@ -77,6 +77,9 @@ struct Classes {
     command_fields: Vec<Vec<Py<PyString>>>,
     /// Each event's field names, in order.
     event_fields: Vec<Vec<Py<PyString>>>,
+    /// `ramino.engine.events.ScorePart` and its field names, in order.
+    score_part: Py<PyType>,
+    score_part_fields: Vec<Py<PyString>>,
     state: Py<PyType>,
     seat: Py<PyType>,
     table_meld: Py<PyType>,
@@ -160,8 +163,11 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
         let state = py.import("ramino.engine.state")?;
         let errors = py.import("ramino.engine.errors")?;
         let commands = classes_of(&commands.getattr("COMMAND_TYPES")?, &COMMAND_NAMES)?;
+        let score_part = class(&events, "ScorePart")?;
         let events = classes_of(&events.getattr("EVENT_TYPES")?, &EVENT_NAMES)?;
         Ok(Classes {
+            score_part_fields: field_names(py, std::slice::from_ref(&score_part))?.remove(0),
+            score_part,
             command_fields: field_names(py, &commands)?,
             event_fields: field_names(py, &events)?,
             commands,
@@ -561,6 +567,32 @@ impl<'py> Fields<'_, 'py> {
     fn format(&self, message: String) -> PyErr {
         record_error(self.obj.py(), reasons::RECORD_FORMAT, message)
     }
+
+    /// An event's `parts`: per seat, its score's parts (`ScorePart`s).
+    fn score_parts(&self) -> PyResult<Vec<Vec<ScorePart>>> {
+        let py = self.obj.py();
+        let seats: Vec<Vec<Bound<'py, PyAny>>> = self.value(intern!(py, "parts"))?;
+        seats
+            .iter()
+            .map(|parts| {
+                parts
+                    .iter()
+                    .map(|obj| {
+                        let g = Fields { obj, ..*self };
+                        let kind: String = g.value(intern!(py, "kind"))?;
+                        Ok(ScorePart {
+                            kind: ScorePartKind::parse(&kind)
+                                .ok_or_else(|| g.format(format!("no score part kind {kind:?}")))?,
+                            points: g.value(intern!(py, "points"))?,
+                            base: g.value(intern!(py, "base"))?,
+                            factor: g.value(intern!(py, "factor"))?,
+                            seat: g.opt_seat(intern!(py, "seat"))?,
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 }
 
 /// A Python event as the kernel's: `RECORD_FORMAT` for a value that is not
@@ -661,11 +693,13 @@ fn event_from_py(
                 closed_hand: f.value(intern!(py, "closed_hand"))?,
                 scores: f.value(intern!(py, "scores"))?,
                 hands: f.melds(intern!(py, "hands"))?,
+                parts: f.score_parts()?,
             })
         }
         "MatchEnded" => Event::MatchEnded {
             totals: f.value(intern!(py, "totals"))?,
             winners: f.seats_of(intern!(py, "winners"))?,
+            parts: f.score_parts()?,
         },
         _ => return Err(f.format(format!("not an event: {}", describe(obj)))),
     })
@@ -824,6 +858,30 @@ fn event_class<'a, 'py>(
     Ok((c.events[i].bind(py), &c.event_fields[i]))
 }
 
+/// Each seat's score parts as a tuple of tuples of `ScorePart`s.
+fn score_parts_tuple<'py>(py: Python<'py>, parts: &[Vec<ScorePart>]) -> PyResult<Bound<'py, PyTuple>> {
+    let c = classes(py)?;
+    let cls = c.score_part.bind(py);
+    let seats = parts
+        .iter()
+        .map(|seat| {
+            let items = seat
+                .iter()
+                .map(|p| {
+                    instance(
+                        py,
+                        cls,
+                        &c.score_part_fields,
+                        (p.kind.as_str(), p.points, p.base, p.factor, p.seat),
+                    )
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, seats)
+}
+
 fn round_ended<'py>(
     py: Python<'py>,
     (cls, names): (&Bound<'py, PyType>, &[Py<PyString>]),
@@ -840,6 +898,7 @@ fn round_ended<'py>(
             r.closed_hand,
             PyTuple::new(py, &r.scores)?,
             melds_tuple(py, &r.hands)?,
+            score_parts_tuple(py, &r.parts)?,
         ),
     )
 }
@@ -922,9 +981,16 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
             deadwood,
         } => instance(py, cls, names, (*seat, *discard, melds_tuple(py, melds)?, *deadwood)),
         Event::RoundEnded(r) => round_ended(py, (cls, names), r),
-        Event::MatchEnded { totals, winners } => {
-            instance(py, cls, names, (PyTuple::new(py, totals)?, PyTuple::new(py, winners)?))
-        }
+        Event::MatchEnded { totals, winners, parts } => instance(
+            py,
+            cls,
+            names,
+            (
+                PyTuple::new(py, totals)?,
+                PyTuple::new(py, winners)?,
+                score_parts_tuple(py, parts)?,
+            ),
+        ),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::meld::{validate_meld, End};
 
+use super::scoring::scores_of;
 use super::types::{CardId, Event, GameError, Phase, Rules, State, TableMeld};
 
 /// A table meld with what the kernel says about it (kind, jokers, value).
@@ -310,18 +311,25 @@ pub fn apply_event(state: &mut State, event: &Event, rules: &Rules) -> Result<()
             if result.scores.len() != state.seats.len() {
                 return Err(GameError::corrupt("the round's scores do not match the players"));
             }
+            // A round logged before the kernel gave the parts has none.
+            if !result.parts.is_empty() && scores_of(&result.parts) != result.scores {
+                return Err(GameError::corrupt("the round's score parts do not sum to its scores"));
+            }
             for (s, score) in state.seats.iter_mut().zip(&result.scores) {
                 s.total += score;
             }
             state.results.push(result.clone());
             state.phase = Phase::BetweenRounds;
         }
-        Event::MatchEnded { totals, winners } => {
+        Event::MatchEnded { totals, winners, parts } => {
             if state.phase != Phase::BetweenRounds {
                 return Err(GameError::corrupt("the match ended during a round"));
             }
             if totals.len() != state.seats.len() {
                 return Err(GameError::corrupt("the match's totals do not match the players"));
+            }
+            if !parts.is_empty() && &scores_of(parts) != totals {
+                return Err(GameError::corrupt("the match's total parts do not sum to its totals"));
             }
             state.winners.clone_from(winners);
             for (s, total) in state.seats.iter_mut().zip(totals) {

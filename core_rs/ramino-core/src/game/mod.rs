@@ -31,7 +31,9 @@ pub use fold::{apply_event, at_wall, conservation_errors, meld_info, obliged_to_
 pub use hint::hint;
 pub use moves::{hand_melds, knocks, legal_moves, MAX_LAYOFF_MOVES, MAX_MELD_MOVES, MAX_SWAP_MOVES};
 pub use round::{check_setup, deal, follow_up, Deal};
-pub use scoring::{final_totals, match_winners, round_scores};
+pub use scoring::{
+    final_total_parts, final_totals, knock_score_parts, match_winners, round_score_parts, round_scores, scores_of,
+};
 pub use types::*;
 
 /// The event as `viewer` (a seat, or `None` for a spectator) may see it: the

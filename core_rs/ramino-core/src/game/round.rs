@@ -6,7 +6,7 @@ use crate::shuffle::{reshuffle_seed, round_seed, shuffle};
 use crate::variant::Variant;
 
 use super::reasons;
-use super::scoring::{final_totals, match_winners, round_scores};
+use super::scoring::{final_total_parts, knock_score_parts, match_winners, round_score_parts, scores_of};
 use super::types::{CardId, Ending, Event, GameError, Phase, RoundResult, Rules, Setup, State};
 
 /// A deal: hands in turn order (the first player's first), the upcard, the
@@ -113,9 +113,11 @@ pub fn follow_up(state: &State, rules: &Rules, setup: &Setup) -> Vec<Event> {
         Phase::Over => return Vec::new(),
         Phase::BetweenRounds => {
             if let Some(winners) = match_winners(state, rules) {
+                let parts = final_total_parts(state, rules, &winners);
                 return vec![Event::MatchEnded {
-                    totals: final_totals(state, rules, &winners),
+                    totals: scores_of(&parts),
                     winners,
+                    parts,
                 }];
             }
             return vec![deal_round(state, rules, setup)];
@@ -243,49 +245,29 @@ fn round_ended(state: &State, rules: &Rules, ending: Ending, winner: Option<usiz
         let first = state.seats[w].first_laid_turn;
         first == 0 || first == state.seats[w].turns
     });
+    let parts = round_score_parts(state, rules, winner, closed);
     Event::RoundEnded(RoundResult {
         round: state.round,
         ending,
         winner,
         closed_hand: closed,
-        scores: round_scores(state, rules, winner, closed),
+        scores: scores_of(&parts),
         hands: hands_left(state),
+        parts,
     })
 }
 
-/// The end of a knocked hand (the Python engine's `gin.knock_scored`): the
-/// knocker scores the difference of the unmatched totals (plus the gin or big
-/// gin bonus), or the defender, when its total is lower (an undercut), the
-/// difference plus the undercut bonus. Equal totals: nobody scores.
+/// The end of a knocked hand (the Python engine's `gin.knock_scored`),
+/// scored by [`knock_score_parts`].
 fn knock_scored(state: &State, rules: &Rules, knocker: usize) -> Event {
-    let v = &rules.variant;
-    let defender = state.next_active(knocker);
-    let dk = i64::from(rules.penalty(&state.seats[knocker].hand));
-    let dd = i64::from(rules.penalty(&state.seats[defender].hand));
-    let mut scores = vec![0i64; state.seats.len()];
-    let (winner, ending) = if dk == 0 {
-        let (ending, bonus) = if state.big_gin {
-            (Ending::BigGin, v.big_gin_bonus)
-        } else {
-            (Ending::Gin, v.gin_bonus)
-        };
-        scores[knocker] = dd + i64::from(bonus);
-        (Some(knocker), ending)
-    } else if dd > dk {
-        scores[knocker] = dd - dk;
-        (Some(knocker), Ending::Knock)
-    } else if dd < dk {
-        scores[defender] = dk - dd + i64::from(v.undercut_bonus);
-        (Some(defender), Ending::Undercut)
-    } else {
-        (None, Ending::Knock)
-    };
+    let (winner, ending, parts) = knock_score_parts(state, rules, knocker);
     Event::RoundEnded(RoundResult {
         round: state.round,
         ending,
         winner,
         closed_hand: false,
-        scores,
+        scores: scores_of(&parts),
         hands: hands_left(state),
+        parts,
     })
 }

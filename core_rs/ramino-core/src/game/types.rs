@@ -310,6 +310,151 @@ pub struct RoundResult {
     pub scores: Vec<i64>,
     /// The cards left in each hand, shown to everyone for the count.
     pub hands: Vec<Vec<CardId>>,
+    /// Per seat, what its score is made of: the parts' points sum to its
+    /// score (empty in a round logged before the kernel said).
+    pub parts: Vec<Vec<ScorePart>>,
+}
+
+/// What a part of a seat's score counts (`ScorePart.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScorePartKind {
+    /// Penalty scoring: the winner's `winner_score` for going out.
+    WentOut,
+    /// Penalty scoring: the winner's `closed_hand_score` for closing in
+    /// hand (all melds laid at once, then the last discard).
+    ClosedHand,
+    /// Penalty scoring: the penalty of the cards left in hand.
+    HandPenalty,
+    /// Penalty scoring: `never_opened_penalty` in place of the hand's
+    /// penalty (`base`) of a seat that never opened.
+    NeverOpened,
+    /// Penalty scoring: the winner closed in hand, so the score before
+    /// (`base`) counts `factor` (`closed_hand_multiplier`) times: the points
+    /// are what that adds.
+    ClosedHandMultiplier,
+    /// Winner-collects scoring: the hand of seat `seat` collected, its
+    /// penalty `base` (or `never_opened_penalty` in its place, where set).
+    HandCollected,
+    /// Winner-collects scoring: the winner went rummy, so the collected
+    /// hands (`base`) count `factor` (`rummy_multiplier`) times.
+    RummyMultiplier,
+    /// Knocking: the unmatched total of the other seat, `seat`.
+    OpponentDeadwood,
+    /// Knocking: the seat's own unmatched total, taken off.
+    OwnDeadwood,
+    /// Knocking: `gin_bonus`.
+    GinBonus,
+    /// Knocking: `big_gin_bonus`.
+    BigGinBonus,
+    /// Knocking: the defender's `undercut_bonus`.
+    UndercutBonus,
+    /// The end of a match: the total of the rounds' scores.
+    Rounds,
+    /// The end of a match: `box_bonus` (`base`) per hand won (`factor`).
+    BoxBonus,
+    /// The end of a match: the sole winner's `game_bonus`.
+    GameBonus,
+    /// The end of a match: a shutout, the winner's total before (`base`)
+    /// counts `factor` (`shutout_multiplier`) times.
+    ShutoutMultiplier,
+}
+
+impl ScorePartKind {
+    pub const ALL: [ScorePartKind; 16] = [
+        ScorePartKind::WentOut,
+        ScorePartKind::ClosedHand,
+        ScorePartKind::HandPenalty,
+        ScorePartKind::NeverOpened,
+        ScorePartKind::ClosedHandMultiplier,
+        ScorePartKind::HandCollected,
+        ScorePartKind::RummyMultiplier,
+        ScorePartKind::OpponentDeadwood,
+        ScorePartKind::OwnDeadwood,
+        ScorePartKind::GinBonus,
+        ScorePartKind::BigGinBonus,
+        ScorePartKind::UndercutBonus,
+        ScorePartKind::Rounds,
+        ScorePartKind::BoxBonus,
+        ScorePartKind::GameBonus,
+        ScorePartKind::ShutoutMultiplier,
+    ];
+
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ScorePartKind::WentOut => "went_out",
+            ScorePartKind::ClosedHand => "closed_hand",
+            ScorePartKind::HandPenalty => "hand_penalty",
+            ScorePartKind::NeverOpened => "never_opened",
+            ScorePartKind::ClosedHandMultiplier => "closed_hand_multiplier",
+            ScorePartKind::HandCollected => "hand_collected",
+            ScorePartKind::RummyMultiplier => "rummy_multiplier",
+            ScorePartKind::OpponentDeadwood => "opponent_deadwood",
+            ScorePartKind::OwnDeadwood => "own_deadwood",
+            ScorePartKind::GinBonus => "gin_bonus",
+            ScorePartKind::BigGinBonus => "big_gin_bonus",
+            ScorePartKind::UndercutBonus => "undercut_bonus",
+            ScorePartKind::Rounds => "rounds",
+            ScorePartKind::BoxBonus => "box_bonus",
+            ScorePartKind::GameBonus => "game_bonus",
+            ScorePartKind::ShutoutMultiplier => "shutout_multiplier",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(text: &str) -> Option<ScorePartKind> {
+        ScorePartKind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+/// One part of a seat's score of a round or of a match's final total, as
+/// the kernel decided it: `points` is what it adds; `base`, `factor` and
+/// `seat` say what it was worked from where its kind says so (else 0, 0 and
+/// `None`).
+///
+/// ```
+/// use ramino_core::game::{ScorePart, ScorePartKind};
+/// let p = ScorePart::new(ScorePartKind::NeverOpened, 100).with_base(83);
+/// assert_eq!((p.points, p.base, p.factor, p.seat), (100, 83, 0, None));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScorePart {
+    pub kind: ScorePartKind,
+    pub points: i64,
+    pub base: i64,
+    pub factor: i64,
+    pub seat: Option<usize>,
+}
+
+impl ScorePart {
+    #[must_use]
+    pub const fn new(kind: ScorePartKind, points: i64) -> ScorePart {
+        ScorePart {
+            kind,
+            points,
+            base: 0,
+            factor: 0,
+            seat: None,
+        }
+    }
+
+    #[must_use]
+    pub const fn with_base(self, base: i64) -> ScorePart {
+        ScorePart { base, ..self }
+    }
+
+    #[must_use]
+    pub const fn with_factor(self, factor: i64) -> ScorePart {
+        ScorePart { factor, ..self }
+    }
+
+    #[must_use]
+    pub const fn with_seat(self, seat: usize) -> ScorePart {
+        ScorePart {
+            seat: Some(seat),
+            ..self
+        }
+    }
 }
 
 /// What happened: the facts a game's record is made of (the Python engine's
@@ -387,9 +532,13 @@ pub enum Event {
         seat: usize,
     },
     RoundEnded(RoundResult),
+    /// `parts`: per seat, what its total is made of (the rounds' scores and
+    /// the bonuses of the match's end), summing to it; empty in a match
+    /// logged before the kernel said.
     MatchEnded {
         totals: Vec<i64>,
         winners: Vec<usize>,
+        parts: Vec<Vec<ScorePart>>,
     },
 }
 
