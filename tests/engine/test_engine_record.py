@@ -206,3 +206,43 @@ def test_events_as_data() -> None:
     started = g.record.events[0]
     assert isinstance(started, RoundStarted) and started.stock is not None
     assert any(isinstance(e, RoundEnded) for e in g.record.events)
+
+
+def test_a_rounds_score_parts_are_kept_in_the_record_and_sum_to_its_scores() -> None:
+    g = _finished("ramino51", 2, seed=8)
+    ended = [e for e in g.record.events if isinstance(e, RoundEnded)]
+    assert ended
+    for e in ended:
+        assert len(e.parts) == len(e.scores)
+        assert [sum(p.points for p in seat) for seat in e.parts] == list(e.scores)
+        data = json.loads(json.dumps(to_data(e)))
+        assert all(isinstance(p, dict) and "kind" in p for seat in data["parts"] for p in seat)
+        assert event_from_data(data) == e
+
+
+def test_a_round_logged_before_score_parts_loads_with_none_and_folds() -> None:
+    g = _finished("ramino51", 2, seed=8)
+    old = []
+    for e in g.record.events:
+        data = to_data(e)
+        if data["type"] in ("RoundEnded", "MatchEnded"):
+            del data["parts"]
+        old.append(json.loads(json.dumps(data)))
+    events = [event_from_data(d) for d in old]
+    assert all(e.parts == () for e in events if isinstance(e, RoundEnded))
+    replayed = Game.from_record(Record.from_data({**g.record.to_data(), "events": old}))
+    assert [s.total for s in replayed.state.seats] == [s.total for s in g.state.seats]
+    assert replayed.finished
+
+
+def test_score_parts_that_are_not_parts_are_refused() -> None:
+    g = _finished("ramino51", 2, seed=8)
+    ended = next(e for e in g.record.events if isinstance(e, RoundEnded))
+    data = json.loads(json.dumps(to_data(ended)))
+    data["parts"][0][0]["kind"] = "bribe"
+    with pytest.raises(RecordError, match="parts"):
+        event_from_data(data)
+    data = json.loads(json.dumps(to_data(ended)))
+    data["parts"][0][0]["colour"] = 1
+    with pytest.raises(RecordError, match="unknown fields"):
+        event_from_data(data)

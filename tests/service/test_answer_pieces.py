@@ -144,6 +144,13 @@ def pieces_one_by_one(game: HostedGame, viewer: int) -> game_pb2.GameView:
         scores = expected.rounds.add(round=r.round, scores=list(r.scores), ending=r.ending)
         if r.winner is not None:
             scores.winner = r.winner
+        for seat in r.parts:
+            parts = scores.parts.add()
+            for p in seat:
+                kind = game_pb2.ScorePartKind.Value(f"SCORE_PART_KIND_{p.kind.upper()}")
+                part = parts.parts.add(kind=kind, points=p.points, base=p.base, factor=p.factor)
+                if p.seat is not None:
+                    part.seat = p.seat
     expected.hand.extend(convert.card(deck[c], c) for c in view.hand or ())
     for m in view.melds:
         meld = convert.meld(ramino.validate_meld([deck[c] for c in m.cards], info.variant), m.cards)
@@ -166,6 +173,9 @@ async def test_view_pieces_joined_from_their_encodings_equal_those_built_one_by_
             expected = pieces_one_by_one(game, viewer)
             for field in ("rounds", "hand", "table", "discard_pile"):
                 assert list(getattr(msg, field)) == list(getattr(expected, field)), field
+            for r in msg.rounds:
+                # Each round's scores come explained (issue 43).
+                assert [sum(p.points for p in seat.parts) for seat in r.parts] == list(r.scores)
             for field in seen:
                 seen[field] = max(seen[field], len(getattr(msg, field)))
         seat = game.engine.turn

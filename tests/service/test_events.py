@@ -6,9 +6,10 @@ watcher as that message; no ``google.protobuf.Struct`` is left in
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, get_args
 
 import grpc
@@ -17,7 +18,7 @@ import ramino
 from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from ramino.api import convert
-from ramino.api.events import ONEOF_FIELDS, event_message
+from ramino.api.events import ONEOF_FIELDS, SCORE_PART_KIND_VALUES, event_message
 from ramino.app.log import (
     GameCreated,
     GameEnded,
@@ -28,11 +29,14 @@ from ramino.app.log import (
     SeatTimedOut,
     engine_entries,
     entry,
+    log_event,
 )
 from ramino.engine import (
+    SCORE_PART_KINDS,
     Discarded,
     DiscardPileTurnedOver,
     DrewFromStock,
+    Game,
     JokerSwapped,
     Knocked,
     LaidOff,
@@ -43,6 +47,7 @@ from ramino.engine import (
     Resigned,
     RoundEnded,
     RoundStarted,
+    ScorePart,
     StockReshuffled,
     TookDiscard,
     see_event,
@@ -91,6 +96,123 @@ def test_every_event_type_has_a_sample_and_its_own_field_of_the_oneof() -> None:
             assert msg.WhichOneof("event") == snake(type(sample).__name__)
             seat = getattr(sample, "seat", None)
             assert (msg.seat if msg.HasField("seat") else None) == seat
+
+
+def test_a_round_ended_carries_each_seats_score_parts() -> None:
+    ended = RoundEnded(
+        1,
+        "went_out",
+        0,
+        False,
+        (-40, 100),
+        ((), (1, 2)),
+        ((ScorePart("went_out", -40),), (ScorePart("never_opened", 100, base=83),)),
+    )
+    K = game_pb2.ScorePartKind
+    for viewer in (None, 0, 1):
+        msg = event_message(5, see_event(ended, viewer)).round_ended
+        assert [
+            [(p.kind, p.points, p.base, p.factor, p.HasField("seat")) for p in seat.parts]
+            for seat in msg.parts
+        ] == [
+            [(K.SCORE_PART_KIND_WENT_OUT, -40, 0, 0, False)],
+            [(K.SCORE_PART_KIND_NEVER_OPENED, 100, 83, 0, False)],
+        ]
+    undercut = RoundEnded(
+        2,
+        "undercut",
+        1,
+        False,
+        (0, 27),
+        ((0, 14), (13,)),
+        (
+            (),
+            (
+                ScorePart("opponent_deadwood", 3, seat=0),
+                ScorePart("own_deadwood", -1),
+                ScorePart("undercut_bonus", 25),
+            ),
+        ),
+    )
+    msg = event_message(6, see_event(undercut, None)).round_ended
+    assert not msg.parts[0].parts
+    first = msg.parts[1].parts[0]
+    assert (first.kind, first.points, first.HasField("seat"), first.seat) == (
+        K.SCORE_PART_KIND_OPPONENT_DEADWOOD,
+        3,
+        True,
+        0,
+    )
+    assert sum(p.points for p in msg.parts[1].parts) == msg.scores[1] == 27
+
+
+def test_a_log_entry_keeps_the_score_parts_and_one_logged_before_loads_without() -> None:
+    ended = RoundEnded(
+        1,
+        "went_out",
+        0,
+        False,
+        (-40, 100),
+        ((), (1, 2)),
+        ((ScorePart("went_out", -40),), (ScorePart("never_opened", 100, base=83),)),
+    )
+    (line,) = engine_entries([ended], 2.0)
+    data = json.loads(line)
+    assert data["event"]["parts"][1] == [
+        {"kind": "never_opened", "points": 100, "base": 83, "factor": 0, "seat": None}
+    ]
+    assert log_event(data) == ended
+    del data["event"]["parts"]
+    old = log_event(data)
+    assert old == replace(ended, parts=())
+    assert not event_message(3, see_event(old, None)).round_ended.parts
+
+
+def test_a_match_ended_carries_each_seats_total_in_parts() -> None:
+    ended = MatchEnded(
+        (240, 65),
+        (0,),
+        (
+            (
+                ScorePart("rounds", 90),
+                ScorePart("box_bonus", 50, base=25, factor=2),
+                ScorePart("game_bonus", 100),
+            ),
+            (ScorePart("rounds", 40), ScorePart("box_bonus", 25, base=25, factor=1)),
+        ),
+    )
+    msg = event_message(7, see_event(ended, None)).match_ended
+    box = msg.parts[0].parts[1]
+    assert (box.kind, box.points, box.base, box.factor) == (
+        game_pb2.ScorePartKind.SCORE_PART_KIND_BOX_BONUS,
+        50,
+        25,
+        2,
+    )
+    assert [sum(p.points for p in seat.parts) for seat in msg.parts] == list(msg.totals)
+
+
+def test_every_kind_of_score_part_has_its_enum_value() -> None:
+    values = set(game_pb2.ScorePartKind.values()) - {0}
+    assert sorted(SCORE_PART_KIND_VALUES.values()) == sorted(values)
+    assert set(SCORE_PART_KIND_VALUES) == set(SCORE_PART_KINDS)
+
+
+def test_a_played_rounds_message_explains_every_score() -> None:
+    from ramino.bots import make_bot
+
+    g = Game.new("ramino51", ["a", "b"], seed=8)
+    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+    while not g.finished:
+        seat = g.state.turn
+        g.apply(seat, bots[seat].choose(g, seat))
+    ended = [e for e in g.record.events if isinstance(e, RoundEnded)]
+    assert ended
+    for e in ended:
+        msg = event_message(1, see_event(e, None)).round_ended
+        assert len(msg.parts) == len(msg.scores)
+        assert [sum(p.points for p in seat.parts) for seat in msg.parts] == list(msg.scores)
+        assert all(p.kind for seat in msg.parts for p in seat.parts)
 
 
 def test_an_event_type_left_unmapped_fails() -> None:

@@ -26,6 +26,7 @@ from ramino.app.log import (
     SeatTimedOut,
 )
 from ramino.engine import (
+    SCORE_PART_KINDS,
     Discarded,
     DiscardPileTurnedOver,
     DrewFromStock,
@@ -39,13 +40,14 @@ from ramino.engine import (
     Resigned,
     RoundEnded,
     RoundStarted,
+    ScorePart,
     Seen,
     StockReshuffled,
     TookDiscard,
 )
 from ramino.v1 import game_pb2
 
-__all__ = ["event_message", "watch_event", "watch_events", "ONEOF_FIELDS"]
+__all__ = ["event_message", "score_parts", "watch_event", "watch_events", "ONEOF_FIELDS"]
 
 ONEOF_FIELDS = tuple(f.name for f in game_pb2.GameEvent.DESCRIPTOR.oneofs_by_name["event"].fields)
 """The fields of ``GameEvent.event``: one per event type."""
@@ -53,6 +55,29 @@ ONEOF_FIELDS = tuple(f.name for f in game_pb2.GameEvent.DESCRIPTOR.oneofs_by_nam
 
 def _melds(melds: tuple[tuple[int, ...], ...]) -> list[game_pb2.MeldCardIds]:
     return [game_pb2.MeldCardIds(card_ids=m) for m in melds]
+
+
+SCORE_PART_KIND_VALUES: dict[str, int] = {
+    kind: game_pb2.ScorePartKind.Value(f"SCORE_PART_KIND_{kind.upper()}")
+    for kind in SCORE_PART_KINDS
+}
+"""Each kind of a score's part (the kernel's name) as its ``ScorePartKind``."""
+
+
+def score_parts(parts: tuple[tuple[ScorePart, ...], ...]) -> list[game_pb2.ScoreParts]:
+    """Each seat's parts of a score (``RoundEnded.parts``, ``MatchEnded.parts``)
+    as the messages of ``parts`` fields."""
+    out = []
+    for seat in parts:
+        msg = game_pb2.ScoreParts()
+        for p in seat:
+            part = msg.parts.add(
+                kind=SCORE_PART_KIND_VALUES[p.kind], points=p.points, base=p.base, factor=p.factor
+            )
+            if p.seat is not None:
+                part.seat = p.seat
+        out.append(msg)
+    return out
 
 
 def event_message(
@@ -172,9 +197,11 @@ def event_message(
             ended.closed_hand = event.closed_hand
             ended.scores.extend(event.scores)
             ended.hands.extend(game_pb2.CardIds(card_ids=h) for h in event.hands)
+            ended.parts.extend(score_parts(event.parts))
         case MatchEnded():
             msg.match_ended.totals.extend(event.totals)
             msg.match_ended.winners.extend(event.winners)
+            msg.match_ended.parts.extend(score_parts(event.parts))
         case _:
             assert_never(event)
     return msg

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import ramino
 from ramino.api import convert
-from ramino.api.events import event_message
+from ramino.api.events import event_message, score_parts
 from ramino.app.log import GameCreated
 from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.app.values import GameSummary
@@ -33,6 +33,7 @@ from ramino.engine import (
     PassUpcard,
     Resign,
     RoundEnded,
+    ScorePart,
     SwapJoker,
     TakeDiscard,
     TurnOverDiscardPile,
@@ -120,9 +121,9 @@ class Messages:
         self._table_fields: Pieces[tuple[str, int, int, tuple[int, ...]], bytes] = Pieces(
             max_pieces
         )
-        self._rounds: Pieces[tuple[int, str, int | None, tuple[int, ...]], bytes] = Pieces(
-            max_pieces
-        )
+        self._rounds: Pieces[
+            tuple[int, str, int | None, tuple[int, ...], tuple[tuple[ScorePart, ...], ...]], bytes
+        ] = Pieces(max_pieces)
         self._moves: Pieces[tuple[type[Any], Command, int], bytes] = Pieces(max_pieces)
         """A message's repeated Move field holding one legal move, encoded,
         by the message type, command and value."""
@@ -185,8 +186,9 @@ class Messages:
         scores = game_pb2.RoundScores(round=r.round, scores=list(r.scores), ending=r.ending)
         if r.winner is not None:
             scores.winner = r.winner
+        scores.parts.extend(score_parts(r.parts))
         found: bytes = game_pb2.GameView(rounds=[scores]).SerializeToString()
-        return self._rounds.put((r.round, r.ending, r.winner, r.scores), found)
+        return self._rounds.put((r.round, r.ending, r.winner, r.scores, r.parts), found)
 
     def _table_field(
         self, info: GameVariant, index: int, owner: int, ids: tuple[int, ...], deck: Sequence[str]
@@ -276,7 +278,7 @@ class Messages:
                 msg.turn_deadline.CopyFrom(convert.timestamp(game.last_at + h.turn_timer_seconds))
         rounds = self._rounds
         parts = [
-            rounds.get((r.round, r.ending, r.winner, r.scores)) or self._round_field(r)
+            rounds.get((r.round, r.ending, r.winner, r.scores, r.parts)) or self._round_field(r)
             for r in view.results
         ]
         if view.knocker is not None:

@@ -24,6 +24,10 @@ __all__ = ["to_data", "event_from_data", "command_from_data"]
 def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # A value inside an event (a score's part): its fields, its class
+        # known from the event's type hints.
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
 
 
@@ -121,6 +125,16 @@ def _make_converter(hint: Any) -> Convert:
 
         return items
 
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        cls = hint
+
+        def nested(value: object) -> object:
+            if not isinstance(value, dict):
+                raise _Mismatch(f"expected an object, got {value!r}")
+            return _fields(cls, value, _Mismatch)
+
+        return nested
+
     def unsupported(value: object) -> object:  # pragma: no cover
         if origin is tuple:
             if not isinstance(value, list | tuple):
@@ -131,13 +145,7 @@ def _make_converter(hint: Any) -> Convert:
     return unsupported
 
 
-def _build(data: object, registry: Mapping[str, type], fail: Callable[[str], Exception]) -> object:
-    if not isinstance(data, dict):
-        raise fail(f"expected an object, got {type(data).__name__}")
-    name = data.get("type")
-    if not isinstance(name, str) or name not in registry:
-        raise fail(f"unknown type {name!r}")
-    cls = registry[name]
+def _shape(cls: type) -> tuple[tuple[tuple[str, Convert, bool], ...], frozenset[str]]:
     shape = _SHAPES.get(cls)
     if shape is None:
         hints = typing.get_type_hints(cls)
@@ -149,8 +157,16 @@ def _build(data: object, registry: Mapping[str, type], fail: Callable[[str], Exc
             ),
             frozenset(f.name for f in fields) | {"type"},
         )
+    return shape
+
+
+def _fields(cls: type, data: dict[str, object], fail: Callable[[str], Exception]) -> object:
+    """An instance of ``cls`` from ``data``'s fields (a field with a default
+    may be missing: a document written before the field was)."""
+    name = cls.__name__
+    fields, names = _shape(cls)
     kwargs: dict[str, object] = {}
-    for field, convert, has_default in shape[0]:
+    for field, convert, has_default in fields:
         if field not in data:
             if has_default:
                 continue
@@ -159,9 +175,18 @@ def _build(data: object, registry: Mapping[str, type], fail: Callable[[str], Exc
             kwargs[field] = convert(data[field])
         except _Mismatch as e:
             raise fail(f"{name}.{field}: {e}") from None
-    if not shape[1].issuperset(data):
-        raise fail(f"{name}: unknown fields {sorted(set(data) - shape[1])}")
+    if not names.issuperset(data):
+        raise fail(f"{name}: unknown fields {sorted(set(data) - names)}")
     return cls(**kwargs)
+
+
+def _build(data: object, registry: Mapping[str, type], fail: Callable[[str], Exception]) -> object:
+    if not isinstance(data, dict):
+        raise fail(f"expected an object, got {type(data).__name__}")
+    name = data.get("type")
+    if not isinstance(name, str) or name not in registry:
+        raise fail(f"unknown type {name!r}")
+    return _fields(registry[name], data, fail)
 
 
 def event_from_data(data: object) -> Event:

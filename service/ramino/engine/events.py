@@ -11,7 +11,7 @@ class names are stable: they are the ``type`` of an event in JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, TypeAlias
+from typing import Final, Literal, TypeAlias, get_args
 
 __all__ = [
     "RoundStarted",
@@ -29,6 +29,9 @@ __all__ = [
     "LayoutAccepted",
     "RoundEnded",
     "MatchEnded",
+    "ScorePart",
+    "ScorePartKind",
+    "SCORE_PART_KINDS",
     "Event",
     "EVENT_TYPES",
     "WENT_OUT",
@@ -175,10 +178,53 @@ class LayoutAccepted:
     seat: int
 
 
+ScorePartKind: TypeAlias = Literal[
+    "went_out",
+    "closed_hand",
+    "hand_penalty",
+    "never_opened",
+    "closed_hand_multiplier",
+    "hand_collected",
+    "rummy_multiplier",
+    "opponent_deadwood",
+    "own_deadwood",
+    "gin_bonus",
+    "big_gin_bonus",
+    "undercut_bonus",
+    "rounds",
+    "box_bonus",
+    "game_bonus",
+    "shutout_multiplier",
+]
+"""What a part of a score counts (the kernel's ``ScorePartKind``)."""
+
+SCORE_PART_KINDS: Final[tuple[str, ...]] = get_args(ScorePartKind)
+"""Every :data:`ScorePartKind`, in the kernel's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One part of a seat's score, as the kernel decided it: ``points`` is
+    what it adds; ``base``, ``factor`` and ``seat`` what it was worked from,
+    where its kind says so (``never_opened``: the hand's penalty it replaces
+    as ``base``; a multiplier: the score before as ``base``, the multiplier
+    as ``factor``; ``box_bonus``: the bonus a hand as ``base``, the hands won
+    as ``factor``; ``hand_collected`` and ``opponent_deadwood``: the other
+    ``seat``), else 0, 0 and ``None``."""
+
+    kind: ScorePartKind
+    points: int
+    base: int = 0
+    factor: int = 0
+    seat: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
     """``scores`` per seat for this round; ``hands`` are the cards left in each
-    hand, shown to everyone for the count."""
+    hand, shown to everyone for the count; ``parts`` what each seat's score
+    is made of, summing to it (empty in a round logged before the kernel
+    said)."""
 
     round: int
     ending: str
@@ -186,12 +232,18 @@ class RoundEnded:
     closed_hand: bool
     scores: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
+    parts: tuple[tuple[ScorePart, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
+    """``parts``: what each seat's total is made of (the rounds' scores and
+    the bonuses of the match's end), summing to it; empty in a match logged
+    before the kernel said."""
+
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    parts: tuple[tuple[ScorePart, ...], ...] = ()
 
 
 Event: TypeAlias = (

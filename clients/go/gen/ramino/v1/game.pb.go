@@ -262,6 +262,118 @@ func (TurnPhase) EnumDescriptor() ([]byte, []int) {
 	return file_ramino_v1_game_proto_rawDescGZIP(), []int{3}
 }
 
+// What a part of a score counts, by the variant's scoring.
+type ScorePartKind int32
+
+const (
+	ScorePartKind_SCORE_PART_KIND_UNSPECIFIED ScorePartKind = 0
+	// Penalty scoring: the winner's score for going out (ramino51: -40).
+	ScorePartKind_SCORE_PART_KIND_WENT_OUT ScorePartKind = 1
+	// Penalty scoring: the winner's score for closing in hand (ramino51: -80).
+	ScorePartKind_SCORE_PART_KIND_CLOSED_HAND ScorePartKind = 2
+	// Penalty scoring: the penalty of the cards left in hand.
+	ScorePartKind_SCORE_PART_KIND_HAND_PENALTY ScorePartKind = 3
+	// Penalty scoring: the flat score of a seat that never opened, in place
+	// of its hand's penalty (`base`).
+	ScorePartKind_SCORE_PART_KIND_NEVER_OPENED ScorePartKind = 4
+	// Penalty scoring: the winner closed in hand, the score before (`base`)
+	// counts `factor` times; `points` is what that adds.
+	ScorePartKind_SCORE_PART_KIND_CLOSED_HAND_MULTIPLIER ScorePartKind = 5
+	// Winner-collects scoring: another seat's hand (`seat`) collected.
+	ScorePartKind_SCORE_PART_KIND_HAND_COLLECTED ScorePartKind = 6
+	// Winner-collects scoring: going rummy, the hands collected (`base`)
+	// count `factor` times; `points` is what that adds.
+	ScorePartKind_SCORE_PART_KIND_RUMMY_MULTIPLIER ScorePartKind = 7
+	// Knocking: the other seat's (`seat`) unmatched total.
+	ScorePartKind_SCORE_PART_KIND_OPPONENT_DEADWOOD ScorePartKind = 8
+	// Knocking: the seat's own unmatched total, taken off.
+	ScorePartKind_SCORE_PART_KIND_OWN_DEADWOOD ScorePartKind = 9
+	// Knocking: the gin bonus.
+	ScorePartKind_SCORE_PART_KIND_GIN_BONUS ScorePartKind = 10
+	// Knocking: the big gin bonus.
+	ScorePartKind_SCORE_PART_KIND_BIG_GIN_BONUS ScorePartKind = 11
+	// Knocking: the defender's undercut bonus.
+	ScorePartKind_SCORE_PART_KIND_UNDERCUT_BONUS ScorePartKind = 12
+	// The match's end: the total of the rounds' scores.
+	ScorePartKind_SCORE_PART_KIND_ROUNDS ScorePartKind = 13
+	// The match's end: a bonus (`base`) per hand won (`factor`).
+	ScorePartKind_SCORE_PART_KIND_BOX_BONUS ScorePartKind = 14
+	// The match's end: the sole winner's game bonus.
+	ScorePartKind_SCORE_PART_KIND_GAME_BONUS ScorePartKind = 15
+	// The match's end: a shutout, the winner's total before (`base`) counts
+	// `factor` times; `points` is what that adds.
+	ScorePartKind_SCORE_PART_KIND_SHUTOUT_MULTIPLIER ScorePartKind = 16
+)
+
+// Enum value maps for ScorePartKind.
+var (
+	ScorePartKind_name = map[int32]string{
+		0:  "SCORE_PART_KIND_UNSPECIFIED",
+		1:  "SCORE_PART_KIND_WENT_OUT",
+		2:  "SCORE_PART_KIND_CLOSED_HAND",
+		3:  "SCORE_PART_KIND_HAND_PENALTY",
+		4:  "SCORE_PART_KIND_NEVER_OPENED",
+		5:  "SCORE_PART_KIND_CLOSED_HAND_MULTIPLIER",
+		6:  "SCORE_PART_KIND_HAND_COLLECTED",
+		7:  "SCORE_PART_KIND_RUMMY_MULTIPLIER",
+		8:  "SCORE_PART_KIND_OPPONENT_DEADWOOD",
+		9:  "SCORE_PART_KIND_OWN_DEADWOOD",
+		10: "SCORE_PART_KIND_GIN_BONUS",
+		11: "SCORE_PART_KIND_BIG_GIN_BONUS",
+		12: "SCORE_PART_KIND_UNDERCUT_BONUS",
+		13: "SCORE_PART_KIND_ROUNDS",
+		14: "SCORE_PART_KIND_BOX_BONUS",
+		15: "SCORE_PART_KIND_GAME_BONUS",
+		16: "SCORE_PART_KIND_SHUTOUT_MULTIPLIER",
+	}
+	ScorePartKind_value = map[string]int32{
+		"SCORE_PART_KIND_UNSPECIFIED":            0,
+		"SCORE_PART_KIND_WENT_OUT":               1,
+		"SCORE_PART_KIND_CLOSED_HAND":            2,
+		"SCORE_PART_KIND_HAND_PENALTY":           3,
+		"SCORE_PART_KIND_NEVER_OPENED":           4,
+		"SCORE_PART_KIND_CLOSED_HAND_MULTIPLIER": 5,
+		"SCORE_PART_KIND_HAND_COLLECTED":         6,
+		"SCORE_PART_KIND_RUMMY_MULTIPLIER":       7,
+		"SCORE_PART_KIND_OPPONENT_DEADWOOD":      8,
+		"SCORE_PART_KIND_OWN_DEADWOOD":           9,
+		"SCORE_PART_KIND_GIN_BONUS":              10,
+		"SCORE_PART_KIND_BIG_GIN_BONUS":          11,
+		"SCORE_PART_KIND_UNDERCUT_BONUS":         12,
+		"SCORE_PART_KIND_ROUNDS":                 13,
+		"SCORE_PART_KIND_BOX_BONUS":              14,
+		"SCORE_PART_KIND_GAME_BONUS":             15,
+		"SCORE_PART_KIND_SHUTOUT_MULTIPLIER":     16,
+	}
+)
+
+func (x ScorePartKind) Enum() *ScorePartKind {
+	p := new(ScorePartKind)
+	*p = x
+	return p
+}
+
+func (x ScorePartKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ScorePartKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_ramino_v1_game_proto_enumTypes[4].Descriptor()
+}
+
+func (ScorePartKind) Type() protoreflect.EnumType {
+	return &file_ramino_v1_game_proto_enumTypes[4]
+}
+
+func (x ScorePartKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ScorePartKind.Descriptor instead.
+func (ScorePartKind) EnumDescriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{4}
+}
+
 // One seat asked for at creation.
 type SeatConfig struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -4814,7 +4926,9 @@ type RoundScores struct {
 	Winner *int32                 `protobuf:"varint,3,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
 	// went_out, stock_exhausted, turn_limit or resignations; in gin knock,
 	// gin, big_gin, undercut or drawn.
-	Ending        string `protobuf:"bytes,4,opt,name=ending,proto3" json:"ending,omitempty"`
+	Ending string `protobuf:"bytes,4,opt,name=ending,proto3" json:"ending,omitempty"`
+	// What each seat's score is made of (as RoundEnded.parts).
+	Parts         []*ScoreParts `protobuf:"bytes,5,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4875,6 +4989,13 @@ func (x *RoundScores) GetEnding() string {
 		return x.Ending
 	}
 	return ""
+}
+
+func (x *RoundScores) GetParts() []*ScoreParts {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
 }
 
 // A seat as everyone sees it.
@@ -6480,7 +6601,11 @@ type RoundEnded struct {
 	// This round's score of each seat.
 	Scores []int32 `protobuf:"varint,5,rep,packed,name=scores,proto3" json:"scores,omitempty"`
 	// The cards left in each hand, shown to everyone for the count.
-	Hands         []*CardIds `protobuf:"bytes,6,rep,name=hands,proto3" json:"hands,omitempty"`
+	Hands []*CardIds `protobuf:"bytes,6,rep,name=hands,proto3" json:"hands,omitempty"`
+	// What each seat's score is made of, as the server decided it: one entry
+	// per seat, its parts' points summing to its score. Empty in a round that
+	// ended before servers said.
+	Parts         []*ScoreParts `protobuf:"bytes,7,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6557,12 +6682,23 @@ func (x *RoundEnded) GetHands() []*CardIds {
 	return nil
 }
 
+func (x *RoundEnded) GetParts() []*ScoreParts {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
 // The match ended: nothing follows.
 type MatchEnded struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Each seat's match total.
-	Totals        []int32 `protobuf:"varint,1,rep,packed,name=totals,proto3" json:"totals,omitempty"`
-	Winners       []int32 `protobuf:"varint,2,rep,packed,name=winners,proto3" json:"winners,omitempty"`
+	Totals  []int32 `protobuf:"varint,1,rep,packed,name=totals,proto3" json:"totals,omitempty"`
+	Winners []int32 `protobuf:"varint,2,rep,packed,name=winners,proto3" json:"winners,omitempty"`
+	// What each seat's total is made of: the rounds' scores and the bonuses
+	// of the match's end (gin's box, game and shutout); one entry per seat,
+	// summing to its total. Empty in a match that ended before servers said.
+	Parts         []*ScoreParts `protobuf:"bytes,3,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6609,6 +6745,143 @@ func (x *MatchEnded) GetWinners() []int32 {
 		return x.Winners
 	}
 	return nil
+}
+
+func (x *MatchEnded) GetParts() []*ScoreParts {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// The parts of one seat's score, in the order the rules apply them.
+type ScoreParts struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Parts         []*ScorePart           `protobuf:"bytes,1,rep,name=parts,proto3" json:"parts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScoreParts) Reset() {
+	*x = ScoreParts{}
+	mi := &file_ramino_v1_game_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScoreParts) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScoreParts) ProtoMessage() {}
+
+func (x *ScoreParts) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScoreParts.ProtoReflect.Descriptor instead.
+func (*ScoreParts) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *ScoreParts) GetParts() []*ScorePart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// One part of a seat's score: what it adds (`points`) and what it was
+// worked from, where its kind says so.
+type ScorePart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  ScorePartKind          `protobuf:"varint,1,opt,name=kind,proto3,enum=ramino.v1.ScorePartKind" json:"kind,omitempty"`
+	// What the part adds to the score (negative: takes off).
+	Points int32 `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
+	// NEVER_OPENED: the hand's penalty it replaces; HAND_COLLECTED: that
+	// hand's penalty; a multiplier: the score before it; BOX_BONUS: the bonus
+	// for one hand won. Else 0.
+	Base int32 `protobuf:"varint,3,opt,name=base,proto3" json:"base,omitempty"`
+	// A multiplier: its factor; BOX_BONUS: the hands won. Else 0.
+	Factor int32 `protobuf:"varint,4,opt,name=factor,proto3" json:"factor,omitempty"`
+	// HAND_COLLECTED: the seat whose hand was collected; OPPONENT_DEADWOOD:
+	// the other seat, whose unmatched cards count.
+	Seat          *int32 `protobuf:"varint,5,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScorePart) Reset() {
+	*x = ScorePart{}
+	mi := &file_ramino_v1_game_proto_msgTypes[88]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScorePart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScorePart) ProtoMessage() {}
+
+func (x *ScorePart) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_game_proto_msgTypes[88]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScorePart.ProtoReflect.Descriptor instead.
+func (*ScorePart) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_game_proto_rawDescGZIP(), []int{88}
+}
+
+func (x *ScorePart) GetKind() ScorePartKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ScorePartKind_SCORE_PART_KIND_UNSPECIFIED
+}
+
+func (x *ScorePart) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *ScorePart) GetBase() int32 {
+	if x != nil {
+		return x.Base
+	}
+	return 0
+}
+
+func (x *ScorePart) GetFactor() int32 {
+	if x != nil {
+		return x.Factor
+	}
+	return 0
+}
+
+func (x *ScorePart) GetSeat() int32 {
+	if x != nil && x.Seat != nil {
+		return *x.Seat
+	}
+	return 0
 }
 
 var File_ramino_v1_game_proto protoreflect.FileDescriptor
@@ -6975,12 +7248,13 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05_seatB\a\n" +
 	"\x05_turnB\n" +
 	"\n" +
-	"\b_knocker\"{\n" +
+	"\b_knocker\"\xa8\x01\n" +
 	"\vRoundScores\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x16\n" +
 	"\x06scores\x18\x02 \x03(\x05R\x06scores\x12\x1b\n" +
 	"\x06winner\x18\x03 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x16\n" +
-	"\x06ending\x18\x04 \x01(\tR\x06endingB\t\n" +
+	"\x06ending\x18\x04 \x01(\tR\x06ending\x12+\n" +
+	"\x05parts\x18\x05 \x03(\v2\x15.ramino.v1.ScorePartsR\x05partsB\t\n" +
 	"\a_winner\"\x80\x02\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n" +
@@ -7100,7 +7374,7 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\x02 \x03(\v2\x16.ramino.v1.MeldCardIdsR\x05melds\x12\x1a\n" +
 	"\bdeadwood\x18\x03 \x01(\x05R\bdeadwoodB\x12\n" +
 	"\x10_discard_card_id\"\x10\n" +
-	"\x0eLayoutAccepted\"\xc5\x01\n" +
+	"\x0eLayoutAccepted\"\xf2\x01\n" +
 	"\n" +
 	"RoundEnded\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x16\n" +
@@ -7109,12 +7383,24 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\vclosed_hand\x18\x04 \x01(\bR\n" +
 	"closedHand\x12\x16\n" +
 	"\x06scores\x18\x05 \x03(\x05R\x06scores\x12(\n" +
-	"\x05hands\x18\x06 \x03(\v2\x12.ramino.v1.CardIdsR\x05handsB\t\n" +
-	"\a_winner\">\n" +
+	"\x05hands\x18\x06 \x03(\v2\x12.ramino.v1.CardIdsR\x05hands\x12+\n" +
+	"\x05parts\x18\a \x03(\v2\x15.ramino.v1.ScorePartsR\x05partsB\t\n" +
+	"\a_winner\"k\n" +
 	"\n" +
 	"MatchEnded\x12\x16\n" +
 	"\x06totals\x18\x01 \x03(\x05R\x06totals\x12\x18\n" +
-	"\awinners\x18\x02 \x03(\x05R\awinners*\xa5\x01\n" +
+	"\awinners\x18\x02 \x03(\x05R\awinners\x12+\n" +
+	"\x05parts\x18\x03 \x03(\v2\x15.ramino.v1.ScorePartsR\x05parts\"8\n" +
+	"\n" +
+	"ScoreParts\x12*\n" +
+	"\x05parts\x18\x01 \x03(\v2\x14.ramino.v1.ScorePartR\x05parts\"\x9f\x01\n" +
+	"\tScorePart\x12,\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x18.ramino.v1.ScorePartKindR\x04kind\x12\x16\n" +
+	"\x06points\x18\x02 \x01(\x05R\x06points\x12\x12\n" +
+	"\x04base\x18\x03 \x01(\x05R\x04base\x12\x16\n" +
+	"\x06factor\x18\x04 \x01(\x05R\x06factor\x12\x17\n" +
+	"\x04seat\x18\x05 \x01(\x05H\x00R\x04seat\x88\x01\x01B\a\n" +
+	"\x05_seat*\xa5\x01\n" +
 	"\bBotLevel\x12\x19\n" +
 	"\x15BOT_LEVEL_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10BOT_LEVEL_RANDOM\x10\x01\x12\x14\n" +
@@ -7139,7 +7425,26 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\x0fTURN_PHASE_DRAW\x10\x01\x12\x13\n" +
 	"\x0fTURN_PHASE_PLAY\x10\x02\x12\x13\n" +
 	"\x0fTURN_PHASE_NONE\x10\x03\x12\x15\n" +
-	"\x11TURN_PHASE_LAYOFF\x10\x042\x86\v\n" +
+	"\x11TURN_PHASE_LAYOFF\x10\x04*\xdb\x04\n" +
+	"\rScorePartKind\x12\x1f\n" +
+	"\x1bSCORE_PART_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18SCORE_PART_KIND_WENT_OUT\x10\x01\x12\x1f\n" +
+	"\x1bSCORE_PART_KIND_CLOSED_HAND\x10\x02\x12 \n" +
+	"\x1cSCORE_PART_KIND_HAND_PENALTY\x10\x03\x12 \n" +
+	"\x1cSCORE_PART_KIND_NEVER_OPENED\x10\x04\x12*\n" +
+	"&SCORE_PART_KIND_CLOSED_HAND_MULTIPLIER\x10\x05\x12\"\n" +
+	"\x1eSCORE_PART_KIND_HAND_COLLECTED\x10\x06\x12$\n" +
+	" SCORE_PART_KIND_RUMMY_MULTIPLIER\x10\a\x12%\n" +
+	"!SCORE_PART_KIND_OPPONENT_DEADWOOD\x10\b\x12 \n" +
+	"\x1cSCORE_PART_KIND_OWN_DEADWOOD\x10\t\x12\x1d\n" +
+	"\x19SCORE_PART_KIND_GIN_BONUS\x10\n" +
+	"\x12!\n" +
+	"\x1dSCORE_PART_KIND_BIG_GIN_BONUS\x10\v\x12\"\n" +
+	"\x1eSCORE_PART_KIND_UNDERCUT_BONUS\x10\f\x12\x1a\n" +
+	"\x16SCORE_PART_KIND_ROUNDS\x10\r\x12\x1d\n" +
+	"\x19SCORE_PART_KIND_BOX_BONUS\x10\x0e\x12\x1e\n" +
+	"\x1aSCORE_PART_KIND_GAME_BONUS\x10\x0f\x12&\n" +
+	"\"SCORE_PART_KIND_SHUTOUT_MULTIPLIER\x10\x102\x86\v\n" +
 	"\vGameService\x12I\n" +
 	"\n" +
 	"CreateGame\x12\x1c.ramino.v1.CreateGameRequest\x1a\x1d.ramino.v1.CreateGameResponse\x12C\n" +
@@ -7178,276 +7483,284 @@ func file_ramino_v1_game_proto_rawDescGZIP() []byte {
 	return file_ramino_v1_game_proto_rawDescData
 }
 
-var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
+var file_ramino_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_ramino_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 89)
 var file_ramino_v1_game_proto_goTypes = []any{
 	(BotLevel)(0),                       // 0: ramino.v1.BotLevel
 	(Visibility)(0),                     // 1: ramino.v1.Visibility
 	(GameStatus)(0),                     // 2: ramino.v1.GameStatus
 	(TurnPhase)(0),                      // 3: ramino.v1.TurnPhase
-	(*SeatConfig)(nil),                  // 4: ramino.v1.SeatConfig
-	(*Game)(nil),                        // 5: ramino.v1.Game
-	(*SeatSummary)(nil),                 // 6: ramino.v1.SeatSummary
-	(*CreateGameRequest)(nil),           // 7: ramino.v1.CreateGameRequest
-	(*CreateGameResponse)(nil),          // 8: ramino.v1.CreateGameResponse
-	(*JoinGameRequest)(nil),             // 9: ramino.v1.JoinGameRequest
-	(*JoinGameResponse)(nil),            // 10: ramino.v1.JoinGameResponse
-	(*GetGameRequest)(nil),              // 11: ramino.v1.GetGameRequest
-	(*GetGameResponse)(nil),             // 12: ramino.v1.GetGameResponse
-	(*ListGamesRequest)(nil),            // 13: ramino.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),           // 14: ramino.v1.ListGamesResponse
-	(*DrawFromStockRequest)(nil),        // 15: ramino.v1.DrawFromStockRequest
-	(*DrawFromStockResponse)(nil),       // 16: ramino.v1.DrawFromStockResponse
-	(*TakeDiscardRequest)(nil),          // 17: ramino.v1.TakeDiscardRequest
-	(*TakeDiscardResponse)(nil),         // 18: ramino.v1.TakeDiscardResponse
-	(*TurnOverDiscardPileRequest)(nil),  // 19: ramino.v1.TurnOverDiscardPileRequest
-	(*TurnOverDiscardPileResponse)(nil), // 20: ramino.v1.TurnOverDiscardPileResponse
-	(*MeldCardIds)(nil),                 // 21: ramino.v1.MeldCardIds
-	(*LayMeldsRequest)(nil),             // 22: ramino.v1.LayMeldsRequest
-	(*LayMeldsResponse)(nil),            // 23: ramino.v1.LayMeldsResponse
-	(*LayOffRequest)(nil),               // 24: ramino.v1.LayOffRequest
-	(*LayOffResponse)(nil),              // 25: ramino.v1.LayOffResponse
-	(*SwapJokerRequest)(nil),            // 26: ramino.v1.SwapJokerRequest
-	(*SwapJokerResponse)(nil),           // 27: ramino.v1.SwapJokerResponse
-	(*DiscardRequest)(nil),              // 28: ramino.v1.DiscardRequest
-	(*DiscardResponse)(nil),             // 29: ramino.v1.DiscardResponse
-	(*ResignRequest)(nil),               // 30: ramino.v1.ResignRequest
-	(*ResignResponse)(nil),              // 31: ramino.v1.ResignResponse
-	(*PassUpcardRequest)(nil),           // 32: ramino.v1.PassUpcardRequest
-	(*PassUpcardResponse)(nil),          // 33: ramino.v1.PassUpcardResponse
-	(*KnockRequest)(nil),                // 34: ramino.v1.KnockRequest
-	(*KnockResponse)(nil),               // 35: ramino.v1.KnockResponse
-	(*AcceptLayoutRequest)(nil),         // 36: ramino.v1.AcceptLayoutRequest
-	(*AcceptLayoutResponse)(nil),        // 37: ramino.v1.AcceptLayoutResponse
-	(*MoveResult)(nil),                  // 38: ramino.v1.MoveResult
-	(*SeatOptions)(nil),                 // 39: ramino.v1.SeatOptions
-	(*WatchGameRequest)(nil),            // 40: ramino.v1.WatchGameRequest
-	(*WatchGameResponse)(nil),           // 41: ramino.v1.WatchGameResponse
-	(*PlayGameRequest)(nil),             // 42: ramino.v1.PlayGameRequest
-	(*PlayGameStart)(nil),               // 43: ramino.v1.PlayGameStart
-	(*PlayGameAsk)(nil),                 // 44: ramino.v1.PlayGameAsk
-	(*PlayGameResponse)(nil),            // 45: ramino.v1.PlayGameResponse
-	(*MoveAnswer)(nil),                  // 46: ramino.v1.MoveAnswer
-	(*GameEvents)(nil),                  // 47: ramino.v1.GameEvents
-	(*CancelGameRequest)(nil),           // 48: ramino.v1.CancelGameRequest
-	(*CancelGameResponse)(nil),          // 49: ramino.v1.CancelGameResponse
-	(*GetLegalMovesRequest)(nil),        // 50: ramino.v1.GetLegalMovesRequest
-	(*GetLegalMovesResponse)(nil),       // 51: ramino.v1.GetLegalMovesResponse
-	(*Move)(nil),                        // 52: ramino.v1.Move
-	(*DrawFromStockMove)(nil),           // 53: ramino.v1.DrawFromStockMove
-	(*TakeDiscardMove)(nil),             // 54: ramino.v1.TakeDiscardMove
-	(*TurnOverDiscardPileMove)(nil),     // 55: ramino.v1.TurnOverDiscardPileMove
-	(*LayMeldsMove)(nil),                // 56: ramino.v1.LayMeldsMove
-	(*LayOffMove)(nil),                  // 57: ramino.v1.LayOffMove
-	(*SwapJokerMove)(nil),               // 58: ramino.v1.SwapJokerMove
-	(*DiscardMove)(nil),                 // 59: ramino.v1.DiscardMove
-	(*ResignMove)(nil),                  // 60: ramino.v1.ResignMove
-	(*PassUpcardMove)(nil),              // 61: ramino.v1.PassUpcardMove
-	(*KnockMove)(nil),                   // 62: ramino.v1.KnockMove
-	(*AcceptLayoutMove)(nil),            // 63: ramino.v1.AcceptLayoutMove
-	(*Hint)(nil),                        // 64: ramino.v1.Hint
-	(*GameView)(nil),                    // 65: ramino.v1.GameView
-	(*RoundScores)(nil),                 // 66: ramino.v1.RoundScores
-	(*SeatView)(nil),                    // 67: ramino.v1.SeatView
-	(*TableMeld)(nil),                   // 68: ramino.v1.TableMeld
-	(*GameEvent)(nil),                   // 69: ramino.v1.GameEvent
-	(*GameCreated)(nil),                 // 70: ramino.v1.GameCreated
-	(*SeatJoined)(nil),                  // 71: ramino.v1.SeatJoined
-	(*SeatTimedOut)(nil),                // 72: ramino.v1.SeatTimedOut
-	(*SeatReclaimed)(nil),               // 73: ramino.v1.SeatReclaimed
-	(*GameEnded)(nil),                   // 74: ramino.v1.GameEnded
-	(*CardIds)(nil),                     // 75: ramino.v1.CardIds
-	(*RoundStarted)(nil),                // 76: ramino.v1.RoundStarted
-	(*DrewFromStock)(nil),               // 77: ramino.v1.DrewFromStock
-	(*TookDiscard)(nil),                 // 78: ramino.v1.TookDiscard
-	(*DiscardPileTurnedOver)(nil),       // 79: ramino.v1.DiscardPileTurnedOver
-	(*StockReshuffled)(nil),             // 80: ramino.v1.StockReshuffled
-	(*MeldsLaid)(nil),                   // 81: ramino.v1.MeldsLaid
-	(*LaidOff)(nil),                     // 82: ramino.v1.LaidOff
-	(*JokerSwapped)(nil),                // 83: ramino.v1.JokerSwapped
-	(*Discarded)(nil),                   // 84: ramino.v1.Discarded
-	(*Resigned)(nil),                    // 85: ramino.v1.Resigned
-	(*PassedUpcard)(nil),                // 86: ramino.v1.PassedUpcard
-	(*Knocked)(nil),                     // 87: ramino.v1.Knocked
-	(*LayoutAccepted)(nil),              // 88: ramino.v1.LayoutAccepted
-	(*RoundEnded)(nil),                  // 89: ramino.v1.RoundEnded
-	(*MatchEnded)(nil),                  // 90: ramino.v1.MatchEnded
-	(*timestamppb.Timestamp)(nil),       // 91: google.protobuf.Timestamp
-	(*VariantParameters)(nil),           // 92: ramino.v1.VariantParameters
-	(End)(0),                            // 93: ramino.v1.End
-	(*status.Status)(nil),               // 94: google.rpc.Status
-	(*Opening)(nil),                     // 95: ramino.v1.Opening
-	(*Deadwood)(nil),                    // 96: ramino.v1.Deadwood
-	(*Card)(nil),                        // 97: ramino.v1.Card
-	(*Variant)(nil),                     // 98: ramino.v1.Variant
-	(*Meld)(nil),                        // 99: ramino.v1.Meld
+	(ScorePartKind)(0),                  // 4: ramino.v1.ScorePartKind
+	(*SeatConfig)(nil),                  // 5: ramino.v1.SeatConfig
+	(*Game)(nil),                        // 6: ramino.v1.Game
+	(*SeatSummary)(nil),                 // 7: ramino.v1.SeatSummary
+	(*CreateGameRequest)(nil),           // 8: ramino.v1.CreateGameRequest
+	(*CreateGameResponse)(nil),          // 9: ramino.v1.CreateGameResponse
+	(*JoinGameRequest)(nil),             // 10: ramino.v1.JoinGameRequest
+	(*JoinGameResponse)(nil),            // 11: ramino.v1.JoinGameResponse
+	(*GetGameRequest)(nil),              // 12: ramino.v1.GetGameRequest
+	(*GetGameResponse)(nil),             // 13: ramino.v1.GetGameResponse
+	(*ListGamesRequest)(nil),            // 14: ramino.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),           // 15: ramino.v1.ListGamesResponse
+	(*DrawFromStockRequest)(nil),        // 16: ramino.v1.DrawFromStockRequest
+	(*DrawFromStockResponse)(nil),       // 17: ramino.v1.DrawFromStockResponse
+	(*TakeDiscardRequest)(nil),          // 18: ramino.v1.TakeDiscardRequest
+	(*TakeDiscardResponse)(nil),         // 19: ramino.v1.TakeDiscardResponse
+	(*TurnOverDiscardPileRequest)(nil),  // 20: ramino.v1.TurnOverDiscardPileRequest
+	(*TurnOverDiscardPileResponse)(nil), // 21: ramino.v1.TurnOverDiscardPileResponse
+	(*MeldCardIds)(nil),                 // 22: ramino.v1.MeldCardIds
+	(*LayMeldsRequest)(nil),             // 23: ramino.v1.LayMeldsRequest
+	(*LayMeldsResponse)(nil),            // 24: ramino.v1.LayMeldsResponse
+	(*LayOffRequest)(nil),               // 25: ramino.v1.LayOffRequest
+	(*LayOffResponse)(nil),              // 26: ramino.v1.LayOffResponse
+	(*SwapJokerRequest)(nil),            // 27: ramino.v1.SwapJokerRequest
+	(*SwapJokerResponse)(nil),           // 28: ramino.v1.SwapJokerResponse
+	(*DiscardRequest)(nil),              // 29: ramino.v1.DiscardRequest
+	(*DiscardResponse)(nil),             // 30: ramino.v1.DiscardResponse
+	(*ResignRequest)(nil),               // 31: ramino.v1.ResignRequest
+	(*ResignResponse)(nil),              // 32: ramino.v1.ResignResponse
+	(*PassUpcardRequest)(nil),           // 33: ramino.v1.PassUpcardRequest
+	(*PassUpcardResponse)(nil),          // 34: ramino.v1.PassUpcardResponse
+	(*KnockRequest)(nil),                // 35: ramino.v1.KnockRequest
+	(*KnockResponse)(nil),               // 36: ramino.v1.KnockResponse
+	(*AcceptLayoutRequest)(nil),         // 37: ramino.v1.AcceptLayoutRequest
+	(*AcceptLayoutResponse)(nil),        // 38: ramino.v1.AcceptLayoutResponse
+	(*MoveResult)(nil),                  // 39: ramino.v1.MoveResult
+	(*SeatOptions)(nil),                 // 40: ramino.v1.SeatOptions
+	(*WatchGameRequest)(nil),            // 41: ramino.v1.WatchGameRequest
+	(*WatchGameResponse)(nil),           // 42: ramino.v1.WatchGameResponse
+	(*PlayGameRequest)(nil),             // 43: ramino.v1.PlayGameRequest
+	(*PlayGameStart)(nil),               // 44: ramino.v1.PlayGameStart
+	(*PlayGameAsk)(nil),                 // 45: ramino.v1.PlayGameAsk
+	(*PlayGameResponse)(nil),            // 46: ramino.v1.PlayGameResponse
+	(*MoveAnswer)(nil),                  // 47: ramino.v1.MoveAnswer
+	(*GameEvents)(nil),                  // 48: ramino.v1.GameEvents
+	(*CancelGameRequest)(nil),           // 49: ramino.v1.CancelGameRequest
+	(*CancelGameResponse)(nil),          // 50: ramino.v1.CancelGameResponse
+	(*GetLegalMovesRequest)(nil),        // 51: ramino.v1.GetLegalMovesRequest
+	(*GetLegalMovesResponse)(nil),       // 52: ramino.v1.GetLegalMovesResponse
+	(*Move)(nil),                        // 53: ramino.v1.Move
+	(*DrawFromStockMove)(nil),           // 54: ramino.v1.DrawFromStockMove
+	(*TakeDiscardMove)(nil),             // 55: ramino.v1.TakeDiscardMove
+	(*TurnOverDiscardPileMove)(nil),     // 56: ramino.v1.TurnOverDiscardPileMove
+	(*LayMeldsMove)(nil),                // 57: ramino.v1.LayMeldsMove
+	(*LayOffMove)(nil),                  // 58: ramino.v1.LayOffMove
+	(*SwapJokerMove)(nil),               // 59: ramino.v1.SwapJokerMove
+	(*DiscardMove)(nil),                 // 60: ramino.v1.DiscardMove
+	(*ResignMove)(nil),                  // 61: ramino.v1.ResignMove
+	(*PassUpcardMove)(nil),              // 62: ramino.v1.PassUpcardMove
+	(*KnockMove)(nil),                   // 63: ramino.v1.KnockMove
+	(*AcceptLayoutMove)(nil),            // 64: ramino.v1.AcceptLayoutMove
+	(*Hint)(nil),                        // 65: ramino.v1.Hint
+	(*GameView)(nil),                    // 66: ramino.v1.GameView
+	(*RoundScores)(nil),                 // 67: ramino.v1.RoundScores
+	(*SeatView)(nil),                    // 68: ramino.v1.SeatView
+	(*TableMeld)(nil),                   // 69: ramino.v1.TableMeld
+	(*GameEvent)(nil),                   // 70: ramino.v1.GameEvent
+	(*GameCreated)(nil),                 // 71: ramino.v1.GameCreated
+	(*SeatJoined)(nil),                  // 72: ramino.v1.SeatJoined
+	(*SeatTimedOut)(nil),                // 73: ramino.v1.SeatTimedOut
+	(*SeatReclaimed)(nil),               // 74: ramino.v1.SeatReclaimed
+	(*GameEnded)(nil),                   // 75: ramino.v1.GameEnded
+	(*CardIds)(nil),                     // 76: ramino.v1.CardIds
+	(*RoundStarted)(nil),                // 77: ramino.v1.RoundStarted
+	(*DrewFromStock)(nil),               // 78: ramino.v1.DrewFromStock
+	(*TookDiscard)(nil),                 // 79: ramino.v1.TookDiscard
+	(*DiscardPileTurnedOver)(nil),       // 80: ramino.v1.DiscardPileTurnedOver
+	(*StockReshuffled)(nil),             // 81: ramino.v1.StockReshuffled
+	(*MeldsLaid)(nil),                   // 82: ramino.v1.MeldsLaid
+	(*LaidOff)(nil),                     // 83: ramino.v1.LaidOff
+	(*JokerSwapped)(nil),                // 84: ramino.v1.JokerSwapped
+	(*Discarded)(nil),                   // 85: ramino.v1.Discarded
+	(*Resigned)(nil),                    // 86: ramino.v1.Resigned
+	(*PassedUpcard)(nil),                // 87: ramino.v1.PassedUpcard
+	(*Knocked)(nil),                     // 88: ramino.v1.Knocked
+	(*LayoutAccepted)(nil),              // 89: ramino.v1.LayoutAccepted
+	(*RoundEnded)(nil),                  // 90: ramino.v1.RoundEnded
+	(*MatchEnded)(nil),                  // 91: ramino.v1.MatchEnded
+	(*ScoreParts)(nil),                  // 92: ramino.v1.ScoreParts
+	(*ScorePart)(nil),                   // 93: ramino.v1.ScorePart
+	(*timestamppb.Timestamp)(nil),       // 94: google.protobuf.Timestamp
+	(*VariantParameters)(nil),           // 95: ramino.v1.VariantParameters
+	(End)(0),                            // 96: ramino.v1.End
+	(*status.Status)(nil),               // 97: google.rpc.Status
+	(*Opening)(nil),                     // 98: ramino.v1.Opening
+	(*Deadwood)(nil),                    // 99: ramino.v1.Deadwood
+	(*Card)(nil),                        // 100: ramino.v1.Card
+	(*Variant)(nil),                     // 101: ramino.v1.Variant
+	(*Meld)(nil),                        // 102: ramino.v1.Meld
 }
 var file_ramino_v1_game_proto_depIdxs = []int32{
 	0,   // 0: ramino.v1.SeatConfig.bot:type_name -> ramino.v1.BotLevel
 	2,   // 1: ramino.v1.Game.status:type_name -> ramino.v1.GameStatus
-	6,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
-	91,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
+	7,   // 2: ramino.v1.Game.seats:type_name -> ramino.v1.SeatSummary
+	94,  // 3: ramino.v1.Game.create_time:type_name -> google.protobuf.Timestamp
 	1,   // 4: ramino.v1.Game.visibility:type_name -> ramino.v1.Visibility
 	0,   // 5: ramino.v1.SeatSummary.bot:type_name -> ramino.v1.BotLevel
-	92,  // 6: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
-	4,   // 7: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
+	95,  // 6: ramino.v1.CreateGameRequest.overrides:type_name -> ramino.v1.VariantParameters
+	5,   // 7: ramino.v1.CreateGameRequest.seats:type_name -> ramino.v1.SeatConfig
 	1,   // 8: ramino.v1.CreateGameRequest.visibility:type_name -> ramino.v1.Visibility
-	5,   // 9: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
-	65,  // 10: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
-	65,  // 11: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
+	6,   // 9: ramino.v1.CreateGameResponse.game:type_name -> ramino.v1.Game
+	66,  // 10: ramino.v1.JoinGameResponse.view:type_name -> ramino.v1.GameView
+	66,  // 11: ramino.v1.GetGameResponse.view:type_name -> ramino.v1.GameView
 	2,   // 12: ramino.v1.ListGamesRequest.status:type_name -> ramino.v1.GameStatus
-	5,   // 13: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
-	38,  // 14: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 15: ramino.v1.TakeDiscardResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 16: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
-	21,  // 17: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
-	38,  // 18: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
-	93,  // 19: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
-	38,  // 20: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 21: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 22: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 23: ramino.v1.ResignResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 24: ramino.v1.PassUpcardResponse.result:type_name -> ramino.v1.MoveResult
-	21,  // 25: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
-	38,  // 26: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
-	38,  // 27: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
-	69,  // 28: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
-	65,  // 29: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
-	52,  // 30: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
-	64,  // 31: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
-	39,  // 32: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
-	52,  // 33: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
-	64,  // 34: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
-	65,  // 35: ramino.v1.SeatOptions.view:type_name -> ramino.v1.GameView
-	65,  // 36: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
-	69,  // 37: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
-	47,  // 38: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
-	39,  // 39: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
-	43,  // 40: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
-	15,  // 41: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
-	17,  // 42: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
-	19,  // 43: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
-	22,  // 44: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
-	24,  // 45: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
-	26,  // 46: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
-	28,  // 47: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
-	30,  // 48: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
-	32,  // 49: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
-	34,  // 50: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
-	36,  // 51: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
-	44,  // 52: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
-	65,  // 53: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
-	69,  // 54: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
-	46,  // 55: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
-	39,  // 56: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
-	38,  // 57: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
-	94,  // 58: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
-	69,  // 59: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
-	65,  // 60: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
+	6,   // 13: ramino.v1.ListGamesResponse.games:type_name -> ramino.v1.Game
+	39,  // 14: ramino.v1.DrawFromStockResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 15: ramino.v1.TakeDiscardResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 16: ramino.v1.TurnOverDiscardPileResponse.result:type_name -> ramino.v1.MoveResult
+	22,  // 17: ramino.v1.LayMeldsRequest.melds:type_name -> ramino.v1.MeldCardIds
+	39,  // 18: ramino.v1.LayMeldsResponse.result:type_name -> ramino.v1.MoveResult
+	96,  // 19: ramino.v1.LayOffRequest.end:type_name -> ramino.v1.End
+	39,  // 20: ramino.v1.LayOffResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 21: ramino.v1.SwapJokerResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 22: ramino.v1.DiscardResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 23: ramino.v1.ResignResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 24: ramino.v1.PassUpcardResponse.result:type_name -> ramino.v1.MoveResult
+	22,  // 25: ramino.v1.KnockRequest.melds:type_name -> ramino.v1.MeldCardIds
+	39,  // 26: ramino.v1.KnockResponse.result:type_name -> ramino.v1.MoveResult
+	39,  // 27: ramino.v1.AcceptLayoutResponse.result:type_name -> ramino.v1.MoveResult
+	70,  // 28: ramino.v1.MoveResult.events:type_name -> ramino.v1.GameEvent
+	66,  // 29: ramino.v1.MoveResult.view:type_name -> ramino.v1.GameView
+	53,  // 30: ramino.v1.MoveResult.legal_moves:type_name -> ramino.v1.Move
+	65,  // 31: ramino.v1.MoveResult.hint:type_name -> ramino.v1.Hint
+	40,  // 32: ramino.v1.MoveResult.options:type_name -> ramino.v1.SeatOptions
+	53,  // 33: ramino.v1.SeatOptions.moves:type_name -> ramino.v1.Move
+	65,  // 34: ramino.v1.SeatOptions.hint:type_name -> ramino.v1.Hint
+	66,  // 35: ramino.v1.SeatOptions.view:type_name -> ramino.v1.GameView
+	66,  // 36: ramino.v1.WatchGameResponse.snapshot:type_name -> ramino.v1.GameView
+	70,  // 37: ramino.v1.WatchGameResponse.event:type_name -> ramino.v1.GameEvent
+	48,  // 38: ramino.v1.WatchGameResponse.events:type_name -> ramino.v1.GameEvents
+	40,  // 39: ramino.v1.WatchGameResponse.options:type_name -> ramino.v1.SeatOptions
+	44,  // 40: ramino.v1.PlayGameRequest.start:type_name -> ramino.v1.PlayGameStart
+	16,  // 41: ramino.v1.PlayGameRequest.draw_from_stock:type_name -> ramino.v1.DrawFromStockRequest
+	18,  // 42: ramino.v1.PlayGameRequest.take_discard:type_name -> ramino.v1.TakeDiscardRequest
+	20,  // 43: ramino.v1.PlayGameRequest.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileRequest
+	23,  // 44: ramino.v1.PlayGameRequest.lay_melds:type_name -> ramino.v1.LayMeldsRequest
+	25,  // 45: ramino.v1.PlayGameRequest.lay_off:type_name -> ramino.v1.LayOffRequest
+	27,  // 46: ramino.v1.PlayGameRequest.swap_joker:type_name -> ramino.v1.SwapJokerRequest
+	29,  // 47: ramino.v1.PlayGameRequest.discard:type_name -> ramino.v1.DiscardRequest
+	31,  // 48: ramino.v1.PlayGameRequest.resign:type_name -> ramino.v1.ResignRequest
+	33,  // 49: ramino.v1.PlayGameRequest.pass_upcard:type_name -> ramino.v1.PassUpcardRequest
+	35,  // 50: ramino.v1.PlayGameRequest.knock:type_name -> ramino.v1.KnockRequest
+	37,  // 51: ramino.v1.PlayGameRequest.accept_layout:type_name -> ramino.v1.AcceptLayoutRequest
+	45,  // 52: ramino.v1.PlayGameRequest.ask:type_name -> ramino.v1.PlayGameAsk
+	66,  // 53: ramino.v1.PlayGameResponse.snapshot:type_name -> ramino.v1.GameView
+	70,  // 54: ramino.v1.PlayGameResponse.event:type_name -> ramino.v1.GameEvent
+	47,  // 55: ramino.v1.PlayGameResponse.answer:type_name -> ramino.v1.MoveAnswer
+	40,  // 56: ramino.v1.PlayGameResponse.options:type_name -> ramino.v1.SeatOptions
+	39,  // 57: ramino.v1.MoveAnswer.result:type_name -> ramino.v1.MoveResult
+	97,  // 58: ramino.v1.MoveAnswer.error:type_name -> google.rpc.Status
+	70,  // 59: ramino.v1.GameEvents.events:type_name -> ramino.v1.GameEvent
+	66,  // 60: ramino.v1.CancelGameResponse.view:type_name -> ramino.v1.GameView
 	0,   // 61: ramino.v1.GetLegalMovesRequest.hint_level:type_name -> ramino.v1.BotLevel
-	52,  // 62: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
-	64,  // 63: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
-	39,  // 64: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
-	53,  // 65: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
-	54,  // 66: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
-	55,  // 67: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
-	56,  // 68: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
-	57,  // 69: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
-	58,  // 70: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
-	59,  // 71: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
-	60,  // 72: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
-	61,  // 73: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
-	62,  // 74: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
-	63,  // 75: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
-	21,  // 76: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
-	93,  // 77: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
-	21,  // 78: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
-	95,  // 79: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
-	96,  // 80: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
-	97,  // 81: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
-	62,  // 82: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
-	52,  // 83: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
+	53,  // 62: ramino.v1.GetLegalMovesResponse.moves:type_name -> ramino.v1.Move
+	65,  // 63: ramino.v1.GetLegalMovesResponse.hint:type_name -> ramino.v1.Hint
+	40,  // 64: ramino.v1.GetLegalMovesResponse.options:type_name -> ramino.v1.SeatOptions
+	54,  // 65: ramino.v1.Move.draw_from_stock:type_name -> ramino.v1.DrawFromStockMove
+	55,  // 66: ramino.v1.Move.take_discard:type_name -> ramino.v1.TakeDiscardMove
+	56,  // 67: ramino.v1.Move.turn_over_discard_pile:type_name -> ramino.v1.TurnOverDiscardPileMove
+	57,  // 68: ramino.v1.Move.lay_melds:type_name -> ramino.v1.LayMeldsMove
+	58,  // 69: ramino.v1.Move.lay_off:type_name -> ramino.v1.LayOffMove
+	59,  // 70: ramino.v1.Move.swap_joker:type_name -> ramino.v1.SwapJokerMove
+	60,  // 71: ramino.v1.Move.discard:type_name -> ramino.v1.DiscardMove
+	61,  // 72: ramino.v1.Move.resign:type_name -> ramino.v1.ResignMove
+	62,  // 73: ramino.v1.Move.pass_upcard:type_name -> ramino.v1.PassUpcardMove
+	63,  // 74: ramino.v1.Move.knock:type_name -> ramino.v1.KnockMove
+	64,  // 75: ramino.v1.Move.accept_layout:type_name -> ramino.v1.AcceptLayoutMove
+	22,  // 76: ramino.v1.LayMeldsMove.melds:type_name -> ramino.v1.MeldCardIds
+	96,  // 77: ramino.v1.LayOffMove.end:type_name -> ramino.v1.End
+	22,  // 78: ramino.v1.KnockMove.melds:type_name -> ramino.v1.MeldCardIds
+	98,  // 79: ramino.v1.Hint.best_opening:type_name -> ramino.v1.Opening
+	99,  // 80: ramino.v1.Hint.min_deadwood:type_name -> ramino.v1.Deadwood
+	100, // 81: ramino.v1.Hint.suggested_discard:type_name -> ramino.v1.Card
+	63,  // 82: ramino.v1.Hint.best_knock:type_name -> ramino.v1.KnockMove
+	53,  // 83: ramino.v1.Hint.suggested_move:type_name -> ramino.v1.Move
 	2,   // 84: ramino.v1.GameView.status:type_name -> ramino.v1.GameStatus
-	98,  // 85: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
-	97,  // 86: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
-	67,  // 87: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
-	68,  // 88: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
-	97,  // 89: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
+	101, // 85: ramino.v1.GameView.variant:type_name -> ramino.v1.Variant
+	100, // 86: ramino.v1.GameView.hand:type_name -> ramino.v1.Card
+	68,  // 87: ramino.v1.GameView.seats:type_name -> ramino.v1.SeatView
+	69,  // 88: ramino.v1.GameView.table:type_name -> ramino.v1.TableMeld
+	100, // 89: ramino.v1.GameView.discard_pile:type_name -> ramino.v1.Card
 	3,   // 90: ramino.v1.GameView.phase:type_name -> ramino.v1.TurnPhase
-	91,  // 91: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
-	66,  // 92: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
-	0,   // 93: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
-	99,  // 94: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
-	70,  // 95: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
-	71,  // 96: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
-	72,  // 97: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
-	73,  // 98: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
-	74,  // 99: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
-	76,  // 100: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
-	77,  // 101: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
-	78,  // 102: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
-	79,  // 103: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
-	80,  // 104: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
-	81,  // 105: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
-	82,  // 106: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
-	83,  // 107: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
-	84,  // 108: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
-	85,  // 109: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
-	86,  // 110: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
-	87,  // 111: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
-	88,  // 112: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
-	89,  // 113: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
-	90,  // 114: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
-	92,  // 115: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
-	4,   // 116: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
-	91,  // 117: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
-	21,  // 118: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	93,  // 119: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	21,  // 120: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	75,  // 121: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	7,   // 122: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	9,   // 123: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	11,  // 124: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	13,  // 125: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	15,  // 126: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	17,  // 127: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	19,  // 128: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	22,  // 129: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	24,  // 130: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	26,  // 131: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	28,  // 132: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	30,  // 133: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	32,  // 134: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	34,  // 135: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	36,  // 136: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	40,  // 137: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	50,  // 138: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	48,  // 139: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	42,  // 140: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
-	8,   // 141: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	10,  // 142: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	12,  // 143: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	14,  // 144: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	16,  // 145: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	18,  // 146: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	20,  // 147: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	23,  // 148: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	25,  // 149: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	27,  // 150: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	29,  // 151: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	31,  // 152: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	33,  // 153: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	35,  // 154: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	37,  // 155: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	41,  // 156: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	51,  // 157: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	49,  // 158: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	45,  // 159: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
-	141, // [141:160] is the sub-list for method output_type
-	122, // [122:141] is the sub-list for method input_type
-	122, // [122:122] is the sub-list for extension type_name
-	122, // [122:122] is the sub-list for extension extendee
-	0,   // [0:122] is the sub-list for field type_name
+	94,  // 91: ramino.v1.GameView.turn_deadline:type_name -> google.protobuf.Timestamp
+	67,  // 92: ramino.v1.GameView.rounds:type_name -> ramino.v1.RoundScores
+	92,  // 93: ramino.v1.RoundScores.parts:type_name -> ramino.v1.ScoreParts
+	0,   // 94: ramino.v1.SeatView.bot:type_name -> ramino.v1.BotLevel
+	102, // 95: ramino.v1.TableMeld.meld:type_name -> ramino.v1.Meld
+	71,  // 96: ramino.v1.GameEvent.game_created:type_name -> ramino.v1.GameCreated
+	72,  // 97: ramino.v1.GameEvent.seat_joined:type_name -> ramino.v1.SeatJoined
+	73,  // 98: ramino.v1.GameEvent.seat_timed_out:type_name -> ramino.v1.SeatTimedOut
+	74,  // 99: ramino.v1.GameEvent.seat_reclaimed:type_name -> ramino.v1.SeatReclaimed
+	75,  // 100: ramino.v1.GameEvent.game_ended:type_name -> ramino.v1.GameEnded
+	77,  // 101: ramino.v1.GameEvent.round_started:type_name -> ramino.v1.RoundStarted
+	78,  // 102: ramino.v1.GameEvent.drew_from_stock:type_name -> ramino.v1.DrewFromStock
+	79,  // 103: ramino.v1.GameEvent.took_discard:type_name -> ramino.v1.TookDiscard
+	80,  // 104: ramino.v1.GameEvent.discard_pile_turned_over:type_name -> ramino.v1.DiscardPileTurnedOver
+	81,  // 105: ramino.v1.GameEvent.stock_reshuffled:type_name -> ramino.v1.StockReshuffled
+	82,  // 106: ramino.v1.GameEvent.melds_laid:type_name -> ramino.v1.MeldsLaid
+	83,  // 107: ramino.v1.GameEvent.laid_off:type_name -> ramino.v1.LaidOff
+	84,  // 108: ramino.v1.GameEvent.joker_swapped:type_name -> ramino.v1.JokerSwapped
+	85,  // 109: ramino.v1.GameEvent.discarded:type_name -> ramino.v1.Discarded
+	86,  // 110: ramino.v1.GameEvent.resigned:type_name -> ramino.v1.Resigned
+	87,  // 111: ramino.v1.GameEvent.passed_upcard:type_name -> ramino.v1.PassedUpcard
+	88,  // 112: ramino.v1.GameEvent.knocked:type_name -> ramino.v1.Knocked
+	89,  // 113: ramino.v1.GameEvent.layout_accepted:type_name -> ramino.v1.LayoutAccepted
+	90,  // 114: ramino.v1.GameEvent.round_ended:type_name -> ramino.v1.RoundEnded
+	91,  // 115: ramino.v1.GameEvent.match_ended:type_name -> ramino.v1.MatchEnded
+	95,  // 116: ramino.v1.GameCreated.overrides:type_name -> ramino.v1.VariantParameters
+	5,   // 117: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
+	94,  // 118: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
+	22,  // 119: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
+	96,  // 120: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	22,  // 121: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	76,  // 122: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	92,  // 123: ramino.v1.RoundEnded.parts:type_name -> ramino.v1.ScoreParts
+	92,  // 124: ramino.v1.MatchEnded.parts:type_name -> ramino.v1.ScoreParts
+	93,  // 125: ramino.v1.ScoreParts.parts:type_name -> ramino.v1.ScorePart
+	4,   // 126: ramino.v1.ScorePart.kind:type_name -> ramino.v1.ScorePartKind
+	8,   // 127: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	10,  // 128: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	12,  // 129: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	14,  // 130: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	16,  // 131: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	18,  // 132: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	20,  // 133: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	23,  // 134: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	25,  // 135: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	27,  // 136: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	29,  // 137: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	31,  // 138: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	33,  // 139: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	35,  // 140: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	37,  // 141: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	41,  // 142: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	51,  // 143: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	49,  // 144: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	43,  // 145: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	9,   // 146: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	11,  // 147: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	13,  // 148: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	15,  // 149: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	17,  // 150: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	19,  // 151: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	21,  // 152: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	24,  // 153: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	26,  // 154: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	28,  // 155: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	30,  // 156: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	32,  // 157: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	34,  // 158: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	36,  // 159: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	38,  // 160: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	42,  // 161: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	52,  // 162: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	50,  // 163: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	46,  // 164: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	146, // [146:165] is the sub-list for method output_type
+	127, // [127:146] is the sub-list for method input_type
+	127, // [127:127] is the sub-list for extension type_name
+	127, // [127:127] is the sub-list for extension extendee
+	0,   // [0:127] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }
@@ -7543,13 +7856,14 @@ func file_ramino_v1_game_proto_init() {
 	file_ramino_v1_game_proto_msgTypes[73].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[83].OneofWrappers = []any{}
 	file_ramino_v1_game_proto_msgTypes[85].OneofWrappers = []any{}
+	file_ramino_v1_game_proto_msgTypes[88].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_game_proto_rawDesc), len(file_ramino_v1_game_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   87,
+			NumEnums:      5,
+			NumMessages:   89,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -92,10 +92,13 @@ public typealias Knocked = ramino.v1.GameOuterClass.Knocked
 public typealias LayoutAccepted = ramino.v1.GameOuterClass.LayoutAccepted
 public typealias RoundEnded = ramino.v1.GameOuterClass.RoundEnded
 public typealias MatchEnded = ramino.v1.GameOuterClass.MatchEnded
+public typealias ScoreParts = ramino.v1.GameOuterClass.ScoreParts
+public typealias ScorePart = ramino.v1.GameOuterClass.ScorePart
 public typealias BotLevel = ramino.v1.GameOuterClass.BotLevel
 public typealias Visibility = ramino.v1.GameOuterClass.Visibility
 public typealias GameStatus = ramino.v1.GameOuterClass.GameStatus
 public typealias TurnPhase = ramino.v1.GameOuterClass.TurnPhase
+public typealias ScorePartKind = ramino.v1.GameOuterClass.ScorePartKind
 public typealias Card = ramino.v1.Types.Card
 public typealias JokerRole = ramino.v1.Types.JokerRole
 public typealias Meld = ramino.v1.Types.Meld
@@ -629,6 +632,10 @@ public val ramino.v1.GameOuterClass.KnockedOrBuilder.discardCardIdOrNull: Int?
 /** `RoundEnded.winner`, or null when it is not set. */
 public val ramino.v1.GameOuterClass.RoundEndedOrBuilder.winnerOrNull: Int?
     get() = if (hasWinner()) getWinner() else null
+
+/** `ScorePart.seat`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.ScorePartOrBuilder.seatOrNull: Int?
+    get() = if (hasSeat()) getSeat() else null
 
 /** `Card.id`, or null when it is not set. */
 public val ramino.v1.Types.CardOrBuilder.idOrNull: Int?
