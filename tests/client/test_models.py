@@ -11,8 +11,11 @@ from ramino_client import (
     Discarded,
     End,
     LaidOff,
+    MatchEnded,
     MeldsLaid,
+    RoundEnded,
     RoundStarted,
+    ScorePart,
     Suit,
     UnknownEvent,
     _convert,
@@ -86,6 +89,55 @@ def test_events_from_their_typed_messages() -> None:
     # A type newer than this SDK: its field number is unknown to our messages.
     future = _convert.event(game_pb2.GameEvent.FromString(b"\x08\x0c\x20\x02\xfa\x06\x00"))
     assert isinstance(future, UnknownEvent) and future.version == 12 and future.seat == 2
+
+
+def test_a_rounds_scores_come_with_their_parts() -> None:
+    part = game_pb2.ScorePart
+    ended = _convert.event(
+        game_pb2.GameEvent(
+            version=40,
+            round_ended=game_pb2.RoundEnded(
+                round=1,
+                ending="went_out",
+                winner=0,
+                scores=[-40, 100],
+                parts=[
+                    game_pb2.ScoreParts(
+                        parts=[part(kind=game_pb2.SCORE_PART_KIND_WENT_OUT, points=-40)]
+                    ),
+                    game_pb2.ScoreParts(
+                        parts=[
+                            part(kind=game_pb2.SCORE_PART_KIND_NEVER_OPENED, points=100, base=83)
+                        ]
+                    ),
+                ],
+            ),
+        )
+    )
+    assert isinstance(ended, RoundEnded)
+    assert ended.parts == (
+        (ScorePart(kind="went_out", points=-40),),
+        (ScorePart(kind="never_opened", points=100, base=83),),
+    )
+    assert [sum(p.points for p in seat) for seat in ended.parts] == list(ended.scores)
+    box = part(kind=game_pb2.SCORE_PART_KIND_BOX_BONUS, points=50, base=25, factor=2, seat=None)
+    won = _convert.event(
+        game_pb2.GameEvent(
+            version=90,
+            match_ended=game_pb2.MatchEnded(
+                totals=[150, 0],
+                winners=[0],
+                parts=[game_pb2.ScoreParts(parts=[box]), game_pb2.ScoreParts()],
+            ),
+        )
+    )
+    assert isinstance(won, MatchEnded)
+    assert won.parts == ((ScorePart(kind="box_bonus", points=50, base=25, factor=2),), ())
+    # A server from before the parts: none, and nothing fails.
+    old = _convert.event(
+        game_pb2.GameEvent(version=3, round_ended=game_pb2.RoundEnded(scores=[5, 0]))
+    )
+    assert isinstance(old, RoundEnded) and old.parts == ()
 
 
 def test_overrides_are_typed_parameters_and_back() -> None:

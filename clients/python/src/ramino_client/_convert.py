@@ -189,6 +189,7 @@ def view(v: game_pb2.GameView) -> m.GameView:
                 scores=tuple(r.scores),
                 winner=r.winner if r.HasField("winner") else None,
                 ending=r.ending,
+                parts=score_parts(r.parts),
             )
             for r in v.rounds
         ),
@@ -218,6 +219,28 @@ def game(
         rated=g.rated,
         quick_play=g.quick_play,
         invite_code=invite_code or None,
+    )
+
+
+_PART_PREFIX = len("SCORE_PART_KIND_")
+
+
+def score_parts(
+    seats: Iterable[game_pb2.ScoreParts],
+) -> tuple[tuple[m.ScorePart, ...], ...]:
+    """Each seat's ``ScoreParts`` as :class:`~ramino_client.models.ScorePart` values."""
+    return tuple(
+        tuple(
+            m.ScorePart(
+                kind=game_pb2.ScorePartKind.Name(p.kind)[_PART_PREFIX:].lower(),
+                points=p.points,
+                base=p.base,
+                factor=p.factor,
+                seat=p.seat if p.HasField("seat") else None,
+            )
+            for p in seat.parts
+        )
+        for seat in seats
     )
 
 
@@ -329,11 +352,16 @@ def event(e: game_pb2.GameEvent) -> ev.Event:
                 closed_hand=r2.closed_hand,
                 scores=_ids(r2.scores),
                 hands=tuple(tuple(h.card_ids) for h in r2.hands),
+                parts=score_parts(r2.parts),
             )
         case "match_ended":
             x2 = e.match_ended
             return ev.MatchEnded(
-                version=v, seat=s, totals=_ids(x2.totals), winners=_ids(x2.winners)
+                version=v,
+                seat=s,
+                totals=_ids(x2.totals),
+                winners=_ids(x2.winners),
+                parts=score_parts(x2.parts),
             )
     return ev.UnknownEvent(version=v, seat=s, name=kind or "")
 

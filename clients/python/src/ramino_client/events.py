@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from ramino_client.models import End, GameStatus, GameView
+from ramino_client.models import End, GameStatus, GameView, ScorePart
 
 __all__ = [
     "Event",
@@ -174,12 +174,17 @@ class RoundEnded(Event):
     closed_hand: bool
     scores: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
+    parts: tuple[tuple[ScorePart, ...], ...] = ()
+    """Each seat's score's parts, summing to its score (empty from a server
+    that did not say)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchEnded(Event):
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    parts: tuple[tuple[ScorePart, ...], ...] = ()
+    """Each seat's total's parts: the rounds' scores and the match's bonuses."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

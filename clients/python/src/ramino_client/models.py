@@ -31,6 +31,7 @@ __all__ = [
     "TableMeld",
     "SeatInfo",
     "RoundScores",
+    "ScorePart",
     "VariantInfo",
     "GameView",
     "LobbySeat",
@@ -255,6 +256,22 @@ class SeatInfo:
         return self.player_name or f"seat {self.seat}"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScorePart:
+    """One part of a seat's score, as the server decided it: ``kind`` is the
+    ``ScorePartKind`` in lower case without its prefix (``went_out``,
+    ``never_opened``, ``hand_collected``, ``undercut_bonus``, ``box_bonus``...),
+    ``points`` what it adds (negative: takes off); ``base``, ``factor`` and
+    ``seat`` what it was worked from, where its kind says so (the proto's
+    ``ScorePart``)."""
+
+    kind: str
+    points: int
+    base: int = 0
+    factor: int = 0
+    seat: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class RoundScores:
     round: int
@@ -262,6 +279,9 @@ class RoundScores:
     winner: int | None
     ending: str
     """``went_out``, ``stock_exhausted`` or ``resignations``."""
+    parts: tuple[tuple[ScorePart, ...], ...] = ()
+    """Each seat's score's parts, summing to its score (empty from a server
+    that did not say)."""
 
 
 @dataclass(frozen=True, slots=True)
