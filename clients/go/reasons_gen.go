@@ -417,6 +417,12 @@ const (
 	// ReasonServerBusy is RESOURCE_EXHAUSTED: the server's work pool is full: retry later.
 	ReasonServerBusy = "SERVER_BUSY"
 
+	// ReasonServerStreamsFull is RESOURCE_EXHAUSTED: the server holds as many streams as its memory allows: retry later.
+	ReasonServerStreamsFull = "SERVER_STREAMS_FULL"
+
+	// ReasonTooManyClientStreams is RESOURCE_EXHAUSTED: the client's address or network holds its share of the server's streams.
+	ReasonTooManyClientStreams = "TOO_MANY_CLIENT_STREAMS"
+
 	// ReasonTooManyWatchers is RESOURCE_EXHAUSTED: the game or the seat has as many watch streams as it may.
 	ReasonTooManyWatchers = "TOO_MANY_WATCHERS"
 
@@ -434,6 +440,9 @@ const (
 
 	// ReasonStoreUnavailable is UNAVAILABLE: the game store is out of reach: retry with the request id.
 	ReasonStoreUnavailable = "STORE_UNAVAILABLE"
+
+	// ReasonShardUnavailable is UNAVAILABLE: the store's node that holds the game is down and no replica can take its place: retry after the hint (RetryInfo) with the request id.
+	ReasonShardUnavailable = "SHARD_UNAVAILABLE"
 
 	// ReasonBadSeatCounts is INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal.
 	ReasonBadSeatCounts = "BAD_SEAT_COUNTS"
@@ -506,6 +515,9 @@ const (
 
 	// ReasonPartyQueued is FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends.
 	ReasonPartyQueued = "PARTY_QUEUED"
+
+	// ReasonInAnotherParty is FAILED_PRECONDITION: the player is in another party (one party at a time): leave it before creating or joining.
+	ReasonInAnotherParty = "IN_ANOTHER_PARTY"
 
 	// ReasonPartyChanged is FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again.
 	ReasonPartyChanged = "PARTY_CHANGED"
@@ -663,12 +675,15 @@ var reasonCodes = []reasonCode{
 	{ReasonTableTooLarge, codes.InvalidArgument},
 	{ReasonMeldTooLarge, codes.InvalidArgument},
 	{ReasonServerBusy, codes.ResourceExhausted},
+	{ReasonServerStreamsFull, codes.ResourceExhausted},
+	{ReasonTooManyClientStreams, codes.ResourceExhausted},
 	{ReasonTooManyWatchers, codes.ResourceExhausted},
 	{ReasonTooManyStreams, codes.ResourceExhausted},
 	{ReasonWatcherTooSlow, codes.ResourceExhausted},
 	{ReasonWatchInterrupted, codes.Unavailable},
 	{ReasonNotReplicated, codes.Unavailable},
 	{ReasonStoreUnavailable, codes.Unavailable},
+	{ReasonShardUnavailable, codes.Unavailable},
 	{ReasonBadSeatCounts, codes.InvalidArgument},
 	{ReasonBadTicketProperties, codes.InvalidArgument},
 	{ReasonBadBoundSeat, codes.InvalidArgument},
@@ -693,6 +708,7 @@ var reasonCodes = []reasonCode{
 	{ReasonPartyFull, codes.FailedPrecondition},
 	{ReasonPartyTooLarge, codes.InvalidArgument},
 	{ReasonPartyQueued, codes.FailedPrecondition},
+	{ReasonInAnotherParty, codes.FailedPrecondition},
 	{ReasonPartyChanged, codes.FailedPrecondition},
 	{ReasonInternal, codes.Internal},
 	{ReasonSpectatorToken, codes.PermissionDenied},

@@ -371,6 +371,13 @@ MELD_TOO_LARGE: Final = _limit(
     "MELD_TOO_LARGE", "a meld of more cards than a game holds", Code.INVALID_ARGUMENT
 )
 SERVER_BUSY: Final = _limit("SERVER_BUSY", "the server's work pool is full: retry later")
+SERVER_STREAMS_FULL: Final = _limit(
+    "SERVER_STREAMS_FULL", "the server holds as many streams as its memory allows: retry later"
+)
+TOO_MANY_CLIENT_STREAMS: Final = _limit(
+    "TOO_MANY_CLIENT_STREAMS",
+    "the client's address or network holds its share of the server's streams",
+)
 TOO_MANY_WATCHERS: Final = _limit(
     "TOO_MANY_WATCHERS", "the game or the seat has as many watch streams as it may"
 )
@@ -390,6 +397,11 @@ NOT_REPLICATED: Final = _store(
 )
 STORE_UNAVAILABLE: Final = _store(
     "STORE_UNAVAILABLE", "the game store is out of reach: retry with the request id"
+)
+SHARD_UNAVAILABLE: Final = _store(
+    "SHARD_UNAVAILABLE",
+    "the store's node that holds the game is down and no replica can take its place: "
+    "retry after the hint (RetryInfo) with the request id",
 )
 
 # --- quick play: tickets, the matchmaker, ratings and records ---
@@ -475,6 +487,11 @@ PARTY_TOO_LARGE: Final = _match(
 PARTY_QUEUED: Final = _match(
     "PARTY_QUEUED",
     "the party's ticket is live: players join and it queues again once that ticket ends",
+    Code.FAILED_PRECONDITION,
+)
+IN_ANOTHER_PARTY: Final = _match(
+    "IN_ANOTHER_PARTY",
+    "the player is in another party (one party at a time): leave it before creating or joining",
     Code.FAILED_PRECONDITION,
 )
 PARTY_CHANGED: Final = _match(

@@ -276,6 +276,10 @@ export const Reasons = {
   MELD_TOO_LARGE: "MELD_TOO_LARGE",
   /** RESOURCE_EXHAUSTED: the server's work pool is full: retry later. */
   SERVER_BUSY: "SERVER_BUSY",
+  /** RESOURCE_EXHAUSTED: the server holds as many streams as its memory allows: retry later. */
+  SERVER_STREAMS_FULL: "SERVER_STREAMS_FULL",
+  /** RESOURCE_EXHAUSTED: the client's address or network holds its share of the server's streams. */
+  TOO_MANY_CLIENT_STREAMS: "TOO_MANY_CLIENT_STREAMS",
   /** RESOURCE_EXHAUSTED: the game or the seat has as many watch streams as it may. */
   TOO_MANY_WATCHERS: "TOO_MANY_WATCHERS",
   /** RESOURCE_EXHAUSTED: the connection has as many streams as it may. */
@@ -288,6 +292,8 @@ export const Reasons = {
   NOT_REPLICATED: "NOT_REPLICATED",
   /** UNAVAILABLE: the game store is out of reach: retry with the request id. */
   STORE_UNAVAILABLE: "STORE_UNAVAILABLE",
+  /** UNAVAILABLE: the store's node that holds the game is down and no replica can take its place: retry after the hint (RetryInfo) with the request id. */
+  SHARD_UNAVAILABLE: "SHARD_UNAVAILABLE",
   /** INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal. */
   BAD_SEAT_COUNTS: "BAD_SEAT_COUNTS",
   /** INVALID_ARGUMENT: too many ticket properties, or one too long or not printable. */
@@ -336,6 +342,8 @@ export const Reasons = {
   PARTY_TOO_LARGE: "PARTY_TOO_LARGE",
   /** FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends. */
   PARTY_QUEUED: "PARTY_QUEUED",
+  /** FAILED_PRECONDITION: the player is in another party (one party at a time): leave it before creating or joining. */
+  IN_ANOTHER_PARTY: "IN_ANOTHER_PARTY",
   /** FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again. */
   PARTY_CHANGED: "PARTY_CHANGED",
   /** INTERNAL: an error the server did not expect (logged once): a bug. */
@@ -488,12 +496,15 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   TABLE_TOO_LARGE: "INVALID_ARGUMENT",
   MELD_TOO_LARGE: "INVALID_ARGUMENT",
   SERVER_BUSY: "RESOURCE_EXHAUSTED",
+  SERVER_STREAMS_FULL: "RESOURCE_EXHAUSTED",
+  TOO_MANY_CLIENT_STREAMS: "RESOURCE_EXHAUSTED",
   TOO_MANY_WATCHERS: "RESOURCE_EXHAUSTED",
   TOO_MANY_STREAMS: "RESOURCE_EXHAUSTED",
   WATCHER_TOO_SLOW: "RESOURCE_EXHAUSTED",
   WATCH_INTERRUPTED: "UNAVAILABLE",
   NOT_REPLICATED: "UNAVAILABLE",
   STORE_UNAVAILABLE: "UNAVAILABLE",
+  SHARD_UNAVAILABLE: "UNAVAILABLE",
   BAD_SEAT_COUNTS: "INVALID_ARGUMENT",
   BAD_TICKET_PROPERTIES: "INVALID_ARGUMENT",
   BAD_BOUND_SEAT: "INVALID_ARGUMENT",
@@ -518,6 +529,7 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   PARTY_FULL: "FAILED_PRECONDITION",
   PARTY_TOO_LARGE: "INVALID_ARGUMENT",
   PARTY_QUEUED: "FAILED_PRECONDITION",
+  IN_ANOTHER_PARTY: "FAILED_PRECONDITION",
   PARTY_CHANGED: "FAILED_PRECONDITION",
   INTERNAL: "INTERNAL",
   SPECTATOR_TOKEN: "PERMISSION_DENIED",

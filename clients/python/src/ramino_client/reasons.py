@@ -278,6 +278,10 @@ MELD_TOO_LARGE: Final = "MELD_TOO_LARGE"
 """INVALID_ARGUMENT: a meld of more cards than a game holds."""
 SERVER_BUSY: Final = "SERVER_BUSY"
 """RESOURCE_EXHAUSTED: the server's work pool is full: retry later."""
+SERVER_STREAMS_FULL: Final = "SERVER_STREAMS_FULL"
+"""RESOURCE_EXHAUSTED: the server holds as many streams as its memory allows: retry later."""
+TOO_MANY_CLIENT_STREAMS: Final = "TOO_MANY_CLIENT_STREAMS"
+"""RESOURCE_EXHAUSTED: the client's address or network holds its share of the server's streams."""
 TOO_MANY_WATCHERS: Final = "TOO_MANY_WATCHERS"
 """RESOURCE_EXHAUSTED: the game or the seat has as many watch streams as it may."""
 TOO_MANY_STREAMS: Final = "TOO_MANY_STREAMS"
@@ -290,6 +294,8 @@ NOT_REPLICATED: Final = "NOT_REPLICATED"
 """UNAVAILABLE: a write not yet on the replicas asked for: retry with the request id."""
 STORE_UNAVAILABLE: Final = "STORE_UNAVAILABLE"
 """UNAVAILABLE: the game store is out of reach: retry with the request id."""
+SHARD_UNAVAILABLE: Final = "SHARD_UNAVAILABLE"
+"""UNAVAILABLE: the store's node that holds the game is down and no replica can take its place: retry after the hint (RetryInfo) with the request id."""
 BAD_SEAT_COUNTS: Final = "BAD_SEAT_COUNTS"
 """INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal."""
 BAD_TICKET_PROPERTIES: Final = "BAD_TICKET_PROPERTIES"
@@ -338,6 +344,8 @@ PARTY_TOO_LARGE: Final = "PARTY_TOO_LARGE"
 """INVALID_ARGUMENT: a party with more players than the ticket's largest seat count."""
 PARTY_QUEUED: Final = "PARTY_QUEUED"
 """FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends."""
+IN_ANOTHER_PARTY: Final = "IN_ANOTHER_PARTY"
+"""FAILED_PRECONDITION: the player is in another party (one party at a time): leave it before creating or joining."""
 PARTY_CHANGED: Final = "PARTY_CHANGED"
 """FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again."""
 INTERNAL: Final = "INTERNAL"
@@ -485,12 +493,15 @@ CODES: Final[dict[str, str]] = {
     TABLE_TOO_LARGE: "INVALID_ARGUMENT",
     MELD_TOO_LARGE: "INVALID_ARGUMENT",
     SERVER_BUSY: "RESOURCE_EXHAUSTED",
+    SERVER_STREAMS_FULL: "RESOURCE_EXHAUSTED",
+    TOO_MANY_CLIENT_STREAMS: "RESOURCE_EXHAUSTED",
     TOO_MANY_WATCHERS: "RESOURCE_EXHAUSTED",
     TOO_MANY_STREAMS: "RESOURCE_EXHAUSTED",
     WATCHER_TOO_SLOW: "RESOURCE_EXHAUSTED",
     WATCH_INTERRUPTED: "UNAVAILABLE",
     NOT_REPLICATED: "UNAVAILABLE",
     STORE_UNAVAILABLE: "UNAVAILABLE",
+    SHARD_UNAVAILABLE: "UNAVAILABLE",
     BAD_SEAT_COUNTS: "INVALID_ARGUMENT",
     BAD_TICKET_PROPERTIES: "INVALID_ARGUMENT",
     BAD_BOUND_SEAT: "INVALID_ARGUMENT",
@@ -515,6 +526,7 @@ CODES: Final[dict[str, str]] = {
     PARTY_FULL: "FAILED_PRECONDITION",
     PARTY_TOO_LARGE: "INVALID_ARGUMENT",
     PARTY_QUEUED: "FAILED_PRECONDITION",
+    IN_ANOTHER_PARTY: "FAILED_PRECONDITION",
     PARTY_CHANGED: "FAILED_PRECONDITION",
     INTERNAL: "INTERNAL",
     SPECTATOR_TOKEN: "PERMISSION_DENIED",

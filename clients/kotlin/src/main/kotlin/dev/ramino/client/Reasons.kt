@@ -414,6 +414,12 @@ public object Reasons {
     /** RESOURCE_EXHAUSTED: the server's work pool is full: retry later. */
     public const val SERVER_BUSY: String = "SERVER_BUSY"
 
+    /** RESOURCE_EXHAUSTED: the server holds as many streams as its memory allows: retry later. */
+    public const val SERVER_STREAMS_FULL: String = "SERVER_STREAMS_FULL"
+
+    /** RESOURCE_EXHAUSTED: the client's address or network holds its share of the server's streams. */
+    public const val TOO_MANY_CLIENT_STREAMS: String = "TOO_MANY_CLIENT_STREAMS"
+
     /** RESOURCE_EXHAUSTED: the game or the seat has as many watch streams as it may. */
     public const val TOO_MANY_WATCHERS: String = "TOO_MANY_WATCHERS"
 
@@ -431,6 +437,9 @@ public object Reasons {
 
     /** UNAVAILABLE: the game store is out of reach: retry with the request id. */
     public const val STORE_UNAVAILABLE: String = "STORE_UNAVAILABLE"
+
+    /** UNAVAILABLE: the store's node that holds the game is down and no replica can take its place: retry after the hint (RetryInfo) with the request id. */
+    public const val SHARD_UNAVAILABLE: String = "SHARD_UNAVAILABLE"
 
     /** INVALID_ARGUMENT: the acceptable seat counts are not a range the variant can deal. */
     public const val BAD_SEAT_COUNTS: String = "BAD_SEAT_COUNTS"
@@ -503,6 +512,9 @@ public object Reasons {
 
     /** FAILED_PRECONDITION: the party's ticket is live: players join and it queues again once that ticket ends. */
     public const val PARTY_QUEUED: String = "PARTY_QUEUED"
+
+    /** FAILED_PRECONDITION: the player is in another party (one party at a time): leave it before creating or joining. */
+    public const val IN_ANOTHER_PARTY: String = "IN_ANOTHER_PARTY"
 
     /** FAILED_PRECONDITION: the party's players changed while it queued: its ticket was cancelled, queue again. */
     public const val PARTY_CHANGED: String = "PARTY_CHANGED"
@@ -655,12 +667,15 @@ public object Reasons {
         TABLE_TOO_LARGE to "INVALID_ARGUMENT",
         MELD_TOO_LARGE to "INVALID_ARGUMENT",
         SERVER_BUSY to "RESOURCE_EXHAUSTED",
+        SERVER_STREAMS_FULL to "RESOURCE_EXHAUSTED",
+        TOO_MANY_CLIENT_STREAMS to "RESOURCE_EXHAUSTED",
         TOO_MANY_WATCHERS to "RESOURCE_EXHAUSTED",
         TOO_MANY_STREAMS to "RESOURCE_EXHAUSTED",
         WATCHER_TOO_SLOW to "RESOURCE_EXHAUSTED",
         WATCH_INTERRUPTED to "UNAVAILABLE",
         NOT_REPLICATED to "UNAVAILABLE",
         STORE_UNAVAILABLE to "UNAVAILABLE",
+        SHARD_UNAVAILABLE to "UNAVAILABLE",
         BAD_SEAT_COUNTS to "INVALID_ARGUMENT",
         BAD_TICKET_PROPERTIES to "INVALID_ARGUMENT",
         BAD_BOUND_SEAT to "INVALID_ARGUMENT",
@@ -685,6 +700,7 @@ public object Reasons {
         PARTY_FULL to "FAILED_PRECONDITION",
         PARTY_TOO_LARGE to "INVALID_ARGUMENT",
         PARTY_QUEUED to "FAILED_PRECONDITION",
+        IN_ANOTHER_PARTY to "FAILED_PRECONDITION",
         PARTY_CHANGED to "FAILED_PRECONDITION",
         INTERNAL to "INTERNAL",
         SPECTATOR_TOKEN to "PERMISSION_DENIED",
