@@ -12,6 +12,14 @@ leaves (which disbands the party), ends a waiting ticket of the party first
 (cancelled: its streams end, nobody is seated); the leader's or a member's
 CancelTicket ends it as any ticket.
 
+A player is in one party at a time: the store holds, in one atomic step
+per player (:meth:`~ramino.store.tickets.TicketStore.hold_party`), the party
+a player is held for, taken before the player creates or joins one and
+given back when they leave; a hold for a party the player is not in (gone,
+disbanded, left, or a join that never wrote it, past ``HOLD_SETTLE``) is
+stale, and replaced. A party's ticket counts against the ticket bound of
+each of its players (:meth:`~ramino.store.tickets.TicketStore.submit`).
+
 A party lives in the ticket store (memory, sqlite, Redis) and each change
 writes it whole over the version it was read at
 (:meth:`~ramino.store.tickets.TicketStore.put_party`): two replicas changing
@@ -51,6 +59,9 @@ MAX_PLAYER_ID = 128
 """The longest player id an invitation names."""
 KEPT_INVITATIONS = 32
 """Invitations a party keeps (the open ones, then the latest used or expired)."""
+HOLD_SETTLE = 30.0
+"""Seconds a player's hold for a party they are not in yet stands (a join
+or a creation between its hold and its write); past it, the hold is stale."""
 _ID_CHARS = frozenset("0123456789abcdef")
 
 
@@ -79,18 +90,44 @@ class Parties:
         """A new party led by ``player_id``, sitting under ``name``."""
         if not player_id:
             raise BadRequest("a party needs a verified player", reasons.PLAYER_REQUIRED)
-        now = self._clock()
-        party = Party(
-            secrets.token_hex(12),
-            PartyMember(player_id, checked_name(name)),
-            (),
-            (),
-            now,
-            now + self._config.party_ttl,
-        )
-        written = await self._tickets.put_party(party, now)
-        assert written, "a new party's id is random"
+        name = checked_name(name)
+        party_id = secrets.token_hex(12)
+        await self._hold(player_id, party_id)
+        try:
+            now = self._clock()
+            party = Party(
+                party_id,
+                PartyMember(player_id, name),
+                (),
+                (),
+                now,
+                now + self._config.party_ttl,
+            )
+            written = await self._tickets.put_party(party, now)
+            assert written, "a new party's id is random"
+        except BaseException:
+            await self._tickets.release_party(player_id, party_id)
+            raise
         return party
+
+    async def _hold(self, player_id: str, party_id: str) -> None:
+        """Holds the player for ``party_id``, their one party, in the store
+        (IN_ANOTHER_PARTY while they are in another, or about to be: held
+        for it less than ``HOLD_SETTLE`` ago); a stale hold is replaced."""
+        stale = ""
+        for _ in range(WRITE_TRIES):
+            now = self._clock()
+            held, since = await self._tickets.hold_party(player_id, party_id, now, stale)
+            if held == party_id:
+                return
+            other = await self._read(held)
+            if other is not None and (player_id in other.players or since > now - HOLD_SETTLE):
+                raise PartyStateError(
+                    "you are in another party (a player is in one at a time): leave it first",
+                    reasons.IN_ANOTHER_PARTY,
+                )
+            stale = held
+        raise _changed()
 
     async def get(self, player_id: str, party_id: str) -> Party:
         """The party, to its leader and members; unknown to anyone else."""
@@ -167,50 +204,61 @@ class Parties:
         """The party, joined by the player its invitation names (once, before
         it expires); a member's second join answers the party."""
         name = checked_name(name)
-        for _ in range(WRITE_TRIES):
-            party = await self._read(party_id)
-            if party is None:
-                raise NotFound("no such party", reasons.PARTY_NOT_FOUND)
-            if player_id in party.players:
-                return party
-            invitation = next(
-                (
-                    i
-                    for i in party.invitations
-                    if i.invitation_id == invitation_id and i.player_id == player_id
-                ),
-                None,
-            )
-            if invitation is None:
-                raise NotPermitted("no invitation of yours to this party", reasons.NOT_INVITED)
-            if invitation.used:
-                raise PartyStateError(
-                    "this invitation was accepted before: ask the leader for another",
-                    reasons.INVITATION_USED,
+        held = False  # for this party, which the player is not in yet
+        try:
+            for _ in range(WRITE_TRIES):
+                party = await self._read(party_id)
+                if party is None:
+                    raise NotFound("no such party", reasons.PARTY_NOT_FOUND)
+                if player_id in party.players:
+                    return party
+                invitation = next(
+                    (
+                        i
+                        for i in party.invitations
+                        if i.invitation_id == invitation_id and i.player_id == player_id
+                    ),
+                    None,
                 )
-            if invitation.expires_at <= self._clock():
-                raise PartyStateError(
-                    "this invitation has expired: ask the leader for another",
-                    reasons.INVITATION_EXPIRED,
+                if invitation is None:
+                    raise NotPermitted("no invitation of yours to this party", reasons.NOT_INVITED)
+                if invitation.used:
+                    raise PartyStateError(
+                        "this invitation was accepted before: ask the leader for another",
+                        reasons.INVITATION_USED,
+                    )
+                if invitation.expires_at <= self._clock():
+                    raise PartyStateError(
+                        "this invitation has expired: ask the leader for another",
+                        reasons.INVITATION_EXPIRED,
+                    )
+                if party.size >= self._config.party_size:
+                    raise PartyStateError(
+                        f"a party holds at most {self._config.party_size} players",
+                        reasons.PARTY_FULL,
+                    )
+                if await self._queued(party) is not None:
+                    raise PartyStateError(
+                        "the party is queued: join once its ticket ends", reasons.PARTY_QUEUED
+                    )
+                if not held:
+                    await self._hold(player_id, party_id)
+                    held = True
+                used = tuple(
+                    replace(i, used=True) if i is invitation else i for i in party.invitations
                 )
-            if party.size >= self._config.party_size:
-                raise PartyStateError(
-                    f"a party holds at most {self._config.party_size} players",
-                    reasons.PARTY_FULL,
+                joined = replace(
+                    party,
+                    members=(*party.members, PartyMember(player_id, name)),
+                    invitations=used,
                 )
-            if await self._queued(party) is not None:
-                raise PartyStateError(
-                    "the party is queued: join once its ticket ends", reasons.PARTY_QUEUED
-                )
-            used = tuple(replace(i, used=True) if i is invitation else i for i in party.invitations)
-            joined = replace(
-                party,
-                members=(*party.members, PartyMember(player_id, name)),
-                invitations=used,
-            )
-            if (written := await self._write(joined)) is not None:
-                return written
-        raise _changed()
+                if (written := await self._write(joined)) is not None:
+                    return written
+            raise _changed()
+        except BaseException:
+            if held:  # the player did not join: nor are they held for it
+                await self._tickets.release_party(player_id, party_id)
+            raise
 
     async def leave(self, player_id: str, party_id: str) -> None:
         """The player leaves the party (its leader disbands it), a waiting
@@ -222,11 +270,17 @@ class Parties:
                 await self._tickets.end(queued.ticket_id, CANCELLED, self._clock())
             if player_id == party.leader.player_id:
                 gone = replace(party, disbanded=True)
+                left = party.players
             else:
                 gone = replace(
                     party, members=tuple(m for m in party.members if m.player_id != player_id)
                 )
+                left = [player_id]
             if await self._write(gone):
+                # (A replica that dies before this leaves holds for a
+                # party they are not in: stale, replaced by their next.)
+                for player in left:
+                    await self._tickets.release_party(player, party_id)
                 return
         raise _changed()
 

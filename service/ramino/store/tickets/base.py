@@ -37,6 +37,7 @@ __all__ = [
     "TooManyTickets",
     "followed_at",
     "matched",
+    "over_bound",
     "new_ticket_id",
     "queue_of",
 ]
@@ -78,16 +79,31 @@ class TicketRequestReused(BadRequest):
 
 
 class TooManyTickets(BadRequest):
-    """The player holds the most active tickets the server allows."""
+    """The player, or a member of the party's ticket (``member``), holds
+    the most active tickets the server allows: a party's ticket counts
+    against each of its players' bound."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, member: str = "") -> None:
+        who = f"player {member} of the party holds" if member else "a player holds"
         super().__init__(
-            f"a player holds at most {limit} tickets at once", reasons.TOO_MANY_TICKETS
+            f"{who} at most {limit} tickets at once (a party's ticket counts for each of "
+            "its players)",
+            reasons.TOO_MANY_TICKETS,
         )
         self.limit = limit
+        self.member = member
 
-    def __reduce__(self) -> tuple[type[TooManyTickets], tuple[int]]:  # type: ignore[override]
-        return (type(self), (self.limit,))
+    def __reduce__(self) -> tuple[type[TooManyTickets], tuple[int, str]]:  # type: ignore[override]
+        return (type(self), (self.limit, self.member))
+
+
+def over_bound(ticket: Ticket, active: dict[str, int], limit: int) -> None:
+    """:class:`TooManyTickets` when one of the ticket's players (its own,
+    then its party's members) holds ``limit`` active tickets (``active``:
+    each one's count, the party's tickets it is a member of included)."""
+    for player in ticket.players:
+        if active[player] >= limit:
+            raise TooManyTickets(limit, "" if player == ticket.player_id else player)
 
 
 def followed_at(ticket: Ticket, touched: float) -> float:
@@ -262,7 +278,8 @@ class TicketStore(Protocol):
 
     async def submit(self, ticket: Ticket, limit: int) -> Ticket:
         """Adds a waiting ticket and answers it; :class:`TooManyTickets` when
-        its player holds ``limit`` active tickets already,
+        one of its players (its own, or a member of its party) holds
+        ``limit`` active tickets already (:meth:`active`),
         :class:`TicketExists` for a ticket id in use (Redis's store: by
         another ticket; the same ticket again is its submission run again by
         the client's retry, done). A ticket with a request id its player
@@ -352,7 +369,9 @@ class TicketStore(Protocol):
         ...
 
     async def active(self, player_id: str) -> int:
-        """How many waiting or matching tickets the player holds."""
+        """How many waiting or matching tickets the player holds: their own,
+        and the parties' tickets they are a member of (a party's ticket
+        counts against each of its players' bound)."""
         ...
 
     async def touch(self, ticket_id: str, now: float) -> None:
@@ -375,6 +394,21 @@ class TicketStore(Protocol):
         """Writes the party if the store holds the version before its
         ``version`` (none for version 1), in one atomic step: True; else
         False and nothing changes (another writer came first)."""
+        ...
+
+    async def hold_party(
+        self, player_id: str, party_id: str, now: float, replacing: str = ""
+    ) -> tuple[str, float]:
+        """The player's one party: held for ``party_id`` at ``now`` when the
+        player is held for none, for this one, or for ``replacing`` (a hold
+        its caller found stale), in one atomic step (the player's slot on
+        Redis); answers the party the player is held for and since when (the
+        other one, unchanged, when it is neither)."""
+        ...
+
+    async def release_party(self, player_id: str, party_id: str) -> None:
+        """The player is no longer held for ``party_id`` (a hold for another
+        party is left as it is)."""
         ...
 
     def changes(self, queue: str) -> AsyncIterator[list[str]]:

@@ -16,9 +16,9 @@ from ramino.store.tickets.base import (
     Ticket,
     TicketExists,
     TicketRequestReused,
-    TooManyTickets,
     followed_at,
     matched,
+    over_bound,
 )
 
 __all__ = ["MemoryTickets"]
@@ -44,6 +44,8 @@ class MemoryTickets:
         """(player, request id) -> the ticket id it made."""
         self._changes = Changes()
         self._parties: dict[str, Party] = {}
+        self._holds: dict[str, tuple[str, float]] = {}
+        """player -> the party they are held for, and since when."""
 
     def _prune(self, now: float) -> None:
         old = [
@@ -66,8 +68,7 @@ class MemoryTickets:
             return first
         if ticket.ticket_id in self._tickets:
             raise TicketExists(ticket.ticket_id)
-        if await self.active(ticket.player_id) >= limit:
-            raise TooManyTickets(limit)
+        over_bound(ticket, {p: await self.active(p) for p in ticket.players}, limit)
         self._prune(ticket.created_at)
         self._tickets[ticket.ticket_id] = ticket
         self._queues.setdefault(ticket.queue, _Queue()).tickets[ticket.ticket_id] = ticket
@@ -205,8 +206,20 @@ class MemoryTickets:
 
     async def active(self, player_id: str) -> int:
         return sum(
-            1 for t in self._tickets.values() if t.player_id == player_id and t.state in ACTIVE
+            1 for t in self._tickets.values() if t.state in ACTIVE and player_id in t.players
         )
+
+    async def hold_party(
+        self, player_id: str, party_id: str, now: float, replacing: str = ""
+    ) -> tuple[str, float]:
+        held = self._holds.get(player_id)
+        if held is None or held[0] in (party_id, replacing):
+            held = self._holds[player_id] = (party_id, now)
+        return held
+
+    async def release_party(self, player_id: str, party_id: str) -> None:
+        if self._holds.get(player_id, ("",))[0] == party_id:
+            del self._holds[player_id]
 
     async def touch(self, ticket_id: str, now: float) -> None:
         if ticket_id in self._tickets:

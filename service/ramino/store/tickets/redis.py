@@ -29,9 +29,19 @@ up and notes the request in the same script, so a request id makes one
 ticket.
 ``PREFIXtq:queues`` (a set) names the queues to look into.
 
+A party's ticket takes a place in the bound of each of its players: the
+leader's as any ticket, then each member's in the member's slot, one
+script each; a member past the bound refuses it, and the places taken
+before are given back (a replica that dies in between leaves places whose
+ticket never came, dropped as above).
+
 A party is one hash in a slot of its own (``{PREFIXparty:PARTY}``: its
 version and its JSON), written by a script that checks the version (a
-compare-and-set), and forgotten by Redis at its ``expires_at``.
+compare-and-set), and forgotten by Redis at its ``expires_at``. The party a
+player is in is held in the player's slot (``{PREFIXtp:PLAYER}:party``: a
+hash, the party id and since when), set by a script only when the player
+is held for no other party (or for one the caller found stale), kept
+``HOLD_KEPT`` seconds.
 """
 
 from __future__ import annotations
@@ -71,6 +81,9 @@ RESERVE_GRACE = 30.0
 """Seconds a player's place stays reserved before its ticket must exist."""
 
 
+HOLD_KEPT = 30 * 86400.0
+"""Seconds a player's hold for a party is kept after it was taken (a hold
+outliving its party is found stale, and replaced, by the next one)."""
 CHANGES_KEPT = 1000
 """Entries a queue's changes stream keeps (trimmed about there)."""
 
@@ -218,6 +231,27 @@ return 1
 """)
 
 
+# KEYS: the player's hold. ARGV: the party, now, the party a stale hold is
+# for ('' for none), milliseconds it is kept. Held for the party when the
+# player is held for none, for it, or for the stale one; answers the party
+# held for and since when.
+HOLD_PARTY = _Lua("""
+local held = redis.call('HGET', KEYS[1], 'p')
+if not held or held == ARGV[1] or (ARGV[3] ~= '' and held == ARGV[3]) then
+  redis.call('HSET', KEYS[1], 'p', ARGV[1], 'at', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return {ARGV[1], ARGV[2]}
+end
+return {held, redis.call('HGET', KEYS[1], 'at')}
+""")
+
+# KEYS: the player's hold. ARGV: the party. Dropped only if for that party.
+RELEASE_PARTY = _Lua("""
+if redis.call('HGET', KEYS[1], 'p') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+""")
+
+
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -245,17 +279,33 @@ class RedisTickets:
         places = self._places(player_id)
         return [places, f"{places}:requests", f"{places}:request_times"]
 
-    async def _reserve(self, ticket: Ticket, limit: int, request: bool) -> Any:
+    async def _reserve(self, ticket: Ticket, limit: int, request: bool, player_id: str = "") -> Any:
+        """A place in the bound of the ticket's player (or of ``player_id``,
+        a member of its party: no request noted)."""
         args = [
             ticket.ticket_id,
             ticket.queue,
             repr(ticket.created_at),
             limit,
-            ticket.request_id if request else "",
+            ticket.request_id if request and not player_id else "",
             ticket.fingerprint,
             repr(ticket.created_at - REQUESTS_KEPT),
         ]
-        return await RESERVE(self._redis, self._requests(ticket.player_id), args)
+        return await RESERVE(self._redis, self._requests(player_id or ticket.player_id), args)
+
+    async def _reserve_members(self, ticket: Ticket, limit: int) -> None:
+        """A place in each member's bound for a party's ticket; past one's
+        bound, the places taken for it are given back and the ticket is
+        refused (:class:`TooManyTickets` naming the member)."""
+        taken: list[str] = []
+        for member in ticket.players[1:]:
+            if not int(await self._reserve(ticket, limit, False, member)):
+                await self._drop_stale_places(member, ticket.created_at)
+                if not int(await self._reserve(ticket, limit, False, member)):
+                    for player in [ticket.player_id, *taken]:
+                        await self._redis.hdel(self._places(player), ticket.ticket_id)
+                    raise TooManyTickets(limit, member)
+            taken.append(member)
 
     async def submit(self, ticket: Ticket, limit: int) -> Ticket:
         note = bool(ticket.request_id)  # the request is noted with the place
@@ -275,6 +325,7 @@ class RedisTickets:
             await self._drop_stale_places(ticket.player_id, ticket.created_at)
             if not int(await self._reserve(ticket, limit, note)):
                 raise TooManyTickets(limit)
+        await self._reserve_members(ticket, limit)
         q = ticket.queue
         await self._redis.sadd(f"{self._prefix}tq:queues", q)
         added = int(
@@ -306,7 +357,7 @@ class RedisTickets:
         held = await self._redis.hkeys(self._places(player_id))
         found = [await self.ticket(_text(tid)) for tid in held]
         return sorted(
-            (t for t in found if t is not None and t.state in ACTIVE),
+            (t for t in found if t is not None and t.state in ACTIVE and t.player_id == player_id),
             key=lambda t: (t.created_at, t.ticket_id),
         )
 
@@ -417,7 +468,8 @@ class RedisTickets:
         ]
         done = bool(int(await COMPLETE(self._redis, keys, args)))
         for t in tickets:
-            await self._redis.hdel(self._places(t.player_id), t.ticket_id)
+            for player in t.players:
+                await self._redis.hdel(self._places(player), t.ticket_id)
         return done
 
     async def in_play(self, queue: str, before: float, limit: int) -> list[str]:
@@ -461,7 +513,8 @@ class RedisTickets:
         since = "" if unfollowed_since is None else repr(unfollowed_since)
         args = [ticket_id, ended.to_json(), repr(now), since, repr(t.created_at)]
         if int(await END(self._redis, keys, args)):
-            await self._redis.hdel(self._places(t.player_id), ticket_id)
+            for player in t.players:
+                await self._redis.hdel(self._places(player), ticket_id)
             return ended
         return await self.ticket(ticket_id)
 
@@ -540,6 +593,17 @@ class RedisTickets:
         kept = max(1, math.ceil((party.expires_at - now) * 1000))
         args = [party.version, party.to_json(), kept]
         return bool(int(await PUT_PARTY(self._redis, [self._party(party.party_id)], args)))
+
+    async def hold_party(
+        self, player_id: str, party_id: str, now: float, replacing: str = ""
+    ) -> tuple[str, float]:
+        key = f"{self._places(player_id)}:party"
+        args = [party_id, repr(now), replacing, math.ceil(HOLD_KEPT * 1000)]
+        held, at = await HOLD_PARTY(self._redis, [key], args)
+        return _text(held), float(_text(at))
+
+    async def release_party(self, player_id: str, party_id: str) -> None:
+        await RELEASE_PARTY(self._redis, [f"{self._places(player_id)}:party"], [party_id])
 
     async def close(self) -> None:
         pass

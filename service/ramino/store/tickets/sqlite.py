@@ -18,9 +18,9 @@ from ramino.store.tickets.base import (
     Ticket,
     TicketExists,
     TicketRequestReused,
-    TooManyTickets,
     followed_at,
     matched,
+    over_bound,
 )
 
 __all__ = ["SqliteTickets"]
@@ -38,6 +38,17 @@ CREATE TABLE IF NOT EXISTS tickets (
 CREATE INDEX IF NOT EXISTS tickets_waiting ON tickets (queue, state, created_at, ticket_id);
 CREATE INDEX IF NOT EXISTS tickets_by_player ON tickets (player_id, state);
 CREATE INDEX IF NOT EXISTS tickets_ended ON tickets (ended_at) WHERE ended_at > 0;
+CREATE TABLE IF NOT EXISTS ticket_members (
+    player_id TEXT NOT NULL,
+    ticket_id TEXT NOT NULL,
+    PRIMARY KEY (player_id, ticket_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ticket_members_by_ticket ON ticket_members (ticket_id);
+CREATE TABLE IF NOT EXISTS party_holds (
+    player_id TEXT PRIMARY KEY,
+    party_id TEXT NOT NULL,
+    at REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ticket_requests (
     player_id TEXT NOT NULL,
     request_id TEXT NOT NULL,
@@ -116,14 +127,18 @@ class SqliteTickets:
                 return first
             if self._get(ticket.ticket_id) is not None:
                 raise TicketExists(ticket.ticket_id)
-            if self._active(ticket.player_id) >= limit:
-                raise TooManyTickets(limit)
+            over_bound(ticket, {p: self._active(p) for p in ticket.players}, limit)
             old = "SELECT ticket_id FROM tickets WHERE ended_at > 0 AND ended_at < ?"
             before = (ticket.created_at - ENDED_KEPT,)
             db.execute(f"DELETE FROM ticket_streams WHERE ticket_id IN ({old})", before)
             db.execute(f"DELETE FROM ticket_requests WHERE ticket_id IN ({old})", before)
+            db.execute(f"DELETE FROM ticket_members WHERE ticket_id IN ({old})", before)
             db.execute("DELETE FROM tickets WHERE ended_at > 0 AND ended_at < ?", before)
             self._write(ticket)
+            db.executemany(
+                "INSERT OR IGNORE INTO ticket_members VALUES (?, ?)",
+                [(m[0], ticket.ticket_id) for m in ticket.members],
+            )
             if ticket.request_id:
                 db.execute(
                     "INSERT OR REPLACE INTO ticket_requests VALUES (?, ?, ?)",
@@ -325,11 +340,40 @@ class SqliteTickets:
         return self._changes.follow(queue)
 
     def _active(self, player_id: str) -> int:
+        """The player's active tickets: their own, and their parties' (a
+        member's rows in ``ticket_members``)."""
         (n,) = self._db.execute(
-            "SELECT COUNT(*) FROM tickets WHERE player_id = ? AND state IN (?, ?)",
-            (player_id, *ACTIVE),
+            "SELECT COUNT(*) FROM tickets WHERE state IN (?, ?) AND (player_id = ? OR "
+            "ticket_id IN (SELECT ticket_id FROM ticket_members WHERE player_id = ?))",
+            (*ACTIVE, player_id, player_id),
         ).fetchone()
         return int(n)
+
+    async def hold_party(
+        self, player_id: str, party_id: str, now: float, replacing: str = ""
+    ) -> tuple[str, float]:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "INSERT INTO party_holds VALUES (?, ?, ?) ON CONFLICT (player_id) DO UPDATE "
+                "SET party_id = excluded.party_id, at = excluded.at "
+                "WHERE party_holds.party_id IN (?, ?)",
+                (player_id, party_id, now, party_id, replacing),
+            )
+            row = db.execute(
+                "SELECT party_id, at FROM party_holds WHERE player_id = ?", (player_id,)
+            ).fetchone()
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return str(row[0]), float(row[1])
+
+    async def release_party(self, player_id: str, party_id: str) -> None:
+        self._db.execute(
+            "DELETE FROM party_holds WHERE player_id = ? AND party_id = ?", (player_id, party_id)
+        )
 
     async def active(self, player_id: str) -> int:
         return self._active(player_id)
