@@ -53,14 +53,32 @@ class ApiError(RaminoError):
 
 
 def make_status(
-    code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str] | None = None
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+    metadata: dict[str, str] | None = None,
+    retry_after: float | None = None,
 ) -> grpc.Status:
+    """The status of an error: its ErrorInfo first (``reason``, the
+    domain, ``metadata``), then, with ``retry_after`` (seconds), a
+    ``google.rpc.RetryInfo`` saying when to try again (also in the
+    ErrorInfo's metadata, as ``retry_after_ms``, for a client that reads
+    only that)."""
     if len(message) > MAX_MESSAGE:
         message = message[: MAX_MESSAGE - 3] + "..."
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata or {})
+    metadata = dict(metadata or {})
+    if retry_after is not None:
+        metadata["retry_after_ms"] = str(round(retry_after * 1000))
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata)
     detail = any_pb2.Any()
     detail.Pack(info)
-    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    details = [detail]
+    if retry_after is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(round(retry_after * 1e9))
+        details.append(any_pb2.Any())
+        details[-1].Pack(retry)
+    status = status_pb2.Status(code=code.value[0], message=message, details=details)
     result: grpc.Status = rpc_status.to_status(status)
     return result
 
@@ -97,7 +115,11 @@ def status_for(exc: BaseException) -> grpc.Status | None:
             # The store's too (NotReplicated, StoreUnavailable): not
             # acknowledged, so the client retries with its request id and
             # gets the first answer if the write did land.
-            return make_status(grpc.StatusCode.UNAVAILABLE, exc.reason, str(exc))
+            # ShardUnavailable says when to try again.
+            retry_after = getattr(exc, "retry_after", None)
+            return make_status(
+                grpc.StatusCode.UNAVAILABLE, exc.reason, str(exc), retry_after=retry_after
+            )
         case StoreError():
             return None
         case IllegalMove():

@@ -40,6 +40,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "ShardUnavailable",
     "VersionConflict",
     "DuplicateRequest",
     "GameExists",
@@ -92,6 +93,23 @@ class StoreUnavailable(StoreError, Interrupted):
             "the game store is out of reach for now; retry the request with its request id",
             reasons.STORE_UNAVAILABLE,
         )
+
+
+class ShardUnavailable(StoreUnavailable):
+    """The node that serves the game's keys is out of reach and its shard
+    has no replica to take its place: only that node's return serves the
+    game again, so the call is not held while it is awaited. ``retry_after``:
+    the seconds a client should wait before it tries again (sent as
+    ``google.rpc.RetryInfo`` and ErrorInfo's ``retry_after_ms``)."""
+
+    def __init__(self, retry_after: float) -> None:
+        RaminoError.__init__(
+            self,
+            "the store's node that holds this game is down and has no replica to take its "
+            "place; retry the request with its request id later",
+            reasons.SHARD_UNAVAILABLE,
+        )
+        self.retry_after = retry_after
 
 
 REQUESTS_KEPT = 256

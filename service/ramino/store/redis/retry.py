@@ -21,7 +21,7 @@ from typing import Any, TypeVar, cast
 from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.connection import AbstractConnection, Connection
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -34,7 +34,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ramino.store.base import StoreUnavailable
+from ramino.store.base import ShardUnavailable, StoreUnavailable
 
 T = TypeVar("T")
 C = TypeVar("C", bound=AbstractConnection)
@@ -56,6 +56,21 @@ store's clients raise them as :class:`~ramino.store.StoreUnavailable`
 (UNAVAILABLE, which clients retry), the redis-py error as its cause."""
 RECONNECT_BUDGET = 30.0
 """Seconds a store call keeps reconnecting (a Redis restart, a failover)."""
+UNSERVED_BUDGET = 0.5
+"""Seconds a Cluster call keeps trying a slot whose node is out of reach
+when the slot map names no replica of it: no failover is coming, only that
+node's return, so the call is answered :class:`~ramino.store.ShardUnavailable`
+rather than held for ``RECONNECT_BUDGET`` (a connection that merely dropped
+is reconnected within it)."""
+UNSERVED_RETRY_AFTER = 1.0
+"""The retry hint of :class:`~ramino.store.ShardUnavailable`, in seconds."""
+CONNECT_TIMEOUT = 2.0
+"""Seconds a Cluster client waits for a node's connection (and its TLS
+handshake): a host that is gone answers no connect at all, and without a
+bound each attempt waited for the system's (minutes)."""
+UNSERVED = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError, ClusterDownError)
+"""What a slot with no live node answers: its node refuses or times out,
+or the cluster declares itself down (a slot uncovered)."""
 
 
 def torn_down(error: BaseException) -> bool:
@@ -131,14 +146,20 @@ def cancelled() -> bool:
 
 
 async def patiently(
-    call: Callable[[], Awaitable[T]], between: Callable[[], Awaitable[None]] | None = None
+    call: Callable[[], Awaitable[T]],
+    between: Callable[[], Awaitable[None]] | None = None,
+    unserved: Callable[[], Awaitable[bool]] | None = None,
 ) -> T:
     """``call``'s answer, called again with a growing pause (and ``between``
     in it) while Redis is out of reach or its Cluster is changing hands;
     :class:`~ramino.store.StoreUnavailable` once ``RECONNECT_BUDGET`` is
-    spent."""
+    spent. ``unserved``: whether the call's slot has no replica to take
+    its node's place (see :meth:`StoreCluster.alone`); once
+    ``UNSERVED_BUDGET`` is spent on such a slot out of reach, the call is
+    :class:`~ramino.store.ShardUnavailable`, with a retry hint."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + RECONNECT_BUDGET
+    start = loop.time()
+    deadline = start + RECONNECT_BUDGET
     delay = 0.05
     while True:
         try:
@@ -148,6 +169,13 @@ async def patiently(
                 raise asyncio.CancelledError from failed
             if loop.time() >= deadline:
                 raise StoreUnavailable() from failed
+            if (
+                unserved is not None
+                and isinstance(failed, UNSERVED)
+                and loop.time() - start + delay >= UNSERVED_BUDGET
+                and await unserved()
+            ):
+                raise ShardUnavailable(UNSERVED_RETRY_AFTER) from failed
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
             if between is not None:
@@ -176,7 +204,32 @@ class StoreCluster(RedisCluster):
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         run = super().execute_command
-        return await patiently(lambda: run(*args, **kwargs), between=self._reload)
+        unserved = None
+        if "target_nodes" not in kwargs:
+
+            async def unserved() -> bool:
+                return self.alone(await self._slot_of(args))
+
+        return await patiently(
+            lambda: run(*args, **kwargs), between=self._reload, unserved=unserved
+        )
+
+    async def _slot_of(self, args: tuple[Any, ...]) -> int | None:
+        """The slot of a keyed command (None when it has none, or it cannot
+        be told without a node)."""
+        try:
+            return int(await self._determine_slot(*args))
+        except Exception:
+            return None
+
+    def alone(self, slot: int | None) -> bool:
+        """Whether the slot map names the primary of ``slot`` and no replica
+        of it (Redis leaves a failed replica out of CLUSTER SLOTS): when that
+        primary is out of reach, nothing but its return serves the slot."""
+        if slot is None:
+            return False
+        nodes = self.nodes_manager.slots_cache.get(slot)
+        return nodes is not None and len(nodes) == 1
 
     async def _reload(self) -> None:
         """Reloads the slot map, and points the client's key lookup at a live
@@ -218,3 +271,11 @@ class StoreRedis(NodeRedis):
 def client_retry() -> Retry:
     # About half a minute of reconnecting: long enough for a Redis restart.
     return Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=40)
+
+
+def cluster_retry() -> Retry:
+    """The Cluster client's own attempts at a command, one after the other
+    with the slot map reloaded between them (redis-py pauses not): a few,
+    as redis-py's default; :func:`patiently` waits out a failover, with
+    pauses. Forty of them took 2 to 5 s against a node that was down."""
+    return Retry(NoBackoff(), retries=3)

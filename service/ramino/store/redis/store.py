@@ -15,6 +15,7 @@ import structlog
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -39,6 +40,7 @@ from ramino.store.base import (
 )
 from ramino.store.redis.keys import INDEXES, PARTS, Layout
 from ramino.store.redis.retry import (
+    CONNECT_TIMEOUT,
     RETRYABLE,
     TOPOLOGY,
     NodeRedis,
@@ -46,6 +48,7 @@ from ramino.store.redis.retry import (
     StoreRedis,
     cancelled,
     client_retry,
+    cluster_retry,
     patiently,
 )
 from ramino.store.redis.scripts import APPEND, CREATE, LEASE, RELEASE, REQUEST, Script, evalsha
@@ -92,6 +95,8 @@ class RedisStore:
             if "{" in prefix or "}" in prefix:
                 raise ValueError(f"a cluster store's prefix has no braces: {prefix[:40]!r}")
             del options["retry_on_error"]
+            options["retry"] = cluster_retry()
+            options["socket_connect_timeout"] = CONNECT_TIMEOUT
             options["username"] = parsed.username
             options["password"] = parsed.password
             if parsed.tls is not None:
@@ -163,7 +168,13 @@ class RedisStore:
                     await self._replicated(conn)
                 return result
 
-        return await patiently(attempt, between=self._refresh)
+        unserved = None
+        if self._cluster:
+
+            async def unserved() -> bool:
+                return bool(self._redis.alone(key_slot(keys[0].encode())))
+
+        return await patiently(attempt, between=self._refresh, unserved=unserved)
 
     async def _replicated(self, conn: Any) -> None:
         loop = asyncio.get_running_loop()
@@ -193,6 +204,7 @@ class RedisStore:
                 password=self._credentials[1],
                 max_connections=256,
                 socket_keepalive=True,
+                socket_connect_timeout=CONNECT_TIMEOUT,
                 retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=2),
                 **({} if self._tls is None else self._tls.ssl_options()),
                 ssl=self._tls is not None,
