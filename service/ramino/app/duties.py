@@ -1,6 +1,7 @@
 """Server-side duties of a game: bots take their turns, a seat whose turn
 timer runs out has its turn played by the greedy bot, and a game where no
-person acted for the abandon time is ended as abandoned.
+person acted for the abandon time is ended as abandoned (a rated game in
+play is not: the seats that stopped playing forfeit it, and it ends rated).
 
 One task per game in this replica, woken by every move it sees (``kick``).
 Before acting, a replica takes the game's lease in the store (renewed at each
@@ -58,6 +59,8 @@ class DutyHost(Protocol):
     def abandon_at(self, game: HostedGame) -> float | None: ...
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame: ...
+
+    async def forfeit(self, game_id: str, version: int) -> tuple[int, ...]: ...
 
     async def act_for(
         self,
@@ -198,6 +201,12 @@ class Duties:
             return False
         abandon_at = self._app.abandon_at(game)
         if abandon_at is not None and abandon_at <= self._clock():
+            if game.header.rated and game.engine is not None:
+                # A rated game in play ends rated: the seats that stopped
+                # playing forfeit (at the version decided on: a move
+                # meanwhile keeps the game going), and those left play on.
+                await self._app.forfeit(game_id, game.version)
+                return True
             # No person acted for the abandon time: end it, at the version
             # decided on (a move meanwhile keeps the game going).
             with contextlib.suppress(VersionConflict):

@@ -15,8 +15,9 @@ turn timers, and when each entry landed. Entries are JSON objects with a
 - ``timed_out`` / ``reclaimed``: a seat's turn timer ran out and a bot played
   its turn / its owner acted again;
 - ``ended``: the game ended before its match did, with a ``reason``
-  (:data:`END_REASONS`): no person acted in it for the server's abandon time,
-  or its creator cancelled it. Nothing can follow it.
+  (:data:`END_REASONS`): no person acted in it for the server's abandon time
+  (a rated game in play is not ended so: its absent seats forfeit, see
+  ``ramino.app.moves``), or its creator cancelled it. Nothing can follow it.
 
 Every entry carries ``at``, the server's clock when it was appended (used
 only for turn timers, never by the rules).
@@ -404,8 +405,15 @@ class HostedGame:
         kind = data["kind"]
         at = data["at"]
         if kind == "engine":
-            seat = data["event"].get("seat")
-            if isinstance(seat, int) and self.is_person(seat):
+            event = data["event"]
+            seat = event.get("seat")
+            # A resignation restarts the abandon time of the seats still in,
+            # whoever played it: a seat's own, or the server's for a seat that
+            # forfeits a rated game (``ramino.app.moves``), timed out or not.
+            if isinstance(seat, int) and (
+                self.is_person(seat)
+                or (event.get("type") == "Resigned" and self.header.seats[seat].bot is None)
+            ):
                 self.person_at = at
         elif kind == "joined":
             self.players[data["seat"]] = data["player_name"]

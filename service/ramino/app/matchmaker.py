@@ -173,6 +173,14 @@ class MatchmakerConfig:
             knobs["bots_after"] = None
         return replace(self, queues={}, **knobs)
 
+    def rated_turn_timers(self) -> set[int]:
+        """The turn timers of the rated queues' games: the default, and each
+        rated queue's of its own (``docs/matchmaking.md``)."""
+        variants = {name.partition("/")[0] for name in self.queues}
+        return {self.turn_timer_seconds} | {
+            self.for_queue(v, True).turn_timer_seconds for v in variants
+        }
+
     def __post_init__(self) -> None:
         if self.bot not in BOT_KINDS:
             raise ValueError(f"unknown bot {self.bot!r}: one of {', '.join(sorted(BOT_KINDS))}")

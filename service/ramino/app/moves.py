@@ -44,7 +44,7 @@ from ramino.app.outcomes import (
 from ramino.app.table import GameTable, ended_error, first_answer
 from ramino.bots import make_bot
 from ramino.bots.search import hint_budget
-from ramino.engine import Command, Event, Game, see_event
+from ramino.engine import Command, Event, Game, Resign, see_event
 from ramino.engine.access import check_seat
 from ramino.errors import GameStateError, RaminoError
 from ramino.pool import WorkPool
@@ -443,6 +443,54 @@ class Moves:
         self._t.written(game_id, applied.before, applied.logged, applied.turns)
         return True
 
+    async def forfeit(self, game_id: str, version: int) -> tuple[int, ...]:
+        """The abandonment of a rated game in play, decided at ``version``:
+        the seats that stopped playing (:func:`stopped_playing`) resign, the
+        server playing each resignation as the seat's, in one append at
+        ``version``; the match ends when fewer than two seats are left in,
+        and is rated as any (the forfeiting seats lose), else the others
+        play on. The seats that forfeited, or none when the game moved on
+        meanwhile (a move, another replica's forfeit: the append at
+        ``version`` fails, so a forfeit is written once)."""
+        async with self._t.lock(game_id):
+            game = await self._t.load_locked(game_id)
+            if game.version != version or game.status != "playing" or not game.header.rated:
+                return ()
+            assert game.engine is not None
+            seats = stopped_playing(game)
+            state = game.engine.state
+            still_in = [i for i, s in enumerate(state.seats) if not s.resigned and i not in seats]
+            if all(game.header.seats[i].bot is not None for i in still_in):
+                # No person would be left: the bots' match would go on for
+                # no one. They resign too (bots have no rating), which ends it.
+                seats = (*seats, *still_in)
+            parts = []
+            for seat in seats:
+                if game.engine.finished:
+                    break
+                parts.append(await self._apply(game, seat, Resign(), []))
+            if not parts:
+                return ()
+            applied = Applied(
+                parts[0].before,
+                [e for p in parts for e in p.entries],
+                tuple(e for p in parts for e in p.events),
+                tuple(e for p in parts for e in p.logged),
+                tuple(t for p in parts for t in p.turns),
+            )
+            # As the log's fold decides it (``HostedGame.note``): a
+            # resignation restarts the abandon time of the seats still in.
+            game.person_at = game.last_at
+            try:
+                await self._append(game, applied.before, applied.entries, None)
+            except VersionConflict:
+                return ()
+            await self._applied(game, Resign(), applied)
+        self._t.written(game_id, applied.before, applied.logged, applied.turns)
+        forfeited = seats[: len(parts)]
+        log.info("rated game forfeited", game=game_id, seats=list(forfeited))
+        return forfeited
+
     async def end(
         self, game_id: str, reason: str, version: int | None = None, rated_dealt: bool = True
     ) -> HostedGame:
@@ -496,6 +544,26 @@ class Moves:
         if game.ended != "cancelled":
             raise ended_error(game)
         return game
+
+
+def stopped_playing(game: HostedGame) -> tuple[int, ...]:
+    """Who stopped playing a game in play that no person acted in for its
+    abandon time, as the log decides it (the same on every replica, and
+    after a restart): the seat whose turn it is, every seat was waiting for
+    it; and every seat whose turn timer ran out and that never came back
+    (``timed_out``). The others were waiting for their turn and play on. A
+    person's seat still in only (bots and resigned seats never forfeit);
+    when none of them is to blame (no person to move, none timed out),
+    every person still in stopped alike. The seat to move first."""
+    engine = game.engine
+    assert engine is not None
+    seats = engine.state.seats
+    people = [i for i, s in enumerate(game.header.seats) if s.bot is None and not seats[i].resigned]
+    turn = engine.turn
+    away = [i for i in people if i == turn] + [
+        i for i in people if i in game.timed_out and i != turn
+    ]
+    return tuple(away or people)
 
 
 def move_facts(seat: int, before: int, version: int, events: int) -> bytes:

@@ -16,7 +16,10 @@ The rules (``docs/ratings.md``):
   variant scores penalties, higher first otherwise), equal totals tied.
 - A game that ends before its match does (``ended``: abandoned, because no
   person acted in it for the server's abandon time, or cancelled by its
-  creator) changes no rating and is in no one's history.
+  creator) changes no rating and is in no one's history. A rated game in
+  play is never abandoned: the seats that stopped playing forfeit it
+  (``ramino.app.moves`` ``forfeit``, resignations the server plays), so it
+  ends rated.
 - Each finished game is recorded once by its game id (the store's
   :meth:`~ramino.store.ratings.RatingStore.record`), whichever replica and
   however many times it is reported.

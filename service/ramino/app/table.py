@@ -113,7 +113,26 @@ class Limits:
     """Whether a game may have bots in every seat (tests, demos)."""
     abandon_after: float = 0.0
     """Seconds after which a game where no person acted is ended as
-    abandoned; 0 for never."""
+    abandoned (a rated game in play: forfeited by the seats that stopped
+    playing, no sooner than :func:`rated_abandon_after`); 0 for never."""
+
+
+RATED_ABANDON_TIMERS = 2
+"""A rated game in play is abandoned no sooner than this many of its turn
+timers after a person last acted in it: the turn timer acts first for a
+seat that walked away (the greedy bot draws for it, and it is marked timed
+out, as in any game with a timer), and the seat may come back until the
+abandonment makes it forfeit (``docs/ratings.md``)."""
+
+
+def rated_abandon_after(abandon_after: float, turn_timer_seconds: int) -> float:
+    """The abandon time of a rated game in play, with the server's
+    ``abandon_after`` (0: never) and the game's turn timer: never shorter
+    than :data:`RATED_ABANDON_TIMERS` timers, so that the timer acts before
+    the abandonment whatever the server's setting."""
+    if abandon_after <= 0:
+        return abandon_after
+    return max(abandon_after, float(RATED_ABANDON_TIMERS * turn_timer_seconds))
 
 
 def game_id_for(request: RequestRecord) -> str:
@@ -303,10 +322,14 @@ class GameTable:
         return min(turn, abandon)
 
     def abandon_at(self, game: HostedGame) -> float | None:
-        """When ``game`` is ended as abandoned unless a person acts in it."""
+        """When ``game`` is ended as abandoned unless a person acts in it (a
+        rated game in play: when the seats that stopped playing forfeit,
+        :func:`rated_abandon_after`)."""
         after = self.limits.abandon_after
         if after <= 0 or game.status == "finished":
             return None
+        if game.header.rated and game.engine is not None:
+            after = rated_abandon_after(after, game.header.turn_timer_seconds)
         return game.person_at + after
 
     @staticmethod
