@@ -18,6 +18,7 @@ from ramino.api.auth import (
     configured_secret,
     load_secret,
     refuse_shared_secret,
+    server_secret,
 )
 from ramino.api.connections import Keepalive
 from ramino.api.game_servicer import GameServicer
@@ -27,6 +28,7 @@ from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
 from ramino.app.matchmaker import GRACE, MatchmakerConfig
+from ramino.app.table import RATED_ABANDON_TIMERS, rated_abandon_after
 from ramino.bots.search import set_level_times
 from ramino.engine.deck import SEED_LIMIT
 from ramino.errors import excerpt
@@ -303,6 +305,31 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         "open another connection past 50 of their own",
     ),
     (
+        "--max-streams",
+        int,
+        None,
+        "streams open at once in this server (WatchGame, PlayGame sessions, quick-play "
+        "ticket streams alike); more are RESOURCE_EXHAUSTED (SERVER_STREAMS_FULL) "
+        "(default: half the memory the server may use, its cgroup's limit or else the "
+        "machine's, at 48 KiB a stream, split among --workers)",
+    ),
+    (
+        "--max-streams-per-address",
+        int,
+        None,
+        "streams open at once from one client address; more are RESOURCE_EXHAUSTED "
+        "(TOO_MANY_CLIENT_STREAMS) (default: an eighth of --max-streams); 0 for no limit",
+    ),
+    (
+        "--max-streams-per-prefix",
+        int,
+        None,
+        "streams open at once from one network (--connection-prefix-ipv4, "
+        "--connection-prefix-ipv6); more are RESOURCE_EXHAUSTED (TOO_MANY_CLIENT_STREAMS) "
+        "(default: a quarter of --max-streams, at least --max-streams-per-address); 0 for "
+        "no limit",
+    ),
+    (
         "--watch-queue",
         int,
         1024,
@@ -343,7 +370,9 @@ FLAGS: tuple[tuple[str, type | Callable[[str], object], object, str], ...] = (
         float,
         3600.0,
         "seconds after which a game where no person acted (joined or played a "
-        "move of their own) is ended as abandoned; 0 for never",
+        "move of their own) is ended as abandoned (a rated game in play is not: "
+        "its seats that stopped playing forfeit, no sooner than two of its turn "
+        "timers); 0 for never",
     ),
     (
         "--player-token-secret-file",
@@ -548,6 +577,27 @@ def server_tls(args: argparse.Namespace) -> ServerTls | None:
     return tls
 
 
+def rated_abandon_note(abandon_after: float, quick: MatchmakerConfig | None) -> str | None:
+    """What the startup log says when ``--abandon-after`` would abandon a
+    rated game in play before its turn timer acts (``quick``: the quick-play
+    configuration of a server that knows players, hence rates games; None
+    for one that rates nothing): how the server resolves it. None when
+    there is nothing to say."""
+    if quick is None or abandon_after <= 0:
+        return None
+    timer = max(quick.rated_turn_timers())
+    waits = rated_abandon_after(abandon_after, timer)
+    if waits <= abandon_after:
+        return None
+    return (
+        f"--abandon-after {abandon_after:g} s is shorter than {RATED_ABANDON_TIMERS} turn "
+        f"timers of a rated game ({timer} s in the rated queues): a rated game in play is "
+        f"abandoned no sooner than {RATED_ABANDON_TIMERS} of its turn timers after a person "
+        f"last acted ({waits:g} s in the rated queues), so the timer acts first, and its "
+        "abandonment is a forfeit of the seats that stopped playing, rated (docs/ratings.md)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     refused = workers_refused(args.store, args.workers)
     if refused is not None:
@@ -598,6 +648,10 @@ def run_server(
         connection_prefixes=(args.connection_prefix_ipv4, args.connection_prefix_ipv6),
         max_connection_idle=args.max_connection_idle or None,
         keepalive=Keepalive(time=args.keepalive_time, timeout=args.keepalive_timeout),
+        max_streams=args.max_streams,
+        max_streams_per_address=args.max_streams_per_address,
+        max_streams_per_prefix=args.max_streams_per_prefix,
+        processes=args.workers,
     )
 
     if args.test_seed is not None:
@@ -639,6 +693,10 @@ def run_server(
                 invitation_ttl=args.quick_invitation_ttl,
                 queues=args.quick_queues or {},
             )
+        note = rated_abandon_note(args.abandon_after, quick)
+        if note is not None:
+            structlog.get_logger("ramino.serve").warning(note, abandon_after=args.abandon_after)
+        token_secret = load_secret()
         app = GameApp(
             open_store(config.store),
             bot_delay=args.bot_delay,
@@ -646,13 +704,15 @@ def run_server(
             pool=pool,
             test_seed=args.test_seed,
             matchmaker=quick,
+            secret=server_secret(token_secret),
         )
         await app.start(args.finished_retention, args.archive)
         servicer = GameServicer(
             app,
-            TokenIssuer(load_secret()),
+            TokenIssuer(token_secret),
             players,
             max_streams_per_connection=args.max_streams_per_connection,
+            connection_prefixes=(args.connection_prefix_ipv4, args.connection_prefix_ipv6),
         )
         matches = None
         if players is not None and app.quick is not None:

@@ -44,6 +44,8 @@ SERVE_SETTINGS = {
     "RAMINO_FINISHED_RETENTION": "finished_retention",
     "RAMINO_ARCHIVE": "archive",
     "RAMINO_LOG_LEVEL": "log_level",
+    "RAMINO_MAX_STREAMS_PER_ADDRESS": "max_streams_per_address",
+    "RAMINO_MAX_STREAMS_PER_PREFIX": "max_streams_per_prefix",
 }
 # Read only through $(VAR) references in other variables.
 REFERENCED_ONLY = {"RAMINO_REDIS_ADDRESS"}

@@ -8,6 +8,7 @@ once per viewer class, and no watcher sees another seat's cards."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import uuid
 from collections import Counter
@@ -20,6 +21,7 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf.json_format import MessageToDict
+from prometheus_client import REGISTRY
 from ramino.api.auth import TokenIssuer
 from ramino.api.events import watch_event
 from ramino.api.game_servicer import GameServicer
@@ -749,3 +751,50 @@ async def test_watchers_on_one_replica_get_every_entry_and_the_end_made_on_anoth
         clock.now += 601
         last = (await rest(idle_stream))[-1]
         assert last.event.game_ended.reason == "abandoned"
+
+
+async def test_a_burst_of_stream_opens_is_answered_by_the_handlers_each_with_its_reason(
+    logs: io.StringIO,
+) -> None:
+    """Issue 46, defect 7: a burst of stream opens was partly refused before
+    any handler, with a bare CANCELLED (no ErrorInfo, no log line, no
+    metric): gRPC's own queue of calls not yet taken by the server (1,000,
+    then dropping at random up to 3,000). Every open of the burst reaches
+    a handler: served, or refused with its reason, logged and counted."""
+    burst = 2500
+    async with serving(per_connection=50) as s:
+        name = (await two_people(s.h.stub))[0]
+        refused_before = (
+            REGISTRY.get_sample_value(
+                "ramino_rpcs_total", {"method": "WatchGame", "code": "RESOURCE_EXHAUSTED"}
+            )
+            or 0.0
+        )
+        calls = [watch(s.h.stub, name) for _ in range(burst)]
+
+        async def first(call: Any) -> tuple[object, ...]:
+            try:
+                await call.read()
+                return ("served",)
+            except grpc.aio.AioRpcError as err:
+                details = dict(err.trailing_metadata() or ()).get("grpc-status-details-bin")
+                return (err.code(), reason_of(err) if details else err.details())
+
+        answers = Counter(await asyncio.gather(*(first(c) for c in calls)))
+        for call in calls:
+            call.cancel()
+        refused = (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS")
+        assert answers == {("served",): 50, refused: burst - 50}, answers
+        counted = REGISTRY.get_sample_value(
+            "ramino_rpcs_total", {"method": "WatchGame", "code": "RESOURCE_EXHAUSTED"}
+        )
+        assert counted == refused_before + burst - 50
+    lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
+    refusals = [
+        line
+        for line in lines
+        if line.get("event") == "rpc"
+        and line["rpc"] == "WatchGame"
+        and line.get("reason") == "TOO_MANY_STREAMS"
+    ]
+    assert len(refusals) == burst - 50

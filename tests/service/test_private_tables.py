@@ -7,14 +7,18 @@ gRPC on a real server (and a real redis-server where replicas share one)."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
 from ramino import reasons
-from ramino.store import Store, open_store
+from ramino.api.auth import server_secret
+from ramino.app import GameApp
+from ramino.store import RequestRecord, Store, open_store
 from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, match_pb2
 
@@ -226,7 +230,164 @@ async def test_a_private_table_takes_no_spectators(tables: Quick) -> None:
             game_pb2.GetGameRequest(name=created.game.name), metadata=player("eve")
         )
     )
-    assert reason_of(err) == reasons.SPECTATING_DISABLED
+    # Not SPECTATING_DISABLED, which would tell the table exists.
+    assert reason_of(err) == reasons.GAME_NOT_FOUND
+
+
+MISSING = "0123456789abcdef"
+"""A game id no store has, of a real id's length."""
+
+
+def answer(err: grpc.aio.AioRpcError, game_id: str = "") -> tuple[object, ...]:
+    """A refusal as the client has it, byte for byte: its code, message and
+    the google.rpc.Status it carries (ErrorInfo and all), ``game_id`` written
+    as :data:`MISSING` (of the same length) so that two ids compare."""
+    details = dict(err.trailing_metadata() or ()).get("grpc-status-details-bin", b"")
+    assert isinstance(details, bytes) and details
+    if game_id:
+        assert len(game_id) == len(MISSING)
+        return (
+            err.code(),
+            (err.details() or "").replace(game_id, MISSING),
+            details.replace(game_id.encode(), MISSING.encode()),
+        )
+    return err.code(), err.details(), details
+
+
+async def stranger_answers(q: Quick, game_id: str, secret: str) -> dict[str, tuple[object, ...]]:
+    """What a stranger (a player with no seat in the game, no code) is told
+    by every call that names ``game_id``."""
+    name = f"games/{game_id}"
+    eve = player("eve")
+
+    async def first_of_watch() -> None:
+        async for _ in q.games.WatchGame(game_pb2.WatchGameRequest(name=name), metadata=eve):
+            return
+
+    calls = {
+        "GetGame": lambda: q.games.GetGame(game_pb2.GetGameRequest(name=name), metadata=eve),
+        "WatchGame": first_of_watch,
+        "JoinGame": lambda: q.games.JoinGame(
+            game_pb2.JoinGameRequest(name=name, player_name="Eve"), metadata=eve
+        ),
+        # The creator's own request id: its record must not be found.
+        "JoinGame with the creator's request id": lambda: q.games.JoinGame(
+            game_pb2.JoinGameRequest(name=name, player_name="Eve", request_id="table-1"),
+            metadata=eve,
+        ),
+        "JoinGame with a guessed code": lambda: q.games.JoinGame(
+            game_pb2.JoinGameRequest(invite_code=f"{game_id}.{secret}", player_name="Eve"),
+            metadata=eve,
+        ),
+        "GetLegalMoves": lambda: q.games.GetLegalMoves(
+            game_pb2.GetLegalMovesRequest(name=name), metadata=eve
+        ),
+        "DrawFromStock": lambda: q.games.DrawFromStock(
+            game_pb2.DrawFromStockRequest(name=name), metadata=eve
+        ),
+        "CancelGame": lambda: q.games.CancelGame(
+            game_pb2.CancelGameRequest(name=name), metadata=eve
+        ),
+        "GetGameRecord": lambda: q.match.GetGameRecord(
+            match_pb2.GetGameRecordRequest(name=name), metadata=eve
+        ),
+    }
+    return {what: answer(await refusal(call()), game_id) for what, call in calls.items()}
+
+
+async def test_every_call_answers_a_stranger_for_a_private_table_as_for_no_game(
+    tables: Quick,
+) -> None:
+    """Issue 46, defect 2: GetGame and WatchGame told a stranger
+    PERMISSION_DENIED SPECTATING_DISABLED for a private table, NOT_FOUND for
+    no table; a JoinGame with the creator's request id, REQUEST_ID_REUSED."""
+    created = await tables.games.CreateGame(
+        two_seats(visibility=PRIVATE, request_id="table-1"), metadata=player("ann")
+    )
+    game_id = created.game.name.removeprefix("games/")
+    guessed = "A" * len(created.invite_code.partition(".")[2])
+    private = await stranger_answers(tables, game_id, guessed)
+    missing = await stranger_answers(tables, MISSING, guessed)
+    assert private == missing
+    assert private["GetGame"][0] == grpc.StatusCode.NOT_FOUND
+    # Its seats see it, as before.
+    ann = await tables.games.JoinGame(
+        game_pb2.JoinGameRequest(invite_code=created.invite_code, player_name="Ann"),
+        metadata=player("ann"),
+    )
+    seen = await tables.games.GetGame(
+        game_pb2.GetGameRequest(name=created.game.name),
+        metadata=auth(ann.seat_token) + player("ann"),
+    )
+    assert seen.view.seats[0].player_name == "Ann"
+    # And once it is dealt and finished, as to a stranger still.
+    bob = await tables.games.JoinGame(
+        game_pb2.JoinGameRequest(invite_code=created.invite_code, player_name="Bob"),
+        metadata=player("bob"),
+    )
+    await tables.games.Resign(
+        game_pb2.ResignRequest(name=created.game.name),
+        metadata=auth(bob.seat_token) + player("bob"),
+    )
+    assert await stranger_answers(tables, game_id, guessed) == missing
+
+
+async def test_a_tables_id_cannot_be_computed_from_its_request_id(
+    tables: Quick, tmp_path: Path
+) -> None:
+    """The id of a table made with a request id its creator chose was
+    sha256("create:{len}:{scope}:{id}")[:16]: anyone could compute it. It is
+    keyed by the server's secret: the same for a retry, another under
+    another secret."""
+    request = two_seats(visibility=PRIVATE, request_id="table-1")
+    first = await tables.games.CreateGame(request, metadata=player("alice"))
+    game_id = first.game.name.removeprefix("games/")
+    known = hashlib.sha256(b"create:12:player:alice:table-1").hexdigest()[:16]
+    assert game_id != known and len(game_id) == 16
+    again = await tables.games.CreateGame(request, metadata=player("alice"))
+    assert (again.game.name, again.invite_code) == (first.game.name, first.invite_code)
+    record = RequestRecord("table-1", "player:alice", "CreateGame", "f")
+    one = GameApp(open_store("memory"), run_duties=False, secret=b"1" * 32)
+    two = GameApp(open_store("memory"), run_duties=False, secret=b"2" * 32)
+    assert one.lobby.table_id(record) == one.lobby.table_id(record)
+    assert one.lobby.table_id(record) != two.lobby.table_id(record)
+    # `ramino serve` keys them with a secret derived from the seat tokens'.
+    assert server_secret(b"t" * 32) == server_secret(b"t" * 32) != server_secret(b"u" * 32)
+    assert server_secret(b"t" * 32) != b"t" * 32
+
+
+async def test_a_wrong_secret_is_refused_before_any_lookup(tables: Quick) -> None:
+    """Issue 46, defect 2: on Redis a wrong secret was answered 0.26 ms
+    faster than a wrong id (the game was found, or looked for twice). A
+    code's secret is checked against the server's secret first: neither a
+    wrong secret nor a wrong id reaches the store, and a right code does."""
+    created = await tables.games.CreateGame(two_seats(visibility=PRIVATE), metadata=player("ann"))
+    game_id, _, secret = created.invite_code.partition(".")
+    store = tables.app.store
+    looked: list[str] = []
+    for method in ("read", "load_snapshot", "request", "version"):
+        real = getattr(store, method)
+
+        def counted(*args: object, _real: Any = real, _name: str = method, **kw: object) -> Any:
+            looked.append(_name)
+            return _real(*args, **kw)
+
+        setattr(store, method, counted)
+    tables.app.table.forget(game_id)  # the cache would hide a lookup
+    for code in (f"{game_id}.{'A' * len(secret)}", f"{MISSING}.{secret}"):
+        err = await refusal(
+            tables.games.JoinGame(
+                game_pb2.JoinGameRequest(invite_code=code, player_name="Eve"),
+                metadata=player("eve"),
+            )
+        )
+        assert reason_of(err) == reasons.INVITE_NOT_VALID
+    assert looked == []
+    await tables.games.JoinGame(
+        game_pb2.JoinGameRequest(invite_code=created.invite_code, player_name="Ann"),
+        metadata=player("ann"),
+    )
+    assert looked
 
 
 async def test_a_finished_private_games_record_is_given_to_its_players_only(

@@ -207,6 +207,27 @@ async def test_a_named_resend_never_sent_is_waited_for_only_until_the_client_sen
         assert await asyncio.wait_for(again.read(), 10) is grpc.aio.EOF
 
 
+async def test_a_named_resend_never_sent_does_not_hold_the_session_past_the_games_end() -> None:
+    """Issue 46, defect 7: a session holding a resend it never sends stayed
+    open after its game ended, its last events unsent, until the client
+    acted. It ends with the game, as any session does, with every event."""
+    async with serving() as s:
+        name, tokens = await two_people(s.stub)
+        before = await version_of(s.stub, name)
+        again: Any = session(s.stub, tokens[0])
+        await again.write(opening(name, before, ["ghost"]))
+        await turns(6)
+        await s.stub.Resign(game_pb2.ResignRequest(name=name), metadata=auth(tokens[1]))
+        seen = Seen()
+        # The client writes nothing more: the session ends by itself.
+        while (m := await asyncio.wait_for(again.read(), 10)) is not grpc.aio.EOF:
+            seen.messages.append(m)
+        assert await again.code() == grpc.StatusCode.OK
+        final = await version_of(s.stub, name)
+        assert seen.versions() == list(range(before + 1, final + 1))
+        assert seen.messages[-1].event.WhichOneof("event") == "match_ended"
+
+
 @pytest.mark.parametrize(
     "resend",
     [[f"r{i}" for i in range(17)], ["r1", "r1"], [""], ["x" * 129]],

@@ -25,6 +25,7 @@ it is to CreateGame and JoinGame with a key of its own making, in the
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import secrets
 import time
@@ -81,6 +82,14 @@ def configured_secret() -> bytes | None:
 def load_secret() -> bytes:
     configured = configured_secret()
     return secrets.token_bytes(32) if configured is None else configured
+
+
+def server_secret(token_secret: bytes) -> bytes:
+    """The application's secret (the ids of people's tables, invite codes:
+    ``ramino.app.lobby``), derived from the seat-token secret so that
+    replicas sharing that one agree on it, and so that neither secret can
+    be told from the other."""
+    return hmac.new(token_secret, b"ramino: game ids and invite codes", hashlib.sha256).digest()
 
 
 def _typ(token: str) -> object:

@@ -31,6 +31,16 @@ same. What bounds them here:
   seconds and shuts down the newest connections past a limit, whatever they
   did or did not send; gRPC then closes them as it would a connection the
   client dropped. Linux only (elsewhere the guard does nothing and says so).
+
+And one bound on calls rather than connections: gRPC's core holds the calls
+that arrive faster than the server takes them in a queue of its own, and by
+default refuses, from 1,000 waiting (at random, then all from 3,000), a
+call no handler will ever see, with a bare CANCELLED: no ErrorInfo, no log
+line, no metric (a burst of stream opens, measured). The queue is let grow
+to ``PENDING_CALLS`` (:func:`call_options`), so that each call of a burst
+reaches its handler, which serves it or refuses it with its reason (the
+streams of a connection, of a seat, of a game's spectators: each limit of
+``ramino/slots.py``), logged and counted.
 """
 
 from __future__ import annotations
@@ -50,6 +60,11 @@ import structlog
 
 log = structlog.get_logger("ramino.server")
 
+PENDING_CALLS = 100_000
+"""The calls gRPC's core holds for the server before a handler takes them,
+past which (only) it refuses a call bare: far above what the loop falls
+behind by in a burst (thousands), and bounded by the connections' limits
+(a waiting call is a few kB)."""
 HANDSHAKE_SECONDS = 10.0
 """A connection that has not finished its handshake by then is closed
 (gRPC's default is 120 s)."""
@@ -110,6 +125,15 @@ class Keepalive:
     10 s is the least keepalive time grpc-go and grpc-java let their clients
     set; the SDKs ping every 30 s (Python, TypeScript) or not at all (Go,
     Kotlin, unless configured)."""
+
+
+def call_options() -> list[tuple[str, int]]:
+    """gRPC server options that let every call of a burst reach a handler
+    (:data:`PENDING_CALLS`), rather than be refused bare by gRPC's core."""
+    return [
+        ("grpc.server.max_pending_requests", PENDING_CALLS),
+        ("grpc.server.max_pending_requests_hard_limit", PENDING_CALLS),
+    ]
 
 
 def connection_options(

@@ -18,6 +18,7 @@ from ramino.api import convert
 from ramino.api.auth import PlayerVerifier, TokenIssuer, bearer
 from ramino.api.claims import Claims
 from ramino.api.commands import command_of
+from ramino.api.connections import network_of
 from ramino.api.errors import ApiError
 from ramino.api.events import watch_event, watch_events
 from ramino.api.interceptors import Context
@@ -29,6 +30,7 @@ from ramino.api.requests import (
     request_record,
 )
 from ramino.api.session import SessionEncoder, options_bytes, read_moves, resend_of, start_of
+from ramino.api.stream_budget import peer_address
 from ramino.api.streams import StreamEnder
 from ramino.app import GameApp, SeatSpec, WatchItem, invites
 from ramino.app.fanout import Encode, EncodeBatch
@@ -56,10 +58,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         tokens: TokenIssuer,
         players: PlayerVerifier | None = None,
         max_streams_per_connection: int = 100,
+        connection_prefixes: tuple[int, int] = (24, 64),
     ) -> None:
         """``players``: the verifier of the host's player tokens; with it,
         lobby calls need a player token and seat tokens are bound to it. The
-        searches of large hands run in the app's work pool."""
+        searches of large hands run in the app's work pool.
+        ``connection_prefixes``: the lengths of a client's network (IPv4,
+        IPv6), among which a game's spectator places are shared."""
         tokens.refuse_shared_secret(players)
         self.app = app
         self.tokens = tokens
@@ -68,6 +73,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.messages = Messages()
         """The encoders of answers, with the pieces they keep built."""
         self.max_streams_per_connection = max_streams_per_connection
+        self.connection_prefixes = connection_prefixes
         self._streams: CountedSlots[str] = CountedSlots()
         """Open watch streams and sessions by connection (the peer's address and port)."""
         self.encode_event: Encode = watch_event
@@ -201,6 +207,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         viewer = self.claims.viewer(context, game_id)
         game = await self.app.load(game_id)
         self.claims.in_game(game, viewer)
+        invites.check_visible(game_id, game.header.private, viewer)
         check_spectator(viewer, game.header.spectators_disabled)
         return game_pb2.GetGameResponse(
             view=self.messages.view(seen_game(game, viewer), with_deck=True)
@@ -312,6 +319,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
         return self._streams.slot(context.peer(), self.max_streams_per_connection, refused)
 
+    def _origin(self, context: Context) -> tuple[str, ...]:
+        """The client's address and network (none for a peer with no IP
+        address), among which a game's spectator places are shared."""
+        address = peer_address(context.peer())
+        if address is None:
+            return ()
+        return address, network_of(address, *self.connection_prefixes)
+
     async def WatchGame(  # noqa: N802
         self, request: game_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[game_pb2.WatchGameResponse | bytes]:
@@ -343,6 +358,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 self.encode_events,
                 end=ender,
                 asked=request.batch_events,
+                origin=self._origin(context) if viewer is None else (),
             )
             # The seat's options: the session's rule (app/options.py); a
             # watch tells nothing of a turn that was never the seat's.

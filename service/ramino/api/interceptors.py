@@ -1,6 +1,8 @@
 """Server interceptors: one canonical log line and metrics per RPC, expected
 errors mapped to their status, and anything unexpected turned into INTERNAL
-and logged once.
+and logged once. A call its client cancelled ends CANCELLED, an ordinary
+end, even when gRPC fails a send the handler had under way (a session's
+``context.write``).
 
 Requests reach the wrapped handlers as bytes and are decoded there, inside
 the error mapping: a request over the server's size limit is
@@ -13,6 +15,8 @@ no ErrorInfo, no log line, no metric)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -29,6 +33,8 @@ from ramino.api.errors import ApiError, make_status, status_for
 
 log = structlog.get_logger("ramino.rpc")
 if TYPE_CHECKING:
+    from ramino.api.stream_budget import StreamBudget
+
     Context = grpc.aio.ServicerContext[Any, Any]
     Handler = grpc.RpcMethodHandler[Any, Any]
 else:
@@ -61,11 +67,32 @@ def transport_limit(max_message_bytes: int) -> int:
     return 2 * max_message_bytes
 
 
-def _code(context: Context) -> str:
+def _code(context: Context, exc: BaseException | None = None) -> str:
     code = context.code()
     if code is None:
-        return "OK"
+        # A handler's task cancelled by gRPC (its client cancelled, or the
+        # server stopped), or a stream's generator closed before its end
+        # (gRPC stopped taking its messages), set no code of its own: the
+        # call ended CANCELLED.
+        gone = isinstance(exc, asyncio.CancelledError | GeneratorExit)
+        return "CANCELLED" if gone else "OK"
     return code.name if isinstance(code, grpc.StatusCode) else str(code)
+
+
+def _client_gone(exc: BaseException, context: Context) -> bool:
+    """Whether ``exc`` is gRPC's own failure to send on a call that is gone:
+    a write's ``ExecuteBatchError`` (an ``InternalError``: the core refused
+    the batch of a call its client cancelled, or that the connection or the
+    server's stop ended; raised before gRPC tells the handler's task of the
+    cancel, so ``context.cancelled()`` is not yet true), or another of
+    gRPC's own errors once the call says it was cancelled. An ordinary end,
+    not a bug: an error of the server's own code stays unexpected,
+    cancelled call or not."""
+    if isinstance(exc, grpc.aio.AbortError):
+        return False
+    return isinstance(exc, grpc.aio.InternalError) or (
+        isinstance(exc, grpc.aio.BaseError) and context.cancelled()
+    )
 
 
 def _status_of(exc: BaseException, method: str) -> grpc.Status:
@@ -92,8 +119,15 @@ def _reason(status: grpc.Status) -> str | None:
 
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
-    def __init__(self, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> None:
+    def __init__(
+        self,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        streams: StreamBudget | None = None,
+    ) -> None:
+        """``streams``: the server's stream budget, a slot of which every
+        stream takes before its handler runs (None: no budget)."""
         self.max_message_bytes = max_message_bytes
+        self.streams = streams
         # Wrapped handlers by method, built on the first call and kept while
         # the server hands out the same handler for that method.
         self._wrapped: dict[str, tuple[Handler, Handler]] = {}
@@ -109,7 +143,9 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         cached = self._wrapped.get(details.method)
         if cached is not None and cached[0] is found:
             return cached[1]
-        wrapped = wrap_handler(found, details.method.rsplit("/", 1)[-1], self.max_message_bytes)
+        wrapped = wrap_handler(
+            found, details.method.rsplit("/", 1)[-1], self.max_message_bytes, self.streams
+        )
         self._wrapped[details.method] = (found, wrapped)
         return wrapped
 
@@ -132,8 +168,12 @@ class _Rpc:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object
     ) -> bool:
         if not isinstance(exc, Exception) or isinstance(exc, grpc.aio.AbortError):
-            _done(self._method, _code(self._context), self._start)
+            _done(self._method, _code(self._context, exc), self._start)
             return False
+        if _client_gone(exc, self._context):
+            # Nothing to answer: the client is gone, as its cancel said.
+            _done(self._method, "CANCELLED", self._start)
+            return True
         status = _status_of(exc, self._method)
         code = status.code.name if isinstance(status.code, grpc.StatusCode) else str(status.code)
         # The line is logged before the status goes out (lines are written
@@ -183,12 +223,23 @@ def _passing_bytes(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], 
 
 
 def wrap_handler(
-    found: Handler, method: str, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    found: Handler,
+    method: str,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    streams: StreamBudget | None = None,
 ) -> Handler:
     """``found`` with the canonical log line, metrics and error mapping of
     every RPC (what the interceptor serves in its place). The request
-    arrives as bytes and is decoded inside the error mapping."""
+    arrives as bytes and is decoded inside the error mapping. A stream
+    holds one of ``streams``' slots while it is open, taken inside the
+    error mapping too (a refusal has its ErrorInfo, log line and metric)."""
     handler: Any = found
+
+    def slot(context: Context) -> contextlib.AbstractContextManager[None]:
+        if streams is None:
+            return contextlib.nullcontext()
+        return streams.held(context.peer())
+
     decode = _decoder(handler.request_deserializer, max_message_bytes)
     if handler.unary_unary is not None:
         inner = handler.unary_unary
@@ -205,14 +256,15 @@ def wrap_handler(
 
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
             async with _Rpc(method, context):
-                answers = inner_stream(decode(raw), context)
-                if inspect.isawaitable(answers):
-                    # A handler that sends with context.write (the stock
-                    # health servicer's Watch), not by yielding.
-                    await answers
-                    return
-                async for item in answers:
-                    yield item
+                with slot(context):
+                    answers = inner_stream(decode(raw), context)
+                    if inspect.isawaitable(answers):
+                        # A handler that sends with context.write (the stock
+                        # health servicer's Watch), not by yielding.
+                        await answers
+                        return
+                    async for item in answers:
+                        yield item
 
         return grpc.unary_stream_rpc_method_handler(
             stream, response_serializer=_passing_bytes(handler.response_serializer)
@@ -229,7 +281,8 @@ def wrap_handler(
             # generator between it and the call, a write a message.
             async def writing(requests: AsyncIterator[bytes], context: Context) -> None:
                 async with _Rpc(method, context):
-                    await inner_bidi(decoded(requests), context)
+                    with slot(context):
+                        await inner_bidi(decoded(requests), context)
 
             return grpc.stream_stream_rpc_method_handler(
                 writing, response_serializer=_passing_bytes(handler.response_serializer)
@@ -239,8 +292,9 @@ def wrap_handler(
             # Each client message is checked and decoded as a unary request is;
             # one that is not ends the stream with its error.
             async with _Rpc(method, context):
-                async for item in inner_bidi(decoded(requests), context):
-                    yield item
+                with slot(context):
+                    async for item in inner_bidi(decoded(requests), context):
+                        yield item
 
         return grpc.stream_stream_rpc_method_handler(
             bidi, response_serializer=_passing_bytes(handler.response_serializer)

@@ -17,6 +17,7 @@ from ramino.api.connections import (
     IDLE_SECONDS,
     ConnectionGuard,
     Keepalive,
+    call_options,
     connection_options,
     default_max_connections,
     default_max_connections_per_prefix,
@@ -24,6 +25,12 @@ from ramino.api.connections import (
 )
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
+from ramino.api.stream_budget import (
+    StreamBudget,
+    default_max_streams,
+    default_stream_shares,
+    memory_limit,
+)
 from ramino.api.tls import CertificateFiles, ServerTls, server_credentials
 from ramino.pool import WorkPool
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc, rules_pb2, rules_pb2_grpc
@@ -79,6 +86,19 @@ class ServerConfig:
     max_connection_idle: float | None = IDLE_SECONDS
     """Seconds a connection with no call open is kept (``None``: for ever)."""
     keepalive: Keepalive = field(default_factory=Keepalive)
+    max_streams: int | None = None
+    """Streams open at once in the server (``None``: from the memory it may
+    use, see :func:`~ramino.api.stream_budget.default_max_streams`)."""
+    max_streams_per_address: int | None = None
+    """Streams open at once from one client address (``None``: an eighth of
+    ``max_streams``; 0: no limit)."""
+    max_streams_per_prefix: int | None = None
+    """Streams open at once from one network (``connection_prefixes``;
+    ``None``: a quarter of ``max_streams``, at least the per-address limit;
+    0: no limit)."""
+    processes: int = 1
+    """Server processes sharing the machine's memory (``--workers``): the
+    default stream budget is each one's part of it."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -94,6 +114,7 @@ class RunningServer:
     """The plaintext server of health alone (``health_port``), if any."""
     health_port: int | None = None
     guard: ConnectionGuard | None = None
+    streams: StreamBudget | None = None
 
     async def stop(self, grace: float) -> None:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
@@ -129,6 +150,7 @@ async def create_server(
     connection_prefixes: tuple[int, int] = (24, 64),
     max_connection_idle: float | None = None,
     keepalive: Keepalive | None = None,
+    streams: StreamBudget | None = None,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
@@ -148,7 +170,9 @@ async def create_server(
     call open for ``max_connection_idle`` seconds is closed (``None``:
     never); ``keepalive``: the HTTP/2 ping policy (``None``: gRPC's). Both
     ports get the timeouts. ``matches``: the MatchService (quick play), on
-    servers that know players."""
+    servers that know players. ``streams``: the stream budget every stream
+    of the main port takes a slot of (:mod:`ramino.api.stream_budget`;
+    ``None``: none)."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         # Answers (a snapshot, a watch's batch of events) are not bounded by
@@ -156,12 +180,15 @@ async def create_server(
         ("grpc.max_send_message_length", max(4 * max_message_bytes, 4 << 20)),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         *connection_options(max_connections, max_connection_idle, keepalive),
+        *call_options(),
     ]
     if max_connection_age is not None:
         options.append(("grpc.max_connection_age_ms", round(max_connection_age * 1000)))
     if max_connection_age_grace is not None:
         options.append(("grpc.max_connection_age_grace_ms", round(max_connection_age_grace * 1000)))
-    server = grpc.aio.server(interceptors=[ServiceInterceptor(max_message_bytes)], options=options)
+    server = grpc.aio.server(
+        interceptors=[ServiceInterceptor(max_message_bytes, streams)], options=options
+    )
     rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(pool), server)
     if games is not None:
         game_pb2_grpc.add_GameServiceServicer_to_server(games, server)
@@ -216,6 +243,7 @@ async def create_server(
         health_server=health_server,
         health_port=health_port,
         guard=guard,
+        streams=streams,
     )
 
 
@@ -233,6 +261,13 @@ async def serve(
         per_prefix = default_max_connections_per_prefix(
             max_connections, config.max_connections_per_address
         )
+    max_streams = config.max_streams or default_max_streams(memory_limit(), config.processes)
+    streams_per_address, streams_per_prefix = default_stream_shares(
+        max_streams, config.max_streams_per_address, config.max_streams_per_prefix
+    )
+    streams = StreamBudget(
+        max_streams, streams_per_address, streams_per_prefix, *config.connection_prefixes
+    )
     if config.metrics_port is not None:
         metrics, _ = start_http_server(config.metrics_port, addr=config.host)
         log.info("metrics", port=metrics.server_port)
@@ -255,6 +290,7 @@ async def serve(
         connection_prefixes=config.connection_prefixes,
         max_connection_idle=config.max_connection_idle,
         keepalive=config.keepalive,
+        streams=streams,
     )
     log.info(
         "serving",
@@ -269,6 +305,9 @@ async def serve(
         connection_prefixes="/{}, /{}".format(*config.connection_prefixes),
         max_connection_idle=config.max_connection_idle,
         keepalive=[config.keepalive.time, config.keepalive.timeout],
+        max_streams=max_streams,
+        max_streams_per_address=streams_per_address,
+        max_streams_per_prefix=streams_per_prefix,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

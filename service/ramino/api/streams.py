@@ -58,6 +58,9 @@ class StreamEnder:
         self.ended = True
         status = status_for(resume(self.version))
         assert status is not None, "a stream's end is an expected error"
+        # The code the call's log line and metrics count (an abort does not
+        # set it; the handler's task is cancelled before its own end).
+        self._context.set_code(status.code)
         ending = asyncio.create_task(self._abort(status), name="stream end")
         self._endings.add(ending)
         ending.add_done_callback(self._endings.discard)

@@ -150,7 +150,7 @@ class Watcher:
         "sent",
         "_items",
         "_bytes",
-        "_wake",
+        "_waiter",
         "_done",
         "_error",
         "on_end",
@@ -178,9 +178,13 @@ class Watcher:
         self.clock = clock
         self.sent = 0
         """The version of the last entry the stream took (for a resume)."""
-        self._items: deque[tuple[float, Delivery]] = deque()
+        # Made when first needed: a quiet stream holds neither (a deque
+        # and an Event's deque of waiters, about 1.5 kB of each idle
+        # stream, measured: bench/README.md, issue 46).
+        self._items: deque[tuple[float, Delivery]] | None = None
         self._bytes = 0
-        self._wake = asyncio.Event()
+        self._waiter: asyncio.Future[None] | None = None
+        """What :meth:`get` awaits while the queue is empty."""
         self._done = False
         self._error: RaminoError | None = None
         self.on_end: Callable[[], None] | None = None
@@ -191,7 +195,7 @@ class Watcher:
     @property
     def queued(self) -> tuple[int, int]:
         """Entries and bytes handed to the stream and not taken yet."""
-        return len(self._items), self._bytes
+        return (0 if self._items is None else len(self._items)), self._bytes
 
     @property
     def error(self) -> RaminoError | None:
@@ -205,6 +209,8 @@ class Watcher:
         size = len(item.payload)
         limit = self.backlog
         behind = None
+        if self._items is None:
+            self._items = deque()
         if len(self._items) >= limit.entries:
             behind = f"{len(self._items)} entries (the most is {limit.entries})"
         elif self._bytes + size > limit.bytes:
@@ -218,13 +224,18 @@ class Watcher:
             return
         self._items.append((now, item))
         self._bytes += size
-        self._wake.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def end(self) -> None:
         """Nothing more comes: the stream ends once its queue is sent."""
         first = not self._done
         self._done = True
-        self._wake.set()
+        self._wake()
         if first and self.on_end is not None:
             self.on_end()
 
@@ -241,8 +252,11 @@ class Watcher:
                 raise self._error
             if self._done:
                 return None
-            self._wake.clear()
-            await self._wake.wait()
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
         _, item = self._items.popleft()
         self._bytes -= len(item.payload)
         self.sent = item.version

@@ -68,6 +68,7 @@ class GameApp:
         tickets: TicketStore | None = None,
         ticket_poll: float | None = None,
         ticket_push: bool = True,
+        secret: bytes | None = None,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game;
         ``pool``: where searches of a hand of more than ``POOLED_HAND`` cards
@@ -81,13 +82,16 @@ class GameApp:
         their tickets every ``ticket_poll`` seconds, woken by the store when
         their ticket changes, or, without ``ticket_push``, poll it:
         :class:`~ramino.app.quick.QuickPlay`): the matchmaker starts
-        and stops with the app."""
+        and stops with the app. ``secret``: the server's, shared by its
+        replicas (``ramino serve`` derives it from the seat-token secret),
+        which keys the ids of people's tables and their invite codes
+        (:class:`~ramino.app.lobby.Lobby`); by default one per process."""
         self.table = GameTable(store, clock, limits or Limits(), snapshot_every)
         if test_seed is not None:
             if not 0 <= test_seed < SEED_LIMIT:
                 raise ValueError("a test seed is an integer from 0 to 2**256 - 1")
             seed_source = functools.partial(int, test_seed)
-        self.lobby = Lobby(self.table, seed_source, fixed_deal=test_seed is not None)
+        self.lobby = Lobby(self.table, seed_source, fixed_deal=test_seed is not None, secret=secret)
         self.moves = Moves(self.table, pool)
         self.watching = Watch(self.table)
         self.housekeeping = Housekeeping(self.table)
@@ -254,6 +258,9 @@ class GameApp:
 
     async def end(self, game_id: str, reason: str, version: int | None = None) -> HostedGame:
         return await self.moves.end(game_id, reason, version)
+
+    async def forfeit(self, game_id: str, version: int) -> tuple[int, ...]:
+        return await self.moves.forfeit(game_id, version)
 
     async def cancel(self, game_id: str) -> HostedGame:
         return await self.moves.cancel(game_id)

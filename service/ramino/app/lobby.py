@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import json
 import secrets
 from collections.abc import Callable, Sequence
@@ -32,6 +34,10 @@ log = structlog.get_logger("ramino.app")
 MAX_NAME = 64
 """The longest player name, in characters (after stripping spaces)."""
 
+PROCESS_SECRET = secrets.token_bytes(32)
+"""The secret of a lobby given none (tests, an app run without ``ramino
+serve``): random for the life of the process, as the seat tokens' is."""
+
 
 def checked_name(text: str, seat: int | None = None) -> str:
     """A person's name as games and tickets keep it: ``text`` without the
@@ -58,13 +64,33 @@ class Lobby:
     """Creating games and seating people, over the replica's games."""
 
     def __init__(
-        self, table: GameTable, seed_source: Callable[[], int], fixed_deal: bool = False
+        self,
+        table: GameTable,
+        seed_source: Callable[[], int],
+        fixed_deal: bool = False,
+        secret: bytes | None = None,
     ) -> None:
         """``fixed_deal``: the seeds of ``seed_source`` are known in advance
-        (test mode): every game created is marked so."""
+        (test mode): every game created is marked so. ``secret``: the
+        server's, shared by its replicas, which keys the ids of the games
+        people create with a request id and the secrets of invite codes
+        (:meth:`table_id`, :mod:`ramino.app.invites`); by default
+        :data:`PROCESS_SECRET`."""
         self._t = table
         self._seed_source = seed_source
         self._fixed_deal = fixed_deal
+        self._secret = PROCESS_SECRET if secret is None else secret
+
+    def table_id(self, request: RequestRecord | None) -> str:
+        """The id of a game a person creates: for a request id, the
+        HMAC-SHA-256 of its caller's scope and id under the server's secret,
+        so that a retry by the same caller names the same game and no one
+        without the secret can tell a table's id from its request id (which
+        its creator may have chosen); without one, random."""
+        if request is None:
+            return secrets.token_hex(8)
+        key = f"create:{len(request.scope)}:{request.scope}:{request.request_id}"
+        return hmac.new(self._secret, key.encode(), hashlib.sha256).hexdigest()[:16]
 
     async def create(
         self,
@@ -78,13 +104,18 @@ class Lobby:
         rated: bool = False,
         invite_hash: str = "",
         quick_play: bool = False,
+        game_id: str | None = None,
     ) -> HostedGame:
         """A new game; ``request`` is the record of its request id, if any
         (a retry of it gets the same game). ``decks`` stacks the first
         deals: for tests only, the API never sets it. ``rated``: its end
         changes its players' ratings (``ramino.app.ratings``);
         ``invite_hash``: a private game's (:attr:`Header.invite_hash`);
-        ``quick_play``: quick-play tickets may take its open seats."""
+        ``quick_play``: quick-play tickets may take its open seats;
+        ``game_id``: the game's id (a person's table: :meth:`table_id`),
+        by default that of a request the server made itself (a match's,
+        whose request id is random: :func:`~ramino.app.table.game_id_for`),
+        or random."""
         if not seats:
             raise BadRequest(
                 "a game needs seats",
@@ -120,7 +151,8 @@ class Lobby:
             )
         seed = self._seed_source()
         trial_deal(variant, overrides, len(seats), seed=seed, decks=decks)
-        game_id = game_id_for(request) if request is not None else secrets.token_hex(8)
+        if game_id is None:
+            game_id = game_id_for(request) if request is not None else secrets.token_hex(8)
         now = self._t.clock()
         named = tuple(
             SeatSpec(s.name or (f"{s.bot} bot {i + 1}" if s.bot else ""), s.bot, s.player_id)
@@ -202,10 +234,10 @@ class Lobby:
                 "a private table takes no quick-play tickets: only whoever holds its code",
                 R.BAD_VISIBILITY,
             )
-        secret = invites.new_secret() if private else ""
-        if request is not None and private:
-            # The code goes in the request's record, for a retry to get it again.
-            request = dataclasses.replace(request, response=secret.encode())
+        game_id = self.table_id(request)
+        # The secret follows from the id: a retry gets the same code, which
+        # no store keeps.
+        secret = invites.secret_for(self._secret, game_id) if private else ""
         game = await self.create(
             variant,
             overrides,
@@ -216,11 +248,8 @@ class Lobby:
             rated=rated,
             invite_hash=invites.secret_hash(secret) if private else "",
             quick_play=quick_play,
+            game_id=game_id,
         )
-        if private and request is not None and not invites.opens(game.header.invite_hash, secret):
-            # A retry: the first attempt's code, from its record.
-            first = await self._t.store.request(game.game_id, request.request_id)
-            secret = first.response.decode() if first is not None else ""
         return NewTable(game, invites.invite_code(game.game_id, secret) if secret else "")
 
     async def deal_if_full(self, game_id: str) -> HostedGame:
@@ -288,8 +317,11 @@ class Lobby:
     ) -> tuple[HostedGame, int]:
         """:meth:`join` with an invite code, which names the game. A code that
         opens nothing is :class:`InviteNotValid`, whether its game exists or
-        not."""
+        not: a secret this server did not make is refused before any lookup
+        (:func:`~ramino.app.invites.made_here`)."""
         game_id, secret = invites.parse(code)
+        if not invites.made_here(self._secret, game_id, secret):
+            raise InviteNotValid()
         try:
             return await self.join(game_id, seat, player_name, request, player_id, secret)
         except GameNotFound:
@@ -306,6 +338,13 @@ class Lobby:
     ) -> tuple[HostedGame, int]:
         async with self._t.lock(game_id):
             game = await self._t.load_locked(game_id)
+            if game.header.private and (
+                invite is None or not invites.opens(game.header.invite_hash, invite)
+            ):
+                # Before the request's record: a stranger's request id must
+                # not find the creator's (REQUEST_ID_REUSED would tell the
+                # table exists).
+                raise GameNotFound(game_id)
             if request is not None:
                 first = await self._t.store.request(game_id, request.request_id)
                 if first is not None:

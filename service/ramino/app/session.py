@@ -22,7 +22,9 @@ events, which the resumed watch replays (the first answer again, from its
 request id's record), and one not played is played now. Either way each
 version is handed out once, whatever the timing of the loss and of the
 resend: the client needs no guard of its own. The named moves are waited
-for until the client sends another move or ask, or half-closes.
+for until the client sends another move or ask, or half-closes, or the game
+ends (its watch ends, the replica not shutting down): then the session ends
+too, with the events held for them.
 
 Options (a seat's legal moves and hint, :class:`LegalMoves`) ride with the
 message after which they changed: with an event after which the turn is
@@ -396,6 +398,13 @@ class Session:
                     self._resends -= value
                 elif kind == "end":
                     ended = True
+                    if self._unread and not self._watch.closing:
+                        # The game is over (the replica is not shutting
+                        # down): the named resends the client has not sent
+                        # are not coming in time to be played. Waiting for
+                        # them would hold the session open, its last
+                        # events unsent, until the client acts.
+                        self._release()
                 elif kind == "closed":
                     closed = True
                 elif kind == "error":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Hashable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from functools import partial
@@ -38,6 +38,7 @@ from ramino.app.fanout import (
     interrupted,
     too_slow,
 )
+from ramino.app.invites import check_visible
 from ramino.app.log import END_EVENTS, LogEvent, entry_turn, public_entry
 from ramino.app.outcomes import SeenGame, seen_game
 from ramino.app.table import GameTable
@@ -53,6 +54,23 @@ CATCH_UP_BATCH = 256
 """Entries read from the store at a time, and sent in one batch at most."""
 CATCH_UP_TURN = 32
 """Entries a catch-up replays before it gives the event loop back."""
+SPECTATOR_SHARES = (8, 4)
+"""A game's spectator places one client address, and one network, may
+hold: an eighth and a quarter of them (:func:`spectator_shares`)."""
+SPECTATORS_ANYONE = 16
+"""A game's first places that one client may take all of (a small limit
+is not shared)."""
+
+
+def spectator_shares(places: int) -> tuple[int, int]:
+    """The spectator places of a game of ``places`` that one client address
+    and one network may hold: an eighth and a quarter of them, never fewer
+    than ``SPECTATORS_ANYONE`` (nor than ``places``, if fewer): one
+    address cannot fill a game's places and keep every other spectator out."""
+    least = min(places, SPECTATORS_ANYONE)
+    by_address, by_network = SPECTATOR_SHARES
+    return max(places // by_address, least), max(places // by_network, least)
+
 
 StreamEnd = Callable[[Resume], None]
 """Ends a stream now, from outside its task, with the error ``resume``
@@ -120,6 +138,8 @@ class Watch:
         table.on_written = self._written
         self._watching: CountedSlots[tuple[str, int | None]] = CountedSlots()
         """Open streams by game and viewer (a seat, or None: the spectators)."""
+        self._spectating: CountedSlots[tuple[str, Hashable]] = CountedSlots()
+        """Open spectators' streams by game and client (its address, its network)."""
         limits = table.limits
         self.budget = SpectatorBudget(limits.spectator_messages, limits.spectator_interval)
         """The replica's spectators' messages a second, batching or not."""
@@ -150,6 +170,7 @@ class Watch:
         ready: asyncio.Event | None = None,
         asked: bool = True,
         owner: object | None = None,
+        origin: Sequence[Hashable] = (),
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
         ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
@@ -171,18 +192,37 @@ class Watch:
         watch resumed at the game's version yields nothing until the next
         event: its reader need not wait for an item to know it is open).
         ``owner``: the session this watch hands on to; the entries of its
-        own moves are not handed to it (:class:`~ramino.app.fanout.Own`)."""
+        own moves are not handed to it (:class:`~ramino.app.fanout.Own`).
+        ``origin``: who a spectator is, as the transport knows it (its
+        address, then its network): each holds at most its share of the
+        game's spectator places (:func:`spectator_shares`)."""
         spectator_batches = batch is not None and viewer is None
         batched = spectator_batches and asked
         game = await self._t.load(game_id)
+        check_visible(game_id, game.header.private, viewer)
         check_spectator(viewer, game.header.spectators_disabled)
         check_after_version(after_version, game.version)
         # Spectators and each seat are counted apart: no number of
         # spectators keeps a seat from watching its own game.
         key = (game_id, viewer)
         limits = self._t.limits
+        shared: list[tuple[str, Hashable]] = []
         if viewer is None:
             self._watching.take(key, limits.max_watchers_per_game, _too_many_spectators)
+            try:
+                shares = spectator_shares(limits.max_watchers_per_game)
+                for client, share, what in zip(
+                    origin, shares, ("address", "network"), strict=False
+                ):
+                    self._spectating.take(
+                        (game_id, client), share, partial(_spectators_share, what)
+                    )
+                    shared.append((game_id, client))
+            except BaseException:
+                for place in shared:
+                    self._spectating.give_back(place)
+                self._watching.give_back(key)
+                raise
         else:
             self._watching.take(
                 key, limits.max_streams_per_seat, partial(_too_many_of_seat, viewer)
@@ -264,6 +304,8 @@ class Watch:
             if feed is not None and watcher is not None:
                 feed.detach(watcher)
             self._watching.give_back(key)
+            for place in shared:
+                self._spectating.give_back(place)
 
     async def _replay(
         self, game_id: str, start: int, until: int | None
@@ -375,6 +417,12 @@ class Watch:
         spectators', or those of seat ``viewer``."""
         return self._watching.count((game_id, viewer))
 
+    @property
+    def closing(self) -> bool:
+        """Whether this replica is shutting down (its watches end for it,
+        not for their games' end)."""
+        return self._closing.is_set()
+
     def begin_shutdown(self) -> None:
         """Ends every watch stream: the server is draining."""
         self._closing.set()
@@ -385,6 +433,14 @@ def _too_many_spectators(open_streams: int) -> Busy:
     return Busy(
         f"this game has {open_streams} open spectators' watch streams, "
         "the most this server allows",
+        R.TOO_MANY_WATCHERS,
+    )
+
+
+def _spectators_share(what: str, open_streams: int) -> Busy:
+    return Busy(
+        f"this client's {what} holds {open_streams} of this game's spectator places, "
+        "its share of them: other spectators keep theirs",
         R.TOO_MANY_WATCHERS,
     )
 
