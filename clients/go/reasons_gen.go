@@ -351,6 +351,9 @@ const (
 	// ReasonRatedWithoutTimer is INVALID_ARGUMENT: a rated game created without a turn timer.
 	ReasonRatedWithoutTimer = "RATED_WITHOUT_TIMER"
 
+	// ReasonQuickPlayWithoutTimer is INVALID_ARGUMENT: a table quick play may fill created without a turn timer.
+	ReasonQuickPlayWithoutTimer = "QUICK_PLAY_WITHOUT_TIMER"
+
 	// ReasonRatedInPlay is FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead).
 	ReasonRatedInPlay = "RATED_IN_PLAY"
 
@@ -653,6 +656,7 @@ var reasonCodes = []reasonCode{
 	{ReasonRatedNeedsPlayers, codes.FailedPrecondition},
 	{ReasonRatedWithBot, codes.InvalidArgument},
 	{ReasonRatedWithoutTimer, codes.InvalidArgument},
+	{ReasonQuickPlayWithoutTimer, codes.InvalidArgument},
 	{ReasonRatedInPlay, codes.FailedPrecondition},
 	{ReasonGameExists, codes.AlreadyExists},
 	{ReasonVersionMismatch, codes.Aborted},

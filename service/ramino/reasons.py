@@ -315,6 +315,9 @@ RATED_WITH_BOT: Final = _service("RATED_WITH_BOT", "a rated game created with a 
 RATED_WITHOUT_TIMER: Final = _service(
     "RATED_WITHOUT_TIMER", "a rated game created without a turn timer"
 )
+QUICK_PLAY_WITHOUT_TIMER: Final = _service(
+    "QUICK_PLAY_WITHOUT_TIMER", "a table quick play may fill created without a turn timer"
+)
 RATED_IN_PLAY: Final = _service(
     "RATED_IN_PLAY",
     "a rated game cannot be cancelled once dealt (its players resign instead)",

@@ -20,6 +20,7 @@ from ramino.app import SeatSpec
 from ramino.app.log import Header, HostedGame
 from ramino.app.matchmaker import QueueSpec, table_queues, table_seat
 from ramino.store import Store, open_store
+from ramino.store.ratings import Rating
 from ramino.store.redis import RedisStore
 from ramino.store.tickets import MATCHED, MATCHING, WAITING, Match, MatchSeat, Ticket
 from ramino.v1 import game_pb2, match_pb2
@@ -281,3 +282,85 @@ async def test_two_replicas_never_seat_two_tickets_in_one_seat(redis_server: Red
     assert at_tables == len([k for k in seated if k[0] in tables]) > 0
     for r in replicas:
         await r.close()
+
+
+# --- a ticket's own wishes hold at a table (issue 46) ----------------------------
+
+
+def test_a_tables_seat_is_taken_only_as_the_tickets_clauses_allow() -> None:
+    """A table sets no property: a ticket whose must clause (or should
+    clause, while it prefers) asks for one takes no seat of it; a must_not
+    clause is met by a mate without the property."""
+    header = Header("g1", "rummy", {}, (SeatSpec("", None), SeatSpec("", None)), 7, 60, 1.0)
+    game = HostedGame(header, [None, None], 1, 1.0)
+    alone = Ticket("t1", "ann", "Ann", "q", 2, 4, {}, 20.0, 1.0, "rummy")
+
+    def wanting(occur: str) -> Ticket:
+        return replace(alone, clauses=[{"occur": occur, "key": "region", "any_of": ["eu"]}])
+
+    assert table_seat(game, wanting("must"), waited=99.0, prefer_for=10.0) is None
+    assert table_seat(game, wanting("should"), waited=1.0, prefer_for=10.0) is None
+    assert table_seat(game, wanting("should"), waited=10.0, prefer_for=10.0) == 0
+    assert table_seat(game, wanting("must_not"), waited=0.0, prefer_for=10.0) == 0
+    # Scores of the people seated: a rating band counts them as mates.
+    banded = replace(alone, rating_band=5.0)
+    assert table_seat(game, banded, scores=[24.0]) == 0
+    assert table_seat(game, banded, scores=[26.0]) is None
+    assert table_seat(game, alone, scores=[99.0]) == 0
+    # A table offered before tables needed a turn timer, and has none.
+    untimed = replace(game, header=replace(header, turn_timer_seconds=0))
+    assert table_seat(untimed, alone) is None
+
+
+async def test_a_ticket_is_never_steered_to_a_table_its_clauses_or_band_refuse(
+    quick: Quick, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rated table offered to quick play by a strong player seats neither
+    a ticket that must meet players in eu (the table sets no region) nor
+    one whose rating band excludes the player sitting there: both wait, and
+    the table's seat goes to a ticket that accepts it."""
+    ratings = quick.matchmaker._ratings
+    fresh = await ratings.rating("rummy", "nobody")
+
+    async def rating(variant: str, player_id: str) -> Rating:
+        return Rating(60.0, 1.0) if player_id == "ann" else fresh
+
+    monkeypatch.setattr(ratings, "rating", rating)
+    created = await table(quick)
+    eu = match_pb2.MatchClause(occur=match_pb2.MatchClause.OCCUR_MUST, key="region")
+    eu.any_of.values.append("eu")
+    bob = submit(quick, "bob", clauses=[eu])
+    await bob.read()  # type: ignore[attr-defined]
+    cid = submit(quick, "cid", rating_band=10.0)
+    await cid.read()  # type: ignore[attr-defined]
+    (*_, last) = await until_final(submit(quick, "dan"))
+    assert (last.state, last.game, last.seat) == (
+        match_pb2.TICKET_STATE_MATCHED,
+        created.game.name,
+        1,
+    )
+    for who in ("bob", "cid"):
+        listed = await quick.match.ListTickets(match_pb2.ListTicketsRequest(), metadata=player(who))
+        assert [t.state for t in listed.tickets] == [match_pb2.TICKET_STATE_SEARCHING]
+    bob.cancel()  # type: ignore[attr-defined]
+    cid.cancel()  # type: ignore[attr-defined]
+
+
+async def test_a_quick_play_table_without_a_turn_timer_is_refused_and_not_created(
+    quick: Quick,
+) -> None:
+    """Quick play's games have a turn timer: a table it fills has one too,
+    or its creator could sit there and never move, and every ticket seated
+    with them would wait in a game nobody plays (rated or not)."""
+    for rated in (False, True):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await table(quick, rated=rated, turn_timer_seconds=0)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        want = reasons.RATED_WITHOUT_TIMER if rated else reasons.QUICK_PLAY_WITHOUT_TIMER
+        assert reason_of(err.value) == want
+    listed = await quick.games.ListGames(game_pb2.ListGamesRequest(), metadata=player("ann"))
+    assert not listed.games
+    for bots in (True, False):
+        queue = QueueSpec("rummy", {}, rated=False, bots=bots).key
+        assert await quick.matchmaker.tickets.tables(queue, 10) == []
+    assert (await table(quick, rated=False, turn_timer_seconds=30)).game.quick_play

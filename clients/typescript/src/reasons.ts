@@ -232,6 +232,8 @@ export const Reasons = {
   RATED_WITH_BOT: "RATED_WITH_BOT",
   /** INVALID_ARGUMENT: a rated game created without a turn timer. */
   RATED_WITHOUT_TIMER: "RATED_WITHOUT_TIMER",
+  /** INVALID_ARGUMENT: a table quick play may fill created without a turn timer. */
+  QUICK_PLAY_WITHOUT_TIMER: "QUICK_PLAY_WITHOUT_TIMER",
   /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
   RATED_IN_PLAY: "RATED_IN_PLAY",
   /** ALREADY_EXISTS: a game of that id exists. */
@@ -474,6 +476,7 @@ export const REASON_CODES: Readonly<Record<Reason, string>> = {
   RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
   RATED_WITH_BOT: "INVALID_ARGUMENT",
   RATED_WITHOUT_TIMER: "INVALID_ARGUMENT",
+  QUICK_PLAY_WITHOUT_TIMER: "INVALID_ARGUMENT",
   RATED_IN_PLAY: "FAILED_PRECONDITION",
   GAME_EXISTS: "ALREADY_EXISTS",
   VERSION_MISMATCH: "ABORTED",

@@ -40,6 +40,7 @@ __all__ = [
     "OCCURS",
     "SHOULD",
     "allows",
+    "allows_no_properties",
     "checked_band",
     "checked_clauses",
     "checked_numbers",
@@ -160,3 +161,13 @@ def allows(ticket: Ticket, other: Ticket, waited: float, prefer_for: float) -> b
         if _passes(clause, other) != (occur != MUST_NOT):
             return False
     return True
+
+
+def allows_no_properties(ticket: Ticket, waited: float, prefer_for: float) -> bool:
+    """Whether ``ticket``'s clauses, after it has waited ``waited`` seconds,
+    allow a mate that sets no property (a lobby table): a must clause never
+    does, nor a should clause while it holds; a must_not clause always does."""
+    return all(
+        c["occur"] == MUST_NOT or (c["occur"] == SHOULD and waited >= prefer_for)
+        for c in ticket.clauses
+    )

@@ -213,8 +213,9 @@ class Lobby:
         spectators; ``rated`` (no bot seat: the API lets only a server that
         knows players ask for it, and :meth:`join` seats only verified
         players in it; a turn timer, so that walking away loses);
-        ``quick_play``, a public table whose open seats quick-play tickets of
-        its queue may take (``ramino.app.matchmaker``).
+        ``quick_play``, a public table with a turn timer (as quick play's
+        games have) whose open seats quick-play tickets of its queue may take
+        (``ramino.app.matchmaker``).
         A retry of ``request`` gets the first attempt's game and code."""
         if rated and any(s.bot is not None for s in seats):
             raise BadRequest(
@@ -233,6 +234,14 @@ class Lobby:
             raise BadRequest(
                 "a private table takes no quick-play tickets: only whoever holds its code",
                 R.BAD_VISIBILITY,
+            )
+        if quick_play and turn_timer_seconds <= 0:
+            # Quick play's own games have one: without it, a creator who sits
+            # at the table and never moves holds every ticket seated there.
+            raise BadRequest(
+                "a table quick play may fill needs a turn timer, as quick play's games "
+                "have: a player who walks away is played for by a bot",
+                R.QUICK_PLAY_WITHOUT_TIMER,
             )
         game_id = self.table_id(request)
         # The secret follows from the id: a retry gets the same code, which

@@ -234,6 +234,8 @@ RATED_WITH_BOT: Final = "RATED_WITH_BOT"
 """INVALID_ARGUMENT: a rated game created with a bot seat."""
 RATED_WITHOUT_TIMER: Final = "RATED_WITHOUT_TIMER"
 """INVALID_ARGUMENT: a rated game created without a turn timer."""
+QUICK_PLAY_WITHOUT_TIMER: Final = "QUICK_PLAY_WITHOUT_TIMER"
+"""INVALID_ARGUMENT: a table quick play may fill created without a turn timer."""
 RATED_IN_PLAY: Final = "RATED_IN_PLAY"
 """FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead)."""
 GAME_EXISTS: Final = "GAME_EXISTS"
@@ -471,6 +473,7 @@ CODES: Final[dict[str, str]] = {
     RATED_NEEDS_PLAYERS: "FAILED_PRECONDITION",
     RATED_WITH_BOT: "INVALID_ARGUMENT",
     RATED_WITHOUT_TIMER: "INVALID_ARGUMENT",
+    QUICK_PLAY_WITHOUT_TIMER: "INVALID_ARGUMENT",
     RATED_IN_PLAY: "FAILED_PRECONDITION",
     GAME_EXISTS: "ALREADY_EXISTS",
     VERSION_MISMATCH: "ABORTED",

@@ -348,6 +348,9 @@ public object Reasons {
     /** INVALID_ARGUMENT: a rated game created without a turn timer. */
     public const val RATED_WITHOUT_TIMER: String = "RATED_WITHOUT_TIMER"
 
+    /** INVALID_ARGUMENT: a table quick play may fill created without a turn timer. */
+    public const val QUICK_PLAY_WITHOUT_TIMER: String = "QUICK_PLAY_WITHOUT_TIMER"
+
     /** FAILED_PRECONDITION: a rated game cannot be cancelled once dealt (its players resign instead). */
     public const val RATED_IN_PLAY: String = "RATED_IN_PLAY"
 
@@ -645,6 +648,7 @@ public object Reasons {
         RATED_NEEDS_PLAYERS to "FAILED_PRECONDITION",
         RATED_WITH_BOT to "INVALID_ARGUMENT",
         RATED_WITHOUT_TIMER to "INVALID_ARGUMENT",
+        QUICK_PLAY_WITHOUT_TIMER to "INVALID_ARGUMENT",
         RATED_IN_PLAY to "FAILED_PRECONDITION",
         GAME_EXISTS to "ALREADY_EXISTS",
         VERSION_MISMATCH to "ABORTED",
