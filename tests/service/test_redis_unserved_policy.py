@@ -33,7 +33,9 @@ async def test_a_slot_without_replica_is_given_up_within_its_budget() -> None:
     with pytest.raises(ShardUnavailable) as failed:
         await redis_retry.patiently(refused, unserved=alone)
     took = loop.time() - start
-    assert took < redis_retry.UNSERVED_BUDGET + 0.5, took
+    # Given up, not waited for: well short of the reconnecting budget (the
+    # bound leaves a loaded machine its slack; it times no machine).
+    assert took < redis_retry.RECONNECT_BUDGET / 2, took
     assert failed.value.reason == reasons.SHARD_UNAVAILABLE
     assert failed.value.retry_after == redis_retry.UNSERVED_RETRY_AFTER
     assert isinstance(failed.value, StoreUnavailable)  # a watch feed waits on it as before
