@@ -10,8 +10,11 @@ from ramino_client import (
     Client,
     Discarded,
     End,
+    JokerRole,
     LaidOff,
     MatchEnded,
+    MeldDescription,
+    MeldKind,
     MeldsLaid,
     RoundEnded,
     RoundStarted,
@@ -65,6 +68,7 @@ def test_events_from_their_typed_messages() -> None:
         )
     )
     assert isinstance(laid, MeldsLaid) and laid.melds == ((1, 2, 3),) and laid.opening
+    assert laid.described == (), "a server before it said describes nothing"
     off = _convert.event(
         game_pb2.GameEvent(
             version=11,
@@ -72,7 +76,25 @@ def test_events_from_their_typed_messages() -> None:
             laid_off=game_pb2.LaidOff(card_id=4, meld_index=0, end=types_pb2.END_FIRST),
         )
     )
-    assert isinstance(off, LaidOff) and off.end is End.FIRST
+    assert isinstance(off, LaidOff) and off.end is End.FIRST and off.described is None
+    with_joker = types_pb2.MeldDescription(
+        kind=types_pb2.MELD_KIND_SET,
+        value=15,
+        jokers=[types_pb2.JokerRole(index=2, stands_for=["5H", "5C"])],
+    )
+    described = _convert.event(
+        game_pb2.GameEvent(
+            version=12,
+            seat=1,
+            melds_laid=game_pb2.MeldsLaid(
+                melds=[game_pb2.MeldCardIds(card_ids=[4, 5, 3])], described=[with_joker]
+            ),
+        )
+    )
+    assert isinstance(described, MeldsLaid)
+    assert described.described == (
+        MeldDescription(MeldKind.SET, 15, (JokerRole(2, ("5H", "5C")),), closed=False, pure=False),
+    )
     dealt = _convert.event(
         game_pb2.GameEvent(
             version=2,

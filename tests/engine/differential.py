@@ -99,13 +99,19 @@ below."""
 NEWER_FIELDS: dict[str, tuple[str, str]] = {
     "RoundEnded": ("parts", "scores"),
     "MatchEnded": ("parts", "totals"),
+    "MeldsLaid": ("described", "melds"),
+    "Knocked": ("described", "melds"),
+    "LaidOff": ("described", "meld"),
+    "JokerSwapped": ("described", "meld"),
 }
 """Per event type, a field the kernel gives that the frozen Python engine
 had none of, so that no vector keeps it (issue 43: what each seat's score is
-made of), and the field it explains. :func:`replay_vector` compares and
+made of; issue 44: what the kernel decided of each meld it laid or
+changed), and the field it explains. :func:`replay_vector` compares and
 digests a side's answers without it, having checked it against what the
 vectors do keep: one entry per seat whose parts' points sum to its score
-(or total)."""
+(or total); one description per meld laid, one of the meld a lay-off or a
+swap changed."""
 
 
 def vector_kept(data: Data) -> Data:
@@ -117,12 +123,23 @@ def vector_kept(data: Data) -> Data:
         return data
     newer = NEWER_FIELDS.get(data.get("type"))  # type: ignore[arg-type]
     out = {k: vector_kept(v) for k, v in data.items() if newer is None or k != newer[0]}
-    if newer is not None:
+    if newer is not None and newer[0] == "parts":
         parts, explained = data[newer[0]], data[newer[1]]
         sums = [sum(p["points"] for p in seat) for seat in parts]
         assert (
             sums == explained
         ), f"{data['type']}'s {newer[0]} {parts} do not sum to its {explained}"
+    elif newer is not None:
+        described, explained = data[newer[0]], data[newer[1]]
+        if isinstance(explained, list):
+            assert len(described) == len(explained) and all(
+                d["kind"] in ("set", "run") for d in described
+            ), f"{data['type']}'s described {described} do not describe its melds {explained}"
+        else:
+            assert described is not None and described["kind"] in (
+                "set",
+                "run",
+            ), f"{data['type']} does not describe meld {explained}"
     return out
 
 

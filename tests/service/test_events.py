@@ -42,6 +42,8 @@ from ramino.engine import (
     LaidOff,
     LayoutAccepted,
     MatchEnded,
+    MeldDescription,
+    MeldJoker,
     MeldsLaid,
     PassedUpcard,
     Resigned,
@@ -166,6 +168,128 @@ def test_a_log_entry_keeps_the_score_parts_and_one_logged_before_loads_without()
     old = log_event(data)
     assert old == replace(ended, parts=())
     assert not event_message(3, see_event(old, None)).round_ended.parts
+
+
+def _described_by_the_kernel(game: Game, cards: tuple[int, ...]) -> MeldDescription:
+    """What ``ramino.validate_meld`` answers of the meld of ``cards`` (ids)."""
+    m = ramino.validate_meld([game.rules.names[c] for c in cards], game.rules.variant)
+    jokers = tuple(MeldJoker(j.index, tuple(j.stands_for)) for j in m.jokers)
+    return MeldDescription(m.kind, m.value, jokers, m.closed, m.pure)
+
+
+def test_a_laid_or_changed_meld_is_described_as_the_kernel_validated_it_and_encoded() -> None:
+    from ramino.bots.greedy import GreedyBot
+
+    kinds = {"set", "run"}
+    seen: set[str] = set()
+    jokers = 0
+    for variant, seed in (("ramino51", 3), ("ramino51", 4), ("rummy", 5), ("gin", 6)):
+        game = Game.new(variant, ["a", "b"], seed=seed)
+        bot = GreedyBot(seed)
+        table: list[tuple[int, ...]] = []
+        while not game.finished and game.version < 400:
+            seat = game.turn
+            assert seat is not None
+            for event in game.apply(seat, bot.choose(game, seat)):
+                if isinstance(event, RoundStarted):
+                    table = []
+                if isinstance(event, MeldsLaid | Knocked):
+                    assert len(event.described) == len(event.melds)
+                    for cards, d in zip(event.melds, event.described, strict=True):
+                        assert d == _described_by_the_kernel(game, cards)
+                        assert d.kind in kinds
+                        jokers += len(d.jokers)
+                    table += event.melds
+                elif isinstance(event, LaidOff):
+                    old = table[event.meld]
+                    table[event.meld] = (
+                        (event.card, *old) if event.end == "start" else (*old, event.card)
+                    )
+                    assert event.described == _described_by_the_kernel(game, table[event.meld])
+                elif isinstance(event, JokerSwapped):
+                    table[event.meld] = tuple(
+                        event.card if c == event.joker else c for c in table[event.meld]
+                    )
+                    assert event.described == _described_by_the_kernel(game, table[event.meld])
+                else:
+                    continue
+                seen.add(type(event).__name__)
+                msg = event_message(game.version, see_event(event, None))
+                body = getattr(msg, msg.WhichOneof("event"))
+                described = (
+                    list(body.described)
+                    if isinstance(event, MeldsLaid | Knocked)
+                    else [body.described]
+                )
+                expected = (
+                    event.described
+                    if isinstance(event, MeldsLaid | Knocked)
+                    else (event.described,)
+                )
+                assert [
+                    (
+                        types_pb2.MeldKind.Name(p.kind),
+                        p.value,
+                        [(j.index, tuple(j.stands_for)) for j in p.jokers],
+                        p.closed,
+                        p.pure,
+                    )
+                    for p in described
+                ] == [
+                    (
+                        f"MELD_KIND_{d.kind.upper()}",
+                        d.value,
+                        [(j.index, j.stands_for) for j in d.jokers],
+                        d.closed,
+                        d.pure,
+                    )
+                    for d in expected
+                    if d is not None
+                ]
+    assert {"MeldsLaid", "LaidOff", "Knocked"} <= seen
+    assert jokers > 0, "no meld with a joker was laid: pick other seeds"
+
+
+def test_a_log_entry_keeps_the_meld_descriptions_and_one_logged_before_loads_without() -> None:
+    run = MeldDescription("run", 24, (MeldJoker(1, ("8H",)),), False, False)
+    laid = MeldsLaid(0, ((0, 52, 2),), True, (run,))
+    (line,) = engine_entries([laid], 2.0)
+    data = json.loads(line)
+    assert data["event"]["described"] == [
+        {
+            "kind": "run",
+            "value": 24,
+            "jokers": [{"index": 1, "stands_for": ["8H"]}],
+            "closed": False,
+            "pure": False,
+        }
+    ]
+    assert log_event(data) == laid
+    msg = event_message(3, see_event(laid, None)).melds_laid
+    (described,) = msg.described
+    assert (described.kind, described.value, described.closed, described.pure) == (
+        types_pb2.MELD_KIND_RUN,
+        24,
+        False,
+        False,
+    )
+    assert [(j.index, list(j.stands_for)) for j in described.jokers] == [(1, ["8H"])]
+    del data["event"]["described"]
+    old = log_event(data)
+    assert old == replace(laid, described=())
+    assert not event_message(3, see_event(old, None)).melds_laid.described
+    off = LaidOff(1, 4, 0, "start", MeldDescription("set", 15, (), False, False))
+    (line,) = engine_entries([off], 2.0)
+    data = json.loads(line)
+    assert log_event(data) == off
+    del data["event"]["described"]
+    old_off = log_event(data)
+    assert old_off == replace(off, described=None)
+    assert not event_message(4, see_event(old_off, None)).laid_off.HasField("described")
+    swapped = JokerSwapped(0, 15, 0, 52, run)
+    assert event_message(5, see_event(swapped, None)).joker_swapped.described.value == 24
+    knocked = Knocked(1, 17, ((4, 5, 6),), 8, (run,))
+    assert event_message(6, see_event(knocked, None)).knocked.described[0].jokers[0].index == 1
 
 
 def test_a_match_ended_carries_each_seats_total_in_parts() -> None:

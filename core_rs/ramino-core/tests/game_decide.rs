@@ -5,9 +5,9 @@
 use ramino_core::game::reasons as r;
 use ramino_core::game::{
     can_take_discard, decide, joker_meld, knock_deadwood, meld_info, undiscardable, wall_knock_possible, CardId,
-    Command, Event, Phase, RawEnd, Refusal, RefusalKind, Rules, State, BAD_VALUE,
+    Command, Event, MeldDescription, Phase, RawEnd, Refusal, RefusalKind, Rules, State, BAD_VALUE,
 };
-use ramino_core::{Card, End, StockExhausted, Variant};
+use ramino_core::{validate_meld, Card, End, MeldKind, StockExhausted, Variant};
 
 /// A two-seat table in a variant, its cards picked by name (each name takes
 /// the first id of that card not yet on the table).
@@ -108,6 +108,17 @@ impl Table {
 
     fn reason(&self, seat: i64, command: &Command) -> &'static str {
         self.refusal(seat, command).reason
+    }
+
+    /// What `validate_meld` answers of the meld of `ids`, as an event
+    /// describes it.
+    fn described(&self, ids: &[CardId]) -> MeldDescription {
+        let meld = validate_meld(&self.rules.cards_of(ids), &self.rules.variant).expect("a meld");
+        MeldDescription::of(&meld)
+    }
+
+    fn described_all(&self, melds: &[Vec<CardId>]) -> Vec<MeldDescription> {
+        melds.iter().map(|m| self.described(m)).collect()
     }
 }
 
@@ -536,8 +547,9 @@ fn an_opening_reaches_the_threshold() {
         t.decide(0, &Command::lay_melds(&[run.clone(), set.clone()])),
         Ok(vec![Event::MeldsLaid {
             seat: 0,
-            melds: vec![run.clone(), set],
-            opening: true
+            melds: vec![run.clone(), set.clone()],
+            opening: true,
+            described: t.described_all(&[run.clone(), set.clone()]),
         }])
     );
     // Once opened, any meld may be laid.
@@ -546,8 +558,9 @@ fn an_opening_reaches_the_threshold() {
         t.decide(0, &Command::lay_melds(std::slice::from_ref(&run))),
         Ok(vec![Event::MeldsLaid {
             seat: 0,
-            melds: vec![run],
-            opening: false
+            melds: vec![run.clone()],
+            opening: false,
+            described: vec![t.described(&run)],
         }])
     );
 }
@@ -581,6 +594,34 @@ fn an_opening_needs_a_pure_run_where_the_variant_says_so() {
 }
 
 #[test]
+fn a_laid_meld_is_described_as_the_meld_kernel_validated_it() {
+    let mut t = Table::new(Variant::ramino51());
+    let run = t.ids("5H 6H JK");
+    let set = t.ids("QH JK QC");
+    let rest = t.ids("2D");
+    t.state.seats[0].hand = [run.clone(), set.clone(), rest].concat();
+    t.playing(true);
+    let Ok(events) = t.decide(0, &Command::lay_melds(&[run.clone(), set.clone()])) else {
+        panic!("the melds are laid");
+    };
+    let [Event::MeldsLaid { described, .. }] = &events[..] else {
+        panic!("one MeldsLaid: {events:?}");
+    };
+    assert_eq!(described, &t.described_all(&[run, set]));
+    let (run, set) = (&described[0], &described[1]);
+    assert_eq!(
+        (run.kind, run.value, run.closed, run.pure),
+        (MeldKind::Run, 18, false, false)
+    );
+    assert_eq!(run.jokers, vec![(2, Card::parse_list("7H").unwrap())]);
+    assert_eq!(
+        (set.kind, set.value, set.closed, set.pure),
+        (MeldKind::Set, 30, false, false)
+    );
+    assert_eq!(set.jokers, vec![(1, Card::parse_list("QS QD").unwrap())]);
+}
+
+#[test]
 fn basic_rummy_has_no_opening() {
     let mut t = Table::new(Variant::rummy());
     let run = t.ids("2S 3S 4S");
@@ -591,8 +632,9 @@ fn basic_rummy_has_no_opening() {
         t.decide(0, &Command::lay_melds(std::slice::from_ref(&run))),
         Ok(vec![Event::MeldsLaid {
             seat: 0,
-            melds: vec![run],
-            opening: false
+            melds: vec![run.clone()],
+            opening: false,
+            described: vec![t.described(&run)],
         }])
     );
 }
@@ -680,7 +722,8 @@ fn a_lay_off_extends_a_table_meld() {
             seat: 0,
             card: hand[0],
             meld: m,
-            end: End::Start
+            end: End::Start,
+            described: Some(t.described(&[&[hand[0]][..], &t.state.melds[m].cards[..]].concat())),
         }])
     );
     assert!(t.decide(0, &Command::lay_off(hand[1], m, End::End)).is_ok());
@@ -783,7 +826,16 @@ fn a_joker_is_swapped_for_the_card_it_stands_for() {
             seat: 0,
             card: hand[0],
             meld: 0,
-            joker
+            joker,
+            described: Some(
+                t.described(
+                    &t.state.melds[0]
+                        .cards
+                        .iter()
+                        .map(|&c| if c == joker { hand[0] } else { c })
+                        .collect::<Vec<_>>()
+                )
+            ),
         }])
     );
     let refusal = t.refusal(0, &Command::swap_joker(hand[1], 0, joker));
@@ -1002,7 +1054,8 @@ fn a_knock_leaves_at_most_the_knock_card_unmatched() {
             seat: 0,
             discard: Some(h[9]),
             melds: melds.clone(),
-            deadwood: 10
+            deadwood: 10,
+            described: t.described_all(&melds),
         }])
     );
     let refusal = t.refusal(0, &Command::knock(Some(h[9]), &melds[..2]));
@@ -1038,7 +1091,8 @@ fn big_gin_melds_all_eleven_cards_where_the_variant_has_it() {
             seat: 0,
             discard: None,
             melds: all.clone(),
-            deadwood: 0
+            deadwood: 0,
+            described: t.described_all(&all),
         }])
     );
     let short = vec![h[0..3].to_vec(), h[3..6].to_vec(), h[6..10].to_vec()];
@@ -1070,7 +1124,8 @@ fn the_defender_lays_off_on_the_knockers_melds() {
             seat: 1,
             card: hand[0],
             meld: 0,
-            end: End::End
+            end: End::End,
+            described: Some(t.described(&[&t.state.melds[0].cards[..], &[hand[0]][..]].concat())),
         }])
     );
     assert!(t.decide(1, &Command::lay_off(hand[1], 1, End::End)).is_ok());
@@ -1120,8 +1175,9 @@ fn the_defender_melds_and_accepts_the_layout() {
         t.decide(1, &Command::lay_melds(std::slice::from_ref(&nines))),
         Ok(vec![Event::MeldsLaid {
             seat: 1,
-            melds: vec![nines],
-            opening: false
+            melds: vec![nines.clone()],
+            opening: false,
+            described: vec![t.described(&nines)],
         }])
     );
     let refusal = t.refusal(1, &Command::lay_melds(&[vec![hand[0], hand[1], hand[5]]]));

@@ -628,6 +628,7 @@ fn melds_laid_open_the_seat_and_a_lay_off_extends_a_table_meld() {
         seat: 0,
         melds: vec![vec![27, 28, 29]],
         opening: false,
+        described: vec![],
     })
     .unwrap();
     assert!(game.state.seats[0].opened);
@@ -641,6 +642,7 @@ fn melds_laid_open_the_seat_and_a_lay_off_extends_a_table_meld() {
         card: 26,
         meld: 0,
         end: End::Start,
+        described: None,
     })
     .unwrap();
     assert_eq!(game.state.melds[0].cards, vec![26, 27, 28, 29]);
@@ -680,6 +682,7 @@ fn a_knock_lays_the_knockers_melds_and_hands_the_layout_to_the_defender() {
         discard: Some(45),
         melds: vec![vec![10, 11, 12]],
         deadwood: 0,
+        described: vec![],
     };
     game.fold(&knock).unwrap();
     assert_eq!((game.state.turn, game.state.phase), (1, Phase::Layoff));
@@ -758,6 +761,7 @@ fn a_lay_off_or_a_swap_on_no_such_meld_or_joker_is_refused() {
             card: 52,
             meld: 0,
             end: End::End,
+            described: None,
         },
     );
     assert_eq!(err.message, "no table meld 0");
@@ -768,6 +772,7 @@ fn a_lay_off_or_a_swap_on_no_such_meld_or_joker_is_refused() {
         seat: 0,
         melds: vec![vec![9, 10, 11]],
         opening: false,
+        described: vec![],
     })
     .unwrap();
     let err = refused(
@@ -777,6 +782,7 @@ fn a_lay_off_or_a_swap_on_no_such_meld_or_joker_is_refused() {
             card: 52,
             meld: 0,
             joker: 10,
+            described: None,
         },
     );
     assert_eq!(err.message, "card 10 is not a joker of meld 0");
@@ -796,6 +802,7 @@ fn a_meld_that_is_not_one_is_refused() {
             seat: 0,
             melds: vec![vec![11, 25, 45]],
             opening: false,
+            described: vec![],
         },
     );
 }

@@ -22,8 +22,9 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 
 use ramino_core::game::{
-    self as kernel, reasons, CardId, Command, Ending, Event, Game, GameError, Hint, Phase, Raw, RawEnd, Refusal,
-    RefusalKind, RoundResult, Rules, ScorePart, ScorePartKind, SeatState, Setup, State, TableMeld, BAD_VALUE, NO_SEAT,
+    self as kernel, reasons, CardId, Command, Ending, Event, Game, GameError, Hint, MeldDescription, Phase, Raw,
+    RawEnd, Refusal, RefusalKind, RoundResult, Rules, ScorePart, ScorePartKind, SeatState, Setup, State, TableMeld,
+    BAD_VALUE, NO_SEAT,
 };
 use ramino_core::{Card, End, MeldKind, Variant};
 
@@ -80,6 +81,12 @@ struct Classes {
     /// `ramino.engine.events.ScorePart` and its field names, in order.
     score_part: Py<PyType>,
     score_part_fields: Vec<Py<PyString>>,
+    /// `ramino.engine.events.MeldDescription` and `MeldJoker`, and their
+    /// field names, in order.
+    meld_description: Py<PyType>,
+    meld_description_fields: Vec<Py<PyString>>,
+    meld_joker: Py<PyType>,
+    meld_joker_fields: Vec<Py<PyString>>,
     state: Py<PyType>,
     seat: Py<PyType>,
     table_meld: Py<PyType>,
@@ -164,10 +171,16 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
         let errors = py.import("ramino.engine.errors")?;
         let commands = classes_of(&commands.getattr("COMMAND_TYPES")?, &COMMAND_NAMES)?;
         let score_part = class(&events, "ScorePart")?;
+        let meld_description = class(&events, "MeldDescription")?;
+        let meld_joker = class(&events, "MeldJoker")?;
         let events = classes_of(&events.getattr("EVENT_TYPES")?, &EVENT_NAMES)?;
         Ok(Classes {
             score_part_fields: field_names(py, std::slice::from_ref(&score_part))?.remove(0),
             score_part,
+            meld_description_fields: field_names(py, std::slice::from_ref(&meld_description))?.remove(0),
+            meld_description,
+            meld_joker_fields: field_names(py, std::slice::from_ref(&meld_joker))?.remove(0),
+            meld_joker,
             command_fields: field_names(py, &commands)?,
             event_fields: field_names(py, &events)?,
             commands,
@@ -568,6 +581,57 @@ impl<'py> Fields<'_, 'py> {
         record_error(self.obj.py(), reasons::RECORD_FORMAT, message)
     }
 
+    /// A `MeldDescription` (`obj` one).
+    fn meld_description(&self, obj: &Bound<'py, PyAny>) -> PyResult<MeldDescription> {
+        let py = self.obj.py();
+        let g = Fields { obj, ..*self };
+        let kind = match g.value::<String>(intern!(py, "kind"))?.as_str() {
+            "set" => MeldKind::Set,
+            "run" => MeldKind::Run,
+            other => return Err(g.format(format!("no meld kind {other:?}"))),
+        };
+        let jokers = g
+            .value::<Vec<Bound<'py, PyAny>>>(intern!(py, "jokers"))?
+            .iter()
+            .map(|obj| {
+                let j = Fields { obj, ..*self };
+                let names: Vec<String> = j.value(intern!(py, "stands_for"))?;
+                let cards = names
+                    .iter()
+                    .map(|n| {
+                        n.parse::<Card>()
+                            .map_err(|e| j.format(format!("a joker's card {n:?}: {e}")))
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok((j.value(intern!(py, "index"))?, cards))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(MeldDescription {
+            kind,
+            value: g.value(intern!(py, "value"))?,
+            jokers,
+            closed: g.value(intern!(py, "closed"))?,
+            pure: g.value(intern!(py, "pure"))?,
+        })
+    }
+
+    /// An event's `described`: a tuple of `MeldDescription`s.
+    fn described_all(&self) -> PyResult<Vec<MeldDescription>> {
+        let py = self.obj.py();
+        self.value::<Vec<Bound<'py, PyAny>>>(intern!(py, "described"))?
+            .iter()
+            .map(|d| self.meld_description(d))
+            .collect()
+    }
+
+    /// An event's `described`: one `MeldDescription` or `None`.
+    fn described_one(&self) -> PyResult<Option<MeldDescription>> {
+        let py = self.obj.py();
+        self.value::<Option<Bound<'py, PyAny>>>(intern!(py, "described"))?
+            .map(|d| self.meld_description(&d))
+            .transpose()
+    }
+
     /// An event's `parts`: per seat, its score's parts (`ScorePart`s).
     fn score_parts(&self) -> PyResult<Vec<Vec<ScorePart>>> {
         let py = self.obj.py();
@@ -654,6 +718,7 @@ fn event_from_py(
             seat: seat()?,
             melds: f.melds(intern!(py, "melds"))?,
             opening: f.value(intern!(py, "opening"))?,
+            described: f.described_all()?,
         },
         "LaidOff" => Event::LaidOff {
             seat: seat()?,
@@ -664,12 +729,14 @@ fn event_from_py(
                 "end" => End::End,
                 other => return Err(f.format(format!("a lay-off's end is 'start' or 'end', not {other:?}"))),
             },
+            described: f.described_one()?,
         },
         "JokerSwapped" => Event::JokerSwapped {
             seat: seat()?,
             card: f.card(intern!(py, "card"))?,
             meld: f.value(intern!(py, "meld"))?,
             joker: f.card(intern!(py, "joker"))?,
+            described: f.described_one()?,
         },
         "Discarded" => Event::Discarded {
             seat: seat()?,
@@ -682,6 +749,7 @@ fn event_from_py(
             discard: f.opt_card(intern!(py, "discard"))?,
             melds: f.melds(intern!(py, "melds"))?,
             deadwood: f.value(intern!(py, "deadwood"))?,
+            described: f.described_all()?,
         },
         "LayoutAccepted" => Event::LayoutAccepted { seat: seat()? },
         "RoundEnded" => {
@@ -882,6 +950,37 @@ fn score_parts_tuple<'py>(py: Python<'py>, parts: &[Vec<ScorePart>]) -> PyResult
     PyTuple::new(py, seats)
 }
 
+/// A kernel's meld description as a `MeldDescription`.
+fn meld_description_py<'py>(py: Python<'py>, d: &MeldDescription) -> PyResult<Bound<'py, PyAny>> {
+    let c = classes(py)?;
+    let jokers = d
+        .jokers
+        .iter()
+        .map(|(index, cards)| {
+            let names = PyTuple::new(py, cards.iter().map(Card::to_string))?;
+            instance(py, c.meld_joker.bind(py), &c.meld_joker_fields, (*index, names))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    instance(
+        py,
+        c.meld_description.bind(py),
+        &c.meld_description_fields,
+        (d.kind.as_str(), d.value, PyTuple::new(py, jokers)?, d.closed, d.pure),
+    )
+}
+
+fn described_tuple<'py>(py: Python<'py>, described: &[MeldDescription]) -> PyResult<Bound<'py, PyTuple>> {
+    let items = described
+        .iter()
+        .map(|d| meld_description_py(py, d))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, items)
+}
+
+fn described_opt<'py>(py: Python<'py>, described: Option<&MeldDescription>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    described.map(|d| meld_description_py(py, d)).transpose()
+}
+
 fn round_ended<'py>(
     py: Python<'py>,
     (cls, names): (&Bound<'py, PyType>, &[Py<PyString>]),
@@ -955,22 +1054,52 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
                 stock.as_deref().map(|s| ids_tuple(py, s)).transpose()?,
             ),
         ),
-        Event::MeldsLaid { seat, melds, opening } => {
-            instance(py, cls, names, (*seat, melds_tuple(py, melds)?, *opening))
-        }
-        Event::LaidOff { seat, card, meld, end } => {
+        Event::MeldsLaid {
+            seat,
+            melds,
+            opening,
+            described,
+        } => instance(
+            py,
+            cls,
+            names,
+            (
+                *seat,
+                melds_tuple(py, melds)?,
+                *opening,
+                described_tuple(py, described)?,
+            ),
+        ),
+        Event::LaidOff {
+            seat,
+            card,
+            meld,
+            end,
+            described,
+        } => {
             let end = match end {
                 End::Start => intern!(py, "start"),
                 End::End => intern!(py, "end"),
             };
-            instance(py, cls, names, (*seat, *card, *meld, end))
+            instance(
+                py,
+                cls,
+                names,
+                (*seat, *card, *meld, end, described_opt(py, described.as_ref())?),
+            )
         }
         Event::JokerSwapped {
             seat,
             card,
             meld,
             joker,
-        } => instance(py, cls, names, (*seat, *card, *meld, *joker)),
+            described,
+        } => instance(
+            py,
+            cls,
+            names,
+            (*seat, *card, *meld, *joker, described_opt(py, described.as_ref())?),
+        ),
         Event::Resigned { seat } | Event::PassedUpcard { seat } | Event::LayoutAccepted { seat } => {
             instance(py, cls, names, (*seat,))
         }
@@ -979,7 +1108,19 @@ fn event_to_py<'py>(py: Python<'py>, c: &Classes, e: &Event) -> PyResult<Bound<'
             discard,
             melds,
             deadwood,
-        } => instance(py, cls, names, (*seat, *discard, melds_tuple(py, melds)?, *deadwood)),
+            described,
+        } => instance(
+            py,
+            cls,
+            names,
+            (
+                *seat,
+                *discard,
+                melds_tuple(py, melds)?,
+                *deadwood,
+                described_tuple(py, described)?,
+            ),
+        ),
         Event::RoundEnded(r) => round_ended(py, (cls, names), r),
         Event::MatchEnded { totals, winners, parts } => instance(
             py,

@@ -35,6 +35,7 @@ from ramino.engine import (
     LaidOff,
     LayoutAccepted,
     MatchEnded,
+    MeldDescription,
     MeldsLaid,
     PassedUpcard,
     Resigned,
@@ -45,7 +46,7 @@ from ramino.engine import (
     StockReshuffled,
     TookDiscard,
 )
-from ramino.v1 import game_pb2
+from ramino.v1 import game_pb2, types_pb2
 
 __all__ = ["event_message", "score_parts", "watch_event", "watch_events", "ONEOF_FIELDS"]
 
@@ -55,6 +56,23 @@ ONEOF_FIELDS = tuple(f.name for f in game_pb2.GameEvent.DESCRIPTOR.oneofs_by_nam
 
 def _melds(melds: tuple[tuple[int, ...], ...]) -> list[game_pb2.MeldCardIds]:
     return [game_pb2.MeldCardIds(card_ids=m) for m in melds]
+
+
+MELD_KINDS: dict[str, types_pb2.MeldKind] = {
+    "set": types_pb2.MELD_KIND_SET,
+    "run": types_pb2.MELD_KIND_RUN,
+}
+
+
+def described(d: MeldDescription, into: types_pb2.MeldDescription) -> None:
+    """Fills ``into`` with what the kernel decided of a meld (``described``
+    fields of MeldsLaid, LaidOff, JokerSwapped and Knocked)."""
+    into.kind = MELD_KINDS[d.kind]
+    into.value = d.value
+    for j in d.jokers:
+        into.jokers.add(index=j.index, stands_for=j.stands_for)
+    into.closed = d.closed
+    into.pure = d.pure
 
 
 SCORE_PART_KIND_VALUES: dict[str, int] = {
@@ -157,18 +175,24 @@ def event_message(
             msg.seat = event.seat
             msg.melds_laid.melds.extend(_melds(event.melds))
             msg.melds_laid.opening = event.opening
+            for d in event.described:
+                described(d, msg.melds_laid.described.add())
         case LaidOff():
             msg.seat = event.seat
             laid = msg.laid_off
             laid.card_id = event.card
             laid.meld_index = event.meld
             laid.end = convert.end_value(event.end)
+            if event.described is not None:
+                described(event.described, laid.described)
         case JokerSwapped():
             msg.seat = event.seat
             swapped = msg.joker_swapped
             swapped.card_id = event.card
             swapped.meld_index = event.meld
             swapped.joker_id = event.joker
+            if event.described is not None:
+                described(event.described, swapped.described)
         case Discarded():
             msg.seat = event.seat
             msg.discarded.card_id = event.card
@@ -185,6 +209,8 @@ def event_message(
                 knocked.discard_card_id = event.discard
             knocked.melds.extend(_melds(event.melds))
             knocked.deadwood = event.deadwood
+            for d in event.described:
+                described(d, knocked.described.add())
         case LayoutAccepted():
             msg.seat = event.seat
             msg.layout_accepted.SetInParent()

@@ -19,6 +19,8 @@ __all__ = [
     "TookDiscard",
     "DiscardPileTurnedOver",
     "StockReshuffled",
+    "MeldDescription",
+    "MeldJoker",
     "MeldsLaid",
     "LaidOff",
     "JokerSwapped",
@@ -115,30 +117,64 @@ class StockReshuffled:
 
 
 @dataclass(frozen=True, slots=True)
+class MeldJoker:
+    """A joker of a meld: its ``index`` in the meld's cards and the natural
+    cards it ``stands_for``, in notation (one in a run; in a set any missing
+    suit)."""
+
+    index: int
+    stands_for: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldDescription:
+    """What the kernel decided of a meld it put on the table or changed
+    there (its meld validation's answer), so that no client works the rules
+    out again: set or run, its value, each joker's role, whether it is
+    ``closed`` (a set of four) and ``pure`` (a run without a joker)."""
+
+    kind: Literal["set", "run"]
+    value: int
+    jokers: tuple[MeldJoker, ...]
+    closed: bool
+    pure: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MeldsLaid:
-    """New table melds, indexed from the current number of melds on."""
+    """New table melds, indexed from the current number of melds on;
+    ``described``: each as the kernel validated it (empty in a record
+    written before the kernel said)."""
 
     seat: int
     melds: tuple[tuple[int, ...], ...]
     opening: bool
+    described: tuple[MeldDescription, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class LaidOff:
+    """``described``: the table meld the lay-off made (``None`` in a record
+    written before the kernel said)."""
+
     seat: int
     card: int
     meld: int
     end: str
+    described: MeldDescription | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class JokerSwapped:
-    """``card`` took the place of table joker ``joker``, now in ``seat``'s hand."""
+    """``card`` took the place of table joker ``joker``, now in ``seat``'s
+    hand; ``described``: the table meld the swap made (``None`` in a record
+    written before the kernel said)."""
 
     seat: int
     card: int
     meld: int
     joker: int
+    described: MeldDescription | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +199,14 @@ class PassedUpcard:
 class Knocked:
     """``seat`` knocked: discarded ``discard`` (``None`` for big gin) and laid
     ``melds``, new table melds indexed from the current number on; the cards
-    left in its hand are its unmatched cards, worth ``deadwood``."""
+    left in its hand are its unmatched cards, worth ``deadwood``;
+    ``described`` as :class:`MeldsLaid`'s."""
 
     seat: int
     discard: int | None
     melds: tuple[tuple[int, ...], ...]
     deadwood: int
+    described: tuple[MeldDescription, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

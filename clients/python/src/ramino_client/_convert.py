@@ -132,6 +132,16 @@ def meld(x: types_pb2.Meld) -> m.Meld:
     )
 
 
+def described(x: types_pb2.MeldDescription) -> m.MeldDescription:
+    return m.MeldDescription(
+        kind=_KINDS.get(x.kind, m.MeldKind.UNSPECIFIED),
+        value=x.value,
+        jokers=tuple(m.JokerRole(j.index, tuple(j.stands_for)) for j in x.jokers),
+        closed=x.closed,
+        pure=x.pure,
+    )
+
+
 def variant(v: types_pb2.Variant) -> m.VariantInfo:
     return m.VariantInfo(v.name, parameters(v.parameters))
 
@@ -315,14 +325,27 @@ def event(e: game_pb2.GameEvent) -> ev.Event:
                 seat=s,
                 melds=_melds(e.melds_laid.melds),
                 opening=e.melds_laid.opening,
+                described=tuple(described(d) for d in e.melds_laid.described),
             )
         case "laid_off":
             o = e.laid_off
-            return ev.LaidOff(version=v, seat=s, card=o.card_id, meld=o.meld_index, end=end(o.end))
+            return ev.LaidOff(
+                version=v,
+                seat=s,
+                card=o.card_id,
+                meld=o.meld_index,
+                end=end(o.end),
+                described=described(o.described) if o.HasField("described") else None,
+            )
         case "joker_swapped":
             j = e.joker_swapped
             return ev.JokerSwapped(
-                version=v, seat=s, card=j.card_id, meld=j.meld_index, joker=j.joker_id
+                version=v,
+                seat=s,
+                card=j.card_id,
+                meld=j.meld_index,
+                joker=j.joker_id,
+                described=described(j.described) if j.HasField("described") else None,
             )
         case "discarded":
             return ev.Discarded(version=v, seat=s, card=e.discarded.card_id)
@@ -338,6 +361,7 @@ def event(e: game_pb2.GameEvent) -> ev.Event:
                 discard=k.discard_card_id if k.HasField("discard_card_id") else None,
                 melds=_melds(k.melds),
                 deadwood=k.deadwood,
+                described=tuple(described(d) for d in k.described),
             )
         case "layout_accepted":
             return ev.LayoutAccepted(version=v, seat=s)

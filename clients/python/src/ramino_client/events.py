@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from ramino_client.models import End, GameStatus, GameView, ScorePart
+from ramino_client.models import End, GameStatus, GameView, MeldDescription, ScorePart
 
 __all__ = [
     "Event",
@@ -118,22 +118,34 @@ class StockReshuffled(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MeldsLaid(Event):
+    """``described``: each of ``melds`` as the server validated it (empty
+    from a server before it said)."""
+
     melds: tuple[tuple[int, ...], ...]
     opening: bool
+    described: tuple[MeldDescription, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LaidOff(Event):
+    """``described``: the table meld the lay-off made (``None`` from a server
+    before it said)."""
+
     card: int
     meld: int
     end: End
+    described: MeldDescription | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JokerSwapped(Event):
+    """``described``: the table meld the swap made (``None`` from a server
+    before it said)."""
+
     card: int
     meld: int
     joker: int
+    described: MeldDescription | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,11 +166,13 @@ class PassedUpcard(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Knocked(Event):
     """Gin: the seat knocked, discarding ``discard`` (``None``: big gin) and
-    laying ``melds`` (new table melds); ``deadwood`` is its unmatched total."""
+    laying ``melds`` (new table melds); ``deadwood`` is its unmatched total;
+    ``described`` as :class:`MeldsLaid`'s."""
 
     discard: int | None
     melds: tuple[tuple[int, ...], ...]
     deadwood: int
+    described: tuple[MeldDescription, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,6 +28,7 @@ __all__ = [
     "Card",
     "JokerRole",
     "Meld",
+    "MeldDescription",
     "TableMeld",
     "SeatInfo",
     "RoundScores",
@@ -205,6 +206,20 @@ class JokerRole:
     """Position of the joker in the meld's cards."""
     stands_for: tuple[str, ...]
     """The natural cards it stands for, in notation."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeldDescription:
+    """What the server decided of a meld an event laid or changed (a
+    :class:`Meld` without its cards, which the event names by id)."""
+
+    kind: MeldKind
+    value: int
+    jokers: tuple[JokerRole, ...] = ()
+    closed: bool = False
+    """A set of four: nothing can be added."""
+    pure: bool = False
+    """A run without a joker."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,7 +192,9 @@ pub fn apply_event(state: &mut State, event: &Event, rules: &Rules) -> Result<()
             lay(state, *seat, melds, None, rules)?;
             state.defender_melded = true;
         }
-        Event::MeldsLaid { seat, melds, opening } => {
+        Event::MeldsLaid {
+            seat, melds, opening, ..
+        } => {
             check_turn(state, *seat, Phase::Play)?;
             if lay(state, *seat, melds, state.pending_joker, rules)? {
                 state.pending_joker = None;
@@ -203,7 +205,9 @@ pub fn apply_event(state: &mut State, event: &Event, rules: &Rules) -> Result<()
             }
             laid(state, *seat);
         }
-        Event::LaidOff { seat, card, meld, end } => {
+        Event::LaidOff {
+            seat, card, meld, end, ..
+        } => {
             let phase = if state.phase == Phase::Layoff {
                 Phase::Layoff
             } else {
@@ -224,6 +228,7 @@ pub fn apply_event(state: &mut State, event: &Event, rules: &Rules) -> Result<()
             card,
             meld,
             joker,
+            ..
         } => {
             check_turn(state, *seat, Phase::Play)?;
             take_from_hand(&mut state.seats[*seat].hand, *card)?;

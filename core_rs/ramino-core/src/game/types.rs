@@ -6,7 +6,7 @@
 //! Python engine's shape of the same name (`service/ramino/engine`).
 
 use crate::card::Card;
-use crate::meld::{End, MeldKind};
+use crate::meld::{End, Meld, MeldKind};
 use crate::search::Deadwood;
 use crate::variant::{StockExhausted, Variant};
 
@@ -495,22 +495,31 @@ pub enum Event {
         stock_size: usize,
         stock: Option<Vec<CardId>>,
     },
+    /// `described`: each meld as the kernel validated it, in order (empty
+    /// in a record written before the kernel said).
     MeldsLaid {
         seat: usize,
         melds: Vec<Vec<CardId>>,
         opening: bool,
+        described: Vec<MeldDescription>,
     },
+    /// `described`: the table meld the lay-off made (`None` in a record
+    /// written before the kernel said).
     LaidOff {
         seat: usize,
         card: CardId,
         meld: usize,
         end: End,
+        described: Option<MeldDescription>,
     },
+    /// `described`: the table meld the swap made (`None` in a record
+    /// written before the kernel said).
     JokerSwapped {
         seat: usize,
         card: CardId,
         meld: usize,
         joker: CardId,
+        described: Option<MeldDescription>,
     },
     Discarded {
         seat: usize,
@@ -522,11 +531,13 @@ pub enum Event {
     PassedUpcard {
         seat: usize,
     },
+    /// `described`: as `MeldsLaid`'s.
     Knocked {
         seat: usize,
         discard: Option<CardId>,
         melds: Vec<Vec<CardId>>,
         deadwood: u32,
+        described: Vec<MeldDescription>,
     },
     LayoutAccepted {
         seat: usize,
@@ -562,6 +573,46 @@ impl Event {
             Event::LayoutAccepted { .. } => "LayoutAccepted",
             Event::RoundEnded(_) => "RoundEnded",
             Event::MatchEnded { .. } => "MatchEnded",
+        }
+    }
+}
+
+/// What the kernel decided of a meld it put on the table or changed there
+/// ([`crate::validate_meld`]'s answer), carried by the event so that no
+/// client works the rules out again.
+///
+/// ```
+/// use ramino_core::{validate_meld, Card, Variant, MeldKind};
+/// use ramino_core::game::MeldDescription;
+/// let m = validate_meld(&Card::parse_list("5H 6H JK").unwrap(), &Variant::ramino51()).unwrap();
+/// let d = MeldDescription::of(&m);
+/// assert_eq!((d.kind, d.value, d.closed, d.pure), (MeldKind::Run, 18, false, false));
+/// assert_eq!(d.jokers[0].0, 2);
+/// assert_eq!(d.jokers[0].1[0].to_string(), "7H");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MeldDescription {
+    pub kind: MeldKind,
+    pub value: u32,
+    /// Each joker's index in the meld's cards and the cards it stands for
+    /// (one in a run; in a set any missing suit).
+    pub jokers: Vec<(usize, Vec<Card>)>,
+    /// A set of four: nothing can be added to it.
+    pub closed: bool,
+    /// A run with no joker.
+    pub pure: bool,
+}
+
+impl MeldDescription {
+    /// The description of a validated meld.
+    #[must_use]
+    pub fn of(m: &Meld) -> MeldDescription {
+        MeldDescription {
+            kind: m.kind,
+            value: m.value,
+            jokers: m.jokers.iter().map(|j| (j.index, j.cards())).collect(),
+            closed: m.is_closed(),
+            pure: m.is_pure_run(),
         }
     }
 }

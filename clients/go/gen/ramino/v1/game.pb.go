@@ -6196,7 +6196,10 @@ type MeldsLaid struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Melds []*MeldCardIds         `protobuf:"bytes,1,rep,name=melds,proto3" json:"melds,omitempty"`
 	// These melds were the seat's opening.
-	Opening       bool `protobuf:"varint,2,opt,name=opening,proto3" json:"opening,omitempty"`
+	Opening bool `protobuf:"varint,2,opt,name=opening,proto3" json:"opening,omitempty"`
+	// Each meld of `melds` as the server validated it, in the same order
+	// (empty for an event logged before the server said).
+	Described     []*MeldDescription `protobuf:"bytes,3,rep,name=described,proto3" json:"described,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6245,12 +6248,22 @@ func (x *MeldsLaid) GetOpening() bool {
 	return false
 }
 
+func (x *MeldsLaid) GetDescribed() []*MeldDescription {
+	if x != nil {
+		return x.Described
+	}
+	return nil
+}
+
 // The seat added a card to a table meld.
 type LaidOff struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CardId        int32                  `protobuf:"varint,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
-	MeldIndex     int32                  `protobuf:"varint,2,opt,name=meld_index,json=meldIndex,proto3" json:"meld_index,omitempty"`
-	End           End                    `protobuf:"varint,3,opt,name=end,proto3,enum=ramino.v1.End" json:"end,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	CardId    int32                  `protobuf:"varint,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	MeldIndex int32                  `protobuf:"varint,2,opt,name=meld_index,json=meldIndex,proto3" json:"meld_index,omitempty"`
+	End       End                    `protobuf:"varint,3,opt,name=end,proto3,enum=ramino.v1.End" json:"end,omitempty"`
+	// The table meld the lay-off made (unset for an event logged before the
+	// server said).
+	Described     *MeldDescription `protobuf:"bytes,4,opt,name=described,proto3" json:"described,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6306,12 +6319,22 @@ func (x *LaidOff) GetEnd() End {
 	return End_END_UNSPECIFIED
 }
 
+func (x *LaidOff) GetDescribed() *MeldDescription {
+	if x != nil {
+		return x.Described
+	}
+	return nil
+}
+
 // The seat gave a card for a table joker, now in its hand.
 type JokerSwapped struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CardId        int32                  `protobuf:"varint,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
-	MeldIndex     int32                  `protobuf:"varint,2,opt,name=meld_index,json=meldIndex,proto3" json:"meld_index,omitempty"`
-	JokerId       int32                  `protobuf:"varint,3,opt,name=joker_id,json=jokerId,proto3" json:"joker_id,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	CardId    int32                  `protobuf:"varint,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	MeldIndex int32                  `protobuf:"varint,2,opt,name=meld_index,json=meldIndex,proto3" json:"meld_index,omitempty"`
+	JokerId   int32                  `protobuf:"varint,3,opt,name=joker_id,json=jokerId,proto3" json:"joker_id,omitempty"`
+	// The table meld the swap made (unset for an event logged before the
+	// server said).
+	Described     *MeldDescription `protobuf:"bytes,4,opt,name=described,proto3" json:"described,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6365,6 +6388,13 @@ func (x *JokerSwapped) GetJokerId() int32 {
 		return x.JokerId
 	}
 	return 0
+}
+
+func (x *JokerSwapped) GetDescribed() *MeldDescription {
+	if x != nil {
+		return x.Described
+	}
+	return nil
 }
 
 // The seat discarded a card, ending its turn.
@@ -6495,7 +6525,10 @@ type Knocked struct {
 	DiscardCardId *int32         `protobuf:"varint,1,opt,name=discard_card_id,json=discardCardId,proto3,oneof" json:"discard_card_id,omitempty"`
 	Melds         []*MeldCardIds `protobuf:"bytes,2,rep,name=melds,proto3" json:"melds,omitempty"`
 	// The unmatched total.
-	Deadwood      int32 `protobuf:"varint,3,opt,name=deadwood,proto3" json:"deadwood,omitempty"`
+	Deadwood int32 `protobuf:"varint,3,opt,name=deadwood,proto3" json:"deadwood,omitempty"`
+	// Each meld of `melds` as the server validated it, in the same order
+	// (empty for an event logged before the server said).
+	Described     []*MeldDescription `protobuf:"bytes,4,rep,name=described,proto3" json:"described,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6549,6 +6582,13 @@ func (x *Knocked) GetDeadwood() int32 {
 		return x.Deadwood
 	}
 	return 0
+}
+
+func (x *Knocked) GetDescribed() []*MeldDescription {
+	if x != nil {
+		return x.Described
+	}
+	return nil
 }
 
 // Gin: the defender finished laying off and melding.
@@ -7350,29 +7390,33 @@ const file_ramino_v1_game_proto_rawDesc = "" +
 	"\fkept_card_id\x18\x02 \x01(\x05R\n" +
 	"keptCardId\x12\x1d\n" +
 	"\n" +
-	"stock_size\x18\x03 \x01(\x05R\tstockSize\"S\n" +
+	"stock_size\x18\x03 \x01(\x05R\tstockSize\"\x8d\x01\n" +
 	"\tMeldsLaid\x12,\n" +
 	"\x05melds\x18\x01 \x03(\v2\x16.ramino.v1.MeldCardIdsR\x05melds\x12\x18\n" +
-	"\aopening\x18\x02 \x01(\bR\aopening\"c\n" +
+	"\aopening\x18\x02 \x01(\bR\aopening\x128\n" +
+	"\tdescribed\x18\x03 \x03(\v2\x1a.ramino.v1.MeldDescriptionR\tdescribed\"\x9d\x01\n" +
 	"\aLaidOff\x12\x17\n" +
 	"\acard_id\x18\x01 \x01(\x05R\x06cardId\x12\x1d\n" +
 	"\n" +
 	"meld_index\x18\x02 \x01(\x05R\tmeldIndex\x12 \n" +
-	"\x03end\x18\x03 \x01(\x0e2\x0e.ramino.v1.EndR\x03end\"a\n" +
+	"\x03end\x18\x03 \x01(\x0e2\x0e.ramino.v1.EndR\x03end\x128\n" +
+	"\tdescribed\x18\x04 \x01(\v2\x1a.ramino.v1.MeldDescriptionR\tdescribed\"\x9b\x01\n" +
 	"\fJokerSwapped\x12\x17\n" +
 	"\acard_id\x18\x01 \x01(\x05R\x06cardId\x12\x1d\n" +
 	"\n" +
 	"meld_index\x18\x02 \x01(\x05R\tmeldIndex\x12\x19\n" +
-	"\bjoker_id\x18\x03 \x01(\x05R\ajokerId\"$\n" +
+	"\bjoker_id\x18\x03 \x01(\x05R\ajokerId\x128\n" +
+	"\tdescribed\x18\x04 \x01(\v2\x1a.ramino.v1.MeldDescriptionR\tdescribed\"$\n" +
 	"\tDiscarded\x12\x17\n" +
 	"\acard_id\x18\x01 \x01(\x05R\x06cardId\"\n" +
 	"\n" +
 	"\bResigned\"\x0e\n" +
-	"\fPassedUpcard\"\x94\x01\n" +
+	"\fPassedUpcard\"\xce\x01\n" +
 	"\aKnocked\x12+\n" +
 	"\x0fdiscard_card_id\x18\x01 \x01(\x05H\x00R\rdiscardCardId\x88\x01\x01\x12,\n" +
 	"\x05melds\x18\x02 \x03(\v2\x16.ramino.v1.MeldCardIdsR\x05melds\x12\x1a\n" +
-	"\bdeadwood\x18\x03 \x01(\x05R\bdeadwoodB\x12\n" +
+	"\bdeadwood\x18\x03 \x01(\x05R\bdeadwood\x128\n" +
+	"\tdescribed\x18\x04 \x03(\v2\x1a.ramino.v1.MeldDescriptionR\tdescribedB\x12\n" +
 	"\x10_discard_card_id\"\x10\n" +
 	"\x0eLayoutAccepted\"\xf2\x01\n" +
 	"\n" +
@@ -7589,6 +7633,7 @@ var file_ramino_v1_game_proto_goTypes = []any{
 	(*Card)(nil),                        // 100: ramino.v1.Card
 	(*Variant)(nil),                     // 101: ramino.v1.Variant
 	(*Meld)(nil),                        // 102: ramino.v1.Meld
+	(*MeldDescription)(nil),             // 103: ramino.v1.MeldDescription
 }
 var file_ramino_v1_game_proto_depIdxs = []int32{
 	0,   // 0: ramino.v1.SeatConfig.bot:type_name -> ramino.v1.BotLevel
@@ -7711,56 +7756,60 @@ var file_ramino_v1_game_proto_depIdxs = []int32{
 	5,   // 117: ramino.v1.GameCreated.seats:type_name -> ramino.v1.SeatConfig
 	94,  // 118: ramino.v1.GameCreated.create_time:type_name -> google.protobuf.Timestamp
 	22,  // 119: ramino.v1.MeldsLaid.melds:type_name -> ramino.v1.MeldCardIds
-	96,  // 120: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
-	22,  // 121: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
-	76,  // 122: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
-	92,  // 123: ramino.v1.RoundEnded.parts:type_name -> ramino.v1.ScoreParts
-	92,  // 124: ramino.v1.MatchEnded.parts:type_name -> ramino.v1.ScoreParts
-	93,  // 125: ramino.v1.ScoreParts.parts:type_name -> ramino.v1.ScorePart
-	4,   // 126: ramino.v1.ScorePart.kind:type_name -> ramino.v1.ScorePartKind
-	8,   // 127: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
-	10,  // 128: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
-	12,  // 129: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
-	14,  // 130: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
-	16,  // 131: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
-	18,  // 132: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
-	20,  // 133: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
-	23,  // 134: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
-	25,  // 135: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
-	27,  // 136: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
-	29,  // 137: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
-	31,  // 138: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
-	33,  // 139: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
-	35,  // 140: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
-	37,  // 141: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
-	41,  // 142: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
-	51,  // 143: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
-	49,  // 144: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
-	43,  // 145: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
-	9,   // 146: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
-	11,  // 147: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
-	13,  // 148: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
-	15,  // 149: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
-	17,  // 150: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
-	19,  // 151: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
-	21,  // 152: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
-	24,  // 153: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
-	26,  // 154: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
-	28,  // 155: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
-	30,  // 156: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
-	32,  // 157: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
-	34,  // 158: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
-	36,  // 159: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
-	38,  // 160: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
-	42,  // 161: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
-	52,  // 162: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
-	50,  // 163: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
-	46,  // 164: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
-	146, // [146:165] is the sub-list for method output_type
-	127, // [127:146] is the sub-list for method input_type
-	127, // [127:127] is the sub-list for extension type_name
-	127, // [127:127] is the sub-list for extension extendee
-	0,   // [0:127] is the sub-list for field type_name
+	103, // 120: ramino.v1.MeldsLaid.described:type_name -> ramino.v1.MeldDescription
+	96,  // 121: ramino.v1.LaidOff.end:type_name -> ramino.v1.End
+	103, // 122: ramino.v1.LaidOff.described:type_name -> ramino.v1.MeldDescription
+	103, // 123: ramino.v1.JokerSwapped.described:type_name -> ramino.v1.MeldDescription
+	22,  // 124: ramino.v1.Knocked.melds:type_name -> ramino.v1.MeldCardIds
+	103, // 125: ramino.v1.Knocked.described:type_name -> ramino.v1.MeldDescription
+	76,  // 126: ramino.v1.RoundEnded.hands:type_name -> ramino.v1.CardIds
+	92,  // 127: ramino.v1.RoundEnded.parts:type_name -> ramino.v1.ScoreParts
+	92,  // 128: ramino.v1.MatchEnded.parts:type_name -> ramino.v1.ScoreParts
+	93,  // 129: ramino.v1.ScoreParts.parts:type_name -> ramino.v1.ScorePart
+	4,   // 130: ramino.v1.ScorePart.kind:type_name -> ramino.v1.ScorePartKind
+	8,   // 131: ramino.v1.GameService.CreateGame:input_type -> ramino.v1.CreateGameRequest
+	10,  // 132: ramino.v1.GameService.JoinGame:input_type -> ramino.v1.JoinGameRequest
+	12,  // 133: ramino.v1.GameService.GetGame:input_type -> ramino.v1.GetGameRequest
+	14,  // 134: ramino.v1.GameService.ListGames:input_type -> ramino.v1.ListGamesRequest
+	16,  // 135: ramino.v1.GameService.DrawFromStock:input_type -> ramino.v1.DrawFromStockRequest
+	18,  // 136: ramino.v1.GameService.TakeDiscard:input_type -> ramino.v1.TakeDiscardRequest
+	20,  // 137: ramino.v1.GameService.TurnOverDiscardPile:input_type -> ramino.v1.TurnOverDiscardPileRequest
+	23,  // 138: ramino.v1.GameService.LayMelds:input_type -> ramino.v1.LayMeldsRequest
+	25,  // 139: ramino.v1.GameService.LayOff:input_type -> ramino.v1.LayOffRequest
+	27,  // 140: ramino.v1.GameService.SwapJoker:input_type -> ramino.v1.SwapJokerRequest
+	29,  // 141: ramino.v1.GameService.Discard:input_type -> ramino.v1.DiscardRequest
+	31,  // 142: ramino.v1.GameService.Resign:input_type -> ramino.v1.ResignRequest
+	33,  // 143: ramino.v1.GameService.PassUpcard:input_type -> ramino.v1.PassUpcardRequest
+	35,  // 144: ramino.v1.GameService.Knock:input_type -> ramino.v1.KnockRequest
+	37,  // 145: ramino.v1.GameService.AcceptLayout:input_type -> ramino.v1.AcceptLayoutRequest
+	41,  // 146: ramino.v1.GameService.WatchGame:input_type -> ramino.v1.WatchGameRequest
+	51,  // 147: ramino.v1.GameService.GetLegalMoves:input_type -> ramino.v1.GetLegalMovesRequest
+	49,  // 148: ramino.v1.GameService.CancelGame:input_type -> ramino.v1.CancelGameRequest
+	43,  // 149: ramino.v1.GameService.PlayGame:input_type -> ramino.v1.PlayGameRequest
+	9,   // 150: ramino.v1.GameService.CreateGame:output_type -> ramino.v1.CreateGameResponse
+	11,  // 151: ramino.v1.GameService.JoinGame:output_type -> ramino.v1.JoinGameResponse
+	13,  // 152: ramino.v1.GameService.GetGame:output_type -> ramino.v1.GetGameResponse
+	15,  // 153: ramino.v1.GameService.ListGames:output_type -> ramino.v1.ListGamesResponse
+	17,  // 154: ramino.v1.GameService.DrawFromStock:output_type -> ramino.v1.DrawFromStockResponse
+	19,  // 155: ramino.v1.GameService.TakeDiscard:output_type -> ramino.v1.TakeDiscardResponse
+	21,  // 156: ramino.v1.GameService.TurnOverDiscardPile:output_type -> ramino.v1.TurnOverDiscardPileResponse
+	24,  // 157: ramino.v1.GameService.LayMelds:output_type -> ramino.v1.LayMeldsResponse
+	26,  // 158: ramino.v1.GameService.LayOff:output_type -> ramino.v1.LayOffResponse
+	28,  // 159: ramino.v1.GameService.SwapJoker:output_type -> ramino.v1.SwapJokerResponse
+	30,  // 160: ramino.v1.GameService.Discard:output_type -> ramino.v1.DiscardResponse
+	32,  // 161: ramino.v1.GameService.Resign:output_type -> ramino.v1.ResignResponse
+	34,  // 162: ramino.v1.GameService.PassUpcard:output_type -> ramino.v1.PassUpcardResponse
+	36,  // 163: ramino.v1.GameService.Knock:output_type -> ramino.v1.KnockResponse
+	38,  // 164: ramino.v1.GameService.AcceptLayout:output_type -> ramino.v1.AcceptLayoutResponse
+	42,  // 165: ramino.v1.GameService.WatchGame:output_type -> ramino.v1.WatchGameResponse
+	52,  // 166: ramino.v1.GameService.GetLegalMoves:output_type -> ramino.v1.GetLegalMovesResponse
+	50,  // 167: ramino.v1.GameService.CancelGame:output_type -> ramino.v1.CancelGameResponse
+	46,  // 168: ramino.v1.GameService.PlayGame:output_type -> ramino.v1.PlayGameResponse
+	150, // [150:169] is the sub-list for method output_type
+	131, // [131:150] is the sub-list for method input_type
+	131, // [131:131] is the sub-list for extension type_name
+	131, // [131:131] is the sub-list for extension extendee
+	0,   // [0:131] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_game_proto_init() }

@@ -506,6 +506,88 @@ func (x *Meld) GetPure() bool {
 	return false
 }
 
+// What the server decided of a meld it put on the table or changed there,
+// as a Meld says it, so that no client works the rules out again. Its cards
+// are those the event names by id, in meld order.
+type MeldDescription struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  MeldKind               `protobuf:"varint,1,opt,name=kind,proto3,enum=ramino.v1.MeldKind" json:"kind,omitempty"`
+	// Meld value under the variant; a joker is worth the card it stands for.
+	Value  int32        `protobuf:"varint,2,opt,name=value,proto3" json:"value,omitempty"`
+	Jokers []*JokerRole `protobuf:"bytes,3,rep,name=jokers,proto3" json:"jokers,omitempty"`
+	// A set of four: nothing can be added.
+	Closed bool `protobuf:"varint,4,opt,name=closed,proto3" json:"closed,omitempty"`
+	// A run without a joker.
+	Pure          bool `protobuf:"varint,5,opt,name=pure,proto3" json:"pure,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MeldDescription) Reset() {
+	*x = MeldDescription{}
+	mi := &file_ramino_v1_types_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MeldDescription) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MeldDescription) ProtoMessage() {}
+
+func (x *MeldDescription) ProtoReflect() protoreflect.Message {
+	mi := &file_ramino_v1_types_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MeldDescription.ProtoReflect.Descriptor instead.
+func (*MeldDescription) Descriptor() ([]byte, []int) {
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *MeldDescription) GetKind() MeldKind {
+	if x != nil {
+		return x.Kind
+	}
+	return MeldKind_MELD_KIND_UNSPECIFIED
+}
+
+func (x *MeldDescription) GetValue() int32 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *MeldDescription) GetJokers() []*JokerRole {
+	if x != nil {
+		return x.Jokers
+	}
+	return nil
+}
+
+func (x *MeldDescription) GetClosed() bool {
+	if x != nil {
+		return x.Closed
+	}
+	return false
+}
+
+func (x *MeldDescription) GetPure() bool {
+	if x != nil {
+		return x.Pure
+	}
+	return false
+}
+
 // A variant: its preset name and every parameter's value.
 type Variant struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -522,7 +604,7 @@ type Variant struct {
 
 func (x *Variant) Reset() {
 	*x = Variant{}
-	mi := &file_ramino_v1_types_proto_msgTypes[3]
+	mi := &file_ramino_v1_types_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -534,7 +616,7 @@ func (x *Variant) String() string {
 func (*Variant) ProtoMessage() {}
 
 func (x *Variant) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_types_proto_msgTypes[3]
+	mi := &file_ramino_v1_types_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -547,7 +629,7 @@ func (x *Variant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variant.ProtoReflect.Descriptor instead.
 func (*Variant) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_types_proto_rawDescGZIP(), []int{3}
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Variant) GetName() string {
@@ -675,7 +757,7 @@ type VariantParameters struct {
 
 func (x *VariantParameters) Reset() {
 	*x = VariantParameters{}
-	mi := &file_ramino_v1_types_proto_msgTypes[4]
+	mi := &file_ramino_v1_types_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -687,7 +769,7 @@ func (x *VariantParameters) String() string {
 func (*VariantParameters) ProtoMessage() {}
 
 func (x *VariantParameters) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_types_proto_msgTypes[4]
+	mi := &file_ramino_v1_types_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -700,7 +782,7 @@ func (x *VariantParameters) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VariantParameters.ProtoReflect.Descriptor instead.
 func (*VariantParameters) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_types_proto_rawDescGZIP(), []int{4}
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *VariantParameters) GetMinPlayers() int32 {
@@ -1029,7 +1111,7 @@ type Opening struct {
 
 func (x *Opening) Reset() {
 	*x = Opening{}
-	mi := &file_ramino_v1_types_proto_msgTypes[5]
+	mi := &file_ramino_v1_types_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1041,7 +1123,7 @@ func (x *Opening) String() string {
 func (*Opening) ProtoMessage() {}
 
 func (x *Opening) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_types_proto_msgTypes[5]
+	mi := &file_ramino_v1_types_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1054,7 +1136,7 @@ func (x *Opening) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Opening.ProtoReflect.Descriptor instead.
 func (*Opening) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_types_proto_rawDescGZIP(), []int{5}
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Opening) GetValue() int32 {
@@ -1084,7 +1166,7 @@ type Deadwood struct {
 
 func (x *Deadwood) Reset() {
 	*x = Deadwood{}
-	mi := &file_ramino_v1_types_proto_msgTypes[6]
+	mi := &file_ramino_v1_types_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1096,7 +1178,7 @@ func (x *Deadwood) String() string {
 func (*Deadwood) ProtoMessage() {}
 
 func (x *Deadwood) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_types_proto_msgTypes[6]
+	mi := &file_ramino_v1_types_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1109,7 +1191,7 @@ func (x *Deadwood) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deadwood.ProtoReflect.Descriptor instead.
 func (*Deadwood) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_types_proto_rawDescGZIP(), []int{6}
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Deadwood) GetValue() int32 {
@@ -1145,7 +1227,7 @@ type LayOffTarget struct {
 
 func (x *LayOffTarget) Reset() {
 	*x = LayOffTarget{}
-	mi := &file_ramino_v1_types_proto_msgTypes[7]
+	mi := &file_ramino_v1_types_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1157,7 +1239,7 @@ func (x *LayOffTarget) String() string {
 func (*LayOffTarget) ProtoMessage() {}
 
 func (x *LayOffTarget) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_types_proto_msgTypes[7]
+	mi := &file_ramino_v1_types_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1170,7 +1252,7 @@ func (x *LayOffTarget) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LayOffTarget.ProtoReflect.Descriptor instead.
 func (*LayOffTarget) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_types_proto_rawDescGZIP(), []int{7}
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *LayOffTarget) GetCard() *Card {
@@ -1207,7 +1289,7 @@ type JokerSwapTarget struct {
 
 func (x *JokerSwapTarget) Reset() {
 	*x = JokerSwapTarget{}
-	mi := &file_ramino_v1_types_proto_msgTypes[8]
+	mi := &file_ramino_v1_types_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1219,7 +1301,7 @@ func (x *JokerSwapTarget) String() string {
 func (*JokerSwapTarget) ProtoMessage() {}
 
 func (x *JokerSwapTarget) ProtoReflect() protoreflect.Message {
-	mi := &file_ramino_v1_types_proto_msgTypes[8]
+	mi := &file_ramino_v1_types_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1232,7 +1314,7 @@ func (x *JokerSwapTarget) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JokerSwapTarget.ProtoReflect.Descriptor instead.
 func (*JokerSwapTarget) Descriptor() ([]byte, []int) {
-	return file_ramino_v1_types_proto_rawDescGZIP(), []int{8}
+	return file_ramino_v1_types_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *JokerSwapTarget) GetCard() *Card {
@@ -1278,7 +1360,13 @@ const file_ramino_v1_types_proto_rawDesc = "" +
 	"\x05cards\x18\x03 \x03(\v2\x0f.ramino.v1.CardR\x05cards\x12,\n" +
 	"\x06jokers\x18\x04 \x03(\v2\x14.ramino.v1.JokerRoleR\x06jokers\x12\x16\n" +
 	"\x06closed\x18\x05 \x01(\bR\x06closed\x12\x12\n" +
-	"\x04pure\x18\x06 \x01(\bR\x04pure\"x\n" +
+	"\x04pure\x18\x06 \x01(\bR\x04pure\"\xaa\x01\n" +
+	"\x0fMeldDescription\x12'\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x13.ramino.v1.MeldKindR\x04kind\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value\x12,\n" +
+	"\x06jokers\x18\x03 \x03(\v2\x14.ramino.v1.JokerRoleR\x06jokers\x12\x16\n" +
+	"\x06closed\x18\x04 \x01(\bR\x06closed\x12\x12\n" +
+	"\x04pure\x18\x05 \x01(\bR\x04pure\"x\n" +
 	"\aVariant\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12<\n" +
 	"\n" +
@@ -1447,7 +1535,7 @@ func file_ramino_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_ramino_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ramino_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_ramino_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_ramino_v1_types_proto_goTypes = []any{
 	(Suit)(0),                 // 0: ramino.v1.Suit
 	(MeldKind)(0),             // 1: ramino.v1.MeldKind
@@ -1457,32 +1545,35 @@ var file_ramino_v1_types_proto_goTypes = []any{
 	(*Card)(nil),              // 5: ramino.v1.Card
 	(*JokerRole)(nil),         // 6: ramino.v1.JokerRole
 	(*Meld)(nil),              // 7: ramino.v1.Meld
-	(*Variant)(nil),           // 8: ramino.v1.Variant
-	(*VariantParameters)(nil), // 9: ramino.v1.VariantParameters
-	(*Opening)(nil),           // 10: ramino.v1.Opening
-	(*Deadwood)(nil),          // 11: ramino.v1.Deadwood
-	(*LayOffTarget)(nil),      // 12: ramino.v1.LayOffTarget
-	(*JokerSwapTarget)(nil),   // 13: ramino.v1.JokerSwapTarget
+	(*MeldDescription)(nil),   // 8: ramino.v1.MeldDescription
+	(*Variant)(nil),           // 9: ramino.v1.Variant
+	(*VariantParameters)(nil), // 10: ramino.v1.VariantParameters
+	(*Opening)(nil),           // 11: ramino.v1.Opening
+	(*Deadwood)(nil),          // 12: ramino.v1.Deadwood
+	(*LayOffTarget)(nil),      // 13: ramino.v1.LayOffTarget
+	(*JokerSwapTarget)(nil),   // 14: ramino.v1.JokerSwapTarget
 }
 var file_ramino_v1_types_proto_depIdxs = []int32{
 	0,  // 0: ramino.v1.Card.suit:type_name -> ramino.v1.Suit
 	1,  // 1: ramino.v1.Meld.kind:type_name -> ramino.v1.MeldKind
 	5,  // 2: ramino.v1.Meld.cards:type_name -> ramino.v1.Card
 	6,  // 3: ramino.v1.Meld.jokers:type_name -> ramino.v1.JokerRole
-	9,  // 4: ramino.v1.Variant.parameters:type_name -> ramino.v1.VariantParameters
-	3,  // 5: ramino.v1.VariantParameters.scoring:type_name -> ramino.v1.Scoring
-	4,  // 6: ramino.v1.VariantParameters.stock_exhausted:type_name -> ramino.v1.StockExhausted
-	7,  // 7: ramino.v1.Opening.melds:type_name -> ramino.v1.Meld
-	7,  // 8: ramino.v1.Deadwood.melds:type_name -> ramino.v1.Meld
-	5,  // 9: ramino.v1.Deadwood.deadwood:type_name -> ramino.v1.Card
-	5,  // 10: ramino.v1.LayOffTarget.card:type_name -> ramino.v1.Card
-	2,  // 11: ramino.v1.LayOffTarget.end:type_name -> ramino.v1.End
-	5,  // 12: ramino.v1.JokerSwapTarget.card:type_name -> ramino.v1.Card
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	1,  // 4: ramino.v1.MeldDescription.kind:type_name -> ramino.v1.MeldKind
+	6,  // 5: ramino.v1.MeldDescription.jokers:type_name -> ramino.v1.JokerRole
+	10, // 6: ramino.v1.Variant.parameters:type_name -> ramino.v1.VariantParameters
+	3,  // 7: ramino.v1.VariantParameters.scoring:type_name -> ramino.v1.Scoring
+	4,  // 8: ramino.v1.VariantParameters.stock_exhausted:type_name -> ramino.v1.StockExhausted
+	7,  // 9: ramino.v1.Opening.melds:type_name -> ramino.v1.Meld
+	7,  // 10: ramino.v1.Deadwood.melds:type_name -> ramino.v1.Meld
+	5,  // 11: ramino.v1.Deadwood.deadwood:type_name -> ramino.v1.Card
+	5,  // 12: ramino.v1.LayOffTarget.card:type_name -> ramino.v1.Card
+	2,  // 13: ramino.v1.LayOffTarget.end:type_name -> ramino.v1.End
+	5,  // 14: ramino.v1.JokerSwapTarget.card:type_name -> ramino.v1.Card
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_ramino_v1_types_proto_init() }
@@ -1491,14 +1582,14 @@ func file_ramino_v1_types_proto_init() {
 		return
 	}
 	file_ramino_v1_types_proto_msgTypes[0].OneofWrappers = []any{}
-	file_ramino_v1_types_proto_msgTypes[4].OneofWrappers = []any{}
+	file_ramino_v1_types_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ramino_v1_types_proto_rawDesc), len(file_ramino_v1_types_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -8,8 +8,8 @@ use crate::search::min_deadwood;
 
 use super::super::fold::at_wall;
 use super::super::reasons as r;
-use super::super::types::{CardId, Event, Phase, Refusal, Rules, State};
-use super::meld::{extended, table_meld};
+use super::super::types::{CardId, Event, MeldDescription, Phase, Refusal, Rules, State};
+use super::meld::{describe, extended, table_meld};
 use super::shape::{in_hand, Shaped};
 
 /// What [`knock_deadwood`] answers for no card at all (the engine's `10**9`).
@@ -162,6 +162,7 @@ fn knock(
             }
         }
     }
+    let mut described = Vec::with_capacity(melds.len());
     for meld in &melds {
         if let Some(c) = meld.iter().find(|c| !hand.contains(c)) {
             return Err(Refusal::illegal(
@@ -169,8 +170,9 @@ fn knock(
                 format!("card {c} is not in your hand after the discard"),
             ));
         }
-        validate_meld(&rules.cards_of(meld), v)
+        let m = validate_meld(&rules.cards_of(meld), v)
             .map_err(|e| Refusal::illegal_detail(r::INVALID_MELD, format!("not a meld: {e}"), e.reason()))?;
+        described.push(MeldDescription::of(&m));
     }
     let left: Vec<CardId> = hand
         .iter()
@@ -195,6 +197,7 @@ fn knock(
         discard,
         melds,
         deadwood,
+        described,
     }])
 }
 
@@ -206,17 +209,20 @@ fn defend(state: &State, rules: &Rules, seat: usize, command: Shaped) -> Result<
     match command {
         Shaped::AcceptLayout => Ok(vec![Event::LayoutAccepted { seat }]),
         Shaped::LayMelds(melds) => {
+            let mut described = Vec::with_capacity(melds.len());
             for meld in &melds {
                 for &c in meld {
                     in_hand(hand, c)?;
                 }
-                validate_meld(&rules.cards_of(meld), v)
+                let m = validate_meld(&rules.cards_of(meld), v)
                     .map_err(|e| Refusal::illegal_detail(r::INVALID_MELD, format!("not a meld: {e}"), e.reason()))?;
+                described.push(MeldDescription::of(&m));
             }
             Ok(vec![Event::MeldsLaid {
                 seat,
                 melds,
                 opening: false,
+                described,
             }])
         }
         Shaped::LayOff { card, meld, end } => {
@@ -242,8 +248,15 @@ fn defend(state: &State, rules: &Rules, seat: usize, command: Shaped) -> Result<
                     "lay-offs come before your own melds",
                 ));
             }
-            extended(rules, &state.melds[meld].cards, card, end)?;
-            Ok(vec![Event::LaidOff { seat, card, meld, end }])
+            let after = extended(rules, &state.melds[meld].cards, card, end)?;
+            let described = Some(describe(rules, &after, r::CANNOT_LAY_OFF)?);
+            Ok(vec![Event::LaidOff {
+                seat,
+                card,
+                meld,
+                end,
+                described,
+            }])
         }
         _ => Err(Refusal::illegal(
             r::DEFENDER_TO_PLAY,

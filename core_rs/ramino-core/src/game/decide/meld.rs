@@ -7,7 +7,7 @@ use crate::meld::{extension_fits, validate_form, validate_meld, End};
 use crate::search::{best_opening, layoff_targets, min_deadwood, MAX_HAND};
 
 use super::super::reasons as r;
-use super::super::types::{CardId, Event, Refusal, Rules, State};
+use super::super::types::{CardId, Event, MeldDescription, Refusal, Rules, State};
 use super::discard::undiscardable;
 use super::shape::in_hand;
 
@@ -117,11 +117,13 @@ pub(super) fn lay_melds(
     let v = &rules.variant;
     let mut total = 0;
     let mut pure_run = false;
+    let mut described = Vec::with_capacity(melds.len());
     for meld in &melds {
         let m = validate_meld(&rules.cards_of(meld), v)
             .map_err(|e| Refusal::illegal_detail(r::INVALID_MELD, format!("not a meld: {e}"), e.reason()))?;
         total += m.value;
         pure_run = pure_run || m.is_pure_run();
+        described.push(MeldDescription::of(&m));
     }
     let opening = rules.needs_opening && !s.opened;
     if opening {
@@ -153,7 +155,12 @@ pub(super) fn lay_melds(
         table
     };
     check_leftover(state, rules, &left, pending, table)?;
-    Ok(vec![Event::MeldsLaid { seat, melds, opening }])
+    Ok(vec![Event::MeldsLaid {
+        seat,
+        melds,
+        opening,
+        described,
+    }])
 }
 
 /// Refuses a play on the table melds (a lay-off, a swap) by a seat that has
@@ -209,6 +216,14 @@ pub(super) fn extended(rules: &Rules, cards: &[CardId], card: CardId, end: End) 
         })
 }
 
+/// The description of the table meld `cards` a play makes, or a refusal
+/// for `reason` should they not be one (the checks before make them one).
+pub(super) fn describe(rules: &Rules, cards: &[Card], reason: &'static str) -> Result<MeldDescription, Refusal> {
+    validate_meld(cards, &rules.variant)
+        .map(|m| MeldDescription::of(&m))
+        .map_err(|e| Refusal::illegal_detail(reason, format!("not a meld: {e}"), e.reason()))
+}
+
 /// Laying `card` off on table meld `index` at `end`.
 pub(super) fn lay_off(
     state: &State,
@@ -233,6 +248,7 @@ pub(super) fn lay_off(
         return Err(Refusal::illegal(r::MELD_CLOSED, "a set of four is closed"));
     }
     let after = extended(rules, &meld.cards, card, end)?;
+    let described = describe(rules, &after, r::CANNOT_LAY_OFF)?;
     let left: Vec<CardId> = hand.iter().copied().filter(|&c| c != card).collect();
     let table = || {
         let mut table = table_cards(state, rules);
@@ -245,6 +261,7 @@ pub(super) fn lay_off(
         card,
         meld: index,
         end,
+        described: Some(described),
     }])
 }
 
@@ -300,10 +317,17 @@ pub(super) fn swap(
             "you could not lay the joker in a new meld this turn",
         ));
     }
+    let swapped: Vec<CardId> = state.melds[index]
+        .cards
+        .iter()
+        .map(|&c| if c == joker { card } else { c })
+        .collect();
+    let described = describe(rules, &rules.cards_of(&swapped), r::JOKER_STANDS_FOR_OTHER_CARD)?;
     Ok(vec![Event::JokerSwapped {
         seat,
         card,
         meld: index,
         joker,
+        described: Some(described),
     }])
 }

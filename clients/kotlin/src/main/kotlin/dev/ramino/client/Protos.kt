@@ -102,6 +102,7 @@ public typealias ScorePartKind = ramino.v1.GameOuterClass.ScorePartKind
 public typealias Card = ramino.v1.Types.Card
 public typealias JokerRole = ramino.v1.Types.JokerRole
 public typealias Meld = ramino.v1.Types.Meld
+public typealias MeldDescription = ramino.v1.Types.MeldDescription
 public typealias Variant = ramino.v1.Types.Variant
 public typealias VariantParameters = ramino.v1.Types.VariantParameters
 public typealias Opening = ramino.v1.Types.Opening
@@ -624,6 +625,14 @@ public val ramino.v1.GameOuterClass.RoundStartedOrBuilder.upcardOrNull: Int?
 /** `DrewFromStock.cardId`, or null when it is not set. */
 public val ramino.v1.GameOuterClass.DrewFromStockOrBuilder.cardIdOrNull: Int?
     get() = if (hasCardId()) getCardId() else null
+
+/** `LaidOff.described`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.LaidOffOrBuilder.describedOrNull: ramino.v1.Types.MeldDescription?
+    get() = if (hasDescribed()) getDescribed() else null
+
+/** `JokerSwapped.described`, or null when it is not set. */
+public val ramino.v1.GameOuterClass.JokerSwappedOrBuilder.describedOrNull: ramino.v1.Types.MeldDescription?
+    get() = if (hasDescribed()) getDescribed() else null
 
 /** `Knocked.discardCardId`, or null when it is not set. */
 public val ramino.v1.GameOuterClass.KnockedOrBuilder.discardCardIdOrNull: Int?
