@@ -66,13 +66,18 @@ async function moved(p, n) {
 const feedCount = (p) => p.evaluate(() => Number(document.getElementById("feed")?.dataset.count ?? 0));
 
 /** A rummy turn: draw, lay the hinted melds, discard the suggested card; by keys only when asked. */
-async function rummyTurn(p, { keys = false } = {}) {
+async function rummyTurn(p, { keys = false, drawn = false } = {}) {
   let n = await feedCount(p);
-  if (keys) {
+  if (drawn) {
+    // The turn's draw was made already.
+  } else if (keys) {
     await p.locator("#app").focus();
     await p.keyboard.press("d");
-  } else await p.locator("#stock").click();
-  await moved(p, n);
+    await moved(p, n);
+  } else {
+    await p.locator("#stock").click();
+    await moved(p, n);
+  }
   if (!(await myTurn(p))) return;
   await p.getByRole("button", { name: "Hint", exact: true }).click();
   const lay = p.getByRole("button", { name: "Lay these melds" });
@@ -195,17 +200,23 @@ describe("issue 25, item by item", { timeout: 900_000 }, () => {
     });
     await myTurn(page);
     await servers.stopServer();
-    await t.test("item 1: a stopped server shows, no move glows, a move key says why nothing happens", async () => {
+    const hand = await page.locator("#hand .card").count();
+    await t.test("item 1: a stopped server shows, no move glows, a move key says its move is kept", async () => {
       await page.locator("#connection.down").waitFor({ timeout: 20_000 });
       assert.equal(await page.locator("#app button.legal").count(), 0, "a move glows while the server is away");
       assert.match(await statusOf(page), /not answering/);
+      assert.doesNotMatch(await page.locator("#connection").textContent(), /upstream|reset|503/, "the proxy's own words in the header");
       await page.locator("#app").focus();
       await page.keyboard.press("d");
-      await page.locator("#move-error", { hasText: /Not connected/ }).waitFor({ timeout: 5_000 });
+      await page.locator("#move-error", { hasText: /Not connected.*kept/ }).waitFor({ timeout: 5_000 });
     });
     await servers.startServer();
     await page.locator("#connection:not(.down)", { hasText: /^live/ }).waitFor({ timeout: 60_000 });
-    if (await myTurn(page)) await rummyTurn(page);
+    await t.test("item 1: the kept draw is played once the server is back", async () => {
+      await page.waitForFunction((n) => document.querySelectorAll("#hand .card").length === n + 1, hand);
+      assert.equal(await page.locator("#move-error").textContent(), "");
+    });
+    if (await myTurn(page)) await rummyTurn(page, { drawn: true });
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: join(SHOTS, "rummy-phone.png") });
     await t.test("items 3, 12: at 390 px the hand, the table and the last moves on the first screen", async () => {
@@ -232,9 +243,11 @@ describe("issue 25, item by item", { timeout: 900_000 }, () => {
           for (const c of document.querySelectorAll("#hand .card.fresh")) window.arrivals.push(getComputedStyle(c).animationName);
         }).observe(document.getElementById("app"), { childList: true, subtree: true });
       });
-      const n = await feedCount(page);
+      // The hand shows the drawn card once the move's answer or the watch's
+      // event brought it: whichever comes first, the render that adds it draws it in.
+      const cards = await page.locator("#hand .card").count();
       await page.locator("#stock").click();
-      await moved(page, n);
+      await page.waitForFunction((n) => document.querySelectorAll("#hand .card").length === n + 1, cards);
       const names = await page.evaluate(() => [...new Set(window.arrivals)]);
       assert.deepEqual(names, [reducedMotion === "reduce" ? "none" : "arrive"]);
       await page.context().close();
@@ -286,13 +299,28 @@ describe("issue 25, item by item", { timeout: 900_000 }, () => {
       }
       // The play phase: the layout is shown; knock when it can.
       await page.locator("#my-layout").waitFor();
-      assert.match(await page.locator("#my-layout").textContent(), /Your layout: melds .*; deadwood/);
+      assert.match(await page.locator("#my-layout").textContent(), /Your layout now: melds .*; deadwood/);
       const knock = page.getByRole("button", { name: "Knock…" });
       if (await knock.count()) {
+        // Issue 43, item 8: the hint's discard is the knock preview's, and
+        // each deadwood figure says what it counts.
+        await page.getByRole("button", { name: "Hint", exact: true }).click();
+        await page.locator("#hint").filter({ hasText: /./ }).waitFor();
+        const hint = (await page.locator("#hint").textContent()) ?? "";
+        assert.match(hint, /Least deadwood of the \d+ cards you hold: \d+\./);
+        assert.doesNotMatch(hint, /Suggested discard/);
+        const best = hint.match(/knock discarding (\S+) \(outlined\), leaving (\d+) deadwood/);
+        assert.ok(best || /knock with no deadwood/.test(hint), hint);
         await knock.click();
         const preview = page.locator("#knock-preview");
         await preview.waitFor();
-        assert.match(await preview.textContent(), /If you knock discarding .*: melds .*; deadwood .*, counting \d+\./);
+        const previewed = (await preview.textContent()) ?? "";
+        assert.match(previewed, /If you knock discarding .*: melds .*; deadwood .*, counting \d+\./);
+        if (best) {
+          assert.match(previewed, new RegExp(`discarding ${best[1]}: .*counting ${best[2]}\\.`));
+          assert.equal(await page.locator("#hand .card.suggested").count(), 1);
+          assert.equal((await page.locator("#hand .card.suggested span[aria-hidden]").textContent())?.trim(), best[1]);
+        }
         await shot(page, "gin-knock-desktop");
         n = await feedCount(page);
         await preview.getByRole("button", { name: /Knock: discard|Go gin/ }).click();
@@ -338,13 +366,51 @@ describe("issue 25, item by item", { timeout: 900_000 }, () => {
     await page.context().close();
   });
 
-  test("Italian: chosen by the browser's language, and by the switch", async () => {
+  test("Italian: chosen by the browser's language, and by the choice of language", async () => {
     const page = await (await browser.newContext({ viewport: DESKTOP, locale: "it-IT" })).newPage();
     await page.goto(servers.origin);
     await page.getByRole("button", { name: "Crea e siediti" }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.lang), "it");
-    await page.getByRole("button", { name: "Language: English" }).click();
+    await page.getByRole("combobox", { name: "Lingua" }).selectOption("en");
     await page.getByRole("button", { name: "Create and sit" }).waitFor();
+    await page.context().close();
+  });
+
+  test("Ukrainian: chosen by the browser's language, and kept when chosen", async () => {
+    const page = await (await browser.newContext({ viewport: DESKTOP, locale: "uk-UA" })).newPage();
+    await page.goto(servers.origin);
+    await page.getByRole("button", { name: "Створити й сісти" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "uk");
+    const choice = page.getByRole("combobox", { name: "Мова" });
+    assert.deepEqual(await choice.locator("option").evaluateAll((os) => os.map((o) => `${o.lang}:${o.textContent}`)), [
+      "en:English",
+      "it:Italiano",
+      "uk:Українська",
+    ]);
+    await choice.selectOption("it");
+    await page.getByRole("button", { name: "Crea e siediti" }).waitFor();
+    await page.reload();
+    await page.getByRole("button", { name: "Crea e siediti" }).waitFor();
+    await page.getByRole("combobox", { name: "Lingua" }).selectOption("uk");
+    await page.reload();
+    await page.getByRole("button", { name: "Створити й сісти" }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem("ramino:lang")), "uk");
+    assert.deepEqual(await axe(page), []);
+    // A table of Rami 51 in Ukrainian: its words, read by axe, at a phone's width too.
+    await page.locator("#variant option").first().waitFor({ state: "attached" });
+    await page.getByLabel("Ваше ім'я").fill("Ада");
+    await page.getByLabel("Варіант").selectOption("rami51");
+    await page.getByLabel("Місце 2").selectOption("medium");
+    await page.getByRole("button", { name: "Створити й сісти" }).click();
+    await page.waitForURL(/#\/play\//);
+    await page.locator("#hand .card").first().waitFor();
+    await page.getByRole("button", { name: /^Прикуп, \d+ карт: взяти карту$/ }).waitFor();
+    assert.match(await page.locator("#hand").textContent(), /Джокер|Король|чирв|пік|бубен|треф/);
+    assert.match(await page.locator("#hand-title").textContent(), /^Ваша рука \(14 карт\)$/);
+    await shot(page, "rami51-uk-desktop");
+    assert.deepEqual(await axe(page), []);
+    await page.setViewportSize(PHONE);
+    await shot(page, "rami51-uk-phone");
     await page.context().close();
   });
 });

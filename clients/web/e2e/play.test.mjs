@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
+import { feed, feedCount, myTurnOrRoundEnd, playTurn, status } from "./player.mjs";
 import { Servers } from "./servers.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -33,82 +34,6 @@ function watchConsole(p, who) {
 
 async function shot(p, name) {
   await p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Feed lines of a page. */
-async function feed(p) {
-  return p.locator("#feed li").allTextContents();
-}
-
-/** Events in a page's feed (it shows the last 60). */
-async function feedCount(p) {
-  return p.evaluate(() => Number(document.getElementById("feed")?.dataset.count ?? 0));
-}
-
-/** Waits until it is the person's turn (true) or round 1 has ended (false). */
-async function myTurnOrRoundEnd(p) {
-  await p.waitForFunction(
-    () =>
-      /^Your turn/.test(document.getElementById("status")?.textContent ?? "") ||
-      document.querySelector("table.scores") !== null,
-    undefined,
-    { timeout: 60_000 },
-  );
-  return (await p.locator("table.scores").count()) === 0;
-}
-
-async function status(p) {
-  return (await p.locator("#status").textContent()) ?? "";
-}
-
-/** One turn by clicks: draw, lay the hinted melds if any, discard the hinted card. */
-async function playTurn(p, { keyboard = false } = {}) {
-  if ((await status(p)).includes("draw a card")) {
-    if (keyboard) {
-      await p.locator("#app").focus();
-      await p.keyboard.press("d");
-    } else {
-      await p.locator("#stock").click();
-    }
-    await p.waitForFunction(() => !/draw a card/.test(document.getElementById("status")?.textContent ?? ""));
-  }
-  if (!(await myTurnOrRoundEnd(p))) return;
-  await p.getByRole("button", { name: "Hint" }).click();
-  await p.locator("#hint").filter({ hasText: /./ }).waitFor();
-  const lay = p.getByRole("button", { name: "Lay these melds" });
-  if (await lay.count()) {
-    const before = await p.locator("#melds .meld").count();
-    await lay.click();
-    await settled(p, (n) => document.querySelectorAll("#melds .meld").length > n, before);
-    if (!(await myTurnOrRoundEnd(p))) return;
-    await p.getByRole("button", { name: "Hint" }).click();
-    await p.locator("#hint").filter({ hasText: /./ }).waitFor();
-  }
-  // The hint outlines its discard without selecting it (item 5).
-  assert.equal(await p.locator('#hand .card[aria-pressed="true"]').count(), 0, "the hint selected a card");
-  const suggested = p.locator("#hand .card.suggested");
-  await ((await suggested.count()) ? suggested.first() : p.locator("#hand .card").last()).click();
-  const version = await feedCount(p);
-  await p.getByRole("button", { name: "Discard", exact: true }).click();
-  await settled(
-    p,
-    (n) => Number(document.getElementById("feed")?.dataset.count ?? 0) > n && !/^Your turn: meld/.test(document.getElementById("status")?.textContent ?? ""),
-    version,
-  );
-}
-
-/** Waits for a move's effect; a refused move fails the test with the page's words. */
-async function settled(p, done, arg) {
-  const ok = await p.waitForFunction(
-    ({ done, arg }) => {
-      const error = document.getElementById("move-error")?.textContent ?? "";
-      if (error) return `refused: ${error}`;
-      return new Function("n", `return (${done})(n)`)(arg) ? "ok" : false;
-    },
-    { done: done.toString(), arg },
-    { timeout: 60_000 },
-  );
-  assert.equal(await ok.jsonValue(), "ok");
 }
 
 describe("the web page against a real server and gateway", { timeout: 600_000 }, () => {
@@ -236,7 +161,7 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
   test("the person plays the whole round with clicks", async () => {
     let turns = 0;
     while (await myTurnOrRoundEnd(page)) {
-      await playTurn(page);
+      await playTurn(page, { keyboard: false });
       turns += 1;
       assert.ok(turns < 200, "the round does not end");
     }
@@ -250,6 +175,17 @@ describe("the web page against a real server and gateway", { timeout: 600_000 },
     assert.match(await page.locator("#summary-line").textContent(), /won the round: went out|Nobody won/);
     assert.doesNotMatch(await page.locator("#app").textContent(), /went_out|stock_exhausted/, "a raw code on the page (item 8)");
     assert.match(await page.locator("#summary").textContent(), /winner of a round collects|lowest total wins/);
+    // Issue 43, item 11: the winner's score says what it is made of (the
+    // hands it collected), as the server sent it; the status line says the round ended.
+    const line = (await page.locator("#summary-line").textContent()) ?? "";
+    if (/won the round/.test(line) && !/^Nobody/.test(line)) {
+      const who = line.split(" won the round")[0];
+      const rows = await page.locator("#summary table.scores tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.querySelector("th")?.textContent, tr.textContent]));
+      const winner = rows.find(([name]) => name === who);
+      assert.ok(winner, `${who} in ${JSON.stringify(rows)}`);
+      assert.match(winner[1], /hand [+-]?\d+/, winner[1]);
+    }
+    assert.match(await page.locator("#status").textContent(), /Round 1 is over/);
     await shot(page, "round-over-desktop");
     await spectator.waitForFunction(() =>
       [...document.querySelectorAll("#feed li")].some((li) => li.textContent?.startsWith("Round 1 is over")),

@@ -4,14 +4,15 @@
  *
  * Routes: `#/` the lobby, `#/play/{game}` a seat (its token kept in
  * localStorage, so a reload or a return keeps the seat), `#/watch/{game}`
- * a spectator, `#invite=CODE` a private table's invite (a friend's link:
- * a name, then a seat). The API is the page's own origin, or `?api=URL`.
+ * a spectator, `#invite=CODE` a private table's invite (a friend's link,
+ * `&from=NAME&variant=ID` after the code: a name, then a seat). The API
+ * is the page's own origin, or `?api=URL`.
  */
 import "./style.css";
 import { connect } from "@ramino/client/web";
-import { Lobby } from "./lobby.ts";
+import { Lobby, inviteOf } from "./lobby.ts";
 import { Table, type Page } from "./table.ts";
-import { browserLang, lang, setLang, t, type Lang } from "./words.ts";
+import { LANG_NAMES, LANGS, asLang, browserLang, setLang, t, type Lang } from "./words.ts";
 
 const params = new URLSearchParams(location.search);
 const api = params.get("api") ?? location.origin;
@@ -20,11 +21,13 @@ const given = params.get("player");
 if (given) localStorage.setItem("ramino:player-token", given);
 const playerToken = localStorage.getItem("ramino:player-token") ?? undefined;
 const connection = document.getElementById("connection") as HTMLElement;
-const langButton = document.getElementById("lang") as HTMLButtonElement;
+const langChoice = document.getElementById("lang") as HTMLSelectElement;
+const langLabel = document.getElementById("lang-label") as HTMLElement;
 const page: Page = {
   api,
   client: connect(api, playerToken ? { playerToken } : {}),
   quick: playerToken !== undefined,
+  playerToken,
   app: document.getElementById("app") as HTMLElement,
   setConnection(text: string, down = false): void {
     connection.textContent = text;
@@ -32,23 +35,31 @@ const page: Page = {
   },
 };
 
+// Each language offered in its own words, marked as that language for a screen reader.
+for (const code of LANGS) {
+  const option = document.createElement("option");
+  option.value = code;
+  option.lang = code;
+  option.textContent = LANG_NAMES[code];
+  langChoice.append(option);
+}
+
 function chooseLang(choice: Lang): void {
   setLang(choice);
   document.documentElement.lang = choice;
-  langButton.textContent = t("lang.switch");
-  langButton.setAttribute("aria-label", t("lang.label"));
+  langChoice.value = choice;
+  langLabel.textContent = t("lang.label");
 }
 
-const stored = localStorage.getItem("ramino:lang");
-chooseLang(stored === "en" || stored === "it" ? stored : browserLang(navigator.languages));
+chooseLang(asLang(localStorage.getItem("ramino:lang")) ?? browserLang(navigator.languages));
 
 let current: Lobby | Table | undefined;
 
 function route(): void {
   current?.close();
   const [, kind, id] = location.hash.split("/");
-  const invite = location.hash.startsWith("#invite=") ? decodeURIComponent(location.hash.slice(8)) : "";
-  if (invite) {
+  const invite = location.hash.startsWith("#invite=") ? inviteOf(location.hash) : undefined;
+  if (invite?.code) {
     const lobby = new Lobby(page);
     current = lobby;
     void lobby.openInvite(invite);
@@ -65,8 +76,9 @@ function route(): void {
   page.app.focus({ preventScroll: true });
 }
 
-langButton.addEventListener("click", () => {
-  const next: Lang = lang() === "en" ? "it" : "en";
+langChoice.addEventListener("change", () => {
+  const next = asLang(langChoice.value);
+  if (!next) return;
   localStorage.setItem("ramino:lang", next);
   chooseLang(next);
   if (current instanceof Table) current.render();

@@ -15,8 +15,8 @@ import {
   type Move,
   type TableMeld,
 } from "@ramino/client/web";
-import type { TableState } from "./state.ts";
-import { cardLabel, codeText, describeEvent, endingText, escape, names, reasonText, seatName } from "./text.ts";
+import { hintedDiscard, type TableState } from "./state.ts";
+import { cardLabel, codeText, describeEvent, endingText, escape, names, reasonText, roundEndText, scorePartsText, seatName, variantName } from "./text.ts";
 import { cards, t } from "./words.ts";
 
 /** What the person is doing on the page, besides the game's state. */
@@ -171,7 +171,7 @@ export function handIds(hand: Card[], melds: Card[][]): number[][] {
 function handHtml(s: TableState, ui: Ui, fresh: Set<number>): string {
   const v = s.view as GameView;
   const hintMelds = new Set(ui.hintMelds.flat());
-  const hinted = ui.hint ? s.legal?.hint?.suggestedDiscard?.id : undefined;
+  const hinted = ui.hint ? hintedDiscard(s) : undefined;
   const layable = new Set(movesOf(s.legal ?? { moves: [] }, "layOff").map((m) => m.cardId));
   const pending = new Set(ui.pending.flat());
   const groups = groupBySuit(sortCards(v.hand.filter((c) => !pending.has(c.id ?? -1))));
@@ -244,6 +244,13 @@ function knockHtml(s: TableState, ui: Ui): string {
 }
 
 export function statusText(s: TableState, ui: Ui): string {
+  const now = turnStatusText(s, ui);
+  const sum = s.summary;
+  // A round that has just ended says so, and who won it, until its summary is dismissed.
+  return sum && !sum.dismissed ? `${roundEndText(sum.round, sum.ending, sum.winner, s.view)} ${now}` : now;
+}
+
+function turnStatusText(s: TableState, ui: Ui): string {
   const v = s.view as GameView;
   if (!ui.live && v.status === GameStatus.PLAYING) return t("status.down");
   if (v.status === GameStatus.WAITING) return t("status.waiting");
@@ -274,7 +281,14 @@ function scoresHtml(v: GameView): string {
   if (!v.rounds.length) return `<p class="muted">${escape(t("scores.none"))}</p>${scoringNote(v)}`;
   const head = v.seats.map((x) => `<th scope="col">${escape(seatName(v, x.seat))}</th>`).join("");
   const rows = v.rounds
-    .map((r) => `<tr><th scope="row">${r.round}</th>${r.scores.map((x) => `<td>${x}</td>`).join("")}<td>${escape(endingText(r.ending))}</td></tr>`)
+    .map((r) => {
+      // Each score with what it is made of, as the server said, on hover and to a screen reader.
+      const cell = (x: number, i: number): string => {
+        const why = scorePartsText(r.parts[i]?.parts, v);
+        return why ? `<td title="${escape(why)}"><span aria-hidden="true">${x}</span><span class="sr-only">${x} (${escape(why)})</span></td>` : `<td>${x}</td>`;
+      };
+      return `<tr><th scope="row">${r.round}</th>${r.scores.map(cell).join("")}<td>${escape(endingText(r.ending))}</td></tr>`;
+    })
     .join("");
   return `<table class="scores"><thead><tr><th scope="col">${escape(t("scores.round"))}</th>${head}<th scope="col">${escape(t("scores.ending"))}</th></tr></thead><tbody>
     ${rows}<tr><th scope="row">${escape(t("scores.total"))}</th>${v.seats.map((x) => `<th>${x.total}</th>`).join("")}<td></td></tr></tbody></table>${scoringNote(v)}`;
@@ -295,7 +309,9 @@ function summaryHtml(s: TableState): string {
   const rows = v.seats
     .map((x, i) => {
       const hand = (sum.hands[i] ?? []).map((id) => codeText(s.deck[id])).join(" ") || "—";
-      return `<tr><th scope="row">${escape(seatName(v, x.seat))}</th><td class="hand-left">${escape(hand)}</td><td>${sum.scores[i] ?? 0}</td><td>${sum.totals[i] ?? x.total}</td></tr>`;
+      // Each score as the server made it up; at the match's end, each total too (its bonuses).
+      const bonuses = sum.matchParts?.[i]?.length ? ` <span class="score-parts">(${escape(scorePartsText(sum.matchParts[i], v))})</span>` : "";
+      return `<tr><th scope="row">${escape(seatName(v, x.seat))}</th><td class="hand-left">${escape(hand)}</td><td>${sum.scores[i] ?? 0}</td><td class="score-parts">${escape(scorePartsText(sum.parts[i], v))}</td><td>${sum.totals[i] ?? x.total}${bonuses}</td></tr>`;
     })
     .join("");
   const matchLine = over
@@ -306,7 +322,7 @@ function summaryHtml(s: TableState): string {
   const title = over ? t("summary.match") : t("summary.round", { n: sum.round });
   return `<section class="panel summary" id="summary" aria-labelledby="summary-title">
     <h2 id="summary-title" tabindex="-1">${escape(title)}</h2><p id="summary-line">${escape(line)}</p>
-    <table class="scores"><thead><tr><th scope="col"></th><th scope="col">${escape(t("summary.hand"))}</th><th scope="col">${escape(t("summary.score"))}</th><th scope="col">${escape(t("summary.total"))}</th></tr></thead><tbody>${rows}</tbody></table>
+    <table class="scores"><thead><tr><th scope="col"></th><th scope="col">${escape(t("summary.hand"))}</th><th scope="col">${escape(t("summary.score"))}</th><th scope="col">${escape(t("summary.parts"))}</th><th scope="col">${escape(t("summary.total"))}</th></tr></thead><tbody>${rows}</tbody></table>
     ${scoringNote(v)}${matchLine}${over ? "" : `<button type="button" class="primary" data-action="dismiss">${escape(t("act.continue"))}</button>`}</section>`;
 }
 
@@ -341,7 +357,7 @@ export function tableHtml(s: TableState, ui: Ui, id: string, fresh: Fresh): stri
     : "";
   const melds = v.table.map((m) => meldHtml(s, ui, m, fresh.melds.has(m.index))).join("") || `<span class="muted">${escape(t("table.noMelds"))}</span>`;
   return `
-    <p class="row gameline"><a href="#/">${escape(t("lobby"))}</a> <span>${escape(t("gameLine", { id: id.slice(0, 8), variant: v.variant?.name ?? "", round: v.round }))}</span>
+    <p class="row gameline"><a href="#/">${escape(t("lobby"))}</a> <span>${escape(t("gameLine", { id: id.slice(0, 8), variant: variantName(v.variant?.name ?? ""), round: v.round }))}</span>
       ${ui.spectating ? `<strong class="spectating">${escape(t("spectating"))}</strong>` : ""}</p>
     <p id="status" aria-live="polite" class="${!ui.live ? "down" : ""}">${escape(statusText(s, ui))}</p>
     <p id="move-error" class="error" role="alert">${escape(ui.message)}</p>

@@ -10,7 +10,6 @@
 import {
   End,
   GameStatus,
-  MeldKind,
   TurnPhase,
   parseCard,
   type Card,
@@ -18,8 +17,10 @@ import {
   type GameView,
   type Hint,
   type Meld,
+  type MeldDescription,
   type Move,
   type MoveResult,
+  type ScorePart,
   type SeatOptions,
   type TableMeld,
 } from "@ramino/client/web";
@@ -42,8 +43,12 @@ export interface RoundSummary {
   hands: number[][];
   /** Totals after the round. */
   totals: number[];
+  /** What each seat's score is made of, as the server said (none from a server before it did). */
+  parts: ScorePart[][];
   /** The match ended with this round: its winners. */
   matchWinners: number[] | undefined;
+  /** The match ended with this round: what each seat's total is made of (its bonuses). */
+  matchParts: ScorePart[][] | undefined;
   dismissed: boolean;
 }
 
@@ -111,6 +116,18 @@ export function needsLegalMoves(s: TableState): boolean {
   return s.legal === undefined || s.legal.version < v.version;
 }
 
+/**
+ * The discard the hint points at: in gin, while the person may knock, the
+ * best knock's (the one the knock preview shows), else the policy's
+ * suggested discard.
+ */
+export function hintedDiscard(s: TableState): number | undefined {
+  const hint = s.legal?.hint;
+  const mayKnock = (s.legal?.moves ?? []).some((m) => m.move.case === "knock");
+  if (hint?.bestKnock && mayKnock) return hint.bestKnock.discardCardId;
+  return hint?.suggestedDiscard?.id;
+}
+
 /** Adds `e` to the feed once (by version); true when it is new. */
 function addEvent(s: TableState, e: GameEvent): boolean {
   const last = lastEventVersion(s);
@@ -171,52 +188,34 @@ function removeFromHand(v: GameView, seat: number, ids: number[]): void {
   if (s) s.handSize -= ids.length;
 }
 
-/** A meld of the table from its cards in meld order: its kind and what each joker stands for. */
-export function meldOf(cards: Card[]): Meld {
-  const naturals = cards.filter((c) => !c.joker);
-  const ranks = new Set(naturals.map((c) => c.rank));
-  const isSet = ranks.size <= 1 && naturals.length > 0 && new Set(naturals.map((c) => c.suit)).size === naturals.length;
-  const jokers: Meld["jokers"] = [];
-  if (isSet) {
-    const present = new Set(naturals.map((c) => c.code.slice(-1)));
-    const rank = naturals[0]?.code.slice(0, -1) ?? "";
-    const missing = ["S", "H", "D", "C"].filter((x) => !present.has(x)).map((x) => rank + x);
-    cards.forEach((c, index) => {
-      if (c.joker) jokers.push({ $typeName: "ramino.v1.JokerRole", index, standsFor: missing });
-    });
-  } else {
-    const i = cards.findIndex((c) => !c.joker);
-    const anchor = cards[i];
-    if (anchor) {
-      const suit = anchor.code.slice(-1);
-      // An ace after a king counts 14.
-      const rankAt = (k: number): number => {
-        const r = anchor.rank + (k - i);
-        return r;
-      };
-      const high = cards.some((c, k) => !c.joker && c.rank === 1 && k > i);
-      cards.forEach((c, index) => {
-        if (!c.joker) return;
-        let r = rankAt(index);
-        if (high && r === 14) r = 1;
-        const text = r === 1 || r === 14 ? "A" : r === 10 ? "T" : r === 11 ? "J" : r === 12 ? "Q" : r === 13 ? "K" : String(r);
-        jokers.push({ $typeName: "ramino.v1.JokerRole", index, standsFor: [text + suit] });
-      });
-    }
-  }
+/**
+ * A table meld's cards with what the server decided of them (set or run,
+ * value, each joker's role, closed, pure): the page works no rule out.
+ * None when the event does not say (one logged before the server did): the
+ * view is fetched instead.
+ */
+function described(cards: Card[], d: MeldDescription | undefined): Meld | undefined {
+  if (!d) return undefined;
   return {
     $typeName: "ramino.v1.Meld",
-    kind: isSet ? MeldKind.SET : MeldKind.RUN,
-    value: 0,
+    kind: d.kind,
+    value: d.value,
     cards,
-    jokers,
-    closed: isSet && cards.length >= 4,
-    pure: !isSet && jokers.length === 0,
+    jokers: d.jokers.map((j) => ({ ...j })),
+    closed: d.closed,
+    pure: d.pure,
   } as Meld;
 }
 
-function tableMeld(index: number, owner: number, cards: Card[]): TableMeld {
-  return { $typeName: "ramino.v1.TableMeld", index, owner, meld: meldOf(cards) } as TableMeld;
+/** Puts melds laid by `seat` on the table (`descriptions` in their order); false when one is not described. */
+function layMelds(s: TableState, v: GameView, seat: number, melds: { cardIds: number[] }[], descriptions: MeldDescription[] | undefined): boolean {
+  const laid = melds.map((m, i) => described(m.cardIds.map((id) => card(s, id)), descriptions?.[i]));
+  if (laid.some((m) => m === undefined)) return false;
+  laid.forEach((meld, i) => {
+    v.table.push({ $typeName: "ramino.v1.TableMeld", index: v.table.length, owner: seat, meld } as TableMeld);
+    removeFromHand(v, seat, melds[i]?.cardIds ?? []);
+  });
+  return true;
 }
 
 /** Folds `e` into `v` (a copy); false when its effect is not known here. */
@@ -286,11 +285,7 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
       return true;
     }
     case "meldsLaid": {
-      if (!sv) return false;
-      for (const m of ev.value.melds) {
-        v.table.push(tableMeld(v.table.length, seat, m.cardIds.map((id) => card(s, id))));
-        removeFromHand(v, seat, m.cardIds);
-      }
+      if (!sv || !layMelds(s, v, seat, ev.value.melds, ev.value.described)) return false;
       sv.opened = true; // a seat that laid melds has opened (rummy has no opening rule)
       return true;
     }
@@ -301,7 +296,9 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
       const laid = card(s, ev.value.cardId);
       if (ev.value.end === End.FIRST) cards.unshift(laid);
       else cards.push(laid);
-      target.meld = meldOf(cards);
+      const meld = described(cards, ev.value.described);
+      if (!meld) return false;
+      target.meld = meld;
       removeFromHand(v, seat, [ev.value.cardId]);
       return true;
     }
@@ -309,7 +306,9 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
       const target = v.table.find((m) => m.index === ev.value.meldIndex);
       if (!target?.meld || !sv) return false;
       const cards = target.meld.cards.map((c) => (c.id === ev.value.jokerId ? card(s, ev.value.cardId) : c));
-      target.meld = meldOf(cards);
+      const meld = described(cards, ev.value.described);
+      if (!meld) return false;
+      target.meld = meld;
       removeFromHand(v, seat, [ev.value.cardId]);
       sv.handSize += 1;
       if (seat === me) v.hand.push(card(s, ev.value.jokerId));
@@ -328,13 +327,10 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
       return true;
     case "knocked": {
       if (!sv) return false;
+      if (!layMelds(s, v, seat, ev.value.melds, ev.value.described)) return false;
       if (ev.value.discardCardId !== undefined) {
         v.discardPile.push(card(s, ev.value.discardCardId));
         removeFromHand(v, seat, [ev.value.discardCardId]);
-      }
-      for (const m of ev.value.melds) {
-        v.table.push(tableMeld(v.table.length, seat, m.cardIds.map((id) => card(s, id))));
-        removeFromHand(v, seat, m.cardIds);
       }
       v.knocker = seat;
       v.turn = nextSeat(v, seat);
@@ -343,7 +339,7 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
     }
     case "roundEnded": {
       const r = ev.value;
-      v.rounds.push({ $typeName: "ramino.v1.RoundScores", round: r.round, scores: [...r.scores], winner: r.winner, ending: r.ending } as GameView["rounds"][number]);
+      v.rounds.push({ $typeName: "ramino.v1.RoundScores", round: r.round, scores: [...r.scores], winner: r.winner, ending: r.ending, parts: [...(r.parts ?? [])] } as GameView["rounds"][number]);
       v.seats.forEach((x, i) => {
         x.total += r.scores[i] ?? 0;
       });
@@ -363,6 +359,7 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
       });
       if (s.summary) s.summary.matchWinners = [...ev.value.winners];
       if (s.summary) s.summary.totals = [...ev.value.totals];
+      if (s.summary) s.summary.matchParts = (ev.value.parts ?? []).map((p) => [...p.parts]);
       return true;
     default:
       // Turning the discard pile over, a resignation: their effect on the
@@ -373,6 +370,7 @@ function fold(s: TableState, v: GameView, e: GameEvent): boolean {
 
 /** The summary of a round's end (`old`: seen again in replayed history, kept dismissed). */
 function noteRoundEnd(s: TableState, e: GameEvent, old: boolean, v: GameView | undefined = s.view): void {
+  if (e.event.case === "matchEnded" && s.summary) s.summary.matchParts = (e.event.value.parts ?? []).map((p) => [...p.parts]);
   if (e.event.case !== "roundEnded" || !v) return;
   const r = e.event.value;
   const totals = v.seats.map((x) => x.total);
@@ -383,7 +381,10 @@ function noteRoundEnd(s: TableState, e: GameEvent, old: boolean, v: GameView | u
     scores: [...r.scores],
     hands: r.hands.map((h) => [...h.cardIds]),
     totals,
+    // A message built by hand rather than decoded may lack its parts.
+    parts: (r.parts ?? []).map((p) => [...p.parts]),
     matchWinners: undefined,
+    matchParts: undefined,
     dismissed: old,
   };
 }

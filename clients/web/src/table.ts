@@ -6,12 +6,13 @@
 import {
   GameStatus,
   NO_RETRY,
-  ServiceError,
   connect,
   movesOf,
+  newRequestId,
   watchItems,
   type Client,
   type GameView,
+  type MoveOptions,
   type MoveResult,
   type Seat,
 } from "@ramino/client/web";
@@ -27,8 +28,9 @@ import {
   noteHistory,
   type TableState,
 } from "./state.ts";
+import { isOutage, refusalText } from "./refusals.ts";
 import { escape, meldOrder } from "./text.ts";
-import { t } from "./words.ts";
+import { cards, t } from "./words.ts";
 
 /** How long a card or meld that just arrived is drawn moving in (style.css: 0.35 s). */
 const ARRIVAL_MS = 400;
@@ -39,6 +41,8 @@ export interface Page {
   app: HTMLElement;
   /** The page knows the host's player token (`?player=`): quick play works. */
   quick: boolean;
+  /** The host's player token, sent on every call (a server that knows players asks it of each). */
+  playerToken: string | undefined;
   setConnection(text: string, down?: boolean): void;
 }
 
@@ -56,14 +60,19 @@ export function saveSeat(game: string, saved: Saved): void {
   localStorage.setItem(`ramino:seat:${game}`, JSON.stringify(saved));
 }
 
-/** A refused call in words: the server's explanation, and its reason code. */
-export function explain(e: unknown): string {
-  if (e instanceof ServiceError) {
-    const words = e.detail || e.reason.toLowerCase().replace(/_/g, " ");
-    return `${words} (${e.reason})`;
-  }
-  return e instanceof Error ? e.message : String(e);
+/** A failed call in words (./refusals.ts): an outage, a refusal with what to do, or the server's explanation. */
+export const explain = refusalText;
+
+/** A move the person made, with the request id it keeps until the server has answered it. */
+interface Move {
+  send: (seat: Seat, options: MoveOptions) => Promise<MoveResult>;
+  requestId: string;
+  /** Sends that failed while the watch stayed connected (the server up, the move unanswered). */
+  failures: number;
 }
+
+/** Sends of a move that fail while the page is connected before the page gives it up and says so. */
+const MOVE_TRIES = 4;
 
 export class Table {
   readonly state: TableState = emptyState();
@@ -72,6 +81,8 @@ export class Table {
   private seat: Seat | undefined;
   private busy = false;
   private asking = false;
+  /** A move made while the server was away, sent (with its request id: played once) when it is back. */
+  private waiting: Move | undefined;
   /** Calls without the SDK's retries: the watch and its probe tell at once when the server is away. */
   private readonly quick: Client;
   private shown: { hand: number[]; melds: string[] } | undefined;
@@ -82,7 +93,7 @@ export class Table {
     readonly id: string,
     private readonly spectate: boolean,
   ) {
-    this.quick = connect(page.api, { retry: NO_RETRY });
+    this.quick = connect(page.api, { retry: NO_RETRY, playerToken: page.playerToken });
   }
 
   close(): void {
@@ -99,7 +110,7 @@ export class Table {
     try {
       if (saved) this.seat = await this.page.client.seat(this.id, saved.token);
     } catch (e) {
-      this.page.app.innerHTML = `<p class="error" role="alert">${escape(explain(e))}</p><p><a href="#/watch/${this.id}">${escape(t("watchInstead"))}</a></p>`;
+      this.refused(e, isOutage(e) ? "" : `<p><a href="#/watch/${this.id}">${escape(t("watchInstead"))}</a></p>`);
       return;
     }
     this.ui.spectating = this.seat === undefined;
@@ -113,11 +124,24 @@ export class Table {
     return this.quick.view(`games/${this.id}`, token);
   }
 
-  private down(why: string): void {
+  private down(): void {
     if (this.closed) return;
     this.ui.live = false;
-    this.page.setConnection(`${t("conn.down")} ${why}`.trim(), true);
+    this.page.setConnection(t("conn.down"), true);
     this.render();
+  }
+
+  /**
+   * A refusal no retry changes (no such game, a table that cannot be
+   * watched, a player token missing): said once, in the page's words, with
+   * what to do; the page stops asking.
+   */
+  private refused(e: unknown, more = ""): void {
+    if (this.closed) return;
+    this.abort.abort();
+    this.ui.live = false;
+    this.page.setConnection(t("conn.offline"), true);
+    this.page.app.innerHTML = `<p class="error" role="alert">${escape(explain(e))}</p>${more}<p><a href="#/">${escape(t("lobby"))}</a></p>`;
   }
 
   /**
@@ -145,9 +169,12 @@ export class Table {
         );
         this.ui.live = true;
         this.page.setConnection(t("conn.live"));
-        // A move refused while the server was away: that is over now.
-        if (this.ui.message === t("conn.notConnected")) this.ui.message = "";
         wait = 250;
+        const waiting = this.waiting;
+        if (waiting) {
+          this.ui.message = t("conn.moveSending");
+          void this.send(waiting);
+        }
         let replaying = view.version > history;
         this.render();
         if (!replaying) void this.recover();
@@ -175,10 +202,11 @@ export class Table {
           this.render();
           return;
         }
-        this.down("");
+        this.down();
       } catch (e) {
         if (this.closed) return;
-        this.down(`(${explain(e)})`);
+        if (!isOutage(e)) return this.refused(e);
+        this.down();
       }
       await new Promise((r) => setTimeout(r, wait));
       wait = Math.min(wait * 2, 2000);
@@ -201,31 +229,64 @@ export class Table {
       applyLegal(this.state, { version: legal.version, moves: legal.moves, hint: legal.hint });
       this.render();
     } catch (e) {
-      this.down(`(${explain(e)})`);
+      if (isOutage(e)) this.down();
+      else this.ui.message = explain(e);
+      this.render();
     } finally {
       this.asking = false;
     }
   }
 
-  private async act(what: (seat: Seat) => Promise<MoveResult>): Promise<void> {
-    const seat = this.seat;
-    if (!seat || this.busy) return;
+  /**
+   * A move the person made: sent now, or, while the server is away, kept
+   * (one at a time: the last made replaces it) and sent when the watch is
+   * back. Its request id stays with it, so a move that reached the server
+   * before the connection broke is played once.
+   */
+  private async act(send: Move["send"]): Promise<void> {
+    if (!this.seat || this.busy) return;
+    const move = { send, requestId: newRequestId(), failures: 0 };
     if (!this.ui.live) {
+      this.waiting = move;
       this.ui.message = t("conn.notConnected");
       this.render();
       return;
     }
+    await this.send(move);
+  }
+
+  private async send(move: Move): Promise<void> {
+    const seat = this.seat;
+    if (!seat || this.busy) return;
     this.busy = true;
-    this.ui.message = "";
     try {
-      const result = await what(seat);
+      const result = await move.send(seat, { requestId: move.requestId });
+      if (this.waiting === move) this.waiting = undefined;
+      this.ui.message = "";
       applyMoveResult(this.state, result);
       this.ui.selected.clear();
       this.ui.hint = "";
       this.ui.hintMelds = [];
       this.ui.knocking = false;
     } catch (e) {
-      this.ui.message = explain(e);
+      if (isOutage(e) && this.ui.live && ++move.failures >= MOVE_TRIES) {
+        // Connected, yet the move goes unanswered: said plainly, not kept forever.
+        if (this.waiting === move) this.waiting = undefined;
+        this.ui.message = t("conn.moveLost");
+      } else if (isOutage(e)) {
+        // Kept: sent again when the watch is back, or soon while it stays connected.
+        this.waiting = move;
+        this.ui.message = t("conn.moveWaiting");
+        if (this.ui.live) {
+          const retry = (): void => {
+            if (this.waiting === move && this.ui.live && !this.closed) void this.send(move);
+          };
+          window.setTimeout(retry, 500 * 2 ** move.failures);
+        }
+      } else {
+        if (this.waiting === move) this.waiting = undefined;
+        this.ui.message = explain(e);
+      }
     } finally {
       this.busy = false;
     }
@@ -295,24 +356,24 @@ export class Table {
       this.render();
       return;
     }
-    if (target.id === "stock") return void this.act((s) => s.drawFromStock());
-    if (target.id === "discard-pile") return void this.act((s) => s.takeDiscard());
+    if (target.id === "stock") return void this.act((s, o) => s.drawFromStock(o));
+    if (target.id === "discard-pile") return void this.act((s, o) => s.takeDiscard(o));
     const one = this.selectedIds()[0] as number;
     if (target.dataset["layoff"] !== undefined) {
-      return void this.act((s) => s.layOff(one, Number(target.dataset["layoff"]), Number(target.dataset["end"])));
+      return void this.act((s, o) => s.layOff(one, Number(target.dataset["layoff"]), Number(target.dataset["end"]), o));
     }
     if (target.dataset["swap"] !== undefined) {
-      return void this.act((s) => s.swapJoker(one, Number(target.dataset["swap"]), Number(target.dataset["joker"])));
+      return void this.act((s, o) => s.swapJoker(one, Number(target.dataset["swap"]), Number(target.dataset["joker"]), o));
     }
     if (target.dataset["knock"] !== undefined) {
       const discard = target.dataset["knock"] === "" ? undefined : Number(target.dataset["knock"]);
       const knock = movesOf(this.state.legal ?? { moves: [] }, "knock").find((k) => k.discardCardId === discard);
-      if (knock) return void this.act((s) => s.knock(knock.discardCardId, knock.melds.map((m) => m.cardIds)));
+      if (knock) return void this.act((s, o) => s.knock(knock.discardCardId, knock.melds.map((m) => m.cardIds), o));
       return;
     }
     if (target.dataset["move"] !== undefined) {
       const move = this.state.legal?.moves.find((m) => m.move.case === target.dataset["move"]);
-      if (move) return void this.act((s) => s.play(move));
+      if (move) return void this.act((s, o) => s.play(move, o));
       return;
     }
     this.doAction(target.dataset["action"] ?? "");
@@ -323,13 +384,13 @@ export class Table {
     const hand = this.state.view?.hand ?? [];
     switch (action) {
       case "draw":
-        return void this.act((s) => s.drawFromStock());
+        return void this.act((s, o) => s.drawFromStock(o));
       case "take":
-        return void this.act((s) => s.takeDiscard());
+        return void this.act((s, o) => s.takeDiscard(o));
       case "pass":
-        return void this.act((s) => s.passUpcard());
+        return void this.act((s, o) => s.passUpcard(o));
       case "accept":
-        return void this.act((s) => s.acceptLayout());
+        return void this.act((s, o) => s.acceptLayout(o));
       case "group": {
         const chosen = hand.filter((c) => ui.selected.has(c.id ?? -1));
         if (chosen.length) {
@@ -349,8 +410,8 @@ export class Table {
           ui.message = t("err.selectMeld");
           return this.render();
         }
-        return void this.act(async (s) => {
-          const r = await s.layMelds(melds);
+        return void this.act(async (s, o) => {
+          const r = await s.layMelds(melds, o);
           ui.pending = [];
           return r;
         });
@@ -361,7 +422,7 @@ export class Table {
           ui.message = t("err.selectDiscard");
           return this.render();
         }
-        return void this.act((s) => s.discard(ids[0] as number));
+        return void this.act((s, o) => s.discard(ids[0] as number, o));
       }
       case "knock":
         ui.knocking = true;
@@ -372,13 +433,13 @@ export class Table {
         ui.knocking = false;
         return this.render();
       case "resign":
-        if (confirm(t("act.resignConfirm"))) void this.act((s) => s.resign());
+        if (confirm(t("act.resignConfirm"))) void this.act((s, o) => s.resign(o));
         return;
       case "hint":
         return this.showHint();
       case "lay-hint": {
         const melds = ui.hintMelds;
-        if (melds.length) void this.act((s) => s.layMelds(melds));
+        if (melds.length) void this.act((s, o) => s.layMelds(melds, o));
         return;
       }
     }
@@ -403,9 +464,15 @@ export class Table {
       parts.push(opened ? t("hint.melds", { melds: text }) : t("hint.open", { value: opening.value, melds: text }));
       ui.hintMelds = handIds(hand, opening.melds.map((m) => m.cards));
     }
-    if (hint?.minDeadwood && legal?.moves.length) parts.push(t("hint.deadwood", { n: hint.minDeadwood.value }));
-    if (hint?.bestKnock && kinds.has("knock")) parts.push(t("hint.knock", { n: hint.bestKnock.deadwood }));
-    if (hint?.suggestedDiscard && kinds.has("discard")) parts.push(t("hint.discard", { card: cardShort(hint.suggestedDiscard) }));
+    if (hint?.minDeadwood && legal?.moves.length) parts.push(t("hint.deadwood", { n: hint.minDeadwood.value, cards: cards(hand.length) }));
+    const knock = hint?.bestKnock && kinds.has("knock") ? hint.bestKnock : undefined;
+    const knockDiscard = knock?.discardCardId === undefined ? undefined : hand.find((c) => c.id === knock.discardCardId);
+    if (knock) {
+      // The knock and the discard the hint names are one move: the knock preview's.
+      parts.push(knockDiscard ? t("hint.knock", { n: knock.deadwood, card: cardShort(knockDiscard) }) : t("hint.gin"));
+    } else if (hint?.suggestedDiscard && kinds.has("discard")) {
+      parts.push(t("hint.discard", { card: cardShort(hint.suggestedDiscard) }));
+    }
     const offs = movesOf(legal ?? { moves: [] }, "layOff");
     if (offs.length) {
       const byId = new Map(hand.map((c) => [c.id, c]));

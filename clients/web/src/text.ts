@@ -1,13 +1,24 @@
 /** Words for the page: card names, seat names, events, and a meld's card order. */
-import { BotLevel, cardName, type Card, type GameEvent, type GameView } from "@ramino/client/web";
+import { BotLevel, ScorePartKind, Suit, type Card, type GameEvent, type GameView, type ScorePart } from "@ramino/client/web";
 import { cards, t } from "./words.ts";
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+const SUIT_WORDS: Readonly<Record<number, string>> = {
+  [Suit.SPADES]: "suit.spades",
+  [Suit.HEARTS]: "suit.hearts",
+  [Suit.DIAMONDS]: "suit.diamonds",
+  [Suit.CLUBS]: "suit.clubs",
+};
+
+/** A card's name in words, as a screen reader says it: "7 of Hearts", "Король пік". */
 export function cardLabel(card: Card): string {
-  return card.joker ? t("joker") : cardName(card);
+  if (card.joker) return t("joker");
+  const rank = card.rank === 1 || card.rank > 10 ? t(`rank.${card.rank}`) : String(card.rank);
+  const suit = SUIT_WORDS[card.suit];
+  return t("card.name", { rank, suit: suit ? t(suit) : "?" });
 }
 
 const SUITS: Record<string, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -46,6 +57,18 @@ export function endingText(code: string): string {
   const key = `ending.${code}`;
   const text = t(key);
   return text === key ? code.replace(/_/g, " ") : text;
+}
+
+/** A variant in words, with its rules in short ("Rummy: one deck, …"); its id when the page has no words for it. */
+export function describeVariant(variant: string): string {
+  const key = `variant.${variant}`;
+  const text = t(key);
+  return text === key ? variant : text;
+}
+
+/** A variant's name in words ("Gin rummy"), as the lobby lists it. */
+export function variantName(variant: string): string {
+  return describeVariant(variant).split(":")[0] ?? variant;
 }
 
 /** Why a game ended, in words. */
@@ -158,4 +181,62 @@ export function meldOrder(cards: Card[]): Card[] {
     else out.unshift(spare.pop() as Card);
   }
   return out;
+}
+
+/** The words of each kind of a score's part (see `scorePartText`). */
+const SCORE_PART_KEYS: Readonly<Record<ScorePartKind, string>> = {
+  [ScorePartKind.UNSPECIFIED]: "part.unknown",
+  [ScorePartKind.WENT_OUT]: "part.wentOut",
+  [ScorePartKind.CLOSED_HAND]: "part.closedHand",
+  [ScorePartKind.HAND_PENALTY]: "part.handPenalty",
+  [ScorePartKind.NEVER_OPENED]: "part.neverOpened",
+  [ScorePartKind.CLOSED_HAND_MULTIPLIER]: "part.closedHandMultiplier",
+  [ScorePartKind.HAND_COLLECTED]: "part.handCollected",
+  [ScorePartKind.RUMMY_MULTIPLIER]: "part.rummyMultiplier",
+  [ScorePartKind.OPPONENT_DEADWOOD]: "part.opponentDeadwood",
+  [ScorePartKind.OWN_DEADWOOD]: "part.ownDeadwood",
+  [ScorePartKind.GIN_BONUS]: "part.ginBonus",
+  [ScorePartKind.BIG_GIN_BONUS]: "part.bigGinBonus",
+  [ScorePartKind.UNDERCUT_BONUS]: "part.undercutBonus",
+  [ScorePartKind.ROUNDS]: "part.rounds",
+  [ScorePartKind.BOX_BONUS]: "part.boxBonus",
+  [ScorePartKind.GAME_BONUS]: "part.gameBonus",
+  [ScorePartKind.SHUTOUT_MULTIPLIER]: "part.shutoutMultiplier",
+};
+
+/** Points with their sign: "+25", "-40", "0". */
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/**
+ * One part of a seat's score in words, as the server decided it ("83 in
+ * hand → 100: never opened", "undercut +25", "box 25 × 2"): the page works
+ * nothing out, it names the kind and says the numbers the server sent.
+ */
+export function scorePartText(part: ScorePart, view: GameView | undefined): string {
+  // A hand collected from a seat that never opened counts a flat score in
+  // place of its penalty (`base`).
+  const key =
+    part.kind === ScorePartKind.HAND_COLLECTED && part.base !== part.points
+      ? "part.handCollectedNeverOpened"
+      : (SCORE_PART_KEYS[part.kind] ?? "part.unknown");
+  return t(key, {
+    n: part.points,
+    points: signed(part.points),
+    base: part.base,
+    factor: part.factor,
+    who: seatName(view, part.seat),
+  });
+}
+
+/** A seat's score parts in words, in the server's order ("" for none). */
+export function scorePartsText(parts: readonly ScorePart[] | undefined, view: GameView | undefined): string {
+  return (parts ?? []).map((p) => scorePartText(p, view)).join(", ");
+}
+
+/** The end of a round for the status line: who won it and how. */
+export function roundEndText(round: number, ending: string, winner: number | undefined, view: GameView | undefined): string {
+  const how = endingText(ending);
+  return winner === undefined ? t("status.roundNoWinner", { n: round, how }) : t("status.roundWon", { n: round, who: seatName(view, winner), how });
 }
