@@ -120,7 +120,7 @@ def test_ramino_play_from_the_play_extra(sdk_venv: Path, server: ThreadServer) -
     played = subprocess.run(
         [str(sdk_venv / "bin" / "ramino-play"), "--server", server.address, "--name", "ann"],
         input="q\ny\n",
-        env={**_clean_env(), "COLUMNS": "100"},
+        env={**_clean_env(), "COLUMNS": "100", "RAMINO_LANG": "en"},
         capture_output=True,
         text=True,
         timeout=120,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from collections.abc import Iterator
 
 import pytest
 from ramino_client import (
@@ -22,13 +23,21 @@ from ramino_client import (
     TurnPhase,
     play,
 )
-from ramino_client.play import commands
+from ramino_client.play import commands, words
 from ramino_client.play.session import Session
 from rich.console import Console
 
 from .conftest import ThreadServer, choose
 
 SEEDS = [2, 3]
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The words these tests read are English, whatever the machine's language."""
+    monkeypatch.setenv("RAMINO_LANG", "en")
+    yield
+    words.set_lang("en")
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -136,6 +145,26 @@ def test_resigning_from_the_command_line(
     assert play.run(args, Console(file=out, width=100)) == 0
     text = out.getvalue()
     assert "Started games/" in text and "You resign." in text and "Game over" in text
+
+
+@pytest.mark.parametrize(
+    ("flag", "env"), [(["--lang", "uk"], "en"), ([], "uk")], ids=["flag", "RAMINO_LANG"]
+)
+def test_ramino_play_speaks_ukrainian_when_asked(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch, flag: list[str], env: str
+) -> None:
+    """``--lang uk`` (over RAMINO_LANG), or RAMINO_LANG=uk: the whole game in Ukrainian,
+    an answer of "т" (так) to resign included."""
+    out = io.StringIO()
+    monkeypatch.setenv("RAMINO_LANG", env)
+    monkeypatch.setattr("sys.stdin", io.StringIO("?\nq\nт\n"))
+    args = parse("--server", server.address, "--bots", "greedy", "--name", "ann", *flag)
+    assert play.run(args, Console(file=out, width=100)) == 0
+    text = out.getvalue()
+    assert "Почато games/" in text and "суперники: жадібний" in text
+    assert "Ваша рука (" in text and "Команди" in text
+    assert "Ви здаєтеся." in text and "Гру завершено" in text
+    assert "Your hand" not in text and "Game over" not in text
 
 
 def test_joining_a_missing_game_says_why(server: ThreadServer) -> None:

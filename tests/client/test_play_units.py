@@ -37,6 +37,7 @@ from ramino_client import (
     PassUpcard,
     RoundEnded,
     RoundScores,
+    ScorePart,
     SeatInfo,
     SeatReclaimed,
     SwapJoker,
@@ -445,6 +446,32 @@ def test_round_scores_and_the_final_table() -> None:
     final = text(*render.final(render.Seen(over, 0)))
     assert "Game over" in final and "You win the match." in final
     assert re.search(r"you\s+12\s+0\s+12", final) and "Seed s33d" in final
+
+
+def test_a_rounds_scores_are_explained_by_the_parts_the_server_sent() -> None:
+    ended = RoundEnded(
+        version=30,
+        round=1,
+        ending="went_out",
+        winner=1,
+        closed_hand=False,
+        scores=(100, -40),
+        hands=((), ()),
+        parts=(
+            (ScorePart(kind="never_opened", points=100, base=83),),
+            (ScorePart(kind="went_out", points=-40),),
+        ),
+    )
+    scores = text(*render.round_scores(render.Seen(view(), 0), ended, table=True))
+    assert "how it counts" in scores
+    assert re.search(r"you\s+100\s+83 in hand → 100: never opened", scores), scores
+    assert re.search(r"Greedy bot 2\s+-40\s+went out: -40", scores), scores
+    seen = render.Seen(view(), 1)
+    collected = ScorePart(kind="hand_collected", points=12, base=12, seat=0)
+    undercut = ScorePart(kind="undercut_bonus", points=25)
+    assert render.score_parts(seen, (collected, undercut)) == "ann's hand +12, undercut +25"
+    # A kind this client does not know: its points, never an error.
+    assert render.score_part(seen, ScorePart(kind="future_bonus", points=7)) == "+7"
 
 
 def test_waiting_and_leaving() -> None:

@@ -112,6 +112,7 @@ def test_ramino_play_invite_takes_the_seat(
     link = invite_link("http://localhost:8080/", game.invite_code)
     args = parser.parse_args(["--server", server.address, "--invite", link, "--name", "bob"])
     monkeypatch.setattr("sys.stdin", io.StringIO("q\ny\n"))
+    monkeypatch.setenv("RAMINO_LANG", "en")  # the words asserted below
     out = io.StringIO()
     assert play.run(args, Console(file=out, width=100)) == 0
     text = out.getvalue()

@@ -10,8 +10,9 @@ knows no rules: what is legal and what the hints say come from the server.
 
 Small modules: :mod:`.commands` reads a typed line into a move and
 :mod:`.render` draws what the screen shows, both pure functions;
+:mod:`.words` holds every word in English, Italian and Ukrainian;
 :mod:`.session` is the loop that wires them to the seat; this module reads
-the command line and takes the seat.
+the command line, chooses the language and takes the seat.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from typing import TYPE_CHECKING
 
 from ramino_client.errors import ServiceError
 from ramino_client.models import BotLevel
+from ramino_client.play import words
 from ramino_client.play.commands import Refused, bots, overrides
+from ramino_client.play.words import level, t
 from ramino_client.quick import PARTY_LOOK
 from ramino_client.sync import Client, Seat
 
@@ -126,6 +129,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--invitation", default=None, help="with --party parties/ID: the invitation you were sent"
     )
     p.add_argument(
+        "--lang",
+        choices=words.LANGS,
+        default=None,
+        help="the language of the words: en, it or uk [RAMINO_LANG; default: the system's "
+        "language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) if it is one of them, else en]",
+    )
+    p.add_argument(
         "--player-token",
         default=_env("PLAYER_TOKEN", "") or None,
         help="your player token of the host (a server that knows players) [RAMINO_PLAYER_TOKEN]",
@@ -152,6 +162,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
             raise
         raise SystemExit(NEEDS_RICH) from None
     console = console or Console(highlight=False)
+    words.set_lang(words.choose(getattr(args, "lang", None)))
     try:
         levels = bots(args.bots)
     except Refused as e:
@@ -162,9 +173,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
         try:
             seat = _take_seat(client, args, levels, console)
         except ServiceError as e:
-            console.print(
-                f"[red]Cannot start:[/red] {escape(e.message or e.reason)} [dim]({e.reason})[/dim]"
-            )
+            console.print(t("cannotStart", message=escape(e.message or e.reason), reason=e.reason))
             return 1
         except KeyboardInterrupt:
             return 130
@@ -190,12 +199,12 @@ def _take_seat(
         return client.join(args.game, name, args.seat)
     if args.invite:
         seat = client.join_invite(args.invite, name, args.seat)
-        console.print(f"Joined [bold]{seat.name}[/bold] by its invite: you are seat {seat.seat}.")
+        console.print(t("joinedInvite", game=seat.name, seat=seat.seat))
         return seat
     if args.quick:
         return _quick_seat(client, args, name, console)
     if not levels:
-        raise SystemExit("ramino-play: name at least one bot with --bots")
+        raise SystemExit(t("needBot"))
     game = client.create_game(
         args.variant,
         seats=[name, *levels],
@@ -203,12 +212,14 @@ def _take_seat(
         turn_timer_seconds=args.turn_timer,
     )
     ratings = _ratings(client)
+    against = ", ".join(
+        t("botRating", level=level(b.value), rating=f"{ratings[b]:.1f}")
+        if b in ratings
+        else level(b.value)
+        for b in levels
+    )
     console.print(
-        f"Started [bold]{game.name}[/bold] ({game.variant}) against "
-        + ", ".join(
-            b.value + (f" (rating {ratings[b]:.1f})" if b in ratings else "") for b in levels
-        )
-        + f" on {escape(args.server)}."
+        t("started", game=game.name, variant=game.variant, bots=against, server=escape(args.server))
     )
     return client.join(game.name, name)
 
@@ -230,17 +241,20 @@ def _list_levels(client: Client, console: Console) -> int:
     try:
         infos = client.rules.list_bot_levels()
     except ServiceError as e:
-        console.print(f"[red]Cannot list the levels:[/red] {escape(e.message or e.reason)}")
+        console.print(t("levels.cannot", message=escape(e.message or e.reason)))
         return 1
-    table = Table("level", "rating", "time a move", "how it plays", title="Bot levels")
+    table = Table(
+        t("levels.level"),
+        t("levels.rating"),
+        t("levels.time"),
+        t("levels.how"),
+        title=t("levels.title"),
+    )
     for info in infos:
         time = f"{info.time_ms:g} ms" if info.time_ms else "-"
         table.add_row(info.level.value, f"{info.rating:.1f}", time, escape(info.description))
     console.print(table)
-    console.print(
-        "rating: mu - 3 sigma on one OpenSkill scale of the levels, from the server's "
-        "arena of every level against every other; pick one with --bots LEVEL"
-    )
+    console.print(t("levels.note"))
     return 0
 
 
@@ -249,7 +263,7 @@ def _seat_range(text: str) -> tuple[int, int]:
     try:
         return int(low), int(high or low)
     except ValueError:
-        raise SystemExit(f"ramino-play: --seats is MIN-MAX, e.g. 2-4, not {text!r}") from None
+        raise SystemExit(t("seatsRange", text=repr(text))) from None
 
 
 def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Console) -> Seat:
@@ -257,12 +271,12 @@ def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Co
     from rich.markup import escape
 
     if not args.player_token:
-        raise SystemExit("ramino-play: --quick needs your player token (--player-token)")
+        raise SystemExit(t("quick.needToken"))
     low, high = _seat_range(args.seats)
     party = ""
     if args.party and args.party != "new":
         if not args.invitation:
-            raise SystemExit("ramino-play: --party parties/ID needs the --invitation you were sent")
+            raise SystemExit(t("quick.needInvitation"))
         return _party_seat(client, args, name, console)
     if args.party:
         party = _lead_party(client, args, name, console)
@@ -277,25 +291,33 @@ def _quick_seat(client: Client, args: argparse.Namespace, name: str, console: Co
     ):
         if update.state == "matched":
             against = ", ".join(
-                f"{escape(o.player_name)} ({o.bot.value} bot)"
+                t("quick.botOpponent", name=escape(o.player_name), level=level(o.bot.value))
                 if o.bot
                 else f"{escape(o.player_name)} ({o.rating:.1f})"
                 for o in update.opponents
             )
-            console.print(
-                f"Found [bold]{update.game}[/bold]: you are seat {update.seat}"
-                + (f", against {against}." if against else ".")
-            )
+            if against:
+                console.print(
+                    t("quick.foundAgainst", game=update.game, seat=update.seat, against=against)
+                )
+            else:
+                console.print(t("quick.found", game=update.game, seat=update.seat))
             return client.seat(update.game, update.seat_token)
         if update.final:
-            raise SystemExit(f"ramino-play: the search ended: {update.state}")
-        wait = f", about {update.expected_wait:.0f} s" if update.expected_wait else ""
+            raise SystemExit(t("quick.ended", state=update.state))
+        wait = t("quick.wait", s=f"{update.expected_wait:.0f}") if update.expected_wait else ""
         console.print(
-            f"Searching for a {args.variant} table of {low} to {high} "
-            f"(players within {update.rating_window:g} points; "
-            f"{update.queue_size} waiting{wait})..."
+            t(
+                "quick.searching",
+                variant=args.variant,
+                low=low,
+                high=high,
+                window=f"{update.rating_window:g}",
+                waiting=update.queue_size,
+                wait=wait,
+            )
         )
-    raise SystemExit("ramino-play: the search ended")
+    raise SystemExit(t("quick.endedPlain"))
 
 
 def _lead_party(client: Client, args: argparse.Namespace, name: str, console: Console) -> str:
@@ -304,20 +326,21 @@ def _lead_party(client: Client, args: argparse.Namespace, name: str, console: Co
     from rich.markup import escape
 
     if not args.with_players:
-        raise SystemExit("ramino-play: --party needs the players to invite (--with PLAYER)")
+        raise SystemExit(t("party.needWith"))
     party = client.quick.create_party(name)
     for player in args.with_players:
         invitation = client.quick.invite_to_party(party.name, player)
-        console.print(
-            f"Invited [bold]{escape(player)}[/bold]: they run  ramino play --quick "
-            f"--variant {args.variant} --party {party.name} --invitation {invitation.invitation}"
+        command = (
+            f"ramino play --quick --variant {args.variant} --party {party.name} "
+            f"--invitation {invitation.invitation}"
         )
+        console.print(t("party.invited", player=escape(player), command=command))
     joined: set[str] = set()
     while joined != set(args.with_players):
         time.sleep(PARTY_LOOK)
         members = {m.player: m.player_name for m in client.quick.get_party(party.name).members}
         for player in sorted(members.keys() - joined):
-            console.print(f"{escape(members[player])} joined.")
+            console.print(t("party.joined", name=escape(members[player])))
         joined = set(members) & set(args.with_players)
     return party.name
 
@@ -327,10 +350,7 @@ def _party_seat(client: Client, args: argparse.Namespace, name: str, console: Co
     from rich.markup import escape
 
     party = client.quick.join_party(args.party, args.invitation, name)
-    console.print(
-        f"Joined the party of [bold]{escape(party.leader.player_name)}[/bold]: "
-        "waiting for the table..."
-    )
+    console.print(t("party.joinedLeader", leader=escape(party.leader.player_name)))
     seat = client.quick.party_play(party.name)
-    console.print(f"Found [bold]{seat.name}[/bold]: you are seat {seat.seat}.")
+    console.print(t("quick.found", game=seat.name, seat=seat.seat))
     return seat

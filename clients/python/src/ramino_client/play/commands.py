@@ -4,7 +4,8 @@ shown and the server's legal moves (no server, no terminal).
 
 Cards are named by their number in the hand as shown, or by code (``KD``,
 ``10h``, ``jk``: the first copy not already named); table melds by their
-number as shown.
+number as shown. What is refused is said in the current language
+(:mod:`.words`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ramino_client.moves import (
     TakeDiscard,
     TurnOverDiscardPile,
 )
+from ramino_client.play.words import count, t
 
 
 class Refused(Exception):
@@ -91,13 +93,13 @@ def parse(line: str, shown: Numbering, legal: LegalMoves | None) -> Command | No
         return LayMelds(tuple(tuple(m) for m in melds(" ".join(args), shown.hand, legal)))
     if word in ("o", "layoff"):
         if len(args) not in (2, 3):
-            raise Refused("Lay off how? o <card> <meld> [start|end], e.g. o 4 2")
+            raise Refused(t("cmd.layOffHow"))
         card = cards(args[:1], shown.hand)[0]
         meld = table_meld(args[1], shown.table)
         return LayOff(card, meld.index, end(card, meld, args[2] if len(args) == 3 else None, legal))
     if word in ("s", "swap"):
         if len(args) not in (2, 3):
-            raise Refused("Swap how? s <card> <meld> [joker], e.g. s 4 2")
+            raise Refused(t("cmd.swapHow"))
         card = cards(args[:1], shown.hand)[0]
         meld = table_meld(args[1], shown.table)
         return SwapJoker(card, meld.index, joker(meld, args[2] if len(args) == 3 else None))
@@ -105,9 +107,9 @@ def parse(line: str, shown: Numbering, legal: LegalMoves | None) -> Command | No
         return knock(args, shown.hand, legal)
     if word in ("x", "discard"):
         if len(args) != 1:
-            raise Refused("Discard which card? x <card>, e.g. x 7")
+            raise Refused(t("cmd.discardWhich"))
         return Discard(cards(args, shown.hand)[0])
-    raise Refused(f"Unknown command {word!r}; type ? for help.")
+    raise Refused(t("cmd.unknown", word=repr(word)))
 
 
 def cards(words: Sequence[str], hand: Sequence[Card]) -> list[int]:
@@ -117,21 +119,21 @@ def cards(words: Sequence[str], hand: Sequence[Card]) -> list[int]:
         if w.isdigit():
             n = int(w)
             if not 1 <= n <= len(hand):
-                raise Refused(f"No card {n} in your hand (1 to {len(hand)}).")
+                raise Refused(t("cmd.noCardNumber", n=n, count=len(hand)))
             card = hand[n - 1]
         else:
             try:
                 code = Card.from_code(w).code
             except ValueError:
-                raise Refused(f"{w!r} is neither a card number nor a card like KD.") from None
+                raise Refused(t("cmd.notACard", word=repr(w))) from None
             copies = [c for c in hand if c.code == code and c.id not in used]
             if not copies:
-                raise Refused(f"No {w} in your hand.")
+                raise Refused(t("cmd.noSuchCard", word=w))
             card = copies[0]
         if card.id is None:
-            raise Refused(f"{card.symbol} has no id to send.")
+            raise Refused(t("cmd.noId", card=card.symbol))
         if card.id in used:
-            raise Refused(f"{card.symbol} is named twice.")
+            raise Refused(t("cmd.twice", card=card.symbol))
         used.append(card.id)
     return used
 
@@ -143,7 +145,7 @@ def melds(text: str, hand: Sequence[Card], legal: LegalMoves | None) -> list[lis
     groups = [g.split() for g in text.replace("|", "/").replace(",", "/").split("/")]
     groups = [g for g in groups if g]
     if not groups:
-        raise Refused("Meld which cards? m 1 2 3 / 4 5 6")
+        raise Refused(t("cmd.meldWhich"))
     ids = cards([w for g in groups for w in g], hand)
     out: list[list[int]] = []
     for g in groups:
@@ -164,8 +166,8 @@ def server_order(meld: list[int], legal: LegalMoves | None) -> list[int]:
 def table_meld(word: str, table: Sequence[TableMeld]) -> TableMeld:
     if not word.isdigit() or not 1 <= int(word) <= len(table):
         if not table:
-            raise Refused("There is no meld on the table yet.")
-        raise Refused(f"No meld {word} on the table (1 to {len(table)}).")
+            raise Refused(t("cmd.noMeldYet"))
+        raise Refused(t("cmd.noMeld", word=word, count=len(table)))
     return table[int(word) - 1]
 
 
@@ -176,7 +178,7 @@ def end(card: int, meld: TableMeld, word: str | None, legal: LegalMoves | None) 
         try:
             return End.parse(word)
         except ValueError:
-            raise Refused("The end is start or end.") from None
+            raise Refused(t("cmd.end")) from None
     ends = {
         lo.end
         for lo in (legal.lay_offs if legal else ())
@@ -190,13 +192,13 @@ def joker(meld: TableMeld, word: str | None) -> int:
     out when it has one)."""
     jokers = [c.id for c in meld.meld.cards if c.joker and c.id is not None]
     if not jokers:
-        raise Refused("That meld has no joker.")
+        raise Refused(t("cmd.noJoker"))
     if word is None:
         if len(jokers) > 1:
-            raise Refused(f"That meld has {len(jokers)} jokers: say which, 1 to {len(jokers)}.")
+            raise Refused(t("cmd.whichJoker", jokers=count("jokers", len(jokers)), n=len(jokers)))
         return jokers[0]
     if not word.isdigit() or not 1 <= int(word) <= len(jokers):
-        raise Refused(f"Say which joker of the meld, 1 to {len(jokers)}.")
+        raise Refused(t("cmd.jokerNumber", n=len(jokers)))
     return jokers[int(word) - 1]
 
 
@@ -206,17 +208,17 @@ def knock(args: Sequence[str], hand: Sequence[Card], legal: LegalMoves | None) -
     knocks = legal.knocks if legal is not None else ()
     if not args:
         if not knocks:
-            raise Refused("You cannot knock now: your unmatched cards total too much.")
+            raise Refused(t("cmd.cannotKnock"))
         return knocks[0]
     dropped = cards(args[:1], hand)[0]
     if len(args) == 1:
         for k in knocks:
             if k.discard_card_id == dropped:
                 return k
-        raise Refused("No knock discarding that card; k alone knocks at best.")
+        raise Refused(t("cmd.noKnock"))
     laid = melds(" ".join(args[1:]), hand, legal)
     if any(dropped in m for m in laid):
-        raise Refused("The card you discard to knock is named twice: it cannot be in a meld.")
+        raise Refused(t("cmd.knockTwice"))
     return Knock(dropped, tuple(tuple(m) for m in laid))
 
 
@@ -230,7 +232,7 @@ def bots(text: str) -> list[BotLevel]:
             levels.append(BotLevel(word.lower()))
         except ValueError:
             choices = ", ".join(b.value for b in BotLevel)
-            raise Refused(f"unknown bot {word!r} (choose from {choices})") from None
+            raise Refused(t("cmd.unknownBot", word=repr(word), choices=choices)) from None
     return levels
 
 

@@ -1,6 +1,7 @@
 """What ``ramino-play`` shows, as rich markup and renderables: pure functions
 of what the person's screen knows (the latest view, their seat, the cards
-seen so far), printed by the session; no server, no terminal."""
+seen so far), printed by the session; no server, no terminal. The words are
+the current language's (:mod:`.words`)."""
 
 from __future__ import annotations
 
@@ -41,30 +42,20 @@ from ramino_client.models import (
     GameStatus,
     GameView,
     Meld,
+    ScorePart,
     Suit,
     TurnPhase,
     sort_cards,
 )
 from ramino_client.moves import LegalMoves
 from ramino_client.play.commands import Numbering
+from ramino_client.play.words import count, level, t
 
-HELP = """\
-[bold]Commands[/bold] (cards by their number in your hand, or by code like [cyan]KD[/cyan], \
-[cyan]10h[/cyan], [cyan]jk[/cyan]):
-  [cyan]d[/cyan]                        draw from the stock
-  [cyan]t[/cyan]                        take the top card of the discard pile
-  [cyan]u[/cyan]                        turn the discard pile over (when the stock is empty)
-  [cyan]m 1 2 3 / 4 5 6[/cyan]          lay melds (a run in ascending order)
-  [cyan]o <card> <meld> \\[start|end][/cyan]  lay a card off on a table meld
-  [cyan]s <card> <meld> \\[joker][/cyan]     give a card for a table meld's joker
-  [cyan]x <card>[/cyan]                 discard (ends your turn)
-  gin: [cyan]p[/cyan] pass the upcard · [cyan]k[/cyan] knock (the best knock) · \
-[cyan]k <card>[/cyan] knock discarding that card · [cyan]k <card> 1 2 3 / 4 5 6[/cyan] \
-knock with those melds · [cyan]a[/cyan] accept the layout (the defender, after laying off)
-  [cyan]h[/cyan]                        hints: what you can meld, lay off, discard
-  [cyan]b[/cyan]                        show the board again
-  [cyan]q[/cyan]                        resign and quit
-  [cyan]?[/cyan]                        this help"""
+
+def help_text() -> str:
+    """The commands, as ``?`` lists them."""
+    return t("help")
+
 
 _SUIT_STYLE = {Suit.HEARTS: "bold red", Suit.DIAMONDS: "bold red"}
 
@@ -103,13 +94,24 @@ def player(seen: Seen, seat: int | None) -> str:
     if seat is None:
         return "?"
     if seat == seen.me:
-        return "you"
-    return escape(seen.view.seats[seat].label)
+        return t("you")
+    return seat_name(seen.view, seat)
+
+
+def seat_name(view: GameView, seat: int) -> str:
+    """A seat's name as the screen shows it, escaped: a bot's in words
+    ("Greedy bot 2", "Бот 2 (жадібний)"), a person's own, an empty seat's number."""
+    s = view.seats[seat]
+    if s.bot is not None:
+        return capital(t("seat.botName", level=level(s.bot.value), n=seat + 1))
+    if s.player_name:
+        return escape(s.player_name)
+    return t("seat.default", n=seat)
 
 
 def card(seen: Seen, card_id: int | None) -> str:
     c = seen.cards.get(card_id) if card_id is not None else None
-    return styled(c) if c is not None else "a card"
+    return styled(c) if c is not None else t("aCard")
 
 
 def cards(seen: Seen, ids: Sequence[int]) -> str:
@@ -118,9 +120,12 @@ def cards(seen: Seen, ids: Sequence[int]) -> str:
 
 def intro(seen: Seen) -> str:
     v = seen.view
-    return (
-        f"You are [bold]{escape(v.seats[seen.me].label)}[/bold], seat "
-        f"{seen.me} of {v.name} ({v.variant.name}). Type [cyan]?[/cyan] for help."
+    return t(
+        "intro",
+        name=seat_name(v, seen.me),
+        seat=seen.me,
+        game=v.name,
+        variant=v.variant.name,
     )
 
 
@@ -129,12 +134,9 @@ def waiting(seen: Seen) -> str | None:
     v = seen.view
     if v.status is GameStatus.WAITING:
         open_seats = sum(1 for s in v.seats if not s.taken)
-        return (
-            f"Waiting for {open_seats} more player(s); they join with: "
-            f"[cyan]ramino-play --game {v.name}[/cyan]"
-        )
+        return t("waiting", players=count("players", open_seats), game=v.name)
     if v.turn is not None:
-        return f"[dim]… {player(seen, v.turn)} to play[/dim]"
+        return t("toPlay", who=player(seen, v.turn))
     return None
 
 
@@ -142,20 +144,23 @@ def board(seen: Seen, legal: LegalMoves | None, fresh: set[int]) -> list[Rendera
     """The seats, the table, the piles and the hand (numbered as
     :func:`numbering` says, ``fresh`` cards highlighted), and the first hints."""
     v = seen.view
-    out: list[RenderableType] = [Rule(f"Round {v.round} · {v.variant.name} · {v.name}")]
+    out: list[RenderableType] = [
+        Rule(t("board.rule", round=v.round, variant=v.variant.name, game=v.name))
+    ]
     # Where any meld opens (no threshold), "opened" says nothing.
     opening = bool(v.variant.parameters.get("open_threshold", 0))
     columns = ["", "seat", "player", "cards", *(["opened"] if opening else []), "total"]
     seats = Table(box=None, padding=(0, 1), show_edge=False)
     for col in columns:
-        seats.add_column(col, justify="right" if col in ("cards", "total") else "left")
+        seats.add_column(
+            t(f"col.{col}") if col else "",
+            justify="right" if col in ("cards", "total") else "left",
+        )
     for s in v.seats:
-        name = escape(s.label) + (" (you)" if s.seat == seen.me else "")
-        if s.bot is not None and s.bot.value not in s.label:
-            name += f" [dim]({s.bot.value} bot)[/dim]"
+        name = seat_name(v, s.seat) + (t("seat.you") if s.seat == seen.me else "")
         if s.resigned:
-            name += " [dim](resigned)[/dim]"
-        opened = ["yes" if s.opened else "no"] if opening else []
+            name += t("seat.resigned")
+        opened = [t("yes") if s.opened else t("no")] if opening else []
         seats.add_row(
             "▶" if s.seat == v.turn else "",
             str(s.seat),
@@ -167,25 +172,30 @@ def board(seen: Seen, legal: LegalMoves | None, fresh: set[int]) -> list[Rendera
     out.append(seats)
     shown = numbering(v)
     if shown.table:
-        out.append("[bold]Table[/bold]")
+        out.append(t("table"))
         melds = Table.grid(padding=(0, 2))
         melds.add_column(justify="right", style="cyan")
         melds.add_column()
         melds.add_column(style="dim")
-        for i, t in enumerate(shown.table, 1):
-            owner = "you" if t.owner == seen.me else escape(v.seats[t.owner].label)
+        for i, m in enumerate(shown.table, 1):
+            owner = t("you") if m.owner == seen.me else seat_name(v, m.owner)
+            kind = t(f"kind.{m.meld.kind.value}")
             melds.add_row(
-                f"  {i}", meld_text(t.meld), f"{t.meld.kind.value} {t.meld.value}, {owner}"
+                f"  {i}",
+                meld_text(m.meld),
+                t("meld.row", kind=kind, value=m.meld.value, owner=owner),
             )
         out.append(melds)
     else:
-        out.append("[bold]Table[/bold] [dim]no melds yet[/dim]")
+        out.append(t("table.none"))
     top = v.discard_top
-    pile = f"{styled(top)} [dim]({count(len(v.discard_pile), 'card')})[/dim]" if top else "empty"
-    out.append(
-        f"[bold]Discard pile[/bold] {pile}    [bold]Stock[/bold] {count(v.stock_size, 'card')}"
+    pile = (
+        t("pile", card=styled(top), cards=count("cards", len(v.discard_pile)))
+        if top
+        else t("pile.empty")
     )
-    out.append(f"[bold]Your hand[/bold] ({len(shown.hand)} cards)")
+    out.append(t("piles", pile=pile, stock=count("cards", v.stock_size)))
+    out.append(t("hand", cards=count("cards", len(shown.hand))))
     n = 1
     for suit, in_suit in v.hand_by_suit().items():
         line = Text("  ")
@@ -209,7 +219,7 @@ def hints(seen: Seen, legal: LegalMoves | None, shown: Numbering, full: bool) ->
     if legal is None or not v.my_turn:
         return None
     index = {c.id: i for i, c in enumerate(shown.hand, 1)}
-    tables = {t.index: i for i, t in enumerate(shown.table, 1)}
+    tables = {m.index: i for i, m in enumerate(shown.table, 1)}
 
     def nums(ids: Sequence[int]) -> str:
         return " ".join(str(index.get(i, "?")) for i in ids)
@@ -218,21 +228,21 @@ def hints(seen: Seen, legal: LegalMoves | None, shown: Numbering, full: bool) ->
     for move in legal.melds[: 3 if full else 1]:
         cmd = "m " + " / ".join(nums(m) for m in move.melds)
         what = " | ".join(cards(seen, m) for m in move.melds)
-        value = f", {move.value} points" if move.value else ""
-        lines.append(f"meld: [cyan]{cmd}[/cyan]  ({what}{value})")
+        value = t("hint.meldValue", points=count("points", move.value)) if move.value else ""
+        lines.append(t("hint.meld", cmd=cmd, what=what, value=value))
     for lo in legal.lay_offs[: 6 if full else 2]:
         at = " start" if lo.end is End.FIRST else ""
         cmd = f"o {nums([lo.card_id])} {tables.get(lo.meld_index, '?')}{at}"
-        lines.append(f"lay off: [cyan]{cmd}[/cyan]  ({card(seen, lo.card_id)})")
+        lines.append(t("hint.layOff", cmd=cmd, card=card(seen, lo.card_id)))
     for sw in legal.swaps[: 4 if full else 1]:
         cmd = f"s {nums([sw.card_id])} {tables.get(sw.meld_index, '?')}"
-        lines.append(f"swap: [cyan]{cmd}[/cyan]  ({card(seen, sw.card_id)} for the joker)")
+        lines.append(t("hint.swap", cmd=cmd, card=card(seen, sw.card_id)))
     hint = legal.hint
     if hint is not None and hint.best_knock is not None:
         k = hint.best_knock
         drop = "" if k.discard_card_id is None else f" {nums([k.discard_card_id])}"
-        what = " | ".join(cards(seen, m) for m in k.melds) or "no melds"
-        lines.append(f"knock: [cyan]k{drop}[/cyan]  ({what}; {k.deadwood} unmatched)")
+        what = " | ".join(cards(seen, m) for m in k.melds) or t("hint.noMelds")
+        lines.append(t("hint.knock", cmd=f"k{drop}", what=what, n=k.deadwood))
     if hint is not None and hint.suggested_discard is not None and legal.discards:
         d = hint.suggested_discard
         same = [
@@ -242,50 +252,44 @@ def hints(seen: Seen, legal: LegalMoves | None, shown: Numbering, full: bool) ->
         ]
         if same:
             pick = d.id if d.id in same else same[0]
-            lines.append(f"discard: [cyan]x {nums([pick])}[/cyan]  ({styled(d)})")
+            lines.append(t("hint.discard", cmd=f"x {nums([pick])}", card=styled(d)))
     if full and hint is not None and hint.min_deadwood is not None:
         dw = hint.min_deadwood
-        melds = " | ".join(meld_text(m) for m in dw.melds) or "none"
-        left = " ".join(styled(c) for c in sort_cards(dw.deadwood)) or "nothing"
-        lines.append(f"best split: {melds}; left over: {left} ({dw.value} points)")
+        melds = " | ".join(meld_text(m) for m in dw.melds) or t("hint.none")
+        left = " ".join(styled(c) for c in sort_cards(dw.deadwood)) or t("hint.nothing")
+        lines.append(t("hint.split", melds=melds, left=left, points=count("points", dw.value)))
     if full and not legal.melds and v.phase is TurnPhase.PLAY:
         me = v.me
         if me is not None and not me.opened:
-            lines.append("you cannot open yet")
+            lines.append(t("hint.cannotOpen"))
     if lines:
-        return "[bold]Hints[/bold]  " + ("\n        ".join(lines))
+        return t("hints") + ("\n        ".join(lines))
     if full:
-        return "[dim]No hints: nothing to meld or lay off.[/dim]"
+        return t("hints.none")
     return None
 
 
 def prompt(view: GameView, legal: LegalMoves | None) -> str:
     """The prompt of the person's turn: the commands the phase allows."""
     if view.phase is TurnPhase.LAYOFF:
-        return (
-            "Defend: [cyan]o[/cyan] lay off · [cyan]m[/cyan] meld · [cyan]a[/cyan] accept · "
-            "[cyan]h[/cyan] hints [dim](? help)[/dim] > "
-        )
+        return t("prompt.defend")
     if view.phase is TurnPhase.DRAW:
         options = []
         kinds = {type(m).__name__ for m in (legal.moves if legal else ())}
         if "DrawFromStock" in kinds:
-            options.append("[cyan]d[/cyan] draw")
+            options.append(t("prompt.draw"))
         if "TakeDiscard" in kinds and view.discard_top is not None:
-            options.append(f"[cyan]t[/cyan] take {styled(view.discard_top)}")
+            options.append(t("prompt.take", card=styled(view.discard_top)))
         if "TurnOverDiscardPile" in kinds:
-            options.append("[cyan]u[/cyan] turn the pile over")
+            options.append(t("prompt.turnOver"))
         if "PassUpcard" in kinds:
-            options.append("[cyan]p[/cyan] pass")
-        choices = " · ".join(options) or "draw"
-        return f"Your turn: {choices}  [dim](? help)[/dim] > "
+            options.append(t("prompt.pass"))
+        choices = " · ".join(options) or t("prompt.drawAny")
+        return t("prompt.yourTurn", choices=choices)
     if view.variant.parameters.get("knocking"):
-        knock = " · [cyan]k[/cyan] knock" if legal is not None and legal.knocks else ""
-        return f"Play: [cyan]x[/cyan] discard{knock} · [cyan]h[/cyan] hints [dim](? help)[/dim] > "
-    return (
-        "Play: [cyan]m[/cyan] meld · [cyan]o[/cyan] lay off · [cyan]s[/cyan] swap · "
-        "[cyan]x[/cyan] discard · [cyan]h[/cyan] hints [dim](? help)[/dim] > "
-    )
+        knock = t("prompt.knock") if legal is not None and legal.knocks else ""
+        return t("prompt.playGin", knock=knock)
+    return t("prompt.play")
 
 
 def event_text(seen: Seen, e: Event) -> str | None:
@@ -293,90 +297,115 @@ def event_text(seen: Seen, e: Event) -> str | None:
     who = capital(player(seen, e.seat))
     you = e.seat == seen.me
 
-    def verb(yours: str, theirs: str) -> str:
-        return yours if you else theirs
+    def said(key: str, **params: object) -> str:
+        """The event's words: the person's own (``key.you``), or another's with ``who``."""
+        return t(f"{key}.you", **params) if you else t(key, who=who, **params)
 
     match e:
         case DrewFromStock(card=drawn):
             what = f" {card(seen, drawn)}" if you and drawn is not None else ""
-            return f"{who} {verb('draw', 'draws')}{what} from the stock."
+            return said("ev.drew", card=what)
         case TookDiscard(card=taken):
-            return f"{who} {verb('take', 'takes')} {card(seen, taken)} from the pile."
+            return said("ev.took", card=card(seen, taken))
         case DiscardPileTurnedOver():
-            return f"{who} {verb('turn', 'turns')} the discard pile over."
+            return said("ev.turnedOver")
         case StockReshuffled(stock_size=size):
-            return f"The discard pile is shuffled into a new stock of {size} cards."
+            return t("ev.reshuffled", cards=count("cards", size))
         case MeldsLaid(melds=melds, opening=opening):
             shown = " | ".join(cards(seen, m) for m in melds)
-            action = verb("open with", "opens with") if opening else verb("lay", "lays")
-            return f"{who} {action} {shown}."
+            return said("ev.opened" if opening else "ev.laid", melds=shown)
         case LaidOff(card=laid, meld=meld):
-            return (
-                f"{who} {verb('lay', 'lays')} off {card(seen, laid)} "
-                f"on meld {meld_number(seen.view, meld)}."
-            )
+            return said("ev.laidOff", card=card(seen, laid), n=meld_number(seen.view, meld))
         case JokerSwapped(card=given, meld=meld):
-            return (
-                f"{who} {verb('give', 'gives')} {card(seen, given)} for the "
-                f"joker of meld {meld_number(seen.view, meld)}."
-            )
+            return said("ev.swapped", card=card(seen, given), n=meld_number(seen.view, meld))
         case Discarded(card=dropped):
-            return f"{who} {verb('discard', 'discards')} {card(seen, dropped)}."
+            return said("ev.discarded", card=card(seen, dropped))
         case Resigned():
-            return f"{who} {verb('resign', 'resigns')}."
+            return said("ev.resigned")
         case PassedUpcard():
-            return f"{who} {verb('pass', 'passes')} on the upcard."
+            return said("ev.passed")
         case Knocked(melds=melds, deadwood=deadwood):
-            shown = " | ".join(cards(seen, m) for m in melds) or "no melds"
+            shown = " | ".join(cards(seen, m) for m in melds) or t("hint.noMelds")
             if deadwood:
-                how = verb("knock", "knocks") + f" with {deadwood} unmatched"
-            else:
-                how = verb("go", "goes") + " gin"
-            return f"{who} {how}: {shown}."
+                return said("ev.knocked", n=deadwood, melds=shown)
+            return said("ev.gin", melds=shown)
         case LayoutAccepted():
-            return f"{who} {verb('accept', 'accepts')} the layout."
+            return said("ev.accepted")
         case RoundStarted(round=number, first_player=first):
-            return f"[bold]Round {number}[/bold] is dealt; {player(seen, first)} to play first."
+            return t("ev.roundStarted", n=number, who=player(seen, first))
         case SeatJoined(player_name=name):
-            return f"{escape(name)} takes seat {e.seat}."
+            return t("ev.joined", name=escape(name), seat=e.seat)
         case SeatTimedOut():
-            return f"{who} ran out of time: a bot plays that turn."
+            return said("ev.timedOut")
         case SeatReclaimed() | MatchEnded():
             return None
         case GameEnded(reason=reason):
-            return f"[bold]The game has ended[/bold] before its match: {escape(reason)}."
+            return t("ev.gameEnded", reason=escape(reason))
     return None
 
 
 def meld_number(view: GameView, index: int) -> str:
     """A table meld's number as the board shows it."""
-    for i, t in enumerate(view.table, 1):
-        if t.index == index:
+    for i, m in enumerate(view.table, 1):
+        if m.index == index:
             return str(i)
     return str(index + 1)
 
 
+def score_part(seen: Seen, part: ScorePart) -> str:
+    """One part of a seat's score in words, as the server sent it
+    ("83 in hand → 100: never opened", "undercut +25"): the page's words,
+    worked out from nothing but the part."""
+    words = "".join(w.capitalize() for w in part.kind.split("_"))
+    key = f"part.{words[:1].lower()}{words[1:]}"
+    # A hand collected from a seat that never opened counts a flat score in
+    # place of its penalty (``base``).
+    if part.kind == "hand_collected" and part.base != part.points:
+        key = "part.handCollectedNeverOpened"
+    if t(key) == key:
+        key = "part.unknown"
+    return t(
+        key,
+        n=part.points,
+        points=f"{part.points:+d}",
+        base=part.base,
+        factor=part.factor,
+        who=player(seen, part.seat),
+    )
+
+
+def score_parts(seen: Seen, parts: Sequence[ScorePart]) -> str:
+    """A seat's score's parts in words, in the server's order ("" for none)."""
+    return ", ".join(score_part(seen, p) for p in parts)
+
+
 def round_scores(seen: Seen, e: RoundEnded, table: bool) -> list[RenderableType]:
     """How the round ended, and (``table``) its scores beside the totals."""
-    if e.ending == "went_out" and e.winner is not None:
-        how = f"{player(seen, e.winner)} went out"
+    if e.ending == "went_out" and e.winner == seen.me:
+        how = t("ending.wentOut.you")
+    elif e.ending == "went_out" and e.winner is not None:
+        how = t("ending.wentOut", who=player(seen, e.winner))
     elif e.ending == "stock_exhausted":
-        how = "the stock ran out"
+        how = t("ending.stockExhausted")
     elif e.ending == "resignations":
-        how = "everyone else resigned"
+        how = t("ending.resignations")
     else:
         how = e.ending.replace("_", " ")
-    out: list[RenderableType] = [f"[bold]Round {e.round} is over:[/bold] {how}."]
+    out: list[RenderableType] = [t("round.over", n=e.round, how=how)]
     if not table:
         return out
     scores = Table(box=None, padding=(0, 2))
-    scores.add_column("player")
-    scores.add_column("this round", justify="right")
-    scores.add_column("total", justify="right", style="bold")
+    scores.add_column(t("col.player"))
+    scores.add_column(t("col.thisRound"), justify="right")
+    if e.parts:
+        scores.add_column(t("col.howItCounts"))
+    scores.add_column(t("col.total"), justify="right", style="bold")
     totals = {s.seat: s.total for s in seen.view.seats}
     for s, score in zip(seen.view.seats, e.scores, strict=False):
-        name = "you" if s.seat == seen.me else escape(s.label)
-        scores.add_row(name, str(score), str(totals.get(s.seat, "")))
+        name = t("you") if s.seat == seen.me else seat_name(seen.view, s.seat)
+        parts = e.parts[s.seat] if s.seat < len(e.parts) else ()
+        counts = [score_parts(seen, parts)] if e.parts else []
+        scores.add_row(name, str(score), *counts, str(totals.get(s.seat, "")))
     out.append(scores)
     return out
 
@@ -384,40 +413,34 @@ def round_scores(seen: Seen, e: RoundEnded, table: bool) -> list[RenderableType]
 def final(seen: Seen) -> list[RenderableType]:
     """The match's table of scores, its winners and its seed."""
     v = seen.view
-    out: list[RenderableType] = [Rule("Game over")]
+    out: list[RenderableType] = [Rule(t("final.rule"))]
     table = Table(box=None, padding=(0, 2))
-    table.add_column("player")
+    table.add_column(t("col.player"))
     for r in v.rounds:
-        table.add_column(f"round {r.round}", justify="right")
-    table.add_column("total", justify="right", style="bold")
+        table.add_column(t("col.round", n=r.round), justify="right")
+    table.add_column(t("col.total"), justify="right", style="bold")
     for s in v.seats:
-        name = "you" if s.seat == seen.me else escape(s.label)
+        name = t("you") if s.seat == seen.me else seat_name(v, s.seat)
         scores = [str(r.scores[s.seat]) if s.seat < len(r.scores) else "" for r in v.rounds]
         table.add_row(name, *scores, str(s.total))
     out.append(table)
-    if v.winners:
-        names = " and ".join(player(seen, w) for w in v.winners)
-        verb = "win" if v.winners == (seen.me,) else "wins"
-        out.append(f"[bold green]{names.capitalize()} {verb} the match.[/bold green]")
+    if v.winners == (seen.me,):
+        out.append(t("final.youWin"))
+    elif v.winners:
+        names = t("and").join(player(seen, w) for w in v.winners)
+        out.append(t("final.win", who=capital(names)))
     if v.seed:
-        out.append(f"[dim]Seed {v.seed} (published hash {v.seed_hash[:16]}…)[/dim]")
+        out.append(t("final.seed", seed=v.seed, hash=v.seed_hash[:16]))
     return out
 
 
 def come_back(view: GameView, token: str) -> str:
     """The command that takes the person back to their seat."""
-    return (
-        f"Left without resigning. Come back with: [cyan]ramino-play --game {view.name} "
-        f"--token {token}[/cyan]"
-    )
+    return t("comeBack", command=f"ramino-play --game {view.name} --token {token}")
 
 
 def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def count(n: int, what: str) -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def symbol(code: str) -> str:

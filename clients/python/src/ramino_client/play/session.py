@@ -28,6 +28,7 @@ from ramino_client.models import Card, GameView
 from ramino_client.moves import LegalMoves, Move, MoveResult
 from ramino_client.play import commands, render
 from ramino_client.play.commands import Action, Numbering, Refused
+from ramino_client.play.words import t
 from ramino_client.sync import Seat, Watch
 
 
@@ -81,8 +82,7 @@ class Session:
             return 0
         except ServiceError as e:
             self.console.print(
-                f"[red]Lost the server:[/red] {escape(e.message or e.reason)} "
-                f"[dim]({e.reason})[/dim]"
+                t("lostServer", message=escape(e.message or e.reason), reason=e.reason)
             )
             self._goodbye()
             return 1
@@ -144,7 +144,7 @@ class Session:
                 break
         for item in batch:
             if isinstance(item, BaseException):
-                self.console.print(f"[red]Lost the game's feed:[/red] {escape(str(item))}")
+                self.console.print(t("lostFeed", error=escape(str(item))))
                 return False
             if item is None:  # the match is over: the feed has ended
                 self.watched = max(self.watched, self.view.version)
@@ -212,7 +212,7 @@ class Session:
             case Action.QUIT:
                 return self._quit()
             case Action.HELP:
-                self.console.print(render.HELP)
+                self.console.print(render.help_text())
             case Action.BOARD:
                 self._board()
             case Action.HINTS:
@@ -226,19 +226,16 @@ class Session:
         try:
             result = self.seat.play(move, expected_version=self.view.version)
         except StaleVersion:
-            self.console.print("[yellow]The game moved on meanwhile; here it is now.[/yellow]")
+            self.console.print(t("movedOn"))
             self._refresh()
             self._shown_version = -1
             return
         except MoveRejected as e:
-            self.console.print(
-                f"[red]Refused:[/red] {escape(e.message or e.reason)} [dim]({e.reason})[/dim]"
-            )
+            self.console.print(t("refused", message=escape(e.message or e.reason), reason=e.reason))
             return
         except ServiceError as e:
             self.console.print(
-                f"[red]The server said no:[/red] {escape(e.message or e.reason)} "
-                f"[dim]({e.reason})[/dim]"
+                t("serverNo", message=escape(e.message or e.reason), reason=e.reason)
             )
             return
         self._moved(result)
@@ -262,15 +259,15 @@ class Session:
         if self.view.finished:
             return False
         try:
-            answer = self._read("Resign and leave the game? \\[y/N] ").strip().lower()
+            answer = self._read(t("resignAsk")).strip().lower()
         except EOFError:
             answer = ""
-        if answer not in ("y", "yes"):
+        if answer not in t("resignYes").split():
             return True
         try:
             result = self.seat.resign()
         except ServiceError as e:
-            self.console.print(f"[red]Could not resign:[/red] {escape(e.message)} ({e.reason})")
+            self.console.print(t("resignFailed", message=escape(e.message), reason=e.reason))
             return True
         self.view = result.view
         self._learn(result.view)
@@ -278,7 +275,7 @@ class Session:
         if self.view.finished:
             self._print(render.final(self.seen))
         else:
-            self.console.print("The game goes on without you.")
+            self.console.print(t("goesOn"))
         return False
 
     def _goodbye(self) -> None:
