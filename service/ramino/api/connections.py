@@ -168,13 +168,21 @@ def connection_options(
     return options
 
 
+def unmapped(
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """``ip``, or the IPv4 address it maps into IPv6: one client counts as
+    one address however its connection reached the server."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
 def network_of(address: str, ipv4_prefix: int = 24, ipv6_prefix: int = 64) -> str:
     """The network of a client ``address`` (text), as ``ADDRESS/LENGTH``:
     its first ``ipv4_prefix`` or ``ipv6_prefix`` bits (an IPv4 address
     mapped into IPv6 counts as IPv4)."""
-    ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip = unmapped(ipaddress.ip_address(address))
     length = ipv4_prefix if ip.version == 4 else ipv6_prefix
     return str(ipaddress.ip_network(f"{ip}/{length}", strict=False))
 
@@ -192,10 +200,7 @@ def _address(hex_address: str) -> str:
     as text; an IPv4 address mapped into IPv6 as IPv4."""
     raw = bytes.fromhex(hex_address)
     packed = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
-    ip = ipaddress.ip_address(packed)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return str(ip)
+    return str(unmapped(ipaddress.ip_address(packed)))
 
 
 class ConnectionGuard:

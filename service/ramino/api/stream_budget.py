@@ -41,7 +41,7 @@ import structlog
 from prometheus_client import Counter, Gauge
 
 from ramino import reasons
-from ramino.api.connections import check_prefix_lengths, network_of
+from ramino.api.connections import check_prefix_lengths, network_of, unmapped
 from ramino.api.errors import ApiError
 from ramino.slots import CountedSlots
 
@@ -136,9 +136,7 @@ def peer_address(peer: str) -> str | None:
         ip = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
         return None
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return str(ip)
+    return str(unmapped(ip))
 
 
 class StreamBudget:
