@@ -14,7 +14,8 @@ import {
   type GameView,
   type Variant,
 } from "@ramino/client/web";
-import { explain, saveSeat, savedSeat, type Page } from "./table.ts";
+import { refusalText } from "./refusals.ts";
+import { saveSeat, savedSeat, type Page } from "./table.ts";
 import { describeVariant, escape, LEVELS, names, seatName, variantName } from "./text.ts";
 import { t } from "./words.ts";
 
@@ -143,7 +144,7 @@ export class Lobby {
       variants = await client.rules.listVariants();
       this.page.setConnection(t("conn.connected"));
     } catch (e) {
-      error.textContent = t("lobby.unreachable", { why: explain(e) });
+      error.textContent = t("lobby.unreachable", { why: refusalText(e) });
       this.page.setConnection(t("conn.offline"), true);
     }
     // Each level's rating on the server's one scale, beside its name (none
@@ -220,7 +221,7 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
       saveSeat(gameId(created.name), { seat: seat.seat, token: seat.token });
       location.hash = `#/play/${gameId(created.name)}`;
     } catch (e) {
-      error.textContent = explain(e);
+      error.textContent = refusalText(e);
     }
   }
 
@@ -289,7 +290,7 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
       void this.refreshMine();
     } catch (e) {
       controls.forEach((c, i) => (c.disabled = before[i] ?? false));
-      error.textContent = explain(e);
+      error.textContent = refusalText(e);
     }
   }
 
@@ -418,7 +419,7 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
     } catch (e) {
       if (!stop.signal.aborted) {
         status.textContent = "";
-        error.textContent = explain(e);
+        error.textContent = refusalText(e);
       }
     } finally {
       const focused = document.activeElement === cancel;
@@ -442,7 +443,7 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
         if (games.length >= 30) break;
       }
     } catch (e) {
-      this.page.setConnection(`${t("conn.offline")}: ${explain(e)}`, true);
+      this.page.setConnection(`${t("conn.offline")}: ${refusalText(e)}`, true);
       return;
     }
     this.page.setConnection(t("conn.connected"));
@@ -512,7 +513,7 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
           error.textContent =
             e instanceof ServiceError && e.reason === "PLAYER_TOKEN_MISSING"
               ? t("invite.signIn", { who: from || t("invite.someone") })
-              : explain(e);
+              : refusalText(e);
         }
       })();
     });
@@ -528,7 +529,7 @@ ${LEVELS.map(([value, level]) => levelOption(value, level)).join("\n")}
       saveSeat(id, { seat: seat.seat, token: seat.token });
       location.hash = `#/play/${id}`;
     } catch (e) {
-      error.textContent = explain(e);
+      error.textContent = refusalText(e);
     }
   }
 }

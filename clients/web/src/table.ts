@@ -60,9 +60,6 @@ export function saveSeat(game: string, saved: Saved): void {
   localStorage.setItem(`ramino:seat:${game}`, JSON.stringify(saved));
 }
 
-/** A failed call in words (./refusals.ts): an outage, a refusal with what to do, or the server's explanation. */
-export const explain = refusalText;
-
 /** A move the person made, with the request id it keeps until the server has answered it. */
 interface Move {
   send: (seat: Seat, options: MoveOptions) => Promise<MoveResult>;
@@ -141,7 +138,7 @@ export class Table {
     this.abort.abort();
     this.ui.live = false;
     this.page.setConnection(t("conn.offline"), true);
-    this.page.app.innerHTML = `<p class="error" role="alert">${escape(explain(e))}</p>${more}<p><a href="#/">${escape(t("lobby"))}</a></p>`;
+    this.page.app.innerHTML = `<p class="error" role="alert">${escape(refusalText(e))}</p>${more}<p><a href="#/">${escape(t("lobby"))}</a></p>`;
   }
 
   /**
@@ -230,7 +227,7 @@ export class Table {
       this.render();
     } catch (e) {
       if (isOutage(e)) this.down();
-      else this.ui.message = explain(e);
+      else this.ui.message = refusalText(e);
       this.render();
     } finally {
       this.asking = false;
@@ -285,7 +282,7 @@ export class Table {
         }
       } else {
         if (this.waiting === move) this.waiting = undefined;
-        this.ui.message = explain(e);
+        this.ui.message = refusalText(e);
       }
     } finally {
       this.busy = false;
