@@ -16,12 +16,14 @@ stage-begin = @mkdir -p $(VENV)/.stamps && date +%s > $(VENV)/.stamps/began-$@
 stage-end = @echo "stage $@: $$(( $$(date +%s) - $$(cat $(VENV)/.stamps/began-$@) )) s" | tee -a $(STAGE_TIMES)
 
 .PHONY: go-tools proto-go test-go test-go-conformance lint-go
-.PHONY: help venv build wheel gateway kustomize proto buf-lint redis-server run test test-rust test-python test-packaging check lint fuzz bench clean openspiel
+.PHONY: help venv build wheel gateway kustomize proto buf-lint redis-server run test test-rust test-python test-packaging test-conformance check lint fuzz bench clean openspiel
 FUZZ_SECONDS ?= 15
 
 help:
 	@echo "make run    - build, then serve games on 127.0.0.1:$(PORT) (sqlite store)"
 	@echo "make test   - build, then cargo test, pytest and the linters"
+	@echo "make test-rust, test-python, test-go, test-typescript, test-kotlin, test-web,"
+	@echo "     test-conformance - one stage of make test, building only what it needs"
 	@echo "make check  - the quick loop: cargo test and the tests not marked slow"
 	@echo "make build PROFILE=quick - the extension without fat LTO, for the dev loop"
 	@echo "make bench  - benchmarks of bench/ (prints figures, asserts nothing)"
@@ -159,6 +161,18 @@ run: build gateway web
 	$(VENV)/bin/ramino gateway --port $(WEB_PORT) --upstream 127.0.0.1:$(PORT) --page clients/web/dist & gateway=$$!; \
 	wait -n $$server $$gateway
 
+# The conformance suite (tests/conformance/README.md): every SDK's runner
+# writes its transcripts, then pytest replays the scenarios through the
+# Python SDK and compares every runner's transcripts with Python's. Each SDK
+# adds its language on a line of its own and makes its runner (only its
+# runner) a prerequisite of test-conformance.
+CONFORMANCE_LANGS := python
+export RAMINO_CONFORMANCE_LANGS = $(CONFORMANCE_LANGS)
+test-conformance: build
+	$(stage-begin)
+	$(PYTEST) tests/conformance
+	$(stage-end)
+
 # The Go SDK (clients/go): its code generated from proto/ by `buf generate`
 # with its own template and local plugins, pinned here and installed from
 # the Go module proxy into .venv/bin. The generated code is committed; the
@@ -183,11 +197,13 @@ test-go: build node_modules/.bin/buf go-tools
 	$(stage-end)
 
 # The Go runner of tests/conformance: writes transcripts/go/ before
-# test-python's pytest compares every runner's transcripts with Python's.
+# test-conformance compares every runner's transcripts with Python's.
 test-go-conformance: build
 	$(stage-begin)
 	cd clients/go && go test -count=1 -run '^TestConformance$$' ./internal/conformance/
 	$(stage-end)
+CONFORMANCE_LANGS += go
+test-conformance: test-go-conformance
 
 lint-go:
 	cd clients/go && test -z "$$(gofmt -l .)" || { gofmt -l . >&2; echo "gofmt: files above need formatting" >&2; exit 1; }
@@ -210,28 +226,24 @@ redis-server:
 openspiel: venv
 	$(PIP) install --quiet "open-spiel==2.0.2"
 
-# The conformance runners whose transcripts must agree with Python's
-# (tests/conformance/README.md): each SDK adds its language on a line of its
-# own, and makes its runner a prerequisite of test-python.
-CONFORMANCE_LANGS := python
-export RAMINO_CONFORMANCE_LANGS = $(CONFORMANCE_LANGS)
-CONFORMANCE_LANGS += go
-test-python: test-go-conformance
-
-# pytest runs in two parts: first the tests that build and install packages
-# (a wheel, `pip install .`, the SDK into a fresh virtualenv), which write the
-# generated code of the source tree, then every other test; each part lists
-# its 25 slowest tests. `make check` is the quick loop: cargo test and the
-# tests not marked slow (tests/conftest.py says which are).
+# pytest runs in three parts: first the tests that build and install
+# packages (a wheel, `pip install .`, the SDK into a fresh virtualenv), which
+# write the generated code of the source tree, then every other test but the
+# conformance suite, then that suite (test-conformance, above); each part
+# lists its 25 slowest tests. test-python needs Redis, OpenSpiel, kubectl or
+# kustomize (tests/deploy), Envoy (tests/gateway) and bench/boardgameio's
+# node modules (tests/bench), but no SDK of another language. `make check`
+# is the quick loop: cargo test and the tests not marked slow
+# (tests/conftest.py says which are).
 PYTEST := $(PY) -m pytest -q --durations=25
 test-packaging: build
 	$(stage-begin)
 	$(PYTEST) -m packaging
 	$(stage-end)
 
-test-python: build redis-server openspiel kustomize test-packaging
+test-python: build redis-server openspiel kustomize gateway bench-boardgameio-deps test-packaging
 	$(stage-begin)
-	$(PYTEST) -m "not packaging"
+	$(PYTEST) -m "not packaging" --ignore=tests/conformance
 	$(stage-end)
 
 check: build redis-server openspiel test-rust
@@ -263,16 +275,14 @@ fuzz:
 	done
 	$(stage-end)
 
-test: build test-rust test-python lint fuzz test-go test-typescript
-	@echo "== make test: each stage's time"; cat $(STAGE_TIMES)
-
 # The TypeScript SDK (clients/typescript): npm ci from its package-lock.json
 # (again only when the lock file changes), the package build (buf generate
 # with protoc-gen-es, then tsc), then its tests (node's test runner), each
-# against a real `ramino serve` from .venv; its conformance runner writes
-# tests/conformance/transcripts/typescript/, which test-python's pytest
-# compares with Python's. Its session tests play the web entry through
-# `ramino gateway` (Envoy: make gateway).
+# against a real `ramino serve` from .venv. Its session tests play the web
+# entry through `ramino gateway` (Envoy: make gateway). Its conformance
+# runner is one of those tests (test/conformance.test.ts), which
+# test-typescript-conformance runs alone: it writes
+# tests/conformance/transcripts/typescript/ for test-conformance.
 TS_DEPS := clients/typescript/node_modules/.package-lock.json
 TS_DIST := $(STAMPS)/typescript-dist
 TS_SOURCES := $(shell find clients/typescript/src -name '*.ts' -not -path '*/gen/*') \
@@ -284,13 +294,17 @@ $(TS_DIST): $(TS_DEPS) $(TS_SOURCES) | $(STAMPS)
 	cd clients/typescript && npm run build
 	touch $@
 
-.PHONY: test-typescript
+.PHONY: test-typescript test-typescript-conformance
 test-typescript: build gateway $(TS_DEPS)
 	$(stage-begin)
 	cd clients/typescript && npm test
 	$(stage-end)
+test-typescript-conformance: build $(TS_DIST)
+	$(stage-begin)
+	cd clients/typescript && npm run build:test && node --test build/test/conformance.test.js
+	$(stage-end)
 CONFORMANCE_LANGS += typescript
-test-python: test-typescript
+test-conformance: test-typescript-conformance
 
 # The web page (clients/web, issue 15) on the TypeScript SDK, a local file
 # dependency: npm ci of both, the SDK's build, then the page's production
@@ -326,8 +340,6 @@ test-web: build gateway web chromium
 	cd clients/web && npm run test:unit
 	cd clients/web && RAMINO_VENV=$(abspath $(VENV)) npm run test:browser
 	$(stage-end)
-test: test-web
-test-python: gateway
 
 bench: build openspiel
 	$(PY) bench/core_bench.py $(BENCH_ARGS)
@@ -340,8 +352,8 @@ bench-boardgameio-deps:
 	cd bench/boardgameio && npm ci --no-audit --no-fund --loglevel=error
 bench-vs-boardgameio: build bench-boardgameio-deps
 	$(PY) bench/vs_boardgameio.py $(BENCH_ARGS)
-# tests/bench plays that rummy through its real server and clients (no timing).
-test-python: bench-boardgameio-deps
+# tests/bench (in test-python) plays that rummy through its real server and
+# clients (no timing).
 
 clean:
 	rm -rf $(VENV) target
@@ -351,8 +363,7 @@ clean:
 # only. test-kotlin: `mvn verify` (the generated code, the live-server tests,
 # then InstallIT: the jar installed there and a scratch project on it);
 # test-kotlin-conformance writes tests/conformance/transcripts/kotlin/
-# before test-python's pytest compares it with Python's. `time` prints how
-# long each Maven run took.
+# before test-conformance compares it with Python's.
 # The Kotlin compiler runs inside Maven's process: its daemon would outlive
 # the build by hours.
 MVN := mvn -B -ntp -Dmaven.repo.local=$(abspath clients/kotlin/.m2) -Dkotlin.compiler.daemon=false
@@ -366,10 +377,14 @@ test-kotlin: build maven
 	$(stage-begin)
 	cd clients/kotlin && $(MVN) verify
 	$(stage-end)
-test: test-kotlin
 test-kotlin-conformance: build maven
 	$(stage-begin)
 	cd clients/kotlin/conformance && $(MVN) test
 	$(stage-end)
 CONFORMANCE_LANGS += kotlin
-test-python: test-kotlin-conformance
+test-conformance: test-kotlin-conformance
+
+# `make test` (what CI runs, .ci/run): every stage above, each of which
+# builds only its own prerequisites, then each stage's time.
+test: build test-rust test-python test-conformance lint fuzz test-go test-typescript test-web test-kotlin
+	@echo "== make test: each stage's time"; cat $(STAGE_TIMES)

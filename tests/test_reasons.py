@@ -1,49 +1,31 @@
 """The one registry of reasons (``ramino.reasons``): every reason the
-service raises is registered with the status code it is raised with, and
-the SDKs' tables generated from it are current (``make reasons``)."""
+service raises is registered, the status code it goes out with is the
+registry's and no one else's, and the SDKs' tables generated from it are
+current (``make reasons``)."""
 
 from __future__ import annotations
 
 import ast
+import pickle
 from pathlib import Path
 
 import grpc
 import pytest
 import ramino
+from google.rpc import error_details_pb2, status_pb2
 from ramino import reasons
-from ramino.api.errors import ApiError, status_for
+from ramino.api.errors import ApiError, make_status, status_for
+from ramino.app.fanout import WatcherTooSlow, WatchInterrupted
 from ramino.engine.errors import IllegalMove, InvalidSetup, MalformedCommand, RecordError
-from ramino.errors import OutOfRange
+from ramino.errors import InvalidHand, InvalidMeld, OutOfRange, RaminoError
 from ramino.reasons import REGISTRY, Code
 from ramino.store import GameExists, GameNotFound, StoreUnavailable, VersionConflict
+from ramino.store.base import ShardUnavailable, StoreError
 from ramino.store.redis import NotReplicated
 
 from backend import ramino_reasons
 
 SERVICE = Path(__file__).resolve().parent.parent / "service" / "ramino"
-
-# The status code of each error class (or helper) that takes a reason, as
-# ramino.api.errors maps it; ApiError names its own.
-RAISED_AS = {
-    "IllegalMove": Code.FAILED_PRECONDITION,
-    "_illegal": Code.FAILED_PRECONDITION,
-    "_may_touch_table": Code.FAILED_PRECONDITION,
-    "_malformed": Code.INVALID_ARGUMENT,
-    "_fail": Code.INVALID_ARGUMENT,
-    "GameStateError": Code.FAILED_PRECONDITION,
-    "BadRequest": Code.INVALID_ARGUMENT,
-    "OutOfRange": Code.OUT_OF_RANGE,
-    "MalformedCommand": Code.INVALID_ARGUMENT,
-    "InvalidSetup": Code.INVALID_ARGUMENT,
-    "RecordError": Code.INVALID_ARGUMENT,
-    "invalid": Code.INVALID_ARGUMENT,
-    "check_cards": Code.INVALID_ARGUMENT,
-    "NotPermitted": Code.PERMISSION_DENIED,
-    "_beside_player": Code.PERMISSION_DENIED,
-    "Busy": Code.RESOURCE_EXHAUSTED,
-    "Interrupted": Code.UNAVAILABLE,
-    "make_status": None,
-}
 
 
 def test_every_constant_is_its_own_name_and_registered_once() -> None:
@@ -57,10 +39,10 @@ def test_every_constant_is_its_own_name_and_registered_once() -> None:
         reasons._reason("NOT_YOUR_TURN", Code.INTERNAL, "again", "illegal")
 
 
-def _raise_sites() -> list[tuple[str, str, Code | None, str]]:
-    """(file:line, reason, code the call raises it with, callee) of every call
-    in the service that passes a reason constant."""
-    sites = []
+def _reason_calls() -> list[tuple[str, ast.Call, list[str]]]:
+    """(file:line, the call, the reasons it passes) of every call in the
+    service that passes a reason constant."""
+    calls = []
     for path in sorted(SERVICE.rglob("*.py")):
         if "v1" in path.parts or path.name == "reasons.py":
             continue
@@ -69,37 +51,42 @@ def _raise_sites() -> list[tuple[str, str, Code | None, str]]:
                 continue
             given = [
                 a.attr
-                for a in node.args
+                for a in [*node.args, *(k.value for k in node.keywords)]
                 if isinstance(a, ast.Attribute)
                 and isinstance(a.value, ast.Name)
                 and a.value.id in ("R", "r", "reasons")
+                and a.attr.isupper()
             ]
-            if not given:
-                continue
-            func = node.func
-            callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "?")
-            if callee in ("ApiError", "make_status"):
-                first = node.args[0]
-                assert isinstance(first, ast.Attribute), f"{path}:{node.lineno}"
-                code: Code | None = Code(first.attr)
-            else:
-                code = RAISED_AS.get(callee, None)
-                if callee not in RAISED_AS:
-                    code = Code.OK  # a reason handed on, not raised: checked where raised
-            where = f"{path.relative_to(SERVICE)}:{node.lineno}"
-            sites += [(where, reason, code, callee) for reason in given]
-    return sites
+            if given:
+                calls.append((f"{path.relative_to(SERVICE)}:{node.lineno}", node, given))
+    return calls
 
 
-def test_every_reason_is_raised_with_its_registered_code() -> None:
-    sites = _raise_sites()
-    assert len(sites) > 100
+def test_no_error_names_its_own_status_code() -> None:
+    calls = _reason_calls()
+    assert len(calls) > 100
+    naming = [
+        where
+        for where, call, _ in calls
+        for a in ast.walk(call)
+        if isinstance(a, ast.Attribute)
+        and isinstance(a.value, ast.Attribute)
+        and a.value.attr == "StatusCode"
+    ]
+    assert naming == []
+
+
+def test_every_reason_raised_goes_out_with_a_status() -> None:
+    """A reason the service hands on is one it sends as a status: not one
+    only answered in a field (a meld's), nor the SDKs' own; INTERNAL only
+    from the last interceptor."""
     wrong = [
-        (where, reason, code, REGISTRY[reason].code)
-        for where, reason, code, _ in sites
-        if code is not None
-        and code != Code.OK
-        and code not in (REGISTRY[reason].code, REGISTRY[reason].also)
+        (where, reason)
+        for where, _, given in _reason_calls()
+        for reason in given
+        if REGISTRY[reason].code == Code.OK
+        or REGISTRY[reason].group == "sdk"
+        or (REGISTRY[reason].code == Code.INTERNAL and not where.startswith("api/interceptors"))
     ]
     assert wrong == []
 
@@ -127,13 +114,89 @@ def test_the_stores_errors_sit_under_the_root_with_their_reasons() -> None:
         GameExists("g"),
         NotReplicated(1, 0),
         StoreUnavailable(),
-        ApiError(grpc.StatusCode.UNAUTHENTICATED, reasons.TOKEN_INVALID, "bad token"),
+        ApiError(reasons.TOKEN_INVALID, "bad token"),
         OutOfRange("past the game", reasons.AFTER_VERSION_OUT_OF_RANGE),
     ]
     for error in errors:
         assert isinstance(error, ramino.RaminoError)
         status = status_for(error)
         assert status is not None and status.code.name == REGISTRY[error.reason].code.value
+
+
+def _details(status: grpc.Status) -> tuple[error_details_pb2.ErrorInfo, list[str]]:
+    """The ErrorInfo of ``status`` and the type names of all its details."""
+    (raw,) = [v for k, v in status.trailing_metadata if k == "grpc-status-details-bin"]
+    details = status_pb2.Status.FromString(raw).details
+    info = error_details_pb2.ErrorInfo()
+    assert details[0].Unpack(info)
+    return info, [d.TypeName() for d in details]
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "metadata"),
+    [
+        (VersionConflict("g", 3, 5), "ABORTED", {"expected": "3", "actual": "5"}),
+        (WatcherTooSlow("behind", 7), "RESOURCE_EXHAUSTED", {"after_version": "7"}),
+        (WatchInterrupted("failed", 9), "UNAVAILABLE", {"after_version": "9"}),
+        (ShardUnavailable(1.5), "UNAVAILABLE", {"retry_after_ms": "1500"}),
+        (ApiError(reasons.NOT_CREATOR, "not yours"), "PERMISSION_DENIED", {}),
+    ],
+)
+def test_a_status_carries_the_registrys_code_and_its_errors_data(
+    error: RaminoError, code: str, metadata: dict[str, str]
+) -> None:
+    status = status_for(error)
+    assert status is not None
+    assert status.code.name == code == REGISTRY[error.reason].code.value
+    info, kinds = _details(status)
+    assert (info.reason, info.domain, dict(info.metadata)) == (error.reason, "ramino.v1", metadata)
+    retry = "google.rpc.RetryInfo"
+    assert (retry in kinds) == ("retry_after_ms" in metadata)
+
+
+def test_a_reason_raised_as_bad_input_takes_its_input_code() -> None:
+    """The kernel's search refuses a card to include that is not in the
+    hand as bad input; the rules refuse a move of it as illegal."""
+    assert REGISTRY[reasons.CARD_NOT_IN_HAND].as_input == Code.INVALID_ARGUMENT
+    with pytest.raises(InvalidHand) as refused:
+        ramino.best_opening("AS 2S 3S 9D", "rummy", include="4S")
+    as_input = status_for(refused.value)
+    as_move = status_for(IllegalMove("not in your hand", reasons.CARD_NOT_IN_HAND))
+    assert as_input is not None and as_input.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert as_move is not None and as_move.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert reasons.code_of(reasons.NOT_YOUR_TURN, as_input=True) == Code.FAILED_PRECONDITION
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        StoreError("a store error without a status of its own"),
+        RaminoError("a reason no one registered", "NOT_A_REASON"),
+        InvalidMeld("a meld's reason is answered in a field", reasons.GAP),
+        ValueError("anything else"),
+    ],
+)
+def test_a_bug_has_no_status_of_its_own(error: BaseException) -> None:
+    assert status_for(error) is None
+
+
+def test_internal_comes_from_the_registry_too() -> None:
+    status = make_status(reasons.INTERNAL, "internal error")
+    assert status.code == grpc.StatusCode.INTERNAL
+    with pytest.raises(ValueError, match="field"):
+        make_status(reasons.GAP, "a meld's reason")
+
+
+def test_an_api_error_takes_its_code_from_its_reason_and_pickles() -> None:
+    error = ApiError(reasons.REQUEST_TOO_LARGE, "too large")
+    assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    again = pickle.loads(pickle.dumps(error))
+    assert (type(again), again.reason, str(again), again.code) == (
+        ApiError,
+        reasons.REQUEST_TOO_LARGE,
+        "too large",
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    )
 
 
 def test_the_sdks_reason_tables_are_current() -> None:

@@ -78,7 +78,8 @@ class InvalidSeed(InputError):
 
 
 # The service's domain errors: the application layer raises them and knows
-# no transport; ``ramino.api.errors`` maps each class to a gRPC status.
+# no transport; ``ramino.api.errors`` sends each with the gRPC status code
+# that ``ramino.reasons`` registers for its reason.
 
 
 class BadRequest(InputError):

@@ -10,6 +10,10 @@ this module (``make reasons``, ``backend/ramino_reasons.py``) and a test
 fails when one is out of date. A new reason is one line here, then
 ``make reasons``.
 
+The registry is the one source of the status code an error goes out with:
+the service looks it up by the error's reason (:func:`code_of`), whatever
+raised it.
+
 The groups: :data:`ILLEGAL` are the reasons of
 :class:`~ramino.engine.errors.IllegalMove` (a well-formed command the rules
 forbid now), :data:`MALFORMED` those of
@@ -56,18 +60,22 @@ class Reason:
     (the engine), ``kernel`` (the Rust core), ``service``, ``auth``,
     ``store``, ``limit``; ``sdk`` (raised by the SDKs themselves, never sent
     by the server)."""
-    also: Code | None = None
-    """A second status code the same reason comes with elsewhere."""
+    as_input: Code | None = None
+    """The code it comes with when it is raised as bad input (a
+    :class:`~ramino.errors.InputError`) rather than by its group: the kernel's
+    hand search refuses a card to include that is not in the hand as
+    INVALID_ARGUMENT, where the rules refuse a move of that card as
+    FAILED_PRECONDITION."""
 
 
 REGISTRY: dict[str, Reason] = {}
 """Every reason by name, in the order of this module."""
 
 
-def _reason(name: str, code: Code, meaning: str, group: str, also: Code | None = None) -> str:
+def _reason(name: str, code: Code, meaning: str, group: str, as_input: Code | None = None) -> str:
     if name in REGISTRY:
         raise ValueError(f"reason {name} is registered twice")
-    REGISTRY[name] = Reason(name, code, meaning, group, also)
+    REGISTRY[name] = Reason(name, code, meaning, group, as_input)
     return name
 
 
@@ -75,8 +83,10 @@ def _registrar(group: str, default: Code) -> Callable[..., str]:
     """The function that registers a reason of ``group`` (its code ``default``
     unless given)."""
 
-    def register(name: str, meaning: str, code: Code = default, also: Code | None = None) -> str:
-        return _reason(name, code, meaning, group, also)
+    def register(
+        name: str, meaning: str, code: Code = default, as_input: Code | None = None
+    ) -> str:
+        return _reason(name, code, meaning, group, as_input)
 
     return register
 
@@ -120,7 +130,7 @@ MUST_OPEN_WITH_TAKEN_DISCARD: Final = _illegal(
 CARD_NOT_IN_HAND: Final = _illegal(
     "CARD_NOT_IN_HAND",
     "a card of the command is not in the seat's hand",
-    also=Code.INVALID_ARGUMENT,
+    as_input=Code.INVALID_ARGUMENT,
 )
 INVALID_MELD: Final = _illegal(
     "INVALID_MELD", "cards laid that are not a meld (the kernel's reason in the message)"
@@ -527,3 +537,16 @@ RECORD: Final[frozenset[str]] = _group("record")
 ALL: Final[frozenset[str]] = frozenset(REGISTRY)
 RESUMABLE_WATCH: Final[frozenset[str]] = frozenset({WATCHER_TOO_SLOW, WATCH_INTERRUPTED})
 """Reasons that end a watch stream which a resume (``after_version``) continues."""
+
+
+def code_of(reason: str, *, as_input: bool = False) -> Code:
+    """The status code an error of ``reason`` goes out with: the registered
+    one, or its :attr:`Reason.as_input` code when it was raised as bad input
+    (``as_input``) and has one. INTERNAL for a reason not registered: an
+    error that gives one is a bug."""
+    registered = REGISTRY.get(reason)
+    if registered is None:
+        return Code.INTERNAL
+    if as_input and registered.as_input is not None:
+        return registered.as_input
+    return registered.code

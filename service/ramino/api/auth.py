@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import grpc
 import jwt
 
 from ramino import reasons as R
@@ -156,26 +155,21 @@ class TokenIssuer:
                 options={"require": ["exp", "iat"]},
             )
         except jwt.ExpiredSignatureError:
-            raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_EXPIRED, "the creator token has expired"
-            ) from None
+            raise ApiError(R.TOKEN_EXPIRED, "the creator token has expired") from None
         except jwt.PyJWTError:
-            raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, "bad creator token"
-            ) from None
+            raise ApiError(R.TOKEN_INVALID, "bad creator token") from None
         claims = decoded["payload"]
         game = claims.get("creator")
         if decoded["header"].get("typ") not in (CREATOR_TYP, *LEGACY_TYPS) or (
             "seat" in claims or "game" in claims
         ):
             raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
                 R.NOT_CREATOR,
                 "a seat token cannot do this: only the creator token of CreateGame can",
             )
         player = claims.get("player")
         if not isinstance(game, str) or not (player is None or isinstance(player, str)):
-            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, "bad creator token")
+            raise ApiError(R.TOKEN_INVALID, "bad creator token")
         return CreatorClaim(game, player)
 
     def verify(self, token: str) -> SeatClaim:
@@ -200,27 +194,21 @@ class TokenIssuer:
                 options={"require": ["exp", "iat", "game", "seat"]},
             )
         except jwt.ExpiredSignatureError:
-            raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_EXPIRED, "the seat token has expired"
-            ) from None
+            raise ApiError(R.TOKEN_EXPIRED, "the seat token has expired") from None
         except jwt.PyJWTError as e:
-            raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, f"bad seat token: {e}"
-            ) from None
+            raise ApiError(R.TOKEN_INVALID, f"bad seat token: {e}") from None
         claims = decoded["payload"]
         if decoded["header"].get("typ") not in (SEAT_TYP, *LEGACY_TYPS):
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 R.TOKEN_INVALID,
                 "bad seat token: a token of another kind",
             )
         game, seat, player = claims["game"], claims["seat"], claims.get("player")
         if not isinstance(game, str) or not (player is None or isinstance(player, str)):
-            raise ApiError(grpc.StatusCode.UNAUTHENTICATED, R.TOKEN_INVALID, "bad seat token")
+            raise ApiError(R.TOKEN_INVALID, "bad seat token")
         # bool is an int in Python: a claim of `true` is no seat.
         if type(seat) is not int or seat < 0:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 R.BAD_SEAT_CLAIM,
                 "the seat token's seat is not a seat number",
             )
@@ -281,7 +269,6 @@ class PlayerVerifier:
             return known[0]
         if _typ(token) in OUR_TYPS:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 R.PLAYER_TOKEN_INVALID,
                 "a Ramino seat or creator token is no player token: send the host's player token",
             )
@@ -296,20 +283,17 @@ class PlayerVerifier:
             )
         except jwt.ExpiredSignatureError:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 R.PLAYER_TOKEN_EXPIRED,
                 "the player token has expired",
             ) from None
         except jwt.PyJWTError as e:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 R.PLAYER_TOKEN_INVALID,
                 f"bad player token: {str(e)[:80]}",
             ) from None
         player = claims["sub"]
         if not isinstance(player, str) or not 0 < len(player) <= MAX_PLAYER_ID:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 R.PLAYER_TOKEN_INVALID,
                 f"a player token's subject is a player id of 1 to {MAX_PLAYER_ID} characters",
             )
@@ -342,7 +326,6 @@ def caller_scope(key: str) -> str:
     low, high = CALLER_KEY_LENGTHS
     if not low <= len(key) <= high or not key.isascii() or not key.isprintable():
         raise ApiError(
-            grpc.StatusCode.INVALID_ARGUMENT,
             R.BAD_CALLER_KEY,
             f"the {CALLER_KEY} metadata is a random secret of {low} to {high} "
             "printable ASCII characters",
@@ -358,7 +341,6 @@ def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
             scheme, _, token = text.partition(" ")
             if scheme.lower() != "bearer" or not token:
                 raise ApiError(
-                    grpc.StatusCode.UNAUTHENTICATED,
                     R.TOKEN_INVALID,
                     'the authorization metadata must be "Bearer <seat token>"',
                 )

@@ -3,8 +3,6 @@ against the game it names (``ramino.api.auth`` signs and verifies them)."""
 
 from __future__ import annotations
 
-import grpc
-
 from ramino import logs, reasons
 from ramino.api.auth import (
     CALLER_KEY,
@@ -38,7 +36,6 @@ class Claims:
         token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
         if not token:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 reasons.PLAYER_TOKEN_MISSING,
                 f"this server knows players: send your player token in the "
                 f"{PLAYER_TOKEN_KEY} metadata",
@@ -68,10 +65,9 @@ class Claims:
         if self.players is None:
             return
         if player is None:
-            raise ApiError(grpc.StatusCode.PERMISSION_DENIED, unbound, why)
+            raise ApiError(unbound, why)
         if self.player(context) != player:
             raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
                 reasons.WRONG_PLAYER,
                 f"this {kind} token belongs to another player",
             )
@@ -81,13 +77,11 @@ class Claims:
         claim = self.claim(context)
         if claim is None:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 reasons.TOKEN_MISSING,
                 "moves need a seat token in the authorization metadata",
             )
         if claim.game_id != game_id:
             raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
                 reasons.WRONG_GAME,
                 "this seat token is for another game",
             )
@@ -114,7 +108,6 @@ class Claims:
             return None
         if claim.game_id != game_id:
             raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
                 reasons.WRONG_GAME,
                 "this seat token is for another game",
             )
@@ -140,7 +133,6 @@ class Claims:
             return caller_scope(key), None
         if request_id:
             raise ApiError(
-                grpc.StatusCode.INVALID_ARGUMENT,
                 reasons.CALLER_KEY_REQUIRED,
                 f"a request id on CreateGame or JoinGame needs the caller's own key in "
                 f"the {CALLER_KEY} metadata (a random secret the client keeps), so that "

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import grpc
 from google.protobuf import timestamp_pb2, unknown_fields
 
 import ramino
@@ -35,7 +34,7 @@ _CARD_CACHE: dict[str, ramino.Card] = {}
 
 
 def invalid(reason: str, message: str) -> ApiError:
-    return ApiError(grpc.StatusCode.INVALID_ARGUMENT, reason, message)
+    return ApiError(reason, message)
 
 
 def card(code: str, card_id: int | None = None) -> types_pb2.Card:

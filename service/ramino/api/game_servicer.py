@@ -11,8 +11,6 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
-import grpc
-
 from ramino import logs, reasons, tasks
 from ramino.api import convert
 from ramino.api.auth import PlayerVerifier, TokenIssuer, bearer
@@ -114,7 +112,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         if request.rated and self.claims.players is None:
             raise ApiError(
-                grpc.StatusCode.FAILED_PRECONDITION,
                 reasons.RATED_NEEDS_PLAYERS,
                 "a rated game needs a server that knows players (player tokens): this one "
                 "does not",
@@ -147,14 +144,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         token = bearer(context.invocation_metadata())
         if token is None:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 reasons.TOKEN_MISSING,
                 "cancelling needs the creator token in the authorization metadata",
             )
         claim = self.tokens.verify_creator(token)
         if claim.game_id != game_id:
             raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
                 reasons.WRONG_GAME,
                 "this creator token is for another game",
             )
@@ -311,7 +306,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
         def refused(open_streams: int) -> ApiError:
             return ApiError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
                 reasons.TOO_MANY_STREAMS,
                 f"this connection has {open_streams} open watch streams and sessions, "
                 f"the most this server allows: no {what} more",
@@ -435,7 +429,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             level = BOTS.get(request.hint_level)
             if level is None:
                 raise ApiError(
-                    grpc.StatusCode.INVALID_ARGUMENT,
                     reasons.BAD_HINT_LEVEL,
                     f"hint_level {request.hint_level} is not a bot level",
                 )

@@ -101,7 +101,7 @@ def _status_of(exc: BaseException, method: str) -> grpc.Status:
     status = status_for(exc)
     if status is None:
         log.exception("unexpected error", rpc=method)
-        status = make_status(grpc.StatusCode.INTERNAL, R.INTERNAL, "internal error")
+        status = make_status(R.INTERNAL, "internal error")
     # The canonical log line says why, as the ErrorInfo does.
     logs.bind_context(reason=_reason(status))
     return status
@@ -194,7 +194,6 @@ def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable
     def decode(raw: bytes) -> Any:
         if len(raw) > limit:
             raise ApiError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
                 R.REQUEST_TOO_LARGE,
                 f"a request is at most {limit} bytes, this one {len(raw)}",
             )
@@ -202,7 +201,6 @@ def _decoder(deserialize: Callable[[bytes], Any] | None, limit: int) -> Callable
             return inner(raw)
         except Exception:
             raise ApiError(
-                grpc.StatusCode.INVALID_ARGUMENT,
                 R.MALFORMED_REQUEST,
                 "the request does not decode as the method's request message",
             ) from None

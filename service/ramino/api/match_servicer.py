@@ -89,7 +89,6 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         token = metadata_value(context.invocation_metadata(), PLAYER_TOKEN_KEY)
         if not token:
             raise ApiError(
-                grpc.StatusCode.UNAUTHENTICATED,
                 reasons.PLAYER_TOKEN_MISSING,
                 f"quick play needs your player token in the {PLAYER_TOKEN_KEY} metadata",
             )

@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import grpc
-
 from ramino import reasons
 from ramino.api.auth import SeatClaim
 from ramino.api.claims import Claims
@@ -32,7 +30,6 @@ def start_of(message: game_pb2.PlayGameRequest | None) -> game_pb2.PlayGameStart
     """The start of a session: its first message, which must be one."""
     if message is None or message.WhichOneof("message") != "start":
         raise ApiError(
-            grpc.StatusCode.INVALID_ARGUMENT,
             reasons.SESSION_START,
             "the first message of a session is its start (the game's name)",
         )
@@ -52,7 +49,7 @@ def resend_of(start: game_pb2.PlayGameStart) -> tuple[str, ...]:
     elif len(set(resend)) != len(resend):
         wrong = "resend names a request id twice"
     if wrong is not None:
-        raise ApiError(grpc.StatusCode.INVALID_ARGUMENT, reasons.SESSION_RESEND, wrong)
+        raise ApiError(reasons.SESSION_RESEND, wrong)
     return resend
 
 
@@ -76,7 +73,6 @@ async def read_moves(
             kind = message.WhichOneof("message")
             if kind is None or kind == "start":
                 raise ApiError(
-                    grpc.StatusCode.INVALID_ARGUMENT,
                     reasons.SESSION_START,
                     "a session is started once, by its first message; the others are moves",
                 )
@@ -95,13 +91,11 @@ async def read_moves(
                 check_request_id(request_id)
                 if not request_id:
                     raise ApiError(
-                        grpc.StatusCode.INVALID_ARGUMENT,
                         reasons.SESSION_REQUEST_ID,
                         "a move on a session needs a request_id: its answer carries it",
                     )
                 if request.name and game_id_of(request.name) != session.game_id:
                     raise ApiError(
-                        grpc.StatusCode.INVALID_ARGUMENT,
                         reasons.SESSION_GAME,
                         f"this session plays games/{session.game_id}, not {request.name}",
                     )

@@ -36,7 +36,6 @@ import os
 import time
 from collections.abc import Iterator
 
-import grpc
 import structlog
 from prometheus_client import Counter, Gauge
 
@@ -228,4 +227,4 @@ class StreamBudget:
                     scope, self.per_prefix
                 ),
             )
-        return ApiError(grpc.StatusCode.RESOURCE_EXHAUSTED, reason, message)
+        return ApiError(reason, message)
