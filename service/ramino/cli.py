@@ -125,8 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true", help="print JSON for machines")
     analyze.set_defaults(func=_analyze)
     from ramino import gateway, serve, simulate
+    from ramino.config import command as config
 
     serve.add_parser(sub)
+    config.add_parser(sub)
     gateway.add_parser(sub)
     _add_play(sub)
     simulate.add_parser(sub)

@@ -6,11 +6,12 @@ or the container's ``command``, then ``args``; the environment from
 ``envFrom`` ConfigMaps, then ``env`` (values with ``$(VAR)`` expanded,
 Secrets given by the operator); volumes as folders of a temporary directory.
 Being one machine, the pod network is mapped: the pod's address is 127.0.0.1,
-each containerPort a free loopback port (a variable whose value is the port's
-number is rewritten to it), and a Service's DNS name with its port is the
-loopback address of the pod behind it. The probes are polled as written
-(startup until it succeeds, then readiness and liveness, each with its period,
-timeout and thresholds; gRPC health for ``grpc``, a connection for
+each containerPort a free loopback port (a variable, or a value of a mounted
+TOML file, whose value is the port's number is rewritten to it), and a
+Service's DNS name with its port is the loopback address of the pod behind
+it. The probes are polled as written (startup until it succeeds, then
+readiness and liveness, each with its period, timeout and thresholds; gRPC
+health for ``grpc``, a connection for
 ``tcpSocket``, the command for ``exec``); termination is SIGTERM, then
 SIGKILL when ``terminationGracePeriodSeconds`` has passed.
 """
@@ -122,7 +123,11 @@ class Pod:
         self.dir.mkdir(parents=True)
         self.log = self.dir / "log"
         self.ports = {p["containerPort"]: free_port() for p in self.container["ports"]}
+        self.network = network
         self.volumes = self._volumes(workload, objects)
+        for folder in self.volumes.values():
+            for toml in folder.glob("*.toml"):
+                toml.write_text(self._local_toml(toml.read_text()))
         self.env = self._env(objects, network, secrets)
         c = self.container
         argv = [*(c.get("command") or image_entrypoint()), *c.get("args", [])]
@@ -149,12 +154,36 @@ class Pod:
             folder = self.dir / "volumes" / m["name"]
             folder.mkdir(parents=True, exist_ok=True)
             source = sources.get(m["name"], {})
+            mounts[m["mountPath"]] = folder
             if "configMap" in source:
                 data = one(objects, "ConfigMap", source["configMap"]["name"])["data"]
                 for key, text in data.items():
                     (folder / key).write_text(text)
-            mounts[m["mountPath"]] = folder
         return mounts
+
+    def _local_toml(self, text: str) -> str:
+        """A mounted TOML file with its values as :meth:`_local` makes a
+        variable's: ``port = 50051`` to the local port, strings rewritten."""
+        lines = []
+        for line in text.splitlines():
+            m = re.fullmatch(r"(\s*[\w.-]+\s*=\s*)(\d+|\"[^\"]*\")(\s*(#.*)?)", line)
+            if m is not None:
+                value = m[2]
+                if value.startswith('"'):
+                    value = json.dumps(self._local(json.loads(value)))
+                else:
+                    value = self._local(value)
+                line = m[1] + value + m[3]
+            lines.append(line)
+        return "\n".join(lines) + "\n"
+
+    def _local(self, value: str) -> str:
+        """A value of the pod's world on this machine."""
+        if value == "0.0.0.0":
+            return LOOPBACK
+        if value.isdigit() and int(value) in self.ports:
+            return str(self.ports[int(value)])
+        return self.local_path(self.network.rewrite(value))
 
     def local_path(self, value: str) -> str:
         """A path inside the container as the folder mounted there."""
@@ -178,13 +207,7 @@ class Pod:
                 env[e["name"]] = one(objects, "ConfigMap", ref["name"])["data"][ref["key"]]
             else:
                 raise AssertionError(f"env source not rehearsed: {e}")
-        local: dict[str, str] = {}
-        for key, value in env.items():
-            if value == "0.0.0.0":
-                value = LOOPBACK
-            elif value.isdigit() and int(value) in self.ports:
-                value = str(self.ports[int(value)])
-            local[key] = self.local_path(network.rewrite(value))
+        local = {key: self._local(value) for key, value in env.items()}
         if "/tmp" in self.volumes:
             local["TMPDIR"] = str(self.volumes["/tmp"])
         return local

@@ -4,12 +4,16 @@ kubectl, or the kustomize binary `make kustomize` installs), as dicts."""
 from __future__ import annotations
 
 import functools
+import re
+import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
+from ramino.config import Resolved, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -134,3 +138,42 @@ def redis_conf(objects: list[Obj]) -> dict[str, str]:
             key, _, value = line.partition(" ")
             settings[key] = value.strip()
     return settings
+
+
+def image_env(dockerfile: Path = DEPLOY / "Dockerfile") -> dict[str, str]:
+    """The variables the image's last stage sets (its ENV)."""
+    env: dict[str, str] = {}
+    for line in re.sub(r"\\\n", " ", dockerfile.read_text()).splitlines():
+        if line.startswith("FROM "):
+            env = {}
+        elif line.startswith("ENV "):
+            for pair in shlex.split(line.removeprefix("ENV ")):
+                key, _, value = pair.partition("=")
+                env[key] = value
+    return env
+
+
+def container_env(objects: list[Obj], workload: Obj, name: str) -> dict[str, str]:
+    """The variables a container runs with, as the kubelet gives them: the
+    image's ENV, then envFrom ConfigMaps, then env (a value from a Secret
+    as ``<secret>``, ``$(VAR)`` left as written)."""
+    env = image_env() | config_data(objects, workload, name)
+    for e in container(workload, name).get("env", []):
+        env[e["name"]] = e.get("value", "<secret>")
+    return env
+
+
+def serve_config(objects: list[Obj], workload_name: str = "ramino") -> Resolved:
+    """What `ramino serve` in the workload's container runs with: the files of
+    the ConfigMap mounted where RAMINO_CONFIG names, and its variables."""
+    workload = one(objects, "Deployment", workload_name)
+    env = container_env(objects, workload, "ramino")
+    volume = mounts(workload, "ramino")[env["RAMINO_CONFIG"]]
+    files = one(objects, "ConfigMap", volume["configMap"]["name"])["data"]
+    folder = Path(tempfile.mkdtemp(prefix="ramino-config-"))
+    for key, text in files.items():
+        (folder / key).write_text(text)
+    try:
+        return resolve(folder, env)
+    finally:
+        shutil.rmtree(folder)

@@ -10,7 +10,7 @@ from typing import Any
 
 import kubernetes_validate
 import pytest
-from ramino import cli
+from ramino.config import entries
 
 from tests.deploy.manifests import (
     KUBERNETES_VERSIONS,
@@ -18,6 +18,7 @@ from tests.deploy.manifests import (
     Obj,
     config_data,
     container,
+    container_env,
     every,
     mounts,
     one,
@@ -26,43 +27,19 @@ from tests.deploy.manifests import (
     redis_conf,
     render,
     selects,
+    serve_config,
     workloads,
 )
 
 CLUSTER_SCOPED = {"Namespace"}
-# The settings a ConfigMap may give `ramino serve`, and the argument each sets.
-SERVE_SETTINGS = {
-    "RAMINO_HOST": "host",
-    "RAMINO_PORT": "port",
-    "RAMINO_STORE": "store",
-    "RAMINO_METRICS_PORT": "metrics_port",
-    "RAMINO_GRACE_SECONDS": "grace",
-    "RAMINO_MAX_CONNECTION_AGE": "max_connection_age",
-    "RAMINO_MAX_CONNECTION_AGE_GRACE": "max_connection_age_grace",
-    "RAMINO_MAX_MESSAGE_BYTES": "max_message_bytes",
-    "RAMINO_BOT_DELAY": "bot_delay",
-    "RAMINO_FINISHED_RETENTION": "finished_retention",
-    "RAMINO_ARCHIVE": "archive",
-    "RAMINO_LOG_LEVEL": "log_level",
-    "RAMINO_MAX_STREAMS_PER_ADDRESS": "max_streams_per_address",
-    "RAMINO_MAX_STREAMS_PER_PREFIX": "max_streams_per_prefix",
-}
+# The variables of the server's container that are not settings of the tree.
+NOT_SETTINGS = {"RAMINO_CONFIG", "RAMINO_TOKEN_SECRET"}
 # Read only through $(VAR) references in other variables.
-REFERENCED_ONLY = {"RAMINO_REDIS_ADDRESS"}
+REFERENCED_ONLY = {"RAMINO_REDIS_ADDRESS", "RAMINO_REDIS_PASSWORD"}
 
 
 def server(objects: list[Obj]) -> Obj:
     return one(objects, "Deployment", "ramino")
-
-
-def server_env(objects: list[Obj]) -> dict[str, str]:
-    """What the server container's environment says, sources unresolved
-    (envFrom first; env entries override, as the kubelet does)."""
-    d = server(objects)
-    env: dict[str, str] = dict(config_data(objects, d, "ramino"))
-    for e in container(d, "ramino").get("env", []):
-        env[e["name"]] = e.get("value", "<from " + ",".join(e.get("valueFrom", {})) + ">")
-    return env
 
 
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
@@ -114,7 +91,7 @@ def test_server_probes_are_native_grpc_on_the_health_service(overlay: str) -> No
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_termination_grace_is_longer_than_the_servers_drain(overlay: str) -> None:
     objects = render(overlay)
-    drain = float(server_env(objects)["RAMINO_GRACE_SECONDS"])
+    drain = serve_config(objects).config.server.grace
     spec = server(objects)["spec"]["template"]["spec"]
     assert spec["terminationGracePeriodSeconds"] > drain
 
@@ -154,7 +131,7 @@ def test_the_read_only_server_writes_only_to_volumes(overlay: str) -> None:
     objects = render(overlay)
     mounted = mounts(server(objects), "ramino")
     assert "emptyDir" in mounted["/tmp"]
-    store = server_env(objects)["RAMINO_STORE"]
+    store = serve_config(objects).config.store.url
     if store.startswith("sqlite:"):
         path = store.removeprefix("sqlite:")
         owner = [m for m in mounted if path.startswith(m + "/")]
@@ -168,10 +145,10 @@ def test_ports_are_named_and_agree_with_the_settings(overlay: str) -> None:
     objects = render(overlay)
     d = server(objects)
     c = container(d, "ramino")
-    env = server_env(objects)
-    assert port_number(c, "grpc") == int(env["RAMINO_PORT"])
-    assert port_number(c, "metrics") == int(env["RAMINO_METRICS_PORT"])
-    assert env["RAMINO_HOST"] == "0.0.0.0"
+    settings = serve_config(objects).config.server
+    assert port_number(c, "grpc") == settings.port
+    assert port_number(c, "metrics") == settings.metrics_port
+    assert settings.host == "0.0.0.0"
     annotations = d["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/scrape"] == "true"
     assert int(annotations["prometheus.io/port"]) == port_number(c, "metrics")
@@ -179,27 +156,48 @@ def test_ports_are_named_and_agree_with_the_settings(overlay: str) -> None:
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_every_setting_is_one_ramino_serve_reads(
-    overlay: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_setting_is_one_ramino_serve_reads(overlay: str) -> None:
+    """The mounted files resolve (an unknown key or a bad value would be
+    refused, as the server refuses them at start), and every variable of
+    the container is a setting's, or one the server or Kubernetes reads."""
     objects = render(overlay)
-    data = config_data(objects, server(objects), "ramino")
-    unknown = set(data) - set(SERVE_SETTINGS) - REFERENCED_ONLY
-    assert not unknown, f"settings that ramino serve does not read: {unknown}"
-    for key, value in data.items():
-        monkeypatch.setenv(key, value)
-    args = cli.build_parser().parse_args(["serve"])
-    for key, value in data.items():
-        if key in SERVE_SETTINGS:
-            parsed = getattr(args, SERVE_SETTINGS[key])
-            assert str(parsed) == value or parsed == float(value), key
+    resolved = serve_config(objects)
+    assert [f.name for f in resolved.files][0] == "00-base.toml"
+    env = container_env(objects, server(objects), "ramino")
+    variables = {e.setting.variable for e in entries()}
+    unknown = {k for k in env if k.startswith("RAMINO_")} - variables - NOT_SETTINGS
+    unknown -= REFERENCED_ONLY
+    assert not unknown, f"variables that ramino serve does not read: {unknown}"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_settings_come_from_the_mounted_files(overlay: str) -> None:
+    """The image's own defaults (its ENV) would win over the file: the
+    Deployment empties them, so the file's host, port and store hold (but
+    for the managed Redis's store, given as a variable to carry its
+    password)."""
+    objects = render(overlay)
+    folder = container_env(objects, server(objects), "ramino")["RAMINO_CONFIG"]
+    assert mounts(server(objects), "ramino")[folder]["configMap"]["name"].startswith(
+        "ramino-config"
+    )
+    sources = {name: str(source) for name, source in serve_config(objects).sources.items()}
+    from_variables = {name: source for name, source in sources.items() if source.startswith("env")}
+    if overlay == "prod-managed-redis":
+        assert from_variables == {"store.url": "env RAMINO_STORE"}
+    else:
+        assert not from_variables
+    for name in ("server.host", "server.port", "server.grace", "server.metrics_port"):
+        assert sources[name].startswith("file "), name
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_connections_are_recycled_so_scale_out_rebalances(overlay: str) -> None:
-    env = server_env(render(overlay))
-    assert 0 < float(env["RAMINO_MAX_CONNECTION_AGE"]) <= 3600
-    assert 0 < float(env["RAMINO_MAX_CONNECTION_AGE_GRACE"])
+    connections = serve_config(render(overlay)).config.connections
+    assert connections.max_connection_age is not None
+    assert 0 < connections.max_connection_age <= 3600
+    assert connections.max_connection_age_grace is not None
+    assert 0 < connections.max_connection_age_grace
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -236,7 +234,7 @@ def test_production_runs_three_or_more_replicas_and_autoscales(overlay: str) -> 
     assert cpu and 0 < cpu[0]["resource"]["target"]["averageUtilization"] <= 100
     # The HPA's utilization is of the request: there has to be one.
     assert container(d, "ramino")["resources"]["requests"]["cpu"]
-    assert server_env(objects)["RAMINO_STORE"].startswith("redis://")
+    assert serve_config(objects).config.store.url.startswith("redis://")
 
 
 @pytest.mark.parametrize("overlay", ["prod", "prod-managed-redis"])
@@ -276,7 +274,7 @@ def test_dev_runs_one_replica_on_sqlite_on_a_volume() -> None:
     assert d["spec"]["replicas"] == 1
     # The ReadWriteOnce volume and sqlite take one pod at a time.
     assert d["spec"]["strategy"] == {"type": "Recreate"}
-    assert server_env(objects)["RAMINO_STORE"].startswith("sqlite:/")
+    assert serve_config(objects).config.store.url.startswith("sqlite:/")
     assert not every(objects, "HorizontalPodAutoscaler")
     assert not every(objects, "PodDisruptionBudget")
     assert not every(objects, "StatefulSet")
@@ -367,7 +365,7 @@ def test_redis_appends_every_write_fsynced_on_a_persistent_volume() -> None:
     claim = redis["spec"]["volumeClaimTemplates"][0]["spec"]
     assert claim["accessModes"] == ["ReadWriteOnce"]
     # The server's store is this Redis, through its Service.
-    store = server_env(objects)["RAMINO_STORE"]
+    store = serve_config(objects).config.store.url
     host, port = re.fullmatch(r"redis://([^:/]+):(\d+)/\d+", store).groups()  # type: ignore[union-attr]
     svc = one(objects, "Service", host)
     assert selects({"matchLabels": svc["spec"]["selector"]}, pod_labels(redis))

@@ -11,7 +11,6 @@ from pathlib import Path
 import kubernetes_validate
 import pytest
 import yaml
-from ramino import cli
 from ramino.gateway import (
     KUBERNETES_CONFIG,
     KUBERNETES_SERVER_NAME,
@@ -25,13 +24,13 @@ from ramino.gateway import render as render_envoy
 from tests.deploy.manifests import (
     KUBERNETES_VERSIONS,
     Obj,
-    config_data,
     container,
     every,
     mounts,
     one,
     port_number,
     render,
+    serve_config,
 )
 
 OVERLAY = "prod-tls"
@@ -97,15 +96,11 @@ def test_every_certificate_names_an_issuer_of_the_render_or_the_public_one() -> 
 def test_the_servers_serve_mutual_tls_from_the_mounted_certificate() -> None:
     objs = objects()
     server = one(objs, "Deployment", "ramino")
-    env = config_data(objs, server, "ramino")
-    args = cli.build_parser().parse_args(["serve"])
-    for name, value in env.items():
-        if name.startswith("RAMINO_TLS_") or name == "RAMINO_HEALTH_PORT":
-            setattr(args, name.removeprefix("RAMINO_").lower(), value)
+    tls = serve_config(objs).config.tls
     folder = "/etc/ramino/tls/server"
-    assert args.tls_cert_file == f"{folder}/tls.crt"
-    assert args.tls_key_file == f"{folder}/tls.key"
-    assert args.tls_client_ca_file == f"{folder}/ca.crt"
+    assert tls.cert_file == f"{folder}/tls.crt"
+    assert tls.key_file == f"{folder}/tls.key"
+    assert tls.client_ca_file == f"{folder}/ca.crt"
     cert = certificate_of_secret(objs, secret_at(server, "ramino", folder))
     assert "server auth" in cert["spec"]["usages"]
     assert KUBERNETES_SERVER_NAME in cert["spec"]["dnsNames"]
@@ -119,7 +114,7 @@ def test_the_probes_use_the_plaintext_health_port() -> None:
     objs = objects()
     server = one(objs, "Deployment", "ramino")
     c = container(server, "ramino")
-    health = int(config_data(objs, server, "ramino")["RAMINO_HEALTH_PORT"])
+    health = serve_config(objs).config.server.health_port
     assert port_number(c, "health") == health != port_number(c, "grpc")
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         assert c[probe]["grpc"]["port"] == health, probe
