@@ -27,10 +27,12 @@ from ramino.store.redis import retry as redis_retry
 from ramino.store.redis import store as redis_store_module
 from ramino.store.tickets.redis import RedisTickets
 from redis._parsers.base import _AsyncRESPBase
+from redis._parsers.hiredis import _AsyncHiredisParser
 from redis.asyncio.connection import Connection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.utils import HIREDIS_AVAILABLE
 
 from tests.support.redis_cluster import RedisClusterServers
 from tests.support.redis_server import RedisServer, free_port
@@ -72,6 +74,23 @@ def torn_mid_reply(monkeypatch: pytest.MonkeyPatch, header: bytes, times: int) -
     lose their stream after that line (a disconnect between the two reads
     of one string): redis-py then reads the string from its stream, None."""
     tearing = Tearing(times)
+    if HIREDIS_AVAILABLE:
+        # hiredis's parser (what the store's clients use: it is a dependency)
+        # reads chunks: the chunk that holds the header is cut after its line.
+        async def read_from_socket(self: _AsyncHiredisParser) -> bool:
+            buffer = await self._stream.read(self._read_size)
+            if not buffer or not isinstance(buffer, bytes):
+                raise RedisConnectionError("the stream ended") from None
+            at = buffer.find(header + b"\r\n")
+            if at >= 0 and tearing.take():
+                self._reader.feed(buffer[: at + len(header) + 2])
+                self._stream = None
+                return True
+            self._reader.feed(buffer)
+            return True
+
+        monkeypatch.setattr(_AsyncHiredisParser, "read_from_socket", read_from_socket)
+        return tearing
     real = _AsyncRESPBase._readline
 
     async def readline(self: _AsyncRESPBase) -> bytes:

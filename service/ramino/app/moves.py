@@ -65,6 +65,8 @@ class Applied:
     engine's events among them, and the event of every entry."""
 
     before: int
+    tail: str | None
+    """The entry at ``before``, which the move was decided over."""
     entries: list[str]
     events: tuple[Event, ...]
     logged: tuple[LogEvent, ...]
@@ -126,55 +128,91 @@ class Moves:
         hint: bool,
     ) -> tuple[MoveOutcome | KeptAnswer, Applied | None]:
         """The move's answer, and what it appended (None when it answers a
-        retry: nothing new), for the watch feeds once the lock is let go."""
+        retry: nothing new), for the watch feeds once the lock is let go.
+
+        The move is decided on the game as this replica holds it
+        (:meth:`GameTable.cached`: on a shared store, one round trip a move)
+        and appended over the entry it was decided on; when the store
+        refuses that append (another replica wrote, or a failover lost what
+        this one saw), or the move is refused, the game is loaded from the
+        store and the move decided again there: a refusal is answered only
+        as the store's game decides it."""
         async with self._t.lock(game_id):
-            # A request id is looked up only when the move is refused: a
-            # retry of a move that was applied meets a game that has moved on
-            # (stale version, illegal move) and gets the first answer instead;
-            # one that is legal again is caught by the store's append.
-            try:
-                game = await self._t.load_locked(game_id)
-                check_seat(seat, len(game.players))
-                if expected_version is not None and expected_version != game.version:
-                    raise VersionConflict(game_id, expected_version, game.version)
-                if game.ended is not None:
-                    raise ended_error(game)
-                if game.engine is None:
-                    raise GameStateError(
-                        "the game has not started: seats are open",
-                        R.GAME_NOT_STARTED,
+            game = self._t.cached(game_id)
+            while True:
+                confirmed = game is None
+                try:
+                    if game is None:
+                        game = await self._t.load_locked(game_id)
+                    return await self._decide(
+                        game, seat, command, expected_version, request, view, hint
                     )
-                reclaimed = seat in game.timed_out
-                extra = (
-                    [entry("reclaimed", self._t.clock(), seat=seat, turn=game.engine.turn)]
-                    if reclaimed
-                    else []
-                )
-                applied = await self._apply(game, seat, command, extra, person=True)
-                outcome = await self._outcome(
-                    game, seat, applied.events, applied.turns[len(extra) :], view, hint
-                )
-                if request is not None:
-                    facts = move_facts(seat, applied.before, game.version, len(applied.events))
-                    record = dataclasses.replace(request, response=facts)
-                    try:
-                        await self._append(game, applied.before, applied.entries, record)
-                    except DuplicateRequest as dup:
-                        first = first_answer(dup.record, request)
-                        return await self._replay(game_id, first, view, hint), None
-                else:
-                    await self._append(game, applied.before, applied.entries, None)
-                await self._applied(game, command, applied)
-                return outcome, applied
-            except RaminoError as refused:
-                # A store's failure is no refusal: no first answer to look up.
-                lost = isinstance(refused, StoreError) and not isinstance(refused, VersionConflict)
-                if request is None or lost or refused.reason == R.REQUEST_ID_REUSED:
-                    raise
-                kept = await self._t.store.request(game_id, request.request_id)
-                if kept is None:
-                    raise
-                return await self._replay(game_id, first_answer(kept, request), view, hint), None
+                except RaminoError as refused:
+                    # A store's failure is no refusal: no first answer to look up.
+                    lost = isinstance(refused, StoreError) and not isinstance(
+                        refused, VersionConflict
+                    )
+                    if not confirmed and not lost:
+                        game = None  # decided on this replica's copy: ask the store
+                        continue
+                    if request is None or lost or refused.reason == R.REQUEST_ID_REUSED:
+                        raise
+                    # A request id is looked up only when the move is refused:
+                    # a retry of a move that was applied meets a game that has
+                    # moved on (stale version, illegal move) and gets the first
+                    # answer instead; one that is legal again is caught by the
+                    # store's append.
+                    kept = await self._t.store.request(game_id, request.request_id)
+                    if kept is None:
+                        raise
+                    return await self._replay(
+                        game_id, first_answer(kept, request), view, hint
+                    ), None
+
+    async def _decide(
+        self,
+        game: HostedGame,
+        seat: int,
+        command: Command,
+        expected_version: int | None,
+        request: RequestRecord | None,
+        view: bool,
+        hint: bool,
+    ) -> tuple[MoveOutcome | KeptAnswer, Applied | None]:
+        """:meth:`_move_once` on ``game`` (the caller holds its lock)."""
+        game_id = game.game_id
+        check_seat(seat, len(game.players))
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(game_id, expected_version, game.version)
+        if game.ended is not None:
+            raise ended_error(game)
+        if game.engine is None:
+            raise GameStateError(
+                "the game has not started: seats are open",
+                R.GAME_NOT_STARTED,
+            )
+        reclaimed = seat in game.timed_out
+        extra = (
+            [entry("reclaimed", self._t.clock(), seat=seat, turn=game.engine.turn)]
+            if reclaimed
+            else []
+        )
+        applied = await self._apply(game, seat, command, extra, person=True)
+        outcome = await self._outcome(
+            game, seat, applied.events, applied.turns[len(extra) :], view, hint
+        )
+        if request is not None:
+            facts = move_facts(seat, applied.before, game.version, len(applied.events))
+            record = dataclasses.replace(request, response=facts)
+            try:
+                await self._append(game, applied, record)
+            except DuplicateRequest as dup:
+                first = first_answer(dup.record, request)
+                return await self._replay(game_id, first, view, hint), None
+        else:
+            await self._append(game, applied, None)
+        await self._applied(game, command, applied)
+        return outcome, applied
 
     async def _replay(
         self, game_id: str, facts: bytes, view: bool, hint: bool
@@ -216,7 +254,7 @@ class Moves:
         appends the entries with :meth:`_append`); ``person``: the seat's
         person plays it."""
         assert game.engine is not None
-        before = game.version
+        before, tail = game.version, game.tail
         turn = game.engine.turn
         events = game.engine.apply(seat, command)
         turns = game.engine.turns
@@ -231,6 +269,7 @@ class Moves:
             game.person_at = now
         return Applied(
             before,
+            tail,
             entries,
             tuple(events),
             (*(log_event(d) for d in noted), *events),
@@ -238,15 +277,10 @@ class Moves:
         )
 
     async def _append(
-        self, game: HostedGame, before: int, entries: list[str], record: RequestRecord | None
+        self, game: HostedGame, applied: Applied, record: RequestRecord | None
     ) -> None:
-        """Appends a decided move's entries at the version it was decided on."""
-        try:
-            await self._t.store.append(game.game_id, before, entries, self._t.summary(game), record)
-        except BaseException:
-            # The engine has moved on but the store has not: fold again next time.
-            self._t.forget(game.game_id)
-            raise
+        """Appends a decided move's entries over the entry it was decided on."""
+        await self._t.append(game, applied.before, applied.tail, applied.entries, record)
 
     async def _applied(self, game: HostedGame, command: Command, applied: Applied) -> None:
         """What follows an appended move: metrics, snapshot, cache, duties
@@ -336,9 +370,13 @@ class Moves:
         with the seat's view, :attr:`LegalMoves.seen`), or None when the
         game has moved past ``version``: the options pushed to a seat's
         streams after the event at ``version``, made once per state (they
-        share :meth:`legal`'s cache)."""
+        share :meth:`legal`'s cache). Made from this replica's copy of the
+        game when it is at ``version`` (a version names one state: the
+        copy's was written or read by this replica), else from the store."""
         async with self._t.lock(game_id):
-            game = await self._t.load_locked(game_id)
+            game = self._t.cached(game_id)
+            if game is None or game.version < version:
+                game = await self._t.load_locked(game_id)
             if game.version != version:
                 return None
             options = await self._options(game, seat, hint)
@@ -436,7 +474,7 @@ class Moves:
                 command = choose(engine)
             applied = await self._apply(game, seat, command, extra)
             try:
-                await self._append(game, applied.before, applied.entries, None)
+                await self._append(game, applied, None)
             except VersionConflict:
                 return False
             await self._applied(game, command, applied)
@@ -473,6 +511,7 @@ class Moves:
                 return ()
             applied = Applied(
                 parts[0].before,
+                parts[0].tail,
                 [e for p in parts for e in p.entries],
                 tuple(e for p in parts for e in p.events),
                 tuple(e for p in parts for e in p.logged),
@@ -482,7 +521,7 @@ class Moves:
             # resignation restarts the abandon time of the seats still in.
             game.person_at = game.last_at
             try:
-                await self._append(game, applied.before, applied.entries, None)
+                await self._append(game, applied, None)
             except VersionConflict:
                 return ()
             await self._applied(game, Resign(), applied)

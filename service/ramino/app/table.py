@@ -229,6 +229,43 @@ class GameTable:
         async with self.lock(game_id):
             return await self.load_locked(game_id)
 
+    def cached(self, game_id: str) -> HostedGame | None:
+        """The game as this replica last wrote or read it, when a move may
+        be decided on it without asking the store (the caller holds the
+        game's lock): its append then names the entry it was decided over
+        (:meth:`append`), so that a store that moved on or lost that entry
+        refuses it, and a refusal decided on it is confirmed with
+        :meth:`load_locked` before it is answered. None: load the game."""
+        cached = self.cache.get(game_id)
+        if cached is None or (self.store.shared and cached.tail is None):
+            return None
+        return cached
+
+    async def append(
+        self,
+        game: HostedGame,
+        before: int,
+        tail: str | None,
+        entries: list[str],
+        record: RequestRecord | None,
+    ) -> None:
+        """Appends a decided move's entries at the version it was decided
+        on, over the entry ``tail`` the game had there (on a shared store;
+        None where the game was loaded from the store under this lock)."""
+        try:
+            await self.store.append(
+                game.game_id,
+                before,
+                entries,
+                self.summary(game),
+                record,
+                tail if self.store.shared else None,
+            )
+        except BaseException:
+            # The engine has moved on but the store has not: fold again next time.
+            self.forget(game.game_id)
+            raise
+
     async def load_locked(self, game_id: str) -> HostedGame:
         """:meth:`load`, for a caller that holds the game's lock."""
         cached = self.cache.get(game_id)

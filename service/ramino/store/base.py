@@ -42,6 +42,7 @@ __all__ = [
     "StoreUnavailable",
     "ShardUnavailable",
     "VersionConflict",
+    "TailConflict",
     "DuplicateRequest",
     "GameExists",
     "GameNotFound",
@@ -81,6 +82,20 @@ class VersionConflict(StoreError):
             f"game {game_id} is at version {actual}, not {expected}", reasons.VERSION_MISMATCH
         )
         self.game_id, self.expected, self.actual = game_id, expected, actual
+
+
+class TailConflict(VersionConflict):
+    """An append at the game's version over an entry there that is not the
+    one the writer last saw: a write it saw was lost (a Redis failover) and
+    another took its place (ABORTED, as any version conflict)."""
+
+    def __init__(self, game_id: str, version: int) -> None:
+        StoreError.__init__(
+            self,
+            f"game {game_id}'s entry at version {version} is not the one this replica saw",
+            reasons.VERSION_MISMATCH,
+        )
+        self.game_id, self.expected, self.actual = game_id, version, version
 
 
 class StoreUnavailable(StoreError, Interrupted):
@@ -306,11 +321,15 @@ class Store(Protocol):
         entries: Sequence[str],
         summary: GameSummary,
         request: RequestRecord | None = None,
+        tail: str | None = None,
     ) -> int:
         """Appends ``entries`` after ``expected_version`` and replaces the
         summary, atomically, keeping ``request``'s record (its request id must
         be new to the game: else :class:`DuplicateRequest`); returns the new
-        version."""
+        version. ``tail``: the text of the entry at ``expected_version`` as
+        the writer last saw it; a store with other writers (``shared``)
+        then appends only over that same entry, else :class:`TailConflict`
+        (a write it saw was lost, and another took its place)."""
         ...
 
     async def read(

@@ -16,6 +16,7 @@ from ramino.store.base import (
     GameSummary,
     Page,
     RequestRecord,
+    TailConflict,
     VersionConflict,
     decode_page_token,
     encode_page_token,
@@ -62,6 +63,7 @@ class MemoryStore:
         entries: Sequence[str],
         summary: GameSummary,
         request: RequestRecord | None = None,
+        tail: str | None = None,
     ) -> int:
         log = self._log(game_id)
         if request is not None and request.request_id in self._requests[game_id]:
@@ -69,6 +71,8 @@ class MemoryStore:
             raise DuplicateRequest(game_id, RequestRecord.from_bytes(first))
         if len(log) != expected_version:
             raise VersionConflict(game_id, expected_version, len(log))
+        if tail is not None and log[-1] != tail:
+            raise TailConflict(game_id, expected_version)
         log.extend(entries)
         if request is not None:
             self._keep(game_id, request)

@@ -358,7 +358,9 @@ class SqliteStore:
         entries: Sequence[str],
         summary: GameSummary,
         request: RequestRecord | None = None,
+        tail: str | None = None,
     ) -> int:
+        # ``tail`` goes unchecked: this process is the database's only writer.
         version = expected_version + len(entries)
         request_id = None if request is None else request.request_id
         summary.version = version

@@ -28,6 +28,10 @@ class Layout:
             return f"{self.prefix}g:{{{game_id}}}:{part}"
         return f"{{{self.prefix}b{self.bucket(game_id)}}}:g:{game_id}:{part}"
 
+    def channel(self, game_id: str) -> str:
+        """The game's feed channel (sharded pub/sub: in the slot of its keys)."""
+        return self.key(game_id, "feed")
+
     def index(self, name: str, bucket: int = 0) -> str:
         if not self.buckets:
             return f"{self.prefix}{name}"

@@ -22,11 +22,37 @@ if request_id ~= '' then
 end
 """
 
+# The digest of the entry at the game's version, kept in its meta as
+# "<version>:<sha1 of the entry>" by every append and create; where the field
+# names another version (a game written before it was kept), the digest is
+# taken from the log's last entry. The keys and arguments it names are set by
+# the script that includes it.
+TAIL_AT = """
+local function tail_at(meta, log, version)
+  local kept = redis.call('HGET', meta, 'tail')
+  if kept then
+    local at = string.find(kept, ':', 1, true)
+    if at and string.sub(kept, 1, at - 1) == tostring(version) then
+      return string.sub(kept, at + 1)
+    end
+  end
+  local last = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)[1]
+  if not last then return '' end
+  return redis.sha1hex(last[2][2])
+end
+"""
+
+# One move's write: the entries at the version the writer decided on (and,
+# with a tail digest, only over the entry it last saw there), the summary,
+# the request's record and the indexes; then the new entries are published
+# on the game's feed channel (sharded pub/sub) to the replicas that follow it.
 APPEND_TEXT = (
-    """
+    TAIL_AT
+    + """
 local meta, log, req, order = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local expected, request_id, record, summary = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local duty_at, finished_at, game_id, kept = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local seen_tail, new_tail = ARGV[9], ARGV[10]
 local version = redis.call('HGET', meta, 'version')
 if not version then return {-2} end
 if request_id ~= '' then
@@ -40,11 +66,15 @@ if request_id ~= '' then
 end
 version = tonumber(version)
 if version ~= tonumber(expected) then return {-1, version} end
-for i = 9, #ARGV do
+-- Another entry at the expected version: a write the writer saw was lost
+-- (a failover) and another took its place.
+if seen_tail ~= '' and tail_at(meta, log, version) ~= seen_tail then return {-4, version} end
+local first = version + 1
+for i = 11, #ARGV do
   version = version + 1
   redis.call('XADD', log, version .. '-0', 'd', ARGV[i])
 end
-redis.call('HSET', meta, 'version', version, 'summary', summary)
+redis.call('HSET', meta, 'version', version, 'summary', summary, 'tail', version .. ':' .. new_tail)
 """
     + KEEP_REQUEST
     + """
@@ -54,6 +84,7 @@ else
   redis.call('ZREM', KEYS[4], game_id)
 end
 if finished_at ~= '' then redis.call('ZADD', KEYS[5], finished_at, game_id) end
+redis.call('SPUBLISH', KEYS[7], first .. ' ' .. version .. '\\n' .. table.concat(ARGV, '\\n', 11))
 return {version}
 """
 )
@@ -61,7 +92,7 @@ return {version}
 CREATE_TEXT = (
     """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'version', 1, 'summary', ARGV[1])
+redis.call('HSET', KEYS[1], 'version', 1, 'summary', ARGV[1], 'tail', '1:' .. ARGV[9])
 redis.call('XADD', KEYS[2], '1-0', 'd', ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 if ARGV[5] ~= '' then redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4]) end

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import structlog
+from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ramino import reasons
@@ -33,20 +34,21 @@ from ramino.store.base import (
     Page,
     RequestRecord,
     StoreError,
-    StoreUnavailable,
+    TailConflict,
     VersionConflict,
     decode_page_token,
     encode_page_token,
 )
+from ramino.store.redis.feeds import Feeds
 from ramino.store.redis.keys import INDEXES, PARTS, Layout
 from ramino.store.redis.retry import (
     CONNECT_TIMEOUT,
+    RECONNECT_BUDGET,
     RETRYABLE,
     TOPOLOGY,
     NodeRedis,
     StoreCluster,
     StoreRedis,
-    cancelled,
     client_retry,
     cluster_retry,
     patiently,
@@ -107,7 +109,7 @@ class RedisStore:
             # own, with a socket timeout past their 5 s block.
             self._blocking = StoreCluster(
                 startup_nodes=[ClusterNode(host, port) for host, port in parsed.nodes],
-                max_connections=4096,
+                max_connections=64,
                 socket_timeout=15,
                 **options,
             )
@@ -118,9 +120,22 @@ class RedisStore:
         else:
             if parsed.tls is not None:
                 options.update(parsed.tls.redis_options())
-            self._redis = StoreRedis.from_url(parsed.redis_url, max_connections=256, **options)
-            self._blocking = StoreRedis.from_url(parsed.redis_url, max_connections=4096, **options)
+            # Commands wait for one of a few connections (whatever the games
+            # watched or played: see COMMAND_CONNECTIONS).
+            self._redis = StoreRedis.from_pool(
+                BlockingConnectionPool.from_url(
+                    parsed.redis_url,
+                    max_connections=COMMAND_CONNECTIONS,
+                    timeout=RECONNECT_BUDGET,
+                    **options,
+                )
+            )
+            self._blocking = StoreRedis.from_url(parsed.redis_url, max_connections=64, **options)
             self._layout = Layout(prefix)
+            # The watch feeds' pub/sub connection (RESP2: its messages are
+            # plain replies), which reconnects only through the feeds, so
+            # that they know to read what a lost connection missed.
+            self._pubsub = StoreRedis.from_url(parsed.redis_url, **{**options, **_FEED_OPTIONS})
         self._prefix = prefix
         self._requests_kept = requests_kept
         self._wait = parsed.wait
@@ -128,6 +143,52 @@ class RedisStore:
         self._nodes: dict[str, Any] = {}
         self._credentials = (parsed.username, parsed.password)
         self._tls = parsed.tls
+        self._feed_clients: dict[str, Any] = {}
+        self._feeds = Feeds(self._feed_connection, self._feed_node, self.read, self._refresh)
+
+    @property
+    def feeds(self) -> Feeds:
+        """The replica's watch feeds (their connections, for the benchmarks)."""
+        return self._feeds
+
+    async def _feed_node(self, channel: str) -> str:
+        if not self._cluster:
+            return "redis"
+        await self._redis.initialize()
+        return str(self._redis.get_node_from_key(channel).name)
+
+    async def _feed_connection(self, channel: str) -> tuple[str, Any]:
+        """A new pub/sub connection to the node that serves ``channel``
+        (made by its node's feed client, which does not pool it: the feeds
+        close it)."""
+        client: Any
+        if not self._cluster:
+            name, client = "redis", self._pubsub
+        else:
+            await self._redis.initialize()
+            node = self._redis.get_node_from_key(channel)
+            name = str(node.name)
+            client = self._feed_clients.get(name)
+            if client is None:
+                client = self._feed_clients[name] = NodeRedis(
+                    host=node.host,
+                    port=node.port,
+                    username=self._credentials[0],
+                    password=self._credentials[1],
+                    socket_connect_timeout=CONNECT_TIMEOUT,
+                    **_FEED_OPTIONS,
+                    **({} if self._tls is None else self._tls.ssl_options()),
+                    ssl=self._tls is not None,
+                )
+                if self._tls is not None:
+                    client.connection_pool.connection_class = self._tls.connection_class()
+        conn: Any = client.connection_pool.make_connection()
+        try:
+            await conn.connect()
+        except BaseException:
+            await conn.disconnect()
+            raise
+        return name, conn
 
     @property
     def layout(self) -> Layout:
@@ -243,6 +304,7 @@ class RedisStore:
                 "" if request is None else request.request_id,
                 b"" if request is None else request.to_bytes(),
                 self._requests_kept,
+                tail_digest(first),
             ],
         )
         if not done:
@@ -255,6 +317,7 @@ class RedisStore:
         entries: Sequence[str],
         summary: GameSummary,
         request: RequestRecord | None = None,
+        tail: str | None = None,
     ) -> int:
         summary.version = expected_version + len(entries)
         result = await self._run(
@@ -266,6 +329,7 @@ class RedisStore:
                 self._layout.game_index("duties", game_id),
                 self._layout.game_index("finished", game_id),
                 self._key(game_id, "reqs"),
+                self._layout.channel(game_id),
             ],
             args=[
                 expected_version,
@@ -276,12 +340,16 @@ class RedisStore:
                 "" if summary.finished_at is None else summary.finished_at,
                 game_id,
                 self._requests_kept,
+                "" if tail is None else tail_digest(tail),
+                tail_digest(entries[-1]),
                 *entries,
             ],
         )
         code = int(result[0])
         if code == -2:
             raise GameNotFound(game_id)
+        if code == -4:
+            raise TailConflict(game_id, expected_version)
         if code == -3:
             raise DuplicateRequest(game_id, RequestRecord.from_bytes(bytes(result[1])))
         if code == -1:
@@ -337,41 +405,12 @@ class RedisStore:
         return max(records, int(await self._redis.llen(self._key(game_id, "reqs"))))
 
     async def subscribe(self, game_id: str, after_version: int) -> AsyncIterator[Entry]:
-        """Every entry after ``after_version``, whichever replica appended it;
-        across a lost connection (or a failover: the cluster client asks the
-        node that now serves the game) it reconnects and goes on from the
-        last entry it gave, so nothing is missed or given twice."""
-        last = after_version
-        for e in await self.read(game_id, last):
+        """Every entry after ``after_version``, whichever replica appended it,
+        through the replica's feeds (:mod:`.feeds`: one pub/sub connection
+        a node, the log read where a notice is missing), so nothing is
+        missed or given twice across a lost connection or a failover."""
+        async for e in self._feeds.follow(game_id, self._layout.channel(game_id), after_version):
             yield e
-            last = e.version
-        key = self._key(game_id, "log")
-        delay = 0.05
-        while True:
-            if cancelled():
-                # redis-py may swallow a cancellation under a blocking read
-                # (its cluster client, reconnecting): it ends the loop here.
-                raise asyncio.CancelledError
-            try:
-                found = await self._blocking.xread({key: f"{last}-0"}, block=5000, count=256)
-                delay = 0.05
-            except (*RETRYABLE, *TOPOLOGY, StoreUnavailable, ResponseError) as failed:
-                # A watch feed outlasts the budget of one call: it waits on.
-                if cancelled():
-                    raise asyncio.CancelledError from failed
-                # A primary that turns replica unblocks its readers (UNBLOCKED).
-                if isinstance(failed, ResponseError) and not isinstance(failed, TOPOLOGY):
-                    if not str(failed).startswith("UNBLOCKED"):
-                        raise
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
-                continue
-            for _stream, rows in found or ():
-                for stream_id, fields in rows:
-                    e = _entry(stream_id, fields)
-                    if e.version > last:
-                        yield e
-                        last = e.version
 
     async def _pipelined(self, queue: Callable[[Any], object]) -> list[Any]:
         """The answers of the commands ``queue`` puts in a pipeline (one
@@ -519,10 +558,38 @@ class RedisStore:
         return gone
 
     async def close(self) -> None:
+        await self._feeds.close()
         await self._redis.aclose()
         await self._blocking.aclose()
+        if not self._cluster:
+            await self._pubsub.aclose()
+        for client in self._feed_clients.values():
+            await client.aclose()
         for client in self._nodes.values():
             await client.aclose()
+
+
+COMMAND_CONNECTIONS = 12
+"""Connections of a replica's commands to one Redis (its scripts, reads,
+pipelines): a command waits for a free one rather than opening another, so
+a burst (thousands of watches opened at once, each reading its game) leaves
+no more than this many open. Beside them: the feeds' one pub/sub connection
+and the ticket store's blocking reads (one a quick-play queue)."""
+
+_FEED_OPTIONS: dict[str, Any] = {
+    "protocol": 2,
+    "retry": Retry(NoBackoff(), 0),
+    "health_check_interval": 0,
+    "socket_keepalive": True,
+}
+"""The feeds' pub/sub connections: no retry of their own (a lost one is
+the feeds' to mend, reading the log), no health check on reads that wait."""
+
+
+def tail_digest(text: str) -> str:
+    """The digest of a log entry that the append script compares (Redis's
+    ``sha1hex`` of the entry where its meta keeps none)."""
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 def _answers_a_write(result: Any) -> bool:
