@@ -7,8 +7,10 @@ before it is answered."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import redis
@@ -192,3 +194,46 @@ async def test_a_move_on_a_copy_whose_entry_a_failover_lost_is_decided_again(
     finally:
         await one.close()
         await two.close()
+
+
+async def test_the_appends_of_one_loop_turn_go_in_one_pipeline_each_with_its_own_answer(
+    store: RedisStore, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = [f"g{i}" for i in range(8)]
+    for game_id in games:
+        await store.create(summary(game_id), "e1")
+    pipelines: list[int] = []
+    client = store.client
+    real = client.pipeline
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        pipe = real(*args, **kwargs)
+        execute = pipe.execute
+
+        async def counted_execute(*a: Any, **k: Any) -> Any:
+            pipelines.append(len(pipe.command_stack))
+            return await execute(*a, **k)
+
+        pipe.execute = counted_execute
+        return pipe
+
+    monkeypatch.setattr(client, "pipeline", counting)
+    admin = redis.Redis(port=redis_server.port)
+    try:
+        admin.script_flush()  # the first batch meets a Redis without the script
+    finally:
+        admin.close()
+    # g7's append is at a stale version: refused alone, the others written.
+    answers = await asyncio.gather(
+        *(
+            store.append(g, 1 if g != "g7" else 5, [f"{g}-e2"], summary(g), tail="e1")
+            for g in games
+        ),
+        return_exceptions=True,
+    )
+    assert pipelines == [8]
+    assert answers[:7] == [2] * 7
+    assert isinstance(answers[7], VersionConflict) and answers[7].actual == 1
+    for game_id in games[:7]:
+        assert [e.data for e in await store.read(game_id)] == ["e1", f"{game_id}-e2"]
+    assert [e.data for e in await store.read("g7")] == ["e1"]

@@ -4,11 +4,15 @@ atomic."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import NoScriptError
+
+from ramino.store.base import StoreUnavailable
+from ramino.store.redis.retry import UNREACHABLE
 
 # Keeps a request's record and drops the oldest past the bound; the keys and
 # arguments it names are set by the script that includes it.
@@ -151,3 +155,69 @@ async def evalsha(client: Any, script: Script, keys: list[str], args: list[Any])
         return await client.evalsha(script.sha, len(keys), *keys, *args)
     except NoScriptError:
         return await client.eval(script.text, len(keys), *keys, *args)
+
+
+@dataclass(eq=False)
+class Batches:
+    """The scripts that the games' moves run in one turn of the event loop,
+    sent together in one pipeline (one round trip, one connection taken from
+    the pool), each answered as :func:`evalsha` would: the appends of many
+    games cost one command's overhead, as the sqlite store commits many
+    games' appends at once. For one Redis (a Cluster's pipeline splits by
+    node, and a ``WAIT`` must follow its own connection's script)."""
+
+    client: Any
+    _queued: list[tuple[Script, list[str], list[Any], asyncio.Future[Any]]] = field(
+        default_factory=list
+    )
+    _sending: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def run(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        if not self._queued:
+            loop.call_soon(self._send)
+        self._queued.append((script, keys, args, answer))
+        return await answer
+
+    def _send(self) -> None:
+        batch, self._queued = self._queued, []
+        task = asyncio.get_running_loop().create_task(self._sent(batch))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _sent(
+        self, batch: list[tuple[Script, list[str], list[Any], asyncio.Future[Any]]]
+    ) -> None:
+        try:
+            if len(batch) == 1:
+                script, keys, args, _ = batch[0]
+                answers: list[Any] = [await evalsha(self.client, script, keys, args)]
+            else:
+                pipe = self.client.pipeline(transaction=False)
+                for script, keys, args, _ in batch:
+                    pipe.evalsha(script.sha, len(keys), *keys, *args)
+                try:
+                    answers = list(await pipe.execute(raise_on_error=False))
+                except UNREACHABLE as failed:
+                    raise StoreUnavailable() from failed
+        except BaseException as failed:
+            for *_, answer in batch:
+                if not answer.done():
+                    answer.set_exception(failed)
+            if not isinstance(failed, Exception):
+                raise
+            return
+        for (script, keys, args, answer), found in zip(batch, answers, strict=True):
+            if answer.done():
+                continue
+            if isinstance(found, NoScriptError):
+                # A node that does not know the script yet: sent whole, alone.
+                try:
+                    found = await self.client.eval(script.text, len(keys), *keys, *args)
+                except Exception as failed:
+                    found = failed
+            if isinstance(found, Exception):
+                answer.set_exception(found)
+            else:
+                answer.set_result(found)

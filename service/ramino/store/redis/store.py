@@ -53,7 +53,16 @@ from ramino.store.redis.retry import (
     cluster_retry,
     patiently,
 )
-from ramino.store.redis.scripts import APPEND, CREATE, LEASE, RELEASE, REQUEST, Script, evalsha
+from ramino.store.redis.scripts import (
+    APPEND,
+    CREATE,
+    LEASE,
+    RELEASE,
+    REQUEST,
+    Batches,
+    Script,
+    evalsha,
+)
 from ramino.store.redis.url import StoreUrl
 
 log = structlog.get_logger("ramino.store")
@@ -143,6 +152,8 @@ class RedisStore:
         self._nodes: dict[str, Any] = {}
         self._credentials = (parsed.username, parsed.password)
         self._tls = parsed.tls
+        self._batches = None if self._cluster else Batches(self._redis)
+        """One Redis: the scripts of a loop turn in one pipeline."""
         self._feed_clients: dict[str, Any] = {}
         self._feeds = Feeds(self._feed_connection, self._feed_node, self.read, self._refresh)
 
@@ -218,6 +229,8 @@ class RedisStore:
         """The script's answer, run where its keys live; with ``wait`` set,
         a write is answered only once that many replicas have it."""
         if not self._wait:
+            if self._batches is not None:
+                return await self._batches.run(script, keys, args)
             return await evalsha(self._redis, script, keys, args)
 
         async def attempt() -> Any:
