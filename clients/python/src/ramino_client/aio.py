@@ -1,11 +1,13 @@
 """The asyncio client: :class:`AsyncClient`, :class:`AsyncSeat` and
-:class:`AsyncWatch`, over ``grpc.aio``, with the surface of the blocking
-client (every call awaited, ``watch()`` an async iterator)."""
+:class:`AsyncWatch`, over ``grpc.aio``. It is the one implementation of
+the client: the blocking one (:mod:`ramino_client.sync`) runs it on a loop
+of its own, with the same surface (every call awaited here, ``watch()`` an
+async iterator)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
@@ -201,6 +203,8 @@ class AsyncClient:
         *,
         request_id: str | None = None,
     ) -> AsyncSeat:
+        """Takes a seat (the first open one unless ``seat``); the deal
+        happens once every seat is taken."""
         request = _wire.join_request(game, player_name, seat, request_id or _wire.new_request_id())
         response = await self.call(_wire.JOIN_GAME, request)
         view = _convert.view(response.view)
@@ -246,7 +250,7 @@ class AsyncClient:
         open_seats_only: bool = False,
         status: m.GameStatus | None = None,
         page_size: int = 50,
-    ) -> AsyncIterator[m.GameSummary]:
+    ) -> AsyncGenerator[m.GameSummary, None]:
         """Every game that matches, page after page."""
         token = ""
         while True:
@@ -290,11 +294,13 @@ class AsyncSeat(SeatBase[AsyncClient, Coroutine[Any, Any, mv.MoveResult]]):
         return self._after_move(_convert.move_result(response.result))
 
     async def legal_moves(self) -> mv.LegalMoves:
+        """The moves this seat may make now, with hints from the meld search."""
         request = game_pb2.GetLegalMovesRequest(name=self.name)
         response = await self.client.call(_wire.GET_LEGAL_MOVES, request, self.token)
         return _convert.legal_moves(response)
 
     async def view(self) -> m.GameView:
+        """The game as this seat sees it."""
         self.last_view = await self.client._view(self.name, self.token)
         return self.last_view
 
@@ -433,6 +439,7 @@ class AsyncRules:
         *,
         overrides: Mapping[str, Any] | None = None,
     ) -> m.MeldCheck:
+        """Whether the cards (``"QH KH AH"``), in this order, are a legal meld."""
         request = _wire.validate_meld_request(cards, variant, overrides)
         return _convert.meld_check(await self._client.call(_wire.VALIDATE_MELD, request))
 
@@ -445,6 +452,8 @@ class AsyncRules:
         include: str | None = None,
         overrides: Mapping[str, Any] | None = None,
     ) -> m.HandAnalysis:
+        """Best opening, minimum deadwood, and lay-offs and joker swaps
+        against ``table`` (melds in notation)."""
         request = _wire.analyze_hand_request(hand, variant, table, include, overrides)
         return _convert.analysis(await self._client.call(_wire.ANALYZE_HAND, request))
 

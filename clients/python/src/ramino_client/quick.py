@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
@@ -21,6 +21,7 @@ import grpc
 from google.protobuf.message import Message
 
 from ramino_client import _convert, _wire
+from ramino_client._loop import Twin, blocking, blocking_iter
 from ramino_client.errors import ServiceError, error_from_rpc
 from ramino_client.models import BotLevel, GameStatus
 from ramino_client.v1 import match_pb2
@@ -445,150 +446,16 @@ def _record(game: str) -> match_pb2.GetGameRecordRequest:
     return match_pb2.GetGameRecordRequest(name=_wire.game_name(game))
 
 
-class Quick:
-    """Quick play for the blocking :class:`~ramino_client.Client`."""
-
-    def __init__(self, client: Client) -> None:
-        self._client = client
-
-    def _stream(self, rpc: _wire.Rpc[Any, Any], request: Any) -> Iterator[TicketUpdate]:
-        c = self._client
-        call = c.open_stream(
-            lambda channel: channel.unary_stream(
-                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
-            )(request, metadata=c._identity)
-        )
-        try:
-            for message in call:
-                yield _update(message.update)
-        except grpc.RpcError as e:
-            raise error_from_rpc(e) from e
-        finally:
-            call.cancel()
-
-    def submit(
-        self, variant: str, player_name: str, **options: Unpack[TicketOptions]
-    ) -> Iterator[TicketUpdate]:
-        """A new ticket's updates, until it is matched or ends."""
-        return self._stream(SUBMIT_TICKET, submit_request(variant, player_name, **options))
-
-    def watch(self, ticket: str) -> Iterator[TicketUpdate]:
-        """A ticket's updates again (after a reconnect)."""
-        return self._stream(WATCH_TICKET, _watch(ticket))
-
-    def cancel(self, ticket: str) -> TicketUpdate:
-        return _update(self._client.call(CANCEL_TICKET, _cancel(ticket)).update)
-
-    def play(self, variant: str, player_name: str, **options: Unpack[TicketOptions]) -> Seat:
-        """Submits a ticket and waits for its game: the caller's seat in it.
-        A broken stream (the server unavailable or gone, the connection cut,
-        before or after its first answer) is resumed: the ticket is
-        submitted again under the same request id (one is chosen when none
-        is given), which follows the same ticket and never makes a second.
-        Raises :class:`TicketNotSeated`, which carries the ticket, when the
-        ticket expires or is cancelled or its stream stays broken; an error
-        of the request itself (a bad variant...) as it is."""
-        request = submit_request(variant, player_name, **options)
-        request.request_id = request.request_id or uuid.uuid4().hex
-        ticket, broken = "", None
-        for attempt in range(RESUMES + 1):
-            if attempt:
-                time.sleep(_backoff(attempt))
-            try:
-                for update in self._stream(SUBMIT_TICKET, request):
-                    ticket = update.ticket
-                    if update.state == MATCHED:
-                        return self._client.seat(update.game, update.seat_token)
-                    if update.final:
-                        raise _not_seated(ticket, request.request_id, update)
-            except ServiceError as e:
-                if not _resumable(e):
-                    if not ticket:
-                        raise
-                    raise TicketNotSeated(ticket, request.request_id, "", str(e)) from e
-                broken = e
-        raise _not_seated(ticket, request.request_id, None) from broken
-
-    def create_party(self, player_name: str) -> Party:
-        """A new party led by the caller, sitting under ``player_name``."""
-        request = match_pb2.CreatePartyRequest(player_name=player_name)
-        return _party(self._client.call(CREATE_PARTY, request).party)
-
-    def invite_to_party(self, party: str, player: str) -> Invitation:
-        """An invitation of ``player`` (their player token's subject) to the
-        caller's party: send it to them, for ``join_party``."""
-        request = match_pb2.InviteToPartyRequest(party=_party_name(party), player=player)
-        answer = self._client.call(INVITE_TO_PARTY, request)
-        return _invitation(request, answer)
-
-    def join_party(self, party: str, invitation: str, player_name: str) -> Party:
-        """Joins the party the invitation (naming the caller) is to."""
-        request = _join(party, invitation, player_name)
-        return _party(self._client.call(JOIN_PARTY, request).party)
-
-    def leave_party(self, party: str) -> None:
-        """Leaves the party (its leader disbands it); a waiting ticket of
-        the party is cancelled."""
-        self._client.call(LEAVE_PARTY, match_pb2.LeavePartyRequest(party=_party_name(party)))
-
-    def get_party(self, party: str) -> Party:
-        request = match_pb2.GetPartyRequest(party=_party_name(party))
-        return _party(self._client.call(GET_PARTY, request).party)
-
-    def party_play(self, party: str, timeout: float = 300.0) -> Seat:
-        """A member's ``play``: waits for the party's ticket (its leader's
-        ``play(..., party=...)``), follows it, and answers the caller's seat
-        in its game. A ticket that ends unseated, or whose game has finished
-        (the party's last game), is followed by the party's next one;
-        :class:`TicketNotSeated` (with the last ticket) once ``timeout``
-        seconds pass, and ``NotFound`` once the party is gone."""
-        deadline, ended, last = time.monotonic() + timeout, "", None
-        while time.monotonic() < deadline:
-            ticket = self.get_party(party).ticket
-            if ticket and ticket != ended:
-                for update in self.watch(ticket):
-                    last = update
-                    if update.state == MATCHED:
-                        seat = self._client.seat(update.game, update.seat_token)
-                        if seat.view().status != GameStatus.FINISHED:
-                            return seat
-                ended = ticket
-            time.sleep(PARTY_LOOK)
-        raise _not_seated(ended, "", last)
-
-    def tickets(self) -> tuple[TicketUpdate, ...]:
-        """The caller's live tickets (waiting or being seated), oldest first."""
-        answer = self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
-        return tuple(_update(t) for t in answer.tickets)
-
-    def rating(self, variant: str) -> tuple[Rating, int]:
-        """The caller's rating and rank (0 while unrated)."""
-        answer = self._client.call(GET_RATING, match_pb2.GetRatingRequest(variant=variant))
-        return _rating(answer.rating), answer.rank
-
-    def leaderboard(
-        self, variant: str, page_size: int = 20, page_token: str = "", around_me: bool = False
-    ) -> LeaderboardPage:
-        request = _board(variant, page_size, page_token, around_me)
-        return _page(self._client.call(LIST_LEADERBOARD, request))
-
-    def games(self, variant: str = "", page_size: int = 20) -> tuple[PlayerGame, ...]:
-        """The caller's most recent finished games, newest first."""
-        request = match_pb2.ListPlayerGamesRequest(variant=variant, page_size=page_size)
-        return _games(self._client.call(LIST_PLAYER_GAMES, request))
-
-    def record(self, game: str) -> match_pb2.GetGameRecordResponse:
-        """A finished game's whole record (events and the revealed seed)."""
-        return self._client.call(GET_GAME_RECORD, _record(game))
-
-
 class AsyncQuick:
-    """Quick play for :class:`~ramino_client.AsyncClient`: the same calls, awaited."""
+    """Quick play for :class:`~ramino_client.AsyncClient` (and, each call
+    waited for, :class:`Quick` for the blocking client)."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def _stream(self, rpc: _wire.Rpc[Any, Any], request: Any) -> AsyncIterator[TicketUpdate]:
+    async def _stream(
+        self, rpc: _wire.Rpc[Any, Any], request: Any
+    ) -> AsyncGenerator[TicketUpdate, None]:
         c = self._client
         call = c.open_stream(
             lambda channel: channel.unary_stream(
@@ -605,10 +472,12 @@ class AsyncQuick:
 
     def submit(
         self, variant: str, player_name: str, **options: Unpack[TicketOptions]
-    ) -> AsyncIterator[TicketUpdate]:
+    ) -> AsyncGenerator[TicketUpdate, None]:
+        """A new ticket's updates, until it is matched or ends."""
         return self._stream(SUBMIT_TICKET, submit_request(variant, player_name, **options))
 
-    def watch(self, ticket: str) -> AsyncIterator[TicketUpdate]:
+    def watch(self, ticket: str) -> AsyncGenerator[TicketUpdate, None]:
+        """A ticket's updates again (after a reconnect)."""
         return self._stream(WATCH_TICKET, _watch(ticket))
 
     async def cancel(self, ticket: str) -> TicketUpdate:
@@ -617,8 +486,14 @@ class AsyncQuick:
     async def play(
         self, variant: str, player_name: str, **options: Unpack[TicketOptions]
     ) -> AsyncSeat:
-        """As :meth:`Quick.play`: a broken stream resumed under the same
-        request id, :class:`TicketNotSeated` (with the ticket) otherwise."""
+        """Submits a ticket and waits for its game: the caller's seat in it.
+        A broken stream (the server unavailable or gone, the connection cut,
+        before or after its first answer) is resumed: the ticket is
+        submitted again under the same request id (one is chosen when none
+        is given), which follows the same ticket and never makes a second.
+        Raises :class:`TicketNotSeated`, which carries the ticket, when the
+        ticket expires or is cancelled or its stream stays broken; an error
+        of the request itself (a bad variant...) as it is."""
         request = submit_request(variant, player_name, **options)
         request.request_id = request.request_id or uuid.uuid4().hex
         ticket, broken = "", None
@@ -641,18 +516,24 @@ class AsyncQuick:
         raise _not_seated(ticket, request.request_id, None) from broken
 
     async def create_party(self, player_name: str) -> Party:
+        """A new party led by the caller, sitting under ``player_name``."""
         request = match_pb2.CreatePartyRequest(player_name=player_name)
         return _party((await self._client.call(CREATE_PARTY, request)).party)
 
     async def invite_to_party(self, party: str, player: str) -> Invitation:
+        """An invitation of ``player`` (their player token's subject) to the
+        caller's party: send it to them, for ``join_party``."""
         request = match_pb2.InviteToPartyRequest(party=_party_name(party), player=player)
         return _invitation(request, await self._client.call(INVITE_TO_PARTY, request))
 
     async def join_party(self, party: str, invitation: str, player_name: str) -> Party:
+        """Joins the party the invitation (naming the caller) is to."""
         request = _join(party, invitation, player_name)
         return _party((await self._client.call(JOIN_PARTY, request)).party)
 
     async def leave_party(self, party: str) -> None:
+        """Leaves the party (its leader disbands it); a waiting ticket of
+        the party is cancelled."""
         request = match_pb2.LeavePartyRequest(party=_party_name(party))
         await self._client.call(LEAVE_PARTY, request)
 
@@ -661,7 +542,12 @@ class AsyncQuick:
         return _party((await self._client.call(GET_PARTY, request)).party)
 
     async def party_play(self, party: str, timeout: float = 300.0) -> AsyncSeat:
-        """As :meth:`Quick.party_play`."""
+        """A member's ``play``: waits for the party's ticket (its leader's
+        ``play(..., party=...)``), follows it, and answers the caller's seat
+        in its game. A ticket that ends unseated, or whose game has finished
+        (the party's last game), is followed by the party's next one;
+        :class:`TicketNotSeated` (with the last ticket) once ``timeout``
+        seconds pass, and ``NotFound`` once the party is gone."""
         deadline, ended, last = time.monotonic() + timeout, "", None
         while time.monotonic() < deadline:
             ticket = (await self.get_party(party)).ticket
@@ -677,10 +563,12 @@ class AsyncQuick:
         raise _not_seated(ended, "", last)
 
     async def tickets(self) -> tuple[TicketUpdate, ...]:
+        """The caller's live tickets (waiting or being seated), oldest first."""
         answer = await self._client.call(LIST_TICKETS, match_pb2.ListTicketsRequest())
         return tuple(_update(t) for t in answer.tickets)
 
     async def rating(self, variant: str) -> tuple[Rating, int]:
+        """The caller's rating and rank (0 while unrated)."""
         answer = await self._client.call(GET_RATING, match_pb2.GetRatingRequest(variant=variant))
         return _rating(answer.rating), answer.rank
 
@@ -691,8 +579,45 @@ class AsyncQuick:
         return _page(await self._client.call(LIST_LEADERBOARD, request))
 
     async def games(self, variant: str = "", page_size: int = 20) -> tuple[PlayerGame, ...]:
+        """The caller's most recent finished games, newest first."""
         request = match_pb2.ListPlayerGamesRequest(variant=variant, page_size=page_size)
         return _games(await self._client.call(LIST_PLAYER_GAMES, request))
 
     async def record(self, game: str) -> match_pb2.GetGameRecordResponse:
+        """A finished game's whole record (events and the revealed seed)."""
         return await self._client.call(GET_GAME_RECORD, _record(game))
+
+
+class Quick(Twin[AsyncQuick]):
+    """Quick play for the blocking :class:`~ramino_client.Client`: the calls
+    of :class:`AsyncQuick`, each waited for (see :mod:`ramino_client.sync`)."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+        self._async, self._loop = client._async.quick, client._loop
+
+    submit = blocking_iter(AsyncQuick.submit)
+    watch = blocking_iter(AsyncQuick.watch)
+    cancel = blocking(AsyncQuick.cancel)
+
+    def play(self, variant: str, player_name: str, **options: Unpack[TicketOptions]) -> Seat:
+        """As :meth:`AsyncQuick.play`: a broken stream resumed under the same
+        request id, :class:`TicketNotSeated` (with the ticket) otherwise."""
+        seat = self._loop.run(self._async.play(variant, player_name, **options))
+        return self._client._seat(seat)
+
+    create_party = blocking(AsyncQuick.create_party)
+    invite_to_party = blocking(AsyncQuick.invite_to_party)
+    join_party = blocking(AsyncQuick.join_party)
+    leave_party = blocking(AsyncQuick.leave_party)
+    get_party = blocking(AsyncQuick.get_party)
+
+    def party_play(self, party: str, timeout: float = 300.0) -> Seat:
+        """As :meth:`AsyncQuick.party_play`."""
+        return self._client._seat(self._loop.run(self._async.party_play(party, timeout)))
+
+    tickets = blocking(AsyncQuick.tickets)
+    rating = blocking(AsyncQuick.rating)
+    leaderboard = blocking(AsyncQuick.leaderboard)
+    games = blocking(AsyncQuick.games)
+    record = blocking(AsyncQuick.record)

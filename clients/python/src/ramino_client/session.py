@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import queue
-import threading
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +33,7 @@ from ramino_client import _convert, _wire, reasons
 from ramino_client import events as ev
 from ramino_client import models as m
 from ramino_client import moves as mv
+from ramino_client._loop import Iterate, Twin, blocking
 from ramino_client._seat import with_known_variant
 from ramino_client.errors import (
     _BY_CODE,
@@ -265,6 +264,7 @@ class AsyncSession(AsyncIterator[Update]):
         first (a stream that ended under a move's write and was not needed
         again is not counted)."""
         self._opened = False
+        self._closed = False
 
     @property
     def last_version(self) -> int | None:
@@ -277,6 +277,9 @@ class AsyncSession(AsyncIterator[Update]):
         await self.close()
 
     async def close(self) -> None:
+        """Ends the session: its iteration ends, a read waiting in another
+        task (or, for the blocking session, thread) too."""
+        self._closed = True
         if self._call is not None:
             self._call.cancel()
         if self._watch is not None:
@@ -339,6 +342,8 @@ class AsyncSession(AsyncIterator[Update]):
     async def __anext__(self) -> Update:
         delays = self.seat.client.retry.delays()
         while True:
+            if self._closed:
+                raise StopAsyncIteration
             if self.fallback:
                 return await self._next_fallback()
             if self._resume.ended and not self._resume.unanswered:
@@ -346,6 +351,11 @@ class AsyncSession(AsyncIterator[Update]):
             call = await self._open()
             try:
                 response = await call.read()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if self._closed and (task is None or not task.cancelling()):
+                    raise StopAsyncIteration from None  # close() from elsewhere
+                raise
             except grpc.RpcError as error:
                 if self._call is not call:
                     continue  # left after a failed write: a new stream is opened
@@ -404,135 +414,37 @@ class AsyncSession(AsyncIterator[Update]):
         return dataclasses.replace(update, options=legal, view=view)
 
 
-class Session(Iterator[Update]):
-    """A seat's session for the blocking client: ``send(move)``, ``for update in``."""
+class Session(Iterate[Update], Twin[AsyncSession]):
+    """A seat's session for the blocking client: ``send(move)``, ``for
+    update in``; the :class:`AsyncSession` of the seat's asyncio twin, each
+    call waited for (see :mod:`ramino_client.sync`). ``close()``, the end
+    of a ``with`` block, or dropping it unfinished ends its stream."""
 
     def __init__(self, seat: Seat, after_version: int | None = None) -> None:
         self.seat = seat
-        self._resume = _Resume(after_version)
-        self._outbox: queue.Queue[game_pb2.PlayGameRequest | None] | None = None
-        self._responses: Any = None
-        self._lock = threading.Lock()
-        self.fallback = False
-        self._local = _Local(self._resume)
-        self._watch: Any = None
-        self.reconnects = 0
-        """Times the session's stream was lost (or drained) and opened
-        again after the last version received."""
+        self._async = AsyncSession(seat._async, after_version)
+        super().__init__(seat._loop, self._async, self._async.close)
 
     @property
     def last_version(self) -> int | None:
-        return self._resume.last_version
+        return self._async.last_version
 
-    def __enter__(self) -> Session:
-        return self
+    @property
+    def fallback(self) -> bool:
+        """The server has no PlayGame: unary moves and the seat's watch."""
+        return self._async.fallback
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    @property
+    def reconnects(self) -> int:
+        """Times the session's stream was lost (or drained) and opened
+        again after the last version received."""
+        return self._async.reconnects
 
-    def close(self) -> None:
-        with self._lock:
-            if self._outbox is not None:
-                self._outbox.put(None)
-            if self._responses is not None:
-                self._responses.cancel()
-            self._outbox = self._responses = None
-        if self._watch is not None:
-            self._watch.cancel()
-
-    def _open(self) -> Any:
-        with self._lock:
-            if self._responses is None:
-                outbox: queue.Queue[game_pb2.PlayGameRequest | None] = queue.Queue()
-                resend = list(self._resume.unanswered)
-                outbox.put(_start(self.seat.name, self._resume.last_version, resend))
-                for pending in list(self._resume.unanswered.values()):
-                    outbox.put(pending)
-                client = self.seat.client
-                metadata = _wire.auth(self.seat.token) + client._identity
-                self._outbox = outbox
-                self._responses = client.open_stream(
-                    lambda channel: channel.stream_stream(
-                        PLAY_GAME,
-                        request_serializer=game_pb2.PlayGameRequest.SerializeToString,
-                        response_deserializer=game_pb2.PlayGameResponse.FromString,
-                    )(iter(outbox.get, None), metadata=metadata)
-                )
-            return self._responses
-
-    def send(
-        self,
-        move: mv.Move,
-        *,
-        expected_version: int | None = None,
-        request_id: str | None = None,
-    ) -> str:
-        """Sends ``move``; its answer comes as an :class:`Update` with its
-        request id (returned)."""
-        request_id = request_id or _wire.new_request_id()
-        if self.fallback:
-            try:
-                played = self.seat.play(
-                    move, expected_version=expected_version, request_id=request_id
-                )
-            except ServiceError as error:
-                self._local.answered(request_id, None, error)
-            else:
-                self._local.answered(request_id, played)
-            return request_id
-        message = move_message(move, request_id, expected_version)
-        self._resume.unanswered[request_id] = message
-        self._open()
-        with self._lock:
-            if self._outbox is not None:
-                self._outbox.put(message)
-        return request_id
-
-    def __next__(self) -> Update:
-        delays = self.seat.client.retry.delays()
-        while True:
-            if self.fallback:
-                return self._next_fallback()
-            if self._resume.ended and not self._resume.unanswered:
-                raise StopIteration
-            responses = self._open()
-            try:
-                response = next(responses)
-            except StopIteration:
-                self._drop()
-                if self._resume.ended:
-                    raise
-                self.reconnects += 1
-                continue
-            except grpc.RpcError as error:
-                self._drop()
-                if _unimplemented(error):
-                    self.fallback = True
-                    continue
-                if not watch_resumable(error):
-                    raise error_from_rpc(error) from error
-                delay = next(delays, None)
-                if delay is None:
-                    raise _wire.stream_lost(error) from error
-                self.reconnects += 1
-                threading.Event().wait(delay)
-                continue
-            update = update_of(response)
-            self._resume.take(update)
-            return update
-
-    def _drop(self) -> None:
-        with self._lock:
-            if self._outbox is not None:
-                self._outbox.put(None)
-            self._outbox = self._responses = None
+    send = blocking(AsyncSession.send)
 
     def play(self, choose: Choose, on_refused: OnRefused | None = None) -> m.GameView | None:
-        """Plays the seat to the end of its match from the options pushed
-        (``choose``: the move to make from them and the seat's view at
-        their version; ``on_refused``: told of each move the game refused
-        for having been overtaken, play going on from the next options; any
-        other refusal is raised); the seat's last view."""
+        """As :meth:`AsyncSession.play`; ``choose`` and ``on_refused`` are
+        called in this thread."""
         player = _Player(self.seat, on_refused)
         for update in self:
             legal = player.take(update)
@@ -542,22 +454,6 @@ class Session(Iterator[Update]):
                 move = choose(legal, player.view)
                 player.sent(self.send(move, expected_version=legal.version), legal)
         return player.view
-
-    def _next_fallback(self) -> Update:
-        answer = self._local.next_answer()
-        if answer is not None:
-            return answer
-        if self._resume.ended:
-            raise StopIteration
-        if self._watch is None:
-            self._watch = self.seat.watch(self._resume.last_version)
-        while (update := self._local.watched(next(self._watch))) is None:
-            pass
-        if update.ends_match:
-            return update
-        legal = self.seat.legal_moves()
-        view = self.seat.view() if legal.moves else None
-        return dataclasses.replace(update, options=legal, view=view)
 
 
 class _Player:

@@ -1,27 +1,36 @@
 """The blocking client: :class:`Client`, its :class:`Seat` objects and
-:class:`Watch` streams, over a ``grpc`` channel (thread-safe)."""
+:class:`Watch` streams (thread-safe).
+
+It is the asyncio client (:mod:`ramino_client.aio`) seen from blocking
+code: a client runs an :class:`~ramino_client.AsyncClient` on a private
+event loop of its own (:mod:`ramino_client._loop`), and each call runs the
+async call there and waits for its answer, which is the same value, or its
+error, the same exception; a watch or a session iterates its async one.
+Closing the client closes the async one and ends its loop's thread.
+"""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import asyncio
+import queue
+import weakref
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
 import grpc
+import grpc.aio
 from google.protobuf.message import Message
 
-from ramino_client import _convert, _wire
+from ramino_client import _wire
 from ramino_client import models as m
 from ramino_client import moves as mv
+from ramino_client._loop import Iterate, Loop, Twin, blocking, blocking_iter
 from ramino_client._seat import SeatBase
-from ramino_client.errors import error_from_rpc, watch_resumable
+from ramino_client.aio import AsyncClient, AsyncRules, AsyncSeat, AsyncWatch
 from ramino_client.events import WatchItem
-from ramino_client.models import BotLevel
 from ramino_client.quick import Quick
 from ramino_client.session import Session
-from ramino_client.v1 import game_pb2, rules_pb2
 
 __all__ = ["Client", "Seat", "Rules", "Watch"]
 
@@ -29,21 +38,7 @@ Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
 
 
-StreamCall = TypeVar("StreamCall")
-
-
-def _end_blocking(call: object, give_back: Callable[[], None]) -> None:
-    """``give_back`` called when the stream ``call`` ends (at once if it has)."""
-    if not cast(grpc.Call, call).add_callback(give_back):
-        give_back()
-
-
-def _code(error: grpc.RpcError) -> grpc.StatusCode:
-    code = getattr(error, "code", None)
-    return cast(grpc.StatusCode, code()) if callable(code) else grpc.StatusCode.UNKNOWN
-
-
-class Client:
+class Client(Twin[AsyncClient]):
     """A connection to a Ramino server.
 
     >>> with Client("localhost:50051") as client:          # doctest: +SKIP
@@ -84,33 +79,60 @@ class Client:
         server's ``--max-streams-per-connection``; connections are counted
         for the whole process, as gRPC shares them between clients of equal
         settings (see :class:`~ramino_client._wire.StreamChannels`)."""
-        opts = _wire.channel_options(load_balancing, options)
-
-        def make(o: Sequence[tuple[str, Any]]) -> grpc.Channel:
-            if credentials is not None:
-                return grpc.secure_channel(target, credentials, options=o)
-            return grpc.insecure_channel(target, options=o)
-
-        self._channel = make(opts) if channel is None else channel
-        self._streams = _wire.StreamChannels(
-            self._channel,
-            make if channel is None else None,
-            opts,
-            _wire.channel_settings(target, opts, credentials),
-            streams_per_connection,
-        )
         self.target = target
-        self.timeout = timeout
-        self.retry = retry
-        self.caller_key = caller_key or _wire.new_caller_key()
-        self._identity = _wire.identity(self.caller_key, player_token)
+        self._loop = Loop()
+
+        async def connect() -> AsyncClient:  # on the loop: its channels belong to it
+            given = None if channel is None else cast(grpc.aio.Channel, _BlockingChannel(channel))
+            return AsyncClient(
+                target,
+                credentials=credentials,
+                timeout=timeout,
+                retry=retry,
+                options=options,
+                channel=given,
+                player_token=player_token,
+                caller_key=caller_key,
+                load_balancing=load_balancing,
+                streams_per_connection=streams_per_connection,
+            )
+
+        try:
+            self._async = self._loop.run(connect())
+        except BaseException:
+            self._loop.close()
+            raise
+        # Closed by close(), or once collected unclosed (at the latest at exit).
+        self._close = weakref.finalize(self, self._loop.close, self._async.close)
         self.rules = Rules(self)
         self.quick = Quick(self)
         """Quick play: tickets, ratings, leaderboards, histories (needs ``player_token``)."""
 
+    @property
+    def timeout(self) -> float | None:
+        """Seconds each call may take (not a watch); None: no bound."""
+        return self._async.timeout
+
+    @timeout.setter
+    def timeout(self, timeout: float | None) -> None:
+        self._async.timeout = timeout
+
+    @property
+    def retry(self) -> _wire.RetryPolicy:
+        return self._async.retry
+
+    @retry.setter
+    def retry(self, retry: _wire.RetryPolicy) -> None:
+        self._async.retry = retry
+
+    @property
+    def caller_key(self) -> str:
+        return self._async.caller_key
+
     def close(self) -> None:
-        for channel in self._streams.channels:
-            channel.close()
+        """Closes the connection (a call or stream still open ends) and the
+        client's loop thread; closing again does nothing."""
+        self._close()
 
     def __enter__(self) -> Client:
         return self
@@ -123,90 +145,19 @@ class Client:
     ) -> None:
         self.close()
 
-    # --- calls --------------------------------------------------------------
-
     def call(self, rpc: _wire.Rpc[Req, Resp], request: Req, token: str | None = None) -> Resp:
         """One unary call, retried on UNAVAILABLE or a server's CANCELLED with the
         same request."""
-        method = self._channel.unary_unary(
-            rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
-        )
-        delays = self.retry.delays()
-        while True:
-            try:
-                return method(
-                    request, timeout=self.timeout, metadata=_wire.auth(token) + self._identity
-                )
-            except grpc.RpcError as e:
-                if _code(e) in _wire.RETRYABLE_CODES:
-                    delay = next(delays, None)
-                    if delay is not None:
-                        time.sleep(delay)
-                        continue
-                raise error_from_rpc(e) from e
+        return self._loop.run(self._async.call(rpc, request, token))
 
-    def stream(
-        self, request: game_pb2.WatchGameRequest, token: str | None
-    ) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
-        rpc = _wire.WATCH_GAME
+    def _seat(self, seat: AsyncSeat) -> Seat:
+        """The blocking face of a seat the asyncio client answered."""
+        return Seat(self, seat.name, seat.seat, seat.token, seat.last_view)
 
-        def start(channel: grpc.Channel) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
-            method = channel.unary_stream(
-                rpc.path, request_serializer=rpc.serialize, response_deserializer=rpc.deserialize
-            )
-            return method(request, metadata=_wire.auth(token) + self._identity)
-
-        return self.open_stream(start)
-
-    def open_stream(self, start: Callable[[grpc.Channel], StreamCall]) -> StreamCall:
-        """The stream ``start`` opens on a channel with room for it (see
-        :class:`~ramino_client._wire.StreamChannels`): watches, sessions and
-        ticket waits go through it."""
-        return self._streams.open(start, _end_blocking)
-
-    # --- lobby --------------------------------------------------------------
-
-    def create_game(
-        self,
-        variant: str = "ramino51",
-        seats: Sequence[_wire.SeatSpec] = ("", BotLevel.GREEDY),
-        *,
-        overrides: Mapping[str, Any] | None = None,
-        turn_timer_seconds: int = 0,
-        request_id: str | None = None,
-        spectators_disabled: bool = False,
-        private: bool = False,
-        rated: bool = False,
-        quick_play: bool = False,
-    ) -> m.GameSummary:
-        """A new game. A seat is a person's name (``""`` for anyone) or a
-        :class:`BotLevel`; bot seats are filled at once, people join. The
-        summary's ``creator_token`` cancels the game (:meth:`cancel_game`);
-        ``spectators_disabled``: only seats may watch it; ``private``: never
-        listed, joined with the summary's ``invite_code`` (:meth:`join_invite`;
-        share it, or its :func:`~ramino_client.invite_link`), no spectators;
-        ``rated``: its end changes its players' ratings (a server that knows
-        players, no bot seat, a turn timer); ``quick_play``: quick-play tickets of its
-        queue may take its open seats (a public game)."""
-        request = _wire.create_game_request(
-            variant,
-            seats,
-            overrides,
-            turn_timer_seconds,
-            request_id or _wire.new_request_id(),
-            spectators_disabled,
-            private,
-            rated,
-            quick_play,
-        )
-        response = self.call(_wire.CREATE_GAME, request)
-        return _convert.game(response.game, response.creator_token, response.invite_code)
-
-    def cancel_game(self, game: str, creator_token: str) -> m.GameView:
-        """Ends ``game`` as cancelled, with the ``creator_token`` of
-        :meth:`create_game`; returns its final view (a spectator's)."""
-        request = game_pb2.CancelGameRequest(name=_wire.game_name(game))
-        return _convert.view((self.call(_wire.CANCEL_GAME, request, creator_token)).view)
+    create_game = blocking(AsyncClient.create_game)
+    cancel_game = blocking(AsyncClient.cancel_game)
+    get_game = blocking(AsyncClient.get_game)
+    list_games = blocking_iter(AsyncClient.list_games)
 
     def join(
         self,
@@ -218,10 +169,8 @@ class Client:
     ) -> Seat:
         """Takes a seat (the first open one unless ``seat``); the deal
         happens once every seat is taken."""
-        request = _wire.join_request(game, player_name, seat, request_id or _wire.new_request_id())
-        response = self.call(_wire.JOIN_GAME, request)
-        view = _convert.view(response.view)
-        return Seat(self, view.name, response.seat, response.seat_token, view)
+        joined = self._async.join(game, player_name, seat, request_id=request_id)
+        return self._seat(self._loop.run(joined))
 
     def join_invite(
         self,
@@ -234,45 +183,12 @@ class Client:
         """Takes a seat of the private game an invite code (or its link)
         opens; a code that opens nothing is :class:`NotFound` (reason
         ``INVITE_NOT_VALID``), whether or not its game exists."""
-        request = _wire.join_invite_request(
-            invite_code, player_name, seat, request_id or _wire.new_request_id()
-        )
-        response = self.call(_wire.JOIN_GAME, request)
-        view = _convert.view(response.view)
-        return Seat(self, view.name, response.seat, response.seat_token, view)
+        joined = self._async.join_invite(invite_code, player_name, seat, request_id=request_id)
+        return self._seat(self._loop.run(joined))
 
     def seat(self, game: str, token: str) -> Seat:
         """The seat a saved token acts for (to come back to a game)."""
-        view = self._view(_wire.game_name(game), token)
-        if view.seat is None:
-            raise ValueError("the server sees this token as a spectator")
-        return Seat(self, view.name, view.seat, token, view)
-
-    def get_game(self, game: str) -> m.GameView:
-        """The game as a spectator sees it."""
-        return self._view(_wire.game_name(game), None)
-
-    def _view(self, name: str, token: str | None) -> m.GameView:
-        response = self.call(_wire.GET_GAME, game_pb2.GetGameRequest(name=name), token)
-        return _convert.view(response.view)
-
-    def list_games(
-        self,
-        *,
-        variant: str | None = None,
-        open_seats_only: bool = False,
-        status: m.GameStatus | None = None,
-        page_size: int = 50,
-    ) -> Iterator[m.GameSummary]:
-        """Every game that matches, page after page."""
-        token = ""
-        while True:
-            request = _wire.list_games_request(page_size, token, variant, open_seats_only, status)
-            page = self.call(_wire.LIST_GAMES, request)
-            yield from (_convert.game(x) for x in page.games)
-            token = page.next_page_token
-            if not token:
-                return
+        return self._seat(self._loop.run(self._async.seat(game, token)))
 
     def watch(
         self,
@@ -286,13 +202,34 @@ class Client:
         return Watch(self, _wire.game_name(game), None, after_version, snapshot, stop_at_end)
 
 
-class Seat(SeatBase[Client, mv.MoveResult]):
+class Seat(SeatBase[Client, mv.MoveResult], Twin[AsyncSeat]):
     """One seat of one game, acting with its seat token.
 
     Every move sends a fresh ``request_id`` (retried with the same one on
     UNAVAILABLE) and, when given, ``expected_version``: the server refuses
     the move with :class:`~ramino_client.StaleVersion` if the game has moved on.
     """
+
+    def __init__(
+        self,
+        client: Client,
+        name: str,
+        seat: int,
+        token: str,
+        view: m.GameView | None = None,
+    ) -> None:
+        self._loop = client._loop
+        self._async = AsyncSeat(client._async, name, seat, token, view)
+        super().__init__(client, name, seat, token, view)
+
+    @property
+    def last_view(self) -> m.GameView | None:
+        """The latest view this seat received (join, moves, ``view()``, its session)."""
+        return self._async.last_view
+
+    @last_view.setter
+    def last_view(self, view: m.GameView | None) -> None:
+        self._async.last_view = view
 
     def play(
         self,
@@ -302,21 +239,11 @@ class Seat(SeatBase[Client, mv.MoveResult]):
         request_id: str | None = None,
     ) -> mv.MoveResult:
         """Any move, e.g. one of :meth:`legal_moves`."""
-        rpc, request = _wire.move_call(
-            move, self.name, request_id or _wire.new_request_id(), expected_version
-        )
-        response = cast(_wire.MoveResponse, self.client.call(rpc, request, self.token))
-        return self._after_move(_convert.move_result(response.result))
+        played = self._async.play(move, expected_version=expected_version, request_id=request_id)
+        return self._loop.run(played)
 
-    def legal_moves(self) -> mv.LegalMoves:
-        """The moves this seat may make now, with hints from the meld search."""
-        request = game_pb2.GetLegalMovesRequest(name=self.name)
-        return _convert.legal_moves(self.client.call(_wire.GET_LEGAL_MOVES, request, self.token))
-
-    def view(self) -> m.GameView:
-        """The game as this seat sees it."""
-        self.last_view = self.client._view(self.name, self.token)
-        return self.last_view
+    legal_moves = blocking(AsyncSeat.legal_moves)
+    view = blocking(AsyncSeat.view)
 
     def watch(
         self,
@@ -335,7 +262,7 @@ class Seat(SeatBase[Client, mv.MoveResult]):
         return Session(self, after_version)
 
 
-class Watch(Iterator[WatchItem]):
+class Watch(Iterate[WatchItem]):
     """The live events of a game, as an iterator.
 
     Without ``after_version`` it starts with a :class:`~ramino_client.Snapshot`
@@ -344,7 +271,8 @@ class Watch(Iterator[WatchItem]):
     resumes after the last version it yielded, so no event is missed or
     yielded twice; a resume point the server no longer has comes back as a
     snapshot. With ``stop_at_end`` it ends after the match has ended.
-    :meth:`cancel` (from any thread) ends it.
+    :meth:`cancel` (from any thread), the end of a ``with`` block, or
+    dropping it unfinished ends it.
     """
 
     def __init__(
@@ -356,127 +284,90 @@ class Watch(Iterator[WatchItem]):
         snapshot: bool,
         stop_at_end: bool,
     ) -> None:
-        self._client = client
-        self._token = token
-        self._resume = _wire.Resume(name, after_version, snapshot, stop_at_end)
-        self._call: grpc._CallIterator[game_pb2.WatchGameResponse] | None = None
-        self._lock = threading.Lock()
-        self._closed = False
-        self.reconnects = 0
+        self._async = AsyncWatch(client._async, name, token, after_version, snapshot, stop_at_end)
+        super().__init__(client._loop, self._async, self._async.aclose)
 
     @property
     def last_version(self) -> int | None:
         """The version of the last item yielded."""
-        return self._resume.last_version
+        return self._async.last_version
 
-    def __iter__(self) -> Watch:
-        return self
-
-    def __enter__(self) -> Watch:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.cancel()
+    @property
+    def reconnects(self) -> int:
+        """Times the stream was lost and opened again."""
+        return self._async.reconnects
 
     def cancel(self) -> None:
-        with self._lock:
-            self._closed = True
-            call, self._call = self._call, None
-        if call is not None:
-            call.cancel()
-
-    def _open(self) -> grpc._CallIterator[game_pb2.WatchGameResponse]:
-        with self._lock:
-            if self._call is None:
-                self._call = self._client.stream(self._resume.request(), self._token)
-            return self._call
-
-    def _drop(self) -> None:
-        with self._lock:
-            call, self._call = self._call, None
-        if call is not None:
-            call.cancel()
-
-    def __next__(self) -> WatchItem:
-        delays = self._client.retry.delays()
-        while True:
-            if self._closed:
-                raise StopIteration
-            call = self._open()
-            error: grpc.RpcError | None = None
-            queued = self._resume.queued()  # the rest of a batch received
-            try:
-                response = queued if queued is not None else next(call)
-            except StopIteration:
-                if self._resume.ended:
-                    self.cancel()
-                    raise StopIteration from None
-                # Otherwise the server is going away (draining): resume elsewhere.
-            except grpc.RpcError as e:
-                if self._closed:
-                    raise StopIteration from None
-                if not watch_resumable(e):
-                    raise error_from_rpc(e) from e
-                error = e
-            else:
-                where, item = self._resume.take(response)
-                if where == "seen":
-                    continue  # yielded before a reconnect
-                if where == "next":
-                    if self._resume.done:
-                        self.cancel()
-                    return item
-                # a gap: ask again from what was yielded
-            self._drop()
-            delay = next(delays, None)
-            if delay is None:
-                raise _wire.stream_lost(error) from error
-            self.reconnects += 1
-            time.sleep(delay)
+        """Ends the watch; a ``next`` waiting in another thread ends too."""
+        self.close()
 
 
-class Rules:
+class Rules(Twin[AsyncRules]):
     """The stateless RulesService: no game, no token."""
 
     def __init__(self, client: Client) -> None:
-        self._client = client
+        self._async, self._loop = client._async.rules, client._loop
 
-    def validate_meld(
-        self,
-        cards: str | Sequence[str],
-        variant: str = "ramino51",
-        *,
-        overrides: Mapping[str, Any] | None = None,
-    ) -> m.MeldCheck:
-        """Whether the cards (``"QH KH AH"``), in this order, are a legal meld."""
-        request = _wire.validate_meld_request(cards, variant, overrides)
-        return _convert.meld_check(self._client.call(_wire.VALIDATE_MELD, request))
+    validate_meld = blocking(AsyncRules.validate_meld)
+    analyze_hand = blocking(AsyncRules.analyze_hand)
+    list_variants = blocking(AsyncRules.list_variants)
+    list_bot_levels = blocking(AsyncRules.list_bot_levels)
 
-    def analyze_hand(
-        self,
-        hand: str | Sequence[str],
-        variant: str = "ramino51",
-        *,
-        table: Sequence[str | Sequence[str]] = (),
-        include: str | None = None,
-        overrides: Mapping[str, Any] | None = None,
-    ) -> m.HandAnalysis:
-        """Best opening, minimum deadwood, and lay-offs and joker swaps
-        against ``table`` (melds in notation)."""
-        request = _wire.analyze_hand_request(hand, variant, table, include, overrides)
-        return _convert.analysis(self._client.call(_wire.ANALYZE_HAND, request))
 
-    def list_variants(self) -> tuple[m.VariantInfo, ...]:
-        response = self._client.call(_wire.LIST_VARIANTS, rules_pb2.ListVariantsRequest())
-        return tuple(_convert.variant(v) for v in response.variants)
+class _BlockingChannel:
+    """A blocking ``grpc.Channel`` given to :class:`Client` (``channel=``,
+    one with interceptors, say) as the part of ``grpc.aio.Channel`` that
+    :class:`~ramino_client.AsyncClient` calls: each blocking call, or a
+    stream's wait for its next message, runs in a worker thread of the
+    loop."""
 
-    def list_bot_levels(self) -> tuple[m.BotLevelInfo, ...]:
-        """The bot levels a person picks from, weakest first: how each plays,
-        its time a decision, and its rating on one scale for every level."""
-        response = self._client.call(_wire.LIST_BOT_LEVELS, rules_pb2.ListBotLevelsRequest())
-        return _convert.bot_levels(response)
+    def __init__(self, channel: grpc.Channel) -> None:
+        self._channel = channel
+
+    def unary_unary(self, path: str, **codec: Any) -> Callable[..., Any]:
+        method: Any = self._channel.unary_unary(path, **codec)
+        return lambda request, **kwargs: asyncio.to_thread(method, request, **kwargs)
+
+    def unary_stream(self, path: str, **codec: Any) -> Callable[..., _BlockingStream]:
+        method: Any = self._channel.unary_stream(path, **codec)
+        return lambda request, **kwargs: _BlockingStream(method(request, **kwargs))
+
+    def stream_stream(self, path: str, **codec: Any) -> Callable[..., _BlockingStream]:
+        method: Any = self._channel.stream_stream(path, **codec)
+
+        def start(**kwargs: Any) -> _BlockingStream:
+            outbox: queue.SimpleQueue[Message | None] = queue.SimpleQueue()
+            return _BlockingStream(method(iter(outbox.get, None), **kwargs), outbox)
+
+        return start
+
+    async def close(self) -> None:
+        self._channel.close()
+
+
+class _BlockingStream:
+    """A blocking stream call as ``grpc.aio``'s: ``read`` (``EOF`` at its
+    end), ``write``, ``cancel``."""
+
+    def __init__(self, call: Any, outbox: queue.SimpleQueue[Message | None] | None = None) -> None:
+        self._call = call
+        self._outbox = outbox
+        self._cancelled = False
+
+    async def read(self) -> Any:
+        try:
+            return await asyncio.to_thread(next, self._call, grpc.aio.EOF)
+        except grpc.RpcError:
+            if self._cancelled:  # as grpc.aio's read of a call cancelled
+                raise asyncio.CancelledError() from None
+            raise
+
+    async def write(self, message: Message) -> None:
+        if self._outbox is not None:
+            self._outbox.put(message)
+
+    def cancel(self) -> bool:
+        self._cancelled = True
+        if self._outbox is not None:
+            self._outbox.put(None)
+        return bool(self._call.cancel())
