@@ -17,6 +17,7 @@ pub mod game;
 pub mod meld;
 pub mod playout;
 pub mod search;
+pub mod selfplay;
 mod sha256;
 pub mod shuffle;
 pub mod variant;

@@ -505,6 +505,47 @@ fn the_greedy_policy_proposes_the_python_bots_legal_command() {
     }
 }
 
+/// Given the kernel's whole legal-move list, the greedy policy chooses as
+/// it does without one; given that list less the lay-off or joker swap it
+/// chose, it plays another command, and no lay-off or swap the list leaves
+/// out (issue 49, item 6).
+#[test]
+fn greedy_chooses_its_lay_offs_and_swaps_among_the_legal_moves_given() {
+    for preset in PRESET_NAMES {
+        let (mut states, mut narrowed) = (0, 0);
+        let games = if preset == "gin" { 24 } else { 8 };
+        walk(preset, games, |game, _| {
+            let seat = game.turn_now().unwrap();
+            let (state, rules) = (&game.state, &*game.rules);
+            let first = |_: &[CardId], best: &[CardId]| best[0];
+            let alone = greedy::choose_with(state, rules, seat, &mut first.clone()).expect("a greedy command");
+            let all = legal_moves(state, rules, seat);
+            let among = greedy::choose_among(state, rules, seat, Some(&all), &mut first.clone());
+            assert_eq!(among.as_ref(), Some(&alone), "{preset}, state {states}");
+            states += 1;
+            if !matches!(alone, Command::LayOff { .. } | Command::SwapJoker { .. }) {
+                return;
+            }
+            let fewer: Vec<Command> = all.iter().filter(|&m| *m != alone).cloned().collect();
+            let other =
+                greedy::choose_among(state, rules, seat, Some(&fewer), &mut first.clone()).expect("a greedy command");
+            assert_ne!(other, alone, "{preset}: a move left out is played");
+            if matches!(other, Command::LayOff { .. } | Command::SwapJoker { .. }) {
+                assert!(fewer.contains(&other), "{preset}: {other:?} is not listed");
+            }
+            assert!(
+                decide(state, rules, seat as i64, &other).is_ok(),
+                "{preset}: {other:?} refused"
+            );
+            narrowed += 1;
+        });
+        assert!(
+            states > 300 && narrowed > 10,
+            "{preset}: {states} states, {narrowed} narrowed"
+        );
+    }
+}
+
 /// A playout's round is the kernel's own: the game played command by
 /// command by the greedy policy ends in the `RoundEnded` that
 /// `play_round` finds from the same deal, scored by the kernel.

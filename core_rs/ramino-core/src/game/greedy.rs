@@ -25,6 +25,13 @@
 //! choice to the caller instead (the cards it may discard and the best of
 //! them): the easy bot, which throws a card at random half the time, plays
 //! the greedy policy so.
+//!
+//! [`choose_among`] is given the seat's legal moves, which a caller may have
+//! narrowed (a game played under another rule set, such as OpenSpiel's gin,
+//! which extends a knocker's run only next to the run as laid): its
+//! lay-offs and joker swaps are then chosen only among the listed ones, and
+//! its fallback is the list's. Given [`legal_moves`]' own list it chooses
+//! as [`choose_with`] does.
 
 use std::sync::Arc;
 
@@ -55,7 +62,22 @@ pub fn choose_with(
     seat: usize,
     discard: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
 ) -> Option<Command> {
-    play_with(state, rules, seat, discard, &mut Memo::default()).map(|(command, _)| command)
+    play_with(state, rules, seat, None, discard, &mut Memo::default()).map(|(command, _)| command)
+}
+
+/// [`choose_with`], its lay-offs, joker swaps and fallback chosen only among
+/// `legal` when it is given: the seat's legal moves now, perhaps fewer than
+/// [`legal_moves`] lists (a lay-off the list leaves out is never played,
+/// though the rules take it). `None`: the rules' own moves.
+#[must_use]
+pub fn choose_among(
+    state: &State,
+    rules: &Rules,
+    seat: usize,
+    legal: Option<&[Command]>,
+    discard: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
+) -> Option<Command> {
+    play_with(state, rules, seat, legal, discard, &mut Memo::default()).map(|(command, _)| command)
 }
 
 /// [`choose`], with the events [`decide`] gives the command (so that a
@@ -71,13 +93,14 @@ pub fn play(
     memo: &mut Memo,
 ) -> Option<(Command, Vec<Event>)> {
     let mut discard = |_: &[CardId], best: &[CardId]| best[pick(best.len()) % best.len()];
-    play_with(state, rules, seat, &mut discard, memo)
+    play_with(state, rules, seat, None, &mut discard, memo)
 }
 
 fn play_with(
     state: &State,
     rules: &Rules,
     seat: usize,
+    legal: Option<&[Command]>,
     pick: &mut impl FnMut(&[CardId], &[CardId]) -> CardId,
     memo: &mut Memo,
 ) -> Option<(Command, Vec<Event>)> {
@@ -91,6 +114,7 @@ fn play_with(
         seat,
         seat_id,
         hand: &state.seats[seat].hand,
+        legal,
         pick,
         memo,
     };
@@ -117,9 +141,10 @@ const UNKNOWN: u32 = u32::MAX;
 
 /// The lay-offs and joker swaps of each card onto each table meld, kept
 /// from one call of [`play`] to the next. The kernel's search lists them
-/// card by card and meld by meld ([`layoff_targets`], [`joker_swaps`]), each
-/// the same whatever else the hand and the table hold, so a card is searched
-/// against a meld once, until that meld changes.
+/// card by card and meld by meld ([`crate::search::layoff_targets`],
+/// [`crate::search::joker_swaps`]), each the same whatever else the hand
+/// and the table hold, so a card is searched against a meld once, until
+/// that meld changes.
 ///
 /// It also keeps the least deadwood of the last few hands searched: a turn
 /// searches the same hand more than once (the draw asks of the hand with
@@ -217,6 +242,8 @@ struct Greedy<'a, P> {
     seat: usize,
     seat_id: i64,
     hand: &'a [CardId],
+    /// The moves the seat is limited to, when the caller gives them.
+    legal: Option<&'a [Command]>,
     pick: &'a mut P,
     memo: &'a mut Memo,
 }
@@ -228,6 +255,21 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
         decide(self.state, self.rules, self.seat_id, &command)
             .ok()
             .map(|events| (command, events))
+    }
+
+    /// The card of the hand that plays `target` by `command(card)`, never
+    /// `except`: the first such id of the hand, or where the caller listed
+    /// the legal moves, the first whose command the list holds.
+    fn card_for(&self, target: Card, except: Option<CardId>, command: impl Fn(CardId) -> Command) -> Option<CardId> {
+        let mut ids = self
+            .hand
+            .iter()
+            .copied()
+            .filter(|&c| self.rules.card(c) == target && Some(c) != except);
+        match self.legal {
+            None => ids.next(),
+            Some(listed) => ids.find(|&c| listed.contains(&command(c))),
+        }
     }
 
     /// The least deadwood of `cards` ([`min_deadwood`]'s answer, `None` for
@@ -295,7 +337,10 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
     /// The Python `_fallback`: the best discard among the legal ones, else
     /// the first legal move.
     fn fallback(&mut self) -> Option<(Command, Vec<Event>)> {
-        let moves = legal_moves(self.state, self.rules, self.seat);
+        let moves = match self.legal {
+            Some(listed) => listed.to_vec(),
+            None => legal_moves(self.state, self.rules, self.seat),
+        };
         let discards: Vec<CardId> = moves
             .iter()
             .filter_map(|m| match m {
@@ -541,7 +586,7 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
         let knock_melds = state.knock_melds.min(state.melds.len());
         if knock_melds > 0 && !self.hand.is_empty() {
             for (target, meld, end) in self.layoffs(&hand_cards, &state.melds[..knock_melds]) {
-                let Some(&card) = self.hand.iter().find(|&&c| rules.card(c) == target) else {
+                let Some(card) = self.card_for(target, None, |c| Command::lay_off(c, meld, end)) else {
                     continue;
                 };
                 if let Some(checked) = self.check(Command::lay_off(card, meld, end)) {
@@ -640,11 +685,8 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
                 if target.is_joker() && self.hand.len() > 2 {
                     continue;
                 }
-                let Some(&card) = self
-                    .hand
-                    .iter()
-                    .find(|&&c| rules.card(c) == target && Some(c) != state.pending_joker)
-                else {
+                let lay_off = |c| Command::lay_off(c, meld, end);
+                let Some(card) = self.card_for(target, state.pending_joker, lay_off) else {
                     continue;
                 };
                 if let Some(checked) = self.check(Command::lay_off(card, meld, end)) {
@@ -653,10 +695,11 @@ impl<P: FnMut(&[CardId], &[CardId]) -> CardId> Greedy<'_, P> {
             }
             if v.joker_swap && state.pending_joker.is_none() {
                 for (target, meld, joker_index) in self.swaps(&hand_cards, &state.melds) {
-                    let Some(&card) = self.hand.iter().find(|&&c| rules.card(c) == target) else {
+                    let joker = state.melds[meld].cards[joker_index];
+                    let swap = |c| Command::swap_joker(c, meld, joker);
+                    let Some(card) = self.card_for(target, None, swap) else {
                         continue;
                     };
-                    let joker = state.melds[meld].cards[joker_index];
                     if let Some(checked) = self.check(Command::swap_joker(card, meld, joker)) {
                         return Proposal::Checked(checked);
                     }
