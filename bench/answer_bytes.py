@@ -63,6 +63,7 @@ async def play(variant: str, games: int) -> tuple[list[int], list[int], list[int
                 answers.append(result.ByteSize())
                 events.extend(e.ByteSize() for e in result.events)
     await running.stop(0)
+    await app.close()
     return answers, events, snapshots
 
 
@@ -98,6 +99,7 @@ async def session_bytes(variant: str, games: int, asked: bool) -> tuple[list[int
                 )
             )
     await running.stop(0)
+    await app.close()
     return answers, pushed
 
 

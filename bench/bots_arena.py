@@ -23,7 +23,7 @@ the run is then reproducible from its seed on any machine.
 
 One rating scale: every hand played is also a game between the two levels
 for OpenSkill's Plackett-Luce model (the model and defaults of the players'
-ratings, ``ramino.app.ratings.MODEL``; a hand with no winner a tie), the
+ratings, ``ramino.app.quick.ratings.MODEL``; a hand with no winner a tie), the
 pairs' hands taken in turn (one of each pair, then the next), and each
 level's mu, sigma and ordinal (mu - 3 sigma, what the leaderboard orders by)
 printed at the end, strongest first. ``--ratings-out FILE`` writes them as
@@ -47,7 +47,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ramino.app.ratings import MODEL
+from ramino.app.quick.ratings import MODEL
 from ramino.bots import LEVEL_BUDGETS, LEVELS, Bot, Budget, make_bot
 from ramino.engine import Command, Game, MatchEnded, RoundEnded
 from ramino.simulate import game_seed

@@ -220,6 +220,7 @@ def main() -> None:
     take_us, encode_us = view_cpu(app, servicer, game_id, turn)
     loop.run_until_complete(channel.close())
     loop.run_until_complete(running.stop(0))
+    loop.run_until_complete(app.close())
     off, on = tallies[False], tallies[True]
     rounds = f"of {args.max_rounds} round(s)" if args.max_rounds else "to the target score"
     print(f"{args.games} two-seat rummy matches {rounds} each way, both seats on sessions")

@@ -2,7 +2,7 @@
 only, nothing asserted.
 
 1. A simulation of players with hidden skills through the real matchmaker
-   (``ramino.app.matchmaker`` over the memory store: tickets, claims, games
+   (``ramino.app.quick.matchmaker`` over the memory store: tickets, claims, games
    created with every seat bound and dealt) and the real ratings (OpenSkill,
    recorded once per game). A game is not played out: a skill model ranks
    its seats (each player's performance is its hidden skill plus normal
@@ -46,8 +46,9 @@ from ramino.api.game_servicer import GameServicer
 from ramino.api.match_servicer import MatchServicer
 from ramino.api.server import create_server
 from ramino.app import GameApp
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig, QueueSpec
-from ramino.app.ratings import rate_placings
+from ramino.app.quick.matchmaker import Matchmaker
+from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
+from ramino.app.quick.ratings import rate_placings
 from ramino.store import open_store
 from ramino.store.ratings import FinishedGame, RatedSeat, Rating, RatingStore, ratings_beside
 from ramino.store.redis import RedisStore
@@ -334,8 +335,9 @@ async def ticket_streams(
     await asyncio.gather(*(meet(i) for i in range(pairs)))
     for c in channels:
         await c.close()
-    for running in servers:
+    for running, app in zip(servers, apps, strict=True):
         await running.stop(0)
+        await app.close()
     return {
         "ops": per_player,
         "p50": percentile(latencies, 0.5),

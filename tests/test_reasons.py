@@ -15,7 +15,7 @@ import ramino
 from google.rpc import error_details_pb2, status_pb2
 from ramino import reasons
 from ramino.api.errors import ApiError, make_status, status_for
-from ramino.app.fanout import WatcherTooSlow, WatchInterrupted
+from ramino.app.games.fanout import WatcherTooSlow, WatchInterrupted
 from ramino.engine.errors import IllegalMove, InvalidSetup, MalformedCommand, RecordError
 from ramino.errors import InvalidHand, InvalidMeld, OutOfRange, RaminoError
 from ramino.reasons import REGISTRY, Code

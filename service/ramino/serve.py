@@ -26,9 +26,9 @@ from ramino.api.server import ServerConfig, serve
 from ramino.api.tls import ServerTls, TlsFileError
 from ramino.api.tls import load as load_tls
 from ramino.app import GameApp, Limits
-from ramino.app.matchmaker import MatchmakerConfig
-from ramino.app.table import RATED_ABANDON_TIMERS, rated_abandon_after
-from ramino.bots.search import set_level_times
+from ramino.app.games.cache import RATED_ABANDON_TIMERS, rated_abandon_after
+from ramino.app.quick.queues import MatchmakerConfig
+from ramino.bots.search import level_budgets
 from ramino.config import ConfigError, ServeConfig, add_flags, configured, entries
 from ramino.config.kinds import Kind
 from ramino.logs import configure
@@ -216,6 +216,7 @@ def run_server(config: ServeConfig, players: PlayerVerifier | None, worker: int 
         max_streams_per_address=streams.max_streams_per_address,
         max_streams_per_prefix=streams.max_streams_per_prefix,
         processes=server.workers,
+        bot_budgets=level_budgets(config.bots.time_ms),
     )
 
     if server.test_seed is not None:
@@ -238,8 +239,6 @@ def run_server(config: ServeConfig, players: PlayerVerifier | None, worker: int 
             allow_bot_games=config.bots.allow_bot_games,
             abandon_after=config.limits.abandon_after,
         )
-        # TODO(#48): the bots' times through GameApp to its duties, once app/ takes them.
-        set_level_times(config.bots.time_ms or {})
         pool = WorkPool(transport.work_threads, transport.work_capacity)
         # quick play needs verified players
         quick = matchmaker_config(config) if players is not None else None
@@ -257,20 +256,23 @@ def run_server(config: ServeConfig, players: PlayerVerifier | None, worker: int 
             test_seed=server.test_seed,
             matchmaker=quick,
             secret=server_secret(token_secret),
+            bot_budgets=transport.bot_budgets,
+            retention=config.store.finished_retention,
+            archive_dir=config.store.archive,
         )
-        await app.start(config.store.finished_retention, config.store.archive)
-        servicer = GameServicer(
-            app,
-            TokenIssuer(token_secret),
-            players,
-            max_streams_per_connection=streams.max_streams_per_connection,
-            connection_prefixes=prefixes,
-        )
-        matches = None
-        if players is not None and app.quick is not None:
-            matches = MatchServicer(app.quick, servicer.tokens, players)
         try:
-            await serve(transport, servicer, pool, matches)
+            async with app:
+                servicer = GameServicer(
+                    app,
+                    TokenIssuer(token_secret),
+                    players,
+                    max_streams_per_connection=streams.max_streams_per_connection,
+                    connection_prefixes=prefixes,
+                )
+                matches = None
+                if players is not None and app.quick is not None:
+                    matches = MatchServicer(app.quick, servicer.tokens, players)
+                await serve(transport, servicer, pool, matches)
         finally:
             pool.shutdown()
 

@@ -77,6 +77,7 @@ class ThreadServer:
         self._thread.start()
         self._store: Store | None = None
         self._running: RunningServer | None = None
+        self._app: GameApp | None = None
         self.port = 0
 
     @property
@@ -97,6 +98,7 @@ class ThreadServer:
                 seed = self._seed
                 app = GameApp(self._store, bot_delay=self._bot_delay, seed_source=lambda: seed)
             await app.start()
+            self._app = app
             self._running = await create_server(
                 f"127.0.0.1:{self.port}",
                 GameServicer(
@@ -114,8 +116,11 @@ class ThreadServer:
     def stop(self) -> None:
         """Stops serving, keeping the store (the memory store outlives its app)."""
         running, self._running = self._running, None
+        app, self._app = self._app, None
         if running is not None:
             self._run(running.stop(0))
+        if app is not None:
+            self._run(app.close())
 
     def restart(self, down_for: float = 0.0) -> None:
         self.stop()

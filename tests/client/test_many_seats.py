@@ -40,6 +40,7 @@ async def serving(per_connection: int = 100) -> AsyncIterator[tuple[str, GameSer
         yield f"127.0.0.1:{running.port}", servicer
     finally:
         await running.stop(0)
+        await app.close()
 
 
 async def seats_of(client: AsyncClient, games: int) -> list[AsyncSeat]:

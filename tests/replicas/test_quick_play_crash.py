@@ -16,7 +16,7 @@ import grpc
 import jwt
 import pytest
 from ramino.api.auth import PLAYER_TOKEN_KEY
-from ramino.app.log import HostedGame
+from ramino.app.hosted import HostedGame
 from ramino.store.redis import RedisStore
 from ramino.store.tickets import CANCELLED, WAITING, TicketStore, tickets_beside
 from ramino.v1 import match_pb2, match_pb2_grpc

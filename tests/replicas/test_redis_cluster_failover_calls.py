@@ -29,7 +29,7 @@ from typing import Any
 
 import grpc
 import pytest
-from ramino.app.ratings import rate_placings
+from ramino.app.quick.ratings import rate_placings
 from ramino.store import (
     DuplicateRequest,
     GameExists,

@@ -59,6 +59,7 @@ async def stub(
             yield game_pb2_grpc.GameServiceStub(channel)
     finally:
         await running.stop(0)
+        await app.close()
 
 
 async def test_redis_cluster_read_of_a_shard_without_replica_fails_fast(

@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 import redis
-from ramino.app.log import HostedGame
+from ramino.app.hosted import HostedGame
 from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc, types_pb2
 

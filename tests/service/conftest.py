@@ -45,12 +45,12 @@ def logs() -> Iterator[io.StringIO]:
 
 @pytest.fixture
 async def harness() -> AsyncIterator[Harness]:
-    app = GameApp(open_store("memory"), seed_source=lambda: SEED)
     tokens = TokenIssuer(SECRET)
-    running = await create_server("127.0.0.1:0", GameServicer(app, tokens))
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-        yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
-    await running.stop(0)
+    async with GameApp(open_store("memory"), seed_source=lambda: SEED) as app:
+        running = await create_server("127.0.0.1:0", GameServicer(app, tokens))
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
+        await running.stop(0)
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:

@@ -13,7 +13,7 @@ import ramino
 from ramino.api import convert
 from ramino.api.messages import Messages, legal_move
 from ramino.app import GameApp, HostedGame, SeatSpec
-from ramino.app.outcomes import LegalMoves, MoveOutcome, legal_moves, seen_game
+from ramino.app.games.outcomes import LegalMoves, MoveOutcome, legal_moves, seen_game
 from ramino.engine import Command, Discard, DrawFromStock, LayMelds, TakeDiscard
 from ramino.store.memory import MemoryStore
 from ramino.v1 import game_pb2
@@ -109,7 +109,7 @@ async def test_a_reloaded_game_computes_its_legal_moves_again() -> None:
     assert game.engine is not None and game.engine.turn is not None
     seat = game.engine.turn
     first = await app.legal(game_id, seat)
-    app.table.forget(game_id)  # what a failed append does: the state is folded again
+    app.cache.forget(game_id)  # what a failed append does: the state is folded again
     reloaded = await app.load(game_id)
     assert reloaded is not game and reloaded.legal is None
     second = await app.legal(game_id, seat)

@@ -8,21 +8,19 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
-import pytest
 from prometheus_client import REGISTRY
 from ramino.api.auth import TokenIssuer
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import create_server
 from ramino.app import GameApp, Limits
-from ramino.app.duties import STARVED_LOG_SECONDS, StarvedLog
-from ramino.bots.search import LEVEL_BUDGETS, Decision, set_level_times
+from ramino.app.games.duties import STARVED_LOG_SECONDS, StarvedLog
+from ramino.bots.search import LEVEL_BUDGETS, Decision, level_budgets
 from ramino.pool import WorkPool
 from ramino.store import open_store
-from ramino.v1 import game_pb2, game_pb2_grpc
+from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc
 
 from tests.service.conftest import SECRET, SEED, Harness, auth, play_one, reason_of, seated_game
 
@@ -54,12 +52,17 @@ class CountingPool(WorkPool):
         return await super().duty(counted, *args)
 
 
-@pytest.fixture
-def level_times() -> Iterator[None]:
-    """The searching levels' time budgets put back after the test."""
-    saved = {level: b.time_ms for level, b in LEVEL_BUDGETS.items() if b.time_ms is not None}
-    yield
-    set_level_times(saved)
+def test_a_server_s_bot_times_replace_only_the_levels_it_names() -> None:
+    """``--bot-time-ms`` (``[bots] time_ms``) makes the server's budgets,
+    handed to its app and its RulesService: the levels it names get its
+    times, keeping their other figures; the others, and the defaults
+    themselves, are left as they were."""
+    assert level_budgets(None) == level_budgets({}) == LEVEL_BUDGETS
+    budgets = level_budgets({"hard": 7.0})
+    assert budgets["hard"].time_ms == 7.0
+    assert budgets["hard"].width == LEVEL_BUDGETS["hard"].width
+    assert budgets["expert"] == LEVEL_BUDGETS["expert"]
+    assert LEVEL_BUDGETS["hard"].time_ms == 20.0
 
 
 async def bot_games(stub: game_pb2_grpc.GameServiceStub, count: int, seats: list[int]) -> list[str]:
@@ -128,6 +131,7 @@ async def test_a_person_plays_a_hard_and_an_expert_bot_to_the_end() -> None:
                 assert pool.ran > before  # the bot's decisions ran in the pool
     finally:
         await running.stop(0)
+        await app.close()
         pool.shutdown()
 
 
@@ -166,17 +170,23 @@ async def test_a_hint_can_come_from_a_level(harness: Harness) -> None:
 
 
 async def test_bot_duties_wait_for_their_slot_and_leave_the_pool_to_callers(
-    logs: io.StringIO, level_times: None
+    logs: io.StringIO,
 ) -> None:
     """Six games of hard bots on a pool of one thread that admits one
     caller's call at a time: every bot decision waits for the one duty slot
     (no duty fails, at most one in the pool at once, every game ends), and a
     person's hints by the hard level, callers' calls through the same pool,
     are answered all along instead of SERVER_BUSY."""
-    set_level_times({"hard": 2.0})
     pool = CountingPool(workers=1, capacity=1)
     limits = Limits(allow_bot_games=True)
-    app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool, limits=limits)
+    budgets = level_budgets({"hard": 2.0})
+    app = GameApp(
+        open_store("memory"),
+        seed_source=lambda: SEED,
+        pool=pool,
+        limits=limits,
+        bot_budgets=budgets,
+    )
     running = await create_server("127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)), pool=pool)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
@@ -200,30 +210,42 @@ async def test_bot_duties_wait_for_their_slot_and_leave_the_pool_to_callers(
             assert pool.most_duties == 1
     finally:
         await running.stop(0)
+        await app.close()
         pool.shutdown()
     lines = [json.loads(line) for line in logs.getvalue().splitlines() if line.strip()]
     assert not [d for d in lines if d["event"] == "duty failed"]
 
 
 async def test_a_starved_bot_decision_is_counted_and_said_in_the_log(
-    logs: io.StringIO, level_times: None
+    logs: io.StringIO,
 ) -> None:
     """A budget no search can keep (a microsecond): every searched decision
     of the hard bot runs past 1.5 times it, so each is counted in
     ``ramino_bot_starved`` and the log says so (the first at once, then at
     most a line per STARVED_LOG_SECONDS), while the game plays on to its
     end; the decisions and the deals they sampled are in the metrics."""
-    set_level_times({"hard": 0.001})
     starved = metric("ramino_bot_starved_total", "hard")
     decided = metric("ramino_bot_decision_seconds_count", "hard")
     dealt = metric("ramino_bot_decision_deals_count", "hard")
     pool = CountingPool()
     limits = Limits(allow_bot_games=True)
-    app = GameApp(open_store("memory"), seed_source=lambda: SEED, pool=pool, limits=limits)
-    running = await create_server("127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)))
+    budgets = level_budgets({"hard": 0.001})
+    app = GameApp(
+        open_store("memory"),
+        seed_source=lambda: SEED,
+        pool=pool,
+        limits=limits,
+        bot_budgets=budgets,
+    )
+    running = await create_server(
+        "127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)), bot_budgets=budgets
+    )
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
             stub = game_pb2_grpc.GameServiceStub(channel)
+            rules = rules_pb2_grpc.RulesServiceStub(channel)
+            told = await rules.ListBotLevels(rules_pb2.ListBotLevelsRequest())
+            assert {info.name: info.time_ms for info in told.levels}["hard"] == 0.001
             names = await bot_games(stub, 1, [game_pb2.BOT_LEVEL_HARD, game_pb2.BOT_LEVEL_MEDIUM])
             for _ in range(3000):
                 if await finished(stub, names):
@@ -232,6 +254,7 @@ async def test_a_starved_bot_decision_is_counted_and_said_in_the_log(
             assert await finished(stub, names)
     finally:
         await running.stop(0)
+        await app.close()
         pool.shutdown()
     searched = metric("ramino_bot_decision_deals_count", "hard") - dealt
     assert searched > 0
@@ -281,7 +304,7 @@ async def test_legal_moves_with_their_hint_and_a_levels_move_take_the_games_lock
     name, tokens = await seated_game(h, "gin", 2)
     game_id = name.removeprefix("games/")
     turn = (await h.stub.GetGame(game_pb2.GetGameRequest(name=name))).view.turn
-    table = h.app.table
+    table = h.app.cache
     taken: list[str] = []
     lock = table.lock
 

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import grpc
 import pytest
 from ramino.app import HostedGame, Limits, SeatSpec
-from ramino.app.watch import CATCH_UP_BATCH, CATCH_UP_TURN
+from ramino.app.games.watch import CATCH_UP_BATCH, CATCH_UP_TURN
 from ramino.store import Entry
 from ramino.v1 import game_pb2
 
@@ -90,14 +90,14 @@ async def long_game(finished: bool) -> AsyncIterator[tuple[Served, HostedGame, C
         mp = pytest.MonkeyPatch()
         mp.setattr(moves, "options_at", counted(calls, "options_at", moves.options_at))
         mp.setattr(moves, "_legal", counted(calls, "legal", moves._legal))
-        lock = app.table.lock
+        lock = app.cache.lock
 
         def counting_lock(locked: str) -> Any:
             if locked == game_id:
                 calls["locks"] += 1
             return lock(locked)
 
-        mp.setattr(app.table, "lock", counting_lock)
+        mp.setattr(app.cache, "lock", counting_lock)
         try:
             yield s, game, Counts(calls)
         finally:

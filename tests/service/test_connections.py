@@ -300,7 +300,7 @@ async def served_from(port: int, source: str) -> bool:
 
 async def test_an_idle_connection_is_closed_while_quiet_streams_opened_before_it_stay() -> None:
     app = GameApp(open_store("memory"), seed_source=lambda: SEED)
-    await app.start(None, None)
+    await app.start()
     servicer = GameServicer(app, TokenIssuer(SECRET))
     running = await create_server("127.0.0.1:0", servicer, max_connection_idle=IDLE)
     address = f"127.0.0.1:{running.port}"
@@ -334,6 +334,7 @@ async def test_an_idle_connection_is_closed_while_quiet_streams_opened_before_it
                 await session.done_writing()
     finally:
         await running.stop(0)
+        await app.close()
 
 
 async def test_a_client_pinging_no_more_often_than_allowed_keeps_its_quiet_stream() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import ramino.app.fanout as fanout
+import ramino.app.games.fanout as fanout
 from ramino.app import GameApp
 from ramino.engine import DrawFromStock, Seen
 from ramino.store.memory import MemoryStore

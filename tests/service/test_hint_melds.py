@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ramino.app import GameApp, SeatSpec
-from ramino.app.outcomes import LegalMoves
+from ramino.app.games.outcomes import LegalMoves
 from ramino.engine import Command, Discard, DrawFromStock, LayMelds
 from ramino.store.memory import MemoryStore
 

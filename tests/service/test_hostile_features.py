@@ -20,8 +20,9 @@ import pytest
 from ramino import reasons
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES
 from ramino.api.server import create_server
-from ramino.app import matchmaker
-from ramino.app.matchmaker import FORM_ON_LOOP, form
+from ramino.app.quick import matchmaker
+from ramino.app.quick.matchmaker import FORM_ON_LOOP
+from ramino.app.quick.policy import form
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, rules_pb2, rules_pb2_grpc
 

@@ -19,7 +19,7 @@ from typing import Any
 import grpc
 import pytest
 import ramino
-import ramino.app.moves as app_moves
+import ramino.app.games.moves as app_moves
 from google.protobuf import descriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
@@ -33,7 +33,7 @@ from ramino.api.game_servicer import GameServicer
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, transport_limit
 from ramino.api.messages import GameVariant, Messages
 from ramino.api.server import RunningServer, create_server
-from ramino.app import GameApp, Limits, games
+from ramino.app import GameApp, Limits
 from ramino.pool import WorkPool
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc, rules_pb2, rules_pb2_grpc, types_pb2
@@ -85,6 +85,7 @@ async def hostile() -> AsyncIterator[Hostile]:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}", options=options) as ch:
         yield Hostile.on(running, app, pool, ch)
     await running.stop(0)
+    await app.close()
     pool.shutdown()
 
 
@@ -307,8 +308,8 @@ async def test_hints_on_large_hands_are_searched_off_the_event_loop(
         )
         tokens.append(joined.seat_token)
     view = (await h.games.GetGame(game_pb2.GetGameRequest(name=name))).view
-    assert len(view.hand) == 0 and view.seats[view.turn].hand_size > games.POOLED_HAND
-    gate = Gate(games.legal_moves)
+    assert len(view.hand) == 0 and view.seats[view.turn].hand_size > app_moves.POOLED_HAND
+    gate = Gate(app_moves.legal_moves)
     monkeypatch.setattr(app_moves, "legal_moves", gate)
     legal = asyncio.ensure_future(
         h.games.GetLegalMoves(
@@ -656,6 +657,7 @@ async def test_an_over_size_request_is_refused_by_its_length_without_being_decod
             assert info_of(err.value).reason not in ("REQUEST_TOO_LARGE", "MALFORMED_REQUEST")
     finally:
         await running.stop(0)
+        await app.close()
         pool.shutdown()
 
 
@@ -830,20 +832,20 @@ async def test_the_game_lock_table_drops_a_lock_no_one_holds_or_waits_for(
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await h.games.GetGame(game_pb2.GetGameRequest(name=f"games/nosuch{i}"))
         assert err.value.code() == grpc.StatusCode.NOT_FOUND
-    assert len(h.app.table.locks) == 0
+    assert len(h.app.cache.locks) == 0
     name, tokens = await open_game(h)
-    assert len(h.app.table.locks) == 0
+    assert len(h.app.cache.locks) == 0
     game_id = name.partition("/")[2]
-    async with h.app.table.lock(game_id):
-        assert len(h.app.table.locks) == 1
+    async with h.app.cache.lock(game_id):
+        assert len(h.app.cache.locks) == 1
         waiting = asyncio.ensure_future(h.games.GetGame(game_pb2.GetGameRequest(name=name)))
         for _ in range(600):
-            if h.app.table.locks[game_id]._users == 2:
+            if h.app.cache.locks[game_id]._users == 2:
                 break
             await asyncio.sleep(0.05)
-        assert h.app.table.locks[game_id]._users == 2 and not waiting.done()
+        assert h.app.cache.locks[game_id]._users == 2 and not waiting.done()
     assert (await waiting).view.name == name
-    assert len(h.app.table.locks) == 0
+    assert len(h.app.cache.locks) == 0
 
 
 def test_built_message_caches_keep_at_most_their_limit() -> None:
@@ -868,7 +870,7 @@ async def test_a_game_lock_admits_one_holder_first_come_first_served_through_can
     """The lock that replaced ``asyncio.Lock``: one holder at a time, waiters
     served in order, a cancelled waiter (even one cancelled as the lock was
     handed to it) skipped, and the table empty when all are done."""
-    from ramino.app.table import GameLock
+    from ramino.app.games.cache import GameLock
 
     table: dict[str, GameLock] = {}
 

@@ -91,6 +91,7 @@ async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
     await running.stop(0)
+    await app.close()
 
 
 async def test_a_seat_replaying_another_seats_request_id_gets_request_id_reused(
@@ -249,6 +250,7 @@ async def small_bound() -> AsyncIterator[Harness]:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
     await running.stop(0)
+    await app.close()
 
 
 async def test_stored_answers_are_bounded_per_game(small_bound: Harness) -> None:
@@ -409,6 +411,7 @@ async def _known_players(verifier: PlayerVerifier) -> AsyncIterator[Harness]:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
     await running.stop(0)
+    await app.close()
 
 
 @pytest.fixture

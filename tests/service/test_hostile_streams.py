@@ -27,7 +27,7 @@ from ramino.api.events import watch_event
 from ramino.api.game_servicer import GameServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, Limits, SeatSpec
-from ramino.app.fanout import Backlog, Delivery, Watcher
+from ramino.app.games.fanout import Backlog, Delivery, Watcher
 from ramino.app.log import LogEvent
 from ramino.engine import Discard, DrawFromStock, Seen, event_from_data
 from ramino.errors import Busy
@@ -73,19 +73,21 @@ async def serving(
         seed_source=lambda: SEED,
         bot_delay=bot_delay,
         limits=limits or Limits(),
+        retention=retention,
+        archive_dir=None if archive is None else str(archive),
         **({"clock": clock} if clock is not None else {}),
     )
     tokens = TokenIssuer(SECRET)
     servicer = GameServicer(app, tokens, max_streams_per_connection=per_connection)
-    await app.start(retention, None if archive is None else str(archive))
-    running: RunningServer = await create_server("127.0.0.1:0", servicer)
-    address = f"127.0.0.1:{running.port}"
-    try:
-        async with grpc.aio.insecure_channel(address) as channel:
-            stub = game_pb2_grpc.GameServiceStub(channel)
-            yield Served(Harness(running, app, tokens, stub), servicer, address)
-    finally:
-        await running.stop(0)
+    async with app:
+        running: RunningServer = await create_server("127.0.0.1:0", servicer)
+        address = f"127.0.0.1:{running.port}"
+        try:
+            async with grpc.aio.insecure_channel(address) as channel:
+                stub = game_pb2_grpc.GameServiceStub(channel)
+                yield Served(Harness(running, app, tokens, stub), servicer, address)
+        finally:
+            await running.stop(0)
 
 
 async def two_people(

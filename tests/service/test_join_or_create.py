@@ -17,8 +17,10 @@ import grpc
 import pytest
 from ramino import reasons
 from ramino.app import SeatSpec
-from ramino.app.log import Header, HostedGame
-from ramino.app.matchmaker import QueueSpec, table_queues, table_seat
+from ramino.app.hosted import HostedGame
+from ramino.app.log import Header
+from ramino.app.quick.policy import table_seat
+from ramino.app.quick.queues import QueueSpec, table_queues
 from ramino.store import Store, open_store
 from ramino.store.ratings import Rating
 from ramino.store.redis import RedisStore

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import ramino
 
+from tests.service.app_graph import app_graph, crossings, part_of, shared_reaching_a_half
+
 PACKAGE = Path(ramino.__file__).parent
 BELOW_API = ["app", "engine", "store", "bots", "errors.py", "limits.py", "pool.py"]
 
@@ -40,7 +42,26 @@ def test_no_module_below_the_transport_imports_grpc_or_the_api() -> None:
 
 
 def test_duties_know_the_application_only_through_their_protocol() -> None:
-    assert not any(n.startswith("ramino.app.games") for n in imports_of(PACKAGE / "app/duties.py"))
+    found = imports_of(PACKAGE / "app/games/duties.py")
+    assert not any(n.startswith("ramino.app.application") for n in found)
+
+
+def test_games_and_quick_play_meet_only_through_the_shared_parts() -> None:
+    """``ramino.app`` is two halves, the games' (``app/games/``) and quick
+    play's (``app/quick/``), and the shared parts beside them (a game's log
+    and ``HostedGame``, names, the protocols quick play sees the games
+    through, the values handed to the transport); no module of one half
+    imports the other's, and no shared part imports a half but
+    ``GameApp``'s module, which wires both (the graph:
+    ``python -m tests.service.app_graph``)."""
+    graph = app_graph()
+    assert {part_of(m) for m in graph} == {"shared", "games", "quick"}
+    assert "ramino.app.games.moves" in graph and "ramino.app.quick.matchmaker" in graph
+    assert crossings(graph) == []
+    assert shared_reaching_a_half(graph, "ramino.app.application") == []
+    # the check is not blind: an arrow across is seen, and the wiring's are there
+    assert crossings({"ramino.app.quick.play": {"ramino.app.games.cache"}}) != []
+    assert {part_of(m) for m in graph["ramino.app.application"]} >= {"games", "quick"}
 
 
 def module_name(path: Path) -> str:

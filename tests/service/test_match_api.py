@@ -21,8 +21,9 @@ from ramino.api.game_servicer import GameServicer
 from ramino.api.match_servicer import MatchServicer
 from ramino.api.server import RunningServer, create_server
 from ramino.app import GameApp, SeatSpec
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
-from ramino.app.quick import QuickPlay
+from ramino.app.quick.matchmaker import Matchmaker
+from ramino.app.quick.play import QuickPlay
+from ramino.app.quick.queues import MatchmakerConfig
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
 from ramino.store.tickets import MemoryTickets, Ticket, TicketStore
@@ -77,6 +78,7 @@ async def serving(
             game_pb2_grpc.GameServiceStub(channel),
         )
     await running.stop(0)
+    await app.close()
 
 
 @pytest.fixture
@@ -240,7 +242,7 @@ async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Qu
     grace = quick.matchmaker.config.grace or 0
     for poll in (grace, grace * 2):
         with pytest.raises(ValueError, match="grace must be longer"):
-            QuickPlay(quick.app.table, quick.app.ratings, quick.matchmaker, poll=poll)
+            QuickPlay(quick.app.cache, quick.app.ratings, quick.matchmaker, poll=poll)
     mm = Matchmaker(
         quick.matchmaker.tickets,
         quick.app.store,
@@ -250,7 +252,7 @@ async def test_a_stream_that_polls_no_faster_than_the_grace_is_refused(quick: Qu
         replace(FAST, grace=None),
     )
     with pytest.raises(ValueError, match="grace must be longer"):
-        QuickPlay(quick.app.table, quick.app.ratings, mm)
+        QuickPlay(quick.app.cache, quick.app.ratings, mm)
 
 
 async def test_a_flood_of_streams_and_tickets_is_refused(quick: Quick) -> None:

@@ -11,8 +11,9 @@ from typing import Any
 import grpc
 import pytest
 from ramino import reasons
-from ramino.app.clauses import allows, checked_clauses
-from ramino.app.matchmaker import MatchmakerConfig, form
+from ramino.app.quick.clauses import allows, checked_clauses
+from ramino.app.quick.policy import form
+from ramino.app.quick.queues import MatchmakerConfig
 from ramino.errors import BadRequest
 from ramino.store import open_store
 from ramino.store.tickets import Ticket

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
-from ramino.app.matchmaker import MatchmakerConfig
+from ramino.app.quick.queues import MatchmakerConfig
 from ramino.store import open_store
 from ramino.v1 import game_pb2, match_pb2
 

@@ -1,4 +1,4 @@
-"""The matchmaker (``ramino.app.matchmaker``): tickets matched oldest first
+"""The matchmaker (``ramino.app.quick.matchmaker``): tickets matched oldest first
 within their constraints, rating windows that widen, bots after a wait,
 games created with every seat bound, recovery of a replica that died
 mid-match, and replicas racing over one Redis."""
@@ -21,15 +21,10 @@ import pytest
 import ramino
 from ramino import reasons
 from ramino.app import GameApp
-from ramino.app.lobby import MAX_NAME, checked_name
-from ramino.app.matchmaker import (
-    DEAL_TRIES,
-    Matchmaker,
-    MatchmakerConfig,
-    QueueSpec,
-    form,
-    window,
-)
+from ramino.app.names import MAX_NAME, checked_name
+from ramino.app.quick.matchmaker import DEAL_TRIES, Matchmaker
+from ramino.app.quick.policy import form, window
+from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
 from ramino.engine import InvalidSetup, Resign, trial_deal
 from ramino.errors import BadRequest, NotFound
 from ramino.store import Store, VersionConflict, open_store
@@ -338,7 +333,7 @@ async def test_a_rated_game_left_unrecorded_is_recorded_by_a_later_pass(
     await r.matchmaker.submit("bob", "Bob", RUMMY, 2, 2)
     await r.matchmaker.run_once()
     game_id = (await r.matchmaker.ticket("ann", a.ticket_id)).game_id
-    r.app.table.on_finished = None
+    r.app.cache.life.ratings = None
     await r.app.move(game_id, 1, Resign(), None, None)
     assert await r.app.ratings.store.recorded(game_id) is None
     await r.matchmaker.run_once()  # looked at too soon: not yet
@@ -485,7 +480,8 @@ async def test_a_replica_killed_mid_match_loses_and_doubles_nothing(
         f"""
         import asyncio, pathlib
         from ramino.app import GameApp
-        from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
+        from ramino.app.quick.matchmaker import Matchmaker
+        from ramino.app.quick.queues import MatchmakerConfig
         from ramino.store.redis import RedisStore
         from ramino.store.tickets import tickets_beside
 
@@ -503,7 +499,7 @@ async def test_a_replica_killed_mid_match_loses_and_doubles_nothing(
                     await asyncio.Event().wait()
                 return await complete(match, game_id, now)
             tickets.complete = hang
-            mm = Matchmaker(tickets, store, app.lobby, app.ratings, app.table.clock,
+            mm = Matchmaker(tickets, store, app.lobby, app.ratings, app.cache.clock,
                             MatchmakerConfig(lease_ttl=1.0, grace=None))
             await mm.run_once()
 

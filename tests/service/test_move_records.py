@@ -89,5 +89,5 @@ async def test_a_record_kept_by_an_older_server_is_answered_as_kept() -> None:
     kept = store._requests[game_id]
     old = RequestRecord.from_bytes(kept["draw-1"])
     kept["draw-1"] = dataclasses.replace(old, response=result).to_bytes()
-    app.table.forget(game_id)
+    app.cache.forget(game_id)
     assert await answer(app, game_id, seat) == first

@@ -41,7 +41,7 @@ async def draw_twice(h: Harness, name: str, token: str) -> list[game_pb2.DrawFro
     draw = game_pb2.DrawFromStockRequest(name=name, request_id="draw-once")
     first = await h.stub.DrawFromStock(draw, metadata=auth(token))
     again = await h.stub.DrawFromStock(draw, metadata=auth(token))
-    h.app.table.forget(name.partition("/")[2])
+    h.app.cache.forget(name.partition("/")[2])
     folded = await h.stub.DrawFromStock(draw, metadata=auth(token))
     return [first, again, folded]
 

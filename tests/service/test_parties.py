@@ -17,8 +17,8 @@ import grpc
 import pytest
 from ramino import reasons
 from ramino.app import GameApp
-from ramino.app.matchmaker import QueueSpec
-from ramino.app.parties import KEPT_INVITATIONS, Parties
+from ramino.app.quick.parties import KEPT_INVITATIONS, Parties
+from ramino.app.quick.queues import QueueSpec
 from ramino.errors import NotPermitted, PartyStateError
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore

@@ -15,7 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 from ramino import reasons
-from ramino.app.parties import HOLD_SETTLE
+from ramino.app.quick.parties import HOLD_SETTLE
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
 from ramino.store.tickets import MemoryTickets, SqliteTickets, TicketStore

@@ -373,7 +373,7 @@ async def test_a_wrong_secret_is_refused_before_any_lookup(tables: Quick) -> Non
             return _real(*args, **kw)
 
         setattr(store, method, counted)
-    tables.app.table.forget(game_id)  # the cache would hide a lookup
+    tables.app.cache.forget(game_id)  # the cache would hide a lookup
     for code in (f"{game_id}.{'A' * len(secret)}", f"{MISSING}.{secret}"):
         err = await refusal(
             tables.games.JoinGame(

@@ -1,8 +1,8 @@
 """Walking away from a rated game does not escape its rating (issue 46,
 defect 1): the abandonment of a rated game in play is a forfeit of the
 seats that stopped playing, rated once whichever replica decides it, and
-never comes before the game's turn timer has acted (``ramino.app.moves``
-``forfeit``, ``ramino.app.table`` ``rated_abandon_after``), on every store."""
+never comes before the game's turn timer has acted (``ramino.app.games.moves``
+``forfeit``, ``ramino.app.games.cache`` ``rated_abandon_after``), on every store."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from ramino.app import GameApp, Limits, SeatSpec
-from ramino.app.duties import timeout_move
-from ramino.app.log import HostedGame
-from ramino.app.matchmaker import MatchmakerConfig
-from ramino.app.ratings import rate_placings
+from ramino.app.games.duties import timeout_move
+from ramino.app.hosted import HostedGame
+from ramino.app.quick.queues import MatchmakerConfig
+from ramino.app.quick.ratings import rate_placings
 from ramino.bots import make_bot
 from ramino.serve import rated_abandon_note
 from ramino.store import Store, open_store

@@ -1,6 +1,6 @@
 """Rated lobby tables (issue 34): CreateGame with ``rated`` on a server
 that knows players; every seat a verified player; at the end the ratings
-change exactly as quick play's do (``ramino.app.ratings``), once."""
+change exactly as quick play's do (``ramino.app.quick.ratings``), once."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import grpc
 import pytest
 from ramino import reasons
 from ramino.app import GameApp, SeatSpec
-from ramino.app.ratings import rate_placings
+from ramino.app.quick.ratings import rate_placings
 from ramino.errors import GameStateError
 from ramino.store import open_store
 from ramino.v1 import game_pb2, match_pb2

@@ -1,4 +1,4 @@
-"""Ratings of finished games (``ramino.app.ratings``): the final ranking
+"""Ratings of finished games (``ramino.app.quick.ratings``): the final ranking
 (resigned and timed-out seats lose), which games are rated, and one update
 per game whichever replica reports it."""
 
@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 from ramino.app import GameApp, SeatSpec
-from ramino.app.ratings import finished_game, new_rating
+from ramino.app.quick.ratings import finished_game, new_rating
 from ramino.engine import Resign
 from ramino.store import open_store
 from ramino.store.redis import RedisStore

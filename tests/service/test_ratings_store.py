@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from ramino.app.ratings import rate_placings
+from ramino.app.quick.ratings import rate_placings
 from ramino.store.memory import MemoryStore
 from ramino.store.ratings import (
     HISTORY_KEPT,

@@ -107,6 +107,7 @@ async def waiting(pair: Pair) -> AsyncIterator[Harness]:
     finally:
         pair.replica.resume()
         await running.stop(0)
+        await app.close()
         await store.close()
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import grpc
 import pytest
-import ramino.app.moves as app_moves
+import ramino.app.games.moves as app_moves
 from ramino.v1 import game_pb2
 
 from .test_sessions import (

@@ -52,6 +52,7 @@ async def serving(
             yield Served(app, servicer, game_pb2_grpc.GameServiceStub(channel), address)
     finally:
         await running.stop(0)
+        await app.close()
 
 
 async def two_people(stub: game_pb2_grpc.GameServiceStub) -> tuple[str, list[str]]:
@@ -493,6 +494,7 @@ async def test_a_stopping_server_drains_its_sessions() -> None:
             pass
         assert await call.code() == grpc.StatusCode.OK
         await stopping
+    await app.close()
 
 
 # --- every store, and two replicas sharing Redis ------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ramino.app import GameApp, Limits, SeatSpec
-from ramino.app.fanout import SpectatorBudget
+from ramino.app.games.fanout import SpectatorBudget
 from ramino.app.log import LogEvent
 from ramino.engine import Seen
 from ramino.store import open_store

@@ -30,7 +30,7 @@ from ramino.api.stream_budget import (
     peer_address,
 )
 from ramino.app import GameApp, Limits
-from ramino.app.watch import spectator_shares
+from ramino.app.games.watch import spectator_shares
 from ramino.store import open_store
 from ramino.v1 import game_pb2, game_pb2_grpc
 
@@ -50,6 +50,7 @@ async def serving(
             yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
     finally:
         await running.stop(0)
+        await app.close()
 
 
 async def watch(h: Harness, name: str) -> grpc.aio.UnaryStreamCall:  # type: ignore[type-arg]

@@ -30,7 +30,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from prometheus_client import REGISTRY
 from ramino.app import Limits
-from ramino.app.fanout import Watcher
+from ramino.app.games.fanout import Watcher
 from ramino.store import open_store
 from ramino.store.redis import RedisStore
 from ramino.v1 import game_pb2, game_pb2_grpc

@@ -10,10 +10,15 @@ import random
 import uuid
 
 from ramino import tasks
-from ramino.app.games import GameApp
+from ramino.api.auth import TokenIssuer
+from ramino.api.game_servicer import GameServicer
+from ramino.api.server import create_server
+from ramino.app import SeatSpec
+from ramino.app.application import GameApp
 from ramino.store.memory import MemoryStore
 from ramino.store.redis import RedisStore
 
+from tests.service.conftest import SECRET
 from tests.support.redis_server import RedisServer
 
 # A bound on what must end: a regression fails here instead of hanging.
@@ -86,6 +91,36 @@ async def test_the_apps_close_ends_a_duty_sweep_whose_store_call_lost_its_cancel
     await asyncio.wait_for(store.sweeping.wait(), BOUND)
     await asyncio.wait_for(app.close(), BOUND)
     assert store.lost == 1
+
+
+class ClosedOnce(LosingStore):
+    """A losing store that counts its closes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closes = 0
+
+    async def close(self) -> None:
+        self.closes += 1
+        await super().close()
+
+
+async def test_the_app_works_while_entered_and_the_server_leaves_it_alone() -> None:
+    """``GameApp`` is entered and left in one place (``ramino serve``'s
+    ``async with``): entering starts its work (the duties' sweep), a server
+    that stops drains its streams but neither stops the app nor closes its
+    store (the app still makes games), and leaving it ends its work and
+    closes the store, once."""
+    store = ClosedOnce()
+    async with GameApp(store, run_duties=True) as app:
+        await asyncio.wait_for(store.sweeping.wait(), BOUND)
+        running = await create_server("127.0.0.1:0", GameServicer(app, TokenIssuer(SECRET)))
+        await running.stop(0)
+        assert store.closes == 0
+        game = await app.create("rummy", {}, [SeatSpec("a", None), SeatSpec("b", None)])
+        assert (await app.load(game.game_id)).status == "waiting"
+    assert store.closes == 1
+    assert store.lost == 1  # the sweep was stopped, its lost cancellation sent again
 
 
 async def test_redis_calls_cancelled_in_flight_always_end_when_stopped(

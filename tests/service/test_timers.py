@@ -54,7 +54,7 @@ async def test_a_seat_whose_timer_runs_out_is_played_by_the_greedy_bot_until_it_
 
 
 def test_a_timed_out_seat_draws_then_discards_the_card_the_hint_names() -> None:
-    from ramino.app.duties import timeout_move
+    from ramino.app.games.duties import timeout_move
     from ramino.bots import make_bot
     from ramino.engine import Discard, DrawFromStock, Game
 

@@ -115,6 +115,7 @@ async def players() -> AsyncIterator[Harness]:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         yield Harness(running, app, tokens, game_pb2_grpc.GameServiceStub(channel))
     await running.stop(0)
+    await app.close()
 
 
 async def refused(call: object, code: grpc.StatusCode, reason: str) -> None:

@@ -85,7 +85,7 @@ def load_secret() -> bytes:
 
 def server_secret(token_secret: bytes) -> bytes:
     """The application's secret (the ids of people's tables, invite codes:
-    ``ramino.app.lobby``), derived from the seat-token secret so that
+    ``ramino.app.games.lobby``), derived from the seat-token secret so that
     replicas sharing that one agree on it, and so that neither secret can
     be told from the other."""
     return hmac.new(token_secret, b"ramino: game ids and invite codes", hashlib.sha256).digest()

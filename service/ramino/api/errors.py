@@ -19,7 +19,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from ramino import reasons
-from ramino.app.fanout import WatcherTooSlow, WatchInterrupted
+from ramino.app.games.fanout import WatcherTooSlow, WatchInterrupted
 from ramino.app.values import VersionConflict
 from ramino.errors import InputError, Interrupted, RaminoError
 from ramino.reasons import Code

@@ -235,7 +235,7 @@ def event_message(
 
 def watch_event(version: int, event: Seen[LogEvent], turn: int | None) -> bytes:
     """The WatchGameResponse of one event, serialized: what WatchGame
-    sends, made once per viewer class (see :mod:`ramino.app.fanout`) and
+    sends, made once per viewer class (see :mod:`ramino.app.games.fanout`) and
     sent as is to every watcher of the class; a PlayGameResponse's fields
     have the same numbers, so a session sends the same bytes."""
     response = game_pb2.WatchGameResponse(version=version)

@@ -30,10 +30,11 @@ from ramino.api.requests import (
 from ramino.api.session import SessionEncoder, options_bytes, read_moves, resend_of, start_of
 from ramino.api.stream_budget import peer_address
 from ramino.api.streams import StreamEnder
-from ramino.app import GameApp, SeatSpec, WatchItem, invites
-from ramino.app.fanout import Encode, EncodeBatch
-from ramino.app.invites import InviteNotValid
-from ramino.app.outcomes import seen_game
+from ramino.app import GameApp, SeatSpec, WatchItem
+from ramino.app.games import invites
+from ramino.app.games.fanout import Encode, EncodeBatch
+from ramino.app.games.invites import InviteNotValid
+from ramino.app.games.outcomes import seen_game
 from ramino.engine.access import check_spectator
 from ramino.slots import CountedSlots
 from ramino.v1 import game_pb2, game_pb2_grpc
@@ -87,8 +88,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.app.begin_shutdown()
 
     async def close(self) -> None:
-        await tasks.stop(list(self._endings))  # the server has stopped: its calls are gone
-        await self.app.close()
+        """The server has stopped: its calls are gone, and so are the
+        statuses on their way to them (the app is left by whoever entered
+        it: ``ramino serve``)."""
+        await tasks.stop(list(self._endings))
 
     @staticmethod
     def _bind(game_id: str, request_id: str = "") -> None:
@@ -343,7 +346,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             ender = StreamEnder(context, after, self._endings)
             # A spectator that did not ask for batches is sent them once the
             # replica's spectator budget is spent (app/fanout.py).
-            watch = self.app.watching.watch(
+            watch = self.app.watch(
                 game_id,
                 viewer,
                 after,
@@ -387,7 +390,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> None:
         """A seat's session: the first message names the game, the others
         are moves; out come the session's messages in version order
-        (:mod:`ramino.app.session`), an event's as the seat's watch has
+        (:mod:`ramino.app.games.session`), an event's as the seat's watch has
         it, made once per viewer class, each written straight to the call."""
         start = start_of(await anext(aiter(requests), None))
         resend = resend_of(start)

@@ -23,9 +23,9 @@ from ramino.api import convert
 from ramino.api.auth import PLAYER_TOKEN_KEY, PlayerVerifier, TokenIssuer, metadata_value
 from ramino.api.errors import ApiError
 from ramino.api.events import event_message
-from ramino.app.matchmaker import QueueSpec
-from ramino.app.quick import QuickPlay, TicketSight
-from ramino.app.ratings import new_rating
+from ramino.app.quick.play import QuickPlay, TicketSight
+from ramino.app.quick.queues import QueueSpec
+from ramino.app.quick.ratings import new_rating
 from ramino.app.values import (
     CANCELLED,
     EXPIRED,
@@ -332,7 +332,7 @@ _OCCURS = {
 
 
 def _clause(c: match_pb2.MatchClause) -> dict[str, Any]:
-    """A clause as the application reads it (``ramino.app.clauses``)."""
+    """A clause as the application reads it (``ramino.app.quick.clauses``)."""
     clause: dict[str, Any] = {"occur": _OCCURS.get(c.occur, ""), "key": c.key}
     if c.HasField("any_of"):
         clause["any_of"] = list(c.any_of.values)

@@ -2,7 +2,7 @@
 and hints, a move's result, lobby summaries, moves.
 
 Encoders take only what the engine's viewer filter let through
-(:class:`~ramino.app.outcomes.SeenGame`, :class:`~ramino.engine.Seen`
+(:class:`~ramino.app.games.outcomes.SeenGame`, :class:`~ramino.engine.Seen`
 events), so nothing here decides what a viewer may see. A
 :class:`Messages` keeps the pieces it builds for reuse (cards, melds, a
 view's repeated fields, legal moves), each cache its own and bounded: the
@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 import ramino
 from ramino.api import convert
 from ramino.api.events import event_message, score_parts
+from ramino.app.games.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.app.log import GameCreated
-from ramino.app.outcomes import Hint, KeptAnswer, LegalMoves, MoveOutcome, SeenGame
 from ramino.app.values import GameSummary
 from ramino.engine import (
     AcceptLayout,

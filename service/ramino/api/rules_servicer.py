@@ -7,12 +7,15 @@ answered on the loop."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import ramino
 from ramino import limits
 from ramino import reasons as R
 from ramino.api import convert
 from ramino.api.interceptors import Context
 from ramino.bots.levels import level_infos, ratings_source
+from ramino.bots.search import LEVEL_BUDGETS, Budget
 from ramino.pool import WorkPool, shared
 from ramino.v1 import rules_pb2, rules_pb2_grpc
 
@@ -59,8 +62,13 @@ def analyze_hand(
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
-    def __init__(self, pool: WorkPool | None = None) -> None:
+    def __init__(
+        self, pool: WorkPool | None = None, bot_budgets: Mapping[str, Budget] = LEVEL_BUDGETS
+    ) -> None:
+        """``bot_budgets``: the searching levels' budgets on this server,
+        told to whoever lists the levels."""
         self.pool = pool or shared()
+        self.bot_budgets = bot_budgets
 
     async def ValidateMeld(  # noqa: N802 - gRPC method name
         self, request: rules_pb2.ValidateMeldRequest, context: Context
@@ -102,7 +110,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
                     rating_sigma=info.sigma,
                     rating=info.rating,
                 )
-                for info in level_infos()
+                for info in level_infos(self.bot_budgets)
             ],
             ratings_source=ratings_source(),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import grpc
@@ -23,6 +24,7 @@ from ramino.api.connections import (
     default_max_connections_per_prefix,
     raise_file_limit,
 )
+from ramino.api.game_servicer import GameServicer
 from ramino.api.interceptors import DEFAULT_MAX_MESSAGE_BYTES, ServiceInterceptor, transport_limit
 from ramino.api.rules_servicer import RulesServicer
 from ramino.api.stream_budget import (
@@ -32,6 +34,7 @@ from ramino.api.stream_budget import (
     memory_limit,
 )
 from ramino.api.tls import CertificateFiles, ServerTls, server_credentials
+from ramino.bots.search import LEVEL_BUDGETS, Budget
 from ramino.pool import WorkPool
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc, rules_pb2, rules_pb2_grpc
 
@@ -99,6 +102,9 @@ class ServerConfig:
     processes: int = 1
     """Server processes sharing the machine's memory (``--workers``): the
     default stream budget is each one's part of it."""
+    bot_budgets: Mapping[str, Budget] = field(default_factory=lambda: dict(LEVEL_BUDGETS))
+    """The searching bot levels' budgets, told by ``ListBotLevels``
+    (:func:`~ramino.bots.search.level_budgets`)."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -107,7 +113,7 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     health: health.aio.HealthServicer
-    games: object | None = None
+    games: GameServicer | None = None
     tls: CertificateFiles | None = None
     """The fetcher that reloads the TLS files (None: plaintext)."""
     health_server: grpc.aio.Server | None = None
@@ -120,22 +126,20 @@ class RunningServer:
         """Mark every service NOT_SERVING, then stop accepting and drain."""
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-        drain = getattr(self.games, "drain", None)
-        if drain is not None:
-            drain()
+        if self.games is not None:
+            self.games.drain()
         await self.server.stop(grace)
         if self.health_server is not None:
             await self.health_server.stop(0)
         if self.guard is not None:
             self.guard.stop()
-        close = getattr(self.games, "close", None)
-        if close is not None:
-            await close()
+        if self.games is not None:
+            await self.games.close()
 
 
 async def create_server(
     address: str,
-    games: game_pb2_grpc.GameServiceServicer | None = None,
+    games: GameServicer | None = None,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     pool: WorkPool | None = None,
     max_connection_age: float | None = None,
@@ -151,6 +155,7 @@ async def create_server(
     max_connection_idle: float | None = None,
     keepalive: Keepalive | None = None,
     streams: StreamBudget | None = None,
+    bot_budgets: Mapping[str, Budget] = LEVEL_BUDGETS,
 ) -> RunningServer:
     """A started server bound to ``address`` (port 0 picks a free one).
     Requests over ``max_message_bytes`` are RESOURCE_EXHAUSTED
@@ -172,7 +177,8 @@ async def create_server(
     ports get the timeouts. ``matches``: the MatchService (quick play), on
     servers that know players. ``streams``: the stream budget every stream
     of the main port takes a slot of (:mod:`ramino.api.stream_budget`;
-    ``None``: none)."""
+    ``None``: none). ``bot_budgets``: the searching bot levels' budgets
+    that ``ListBotLevels`` tells (the app's duties play with the same)."""
     options: list[tuple[str, int]] = [
         ("grpc.max_receive_message_length", transport_limit(max_message_bytes)),
         # Answers (a snapshot, a watch's batch of events) are not bounded by
@@ -189,7 +195,7 @@ async def create_server(
     server = grpc.aio.server(
         interceptors=[ServiceInterceptor(max_message_bytes, streams)], options=options
     )
-    rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(pool), server)
+    rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(pool, bot_budgets), server)
     if games is not None:
         game_pb2_grpc.add_GameServiceServicer_to_server(games, server)
     if matches is not None:
@@ -249,7 +255,7 @@ async def create_server(
 
 async def serve(
     config: ServerConfig,
-    games: game_pb2_grpc.GameServiceServicer | None,
+    games: GameServicer | None,
     pool: WorkPool | None = None,
     matches: match_pb2_grpc.MatchServiceServicer | None = None,
 ) -> None:
@@ -291,6 +297,7 @@ async def serve(
         max_connection_idle=config.max_connection_idle,
         keepalive=config.keepalive,
         streams=streams,
+        bot_budgets=config.bot_budgets,
     )
     log.info(
         "serving",

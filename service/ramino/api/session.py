@@ -15,9 +15,9 @@ from ramino.api.commands import command_of
 from ramino.api.errors import ApiError, status_for
 from ramino.api.messages import Messages
 from ramino.api.requests import MAX_REQUEST_ID, check_request_id, game_id_of, request_record
+from ramino.app.games.outcomes import KeptAnswer, LegalMoves
+from ramino.app.games.session import MAX_MOVES_QUEUED, Ask, Session, SessionItem
 from ramino.app.log import GameCreated
-from ramino.app.outcomes import KeptAnswer, LegalMoves
-from ramino.app.session import MAX_MOVES_QUEUED, Ask, Session, SessionItem
 from ramino.errors import RaminoError
 from ramino.v1 import game_pb2
 

@@ -22,14 +22,14 @@ import grpc
 
 from ramino.api.errors import status_for
 from ramino.api.interceptors import Context
-from ramino.app.fanout import Resume
+from ramino.app.games.fanout import Resume
 
 __all__ = ["StreamEnder"]
 
 
 class StreamEnder:
     """One server stream's end from outside its task (a
-    :data:`ramino.app.watch.StreamEnd`): the handler tells it each message's
+    :data:`ramino.app.games.watch.StreamEnd`): the handler tells it each message's
     version as it hands the message to gRPC (:meth:`handed`)."""
 
     __slots__ = ("_context", "_task", "_endings", "version", "ended")

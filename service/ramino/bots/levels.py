@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
 from ramino.bots.base import LEVELS
-from ramino.bots.search import LEVEL_BUDGETS
+from ramino.bots.search import LEVEL_BUDGETS, Budget
 
 __all__ = ["DESCRIPTIONS", "LevelInfo", "level_infos", "ratings_source"]
 
@@ -59,15 +60,16 @@ def ratings_source() -> str:
     return f"{data['command']} ({data['hands']} hands)"
 
 
-def level_infos() -> list[LevelInfo]:
-    """Every level, weakest first, with its current time budget (the
-    server's ``--bot-time-ms``) and its measured rating."""
+def level_infos(budgets: Mapping[str, Budget] = LEVEL_BUDGETS) -> list[LevelInfo]:
+    """Every level, weakest first, with its time budget in ``budgets`` (a
+    server's: :func:`~ramino.bots.search.level_budgets`) and its measured
+    rating."""
     measured = _measured()["levels"]
     assert isinstance(measured, dict)
     out = []
     for name in LEVELS:
         r = measured[name]
-        budget = LEVEL_BUDGETS.get(name)
+        budget = budgets.get(name)
         out.append(
             LevelInfo(
                 name,

@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from prometheus_client import Counter, Histogram
@@ -70,12 +71,12 @@ __all__ = [
     "Observation",
     "SearchBot",
     "hint_budget",
+    "level_budgets",
     "margin_weight",
     "observe",
     "parse_times",
     "playout_horizon",
     "RUMMY_HORIZON",
-    "set_level_times",
     "STARVED_SHARE",
 ]
 
@@ -155,7 +156,7 @@ LEVEL_BUDGETS: dict[str, Budget] = {
     "hard": Budget(time_ms=20.0, width=6),
     "expert": Budget(time_ms=100.0, width=10),
 }
-"""The default budget of each searching level."""
+"""The default budget of each searching level (a server's: :func:`level_budgets`)."""
 
 HINT_ITERATIONS: dict[str, int] = {"hard": 40, "expert": 100}
 """Sampled deals of a hint by a searching level: a fixed count and no clock,
@@ -193,11 +194,15 @@ def parse_times(text: str) -> dict[str, float]:
     return out
 
 
-def set_level_times(times: dict[str, float]) -> None:
-    """Changes the default time budget of searching levels (the server's
-    ``--bot-time-ms``)."""
-    for level, ms in times.items():
-        LEVEL_BUDGETS[level] = dataclasses.replace(LEVEL_BUDGETS[level], time_ms=ms)
+def level_budgets(times: Mapping[str, float] | None = None) -> dict[str, Budget]:
+    """Each searching level's budget on a server: its default
+    (:data:`LEVEL_BUDGETS`) with its time a decision replaced by ``times``
+    (milliseconds by level, the server's ``--bot-time-ms``)."""
+    times = times or {}
+    return {
+        level: budget if level not in times else dataclasses.replace(budget, time_ms=times[level])
+        for level, budget in LEVEL_BUDGETS.items()
+    }
 
 
 KNOCKING_HORIZON = 4

@@ -126,7 +126,7 @@ def switch() -> Kind[bool]:
 def window() -> Kind[tuple[float, float, float, float]]:
     """A rating window schedule: BASE,STEP,INTERVAL,MAX (a list of four
     numbers in TOML)."""
-    from ramino.app.matchmaker import MatchmakerConfig
+    from ramino.app.quick.queues import MatchmakerConfig
 
     def from_text(given: str) -> tuple[float, float, float, float]:
         parts = given.split(",")
@@ -169,7 +169,7 @@ Queues = dict[str, dict[str, float]]
 
 
 def _checked_queues(queues: object, where: str) -> Queues:
-    from ramino.app.matchmaker import MatchmakerConfig
+    from ramino.app.quick.queues import MatchmakerConfig
 
     if not isinstance(queues, dict) or not all(isinstance(v, dict) for v in queues.values()):
         raise ValueError(

@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ramino.app.matchmaker import GRACE
+from ramino.app.quick.queues import GRACE
 from ramino.config import kinds
 from ramino.config.setting import Entry, entries_of, setting
 from ramino.engine.deck import SEED_LIMIT

@@ -112,7 +112,7 @@ class FinishedGame:
     variant: str
     finished_at: float
     rated: bool
-    """Whether the game changes ratings (see ``ramino.app.ratings``)."""
+    """Whether the game changes ratings (see ``ramino.app.quick.ratings``)."""
     seats: tuple[RatedSeat, ...]
 
     @property

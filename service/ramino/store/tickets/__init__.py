@@ -13,7 +13,7 @@ Every store gives the same guarantees:
   until :meth:`TicketStore.complete` marks its tickets matched, so a replica
   that dies in between leaves it for the next replica to finish (its game is
   created under the match's id, all its seats bound at creation: see
-  ``ramino.app.matchmaker``);
+  ``ramino.app.quick.matchmaker``);
 - a player holds at most ``limit`` waiting or matching tickets at once
   (:class:`TooManyTickets`);
 - waiting tickets are listed oldest first (by submission time, then id);

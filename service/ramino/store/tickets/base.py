@@ -193,7 +193,7 @@ class Ticket:
     numbers: dict[str, float] = field(default_factory=dict)
     """Its numeric properties, which other tickets' clauses test with ranges."""
     clauses: list[dict[str, Any]] = field(default_factory=list)
-    """What it asks of the tickets it meets (``ramino.app.clauses``)."""
+    """What it asks of the tickets it meets (``ramino.app.quick.clauses``)."""
     rating_band: float = 0.0
     """The most rating difference its player accepts (0: none but the window)."""
     table: list[dict[str, Any]] = field(default_factory=list)
@@ -416,7 +416,7 @@ class TicketStore(Protocol):
         cancelled, expired), in batches as they do, from the moment the
         iteration starts: the wake-up of the streams that follow them, which
         then read their ticket (a notification lost to a reconnect is made
-        up by the streams' own slow look, see ``ramino.app.quick``). Memory
+        up by the streams' own slow look, see ``ramino.app.quick.play``). Memory
         and sqlite notify within their process; Redis across replicas (a
         stream of the queue's slot, written by the scripts that complete
         and end tickets)."""

@@ -25,7 +25,8 @@ import structlog
 
 from ramino import reasons as R
 from ramino import tasks
-from ramino.app.fanout import (
+from ramino.app.games.cache import GameCache
+from ramino.app.games.fanout import (
     Backlog,
     Encode,
     EncodeBatch,
@@ -38,10 +39,9 @@ from ramino.app.fanout import (
     interrupted,
     too_slow,
 )
-from ramino.app.invites import check_visible
+from ramino.app.games.invites import check_visible
+from ramino.app.games.outcomes import SeenGame, seen_game
 from ramino.app.log import END_EVENTS, LogEvent, entry_turn, public_entry
-from ramino.app.outcomes import SeenGame, seen_game
-from ramino.app.table import GameTable
 from ramino.engine import Seen
 from ramino.engine.access import check_spectator
 from ramino.errors import Busy, OutOfRange
@@ -81,7 +81,7 @@ to :meth:`Watch.watch`; a watch without one has its task cancelled."""
 
 def check_after_version(after_version: int | None, version: int) -> None:
     """Refuses a resume from a version the game does not have: negative, or
-    past ``version``, the game's (``GameTable.load``'s: the store's latest,
+    past ``version``, the game's (``GameCache.load``'s: the store's latest,
     on a shared store too, so that a client resuming on another replica is
     compared with what every replica has written). Such a client holds
     versions the game never had, or lost (a store that failed over without
@@ -123,24 +123,24 @@ class WatchItem:
     past: bool = False
     """Whether the game is known to be past the entry (a later one was
     read, or is queued for the stream): a seat's options at it would be
-    none (:meth:`~ramino.app.moves.Moves.options_at`), so none are made
+    none (:meth:`~ramino.app.games.moves.Moves.options_at`), so none are made
     (a catch-up over a long game costs no option per replayed entry)."""
 
 
 class Watch:
     """The watch streams of the replica's games."""
 
-    def __init__(self, table: GameTable) -> None:
-        self._t = table
+    def __init__(self, cache: GameCache) -> None:
+        self._t = cache
         self._feeds: dict[tuple[str, Encode], Feed] = {}
         self._game_feeds: dict[str, list[Feed]] = {}
         """The same feeds, by game."""
-        table.on_written = self._written
+        cache.life.feeds = self._written
         self._watching: CountedSlots[tuple[str, int | None]] = CountedSlots()
         """Open streams by game and viewer (a seat, or None: the spectators)."""
         self._spectating: CountedSlots[tuple[str, Hashable]] = CountedSlots()
         """Open spectators' streams by game and client (its address, its network)."""
-        limits = table.limits
+        limits = cache.limits
         self.budget = SpectatorBudget(limits.spectator_messages, limits.spectator_interval)
         """The replica's spectators' messages a second, batching or not."""
         self.clock: Callable[[], float] = time.monotonic
@@ -173,7 +173,7 @@ class Watch:
         origin: Sequence[Hashable] = (),
     ) -> AsyncIterator[WatchItem]:
         """The game's entries as ``viewer`` may see them, each made by
-        ``encode`` once per viewer class (see :mod:`ramino.app.fanout`), after
+        ``encode`` once per viewer class (see :mod:`ramino.app.games.fanout`), after
         a snapshot when asked for or when ``after_version`` is None; an
         ``after_version`` that is not a version of the game is refused
         (:func:`check_after_version`) before anything is sent or held. A
@@ -192,7 +192,7 @@ class Watch:
         watch resumed at the game's version yields nothing until the next
         event: its reader need not wait for an item to know it is open).
         ``owner``: the session this watch hands on to; the entries of its
-        own moves are not handed to it (:class:`~ramino.app.fanout.Own`).
+        own moves are not handed to it (:class:`~ramino.app.games.fanout.Own`).
         ``origin``: who a spectator is, as the transport knows it (its
         address, then its network): each holds at most its share of the
         game's spectator places (:func:`spectator_shares`)."""

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -15,8 +14,8 @@ import structlog
 from prometheus_client import Gauge
 
 from ramino import reasons as R
-from ramino.app.fanout import Own
-from ramino.app.log import HostedGame, LogEvent
+from ramino.app.games.life import GameLife
+from ramino.app.hosted import HostedGame
 from ramino.errors import BadRequest, GameStateError
 from ramino.store import GameSummary, RequestRecord, Store
 
@@ -135,13 +134,6 @@ def rated_abandon_after(abandon_after: float, turn_timer_seconds: int) -> float:
     return max(abandon_after, float(RATED_ABANDON_TIMERS * turn_timer_seconds))
 
 
-def game_id_for(request: RequestRecord) -> str:
-    """A create retried with the same request id by the same caller names
-    the same game; another caller's same id names another game."""
-    key = f"create:{len(request.scope)}:{request.scope}:{request.request_id}"
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
-
-
 def request_id_reused() -> BadRequest:
     return BadRequest(
         "this request id was already used for another request (another caller, "
@@ -167,7 +159,7 @@ def ended_error(game: HostedGame) -> GameStateError:
     )
 
 
-class GameTable:
+class GameCache:
     """Hosted games over one store, as one replica holds them: loading under
     each game's lock, the cache, summaries and when a game is next due."""
 
@@ -179,36 +171,10 @@ class GameTable:
         """Entries between two snapshots of a game."""
         self.cache: dict[str, HostedGame] = {}
         self.locks: dict[str, GameLock] = {}
-        self.on_due: Callable[[str], None] | None = None
-        """Told of a game whose bot, timer or abandon time may be due (the duties)."""
-        self.on_written: (
-            Callable[[str, int, Sequence[LogEvent], Sequence[int | None], Own | None], None] | None
-        ) = None
-        """Told of the entries this replica appended to a game: the version
-        before them, their events as built, and the stream whose move made
-        the last of them, if any (the watch feeds)."""
-        self.on_finished: Callable[[HostedGame], Awaitable[object]] | None = None
-        """Told of a game whose match a move of this replica ended (the ratings)."""
+        self.life = GameLife()
+        """The games' steps and who is told of each (:mod:`ramino.app.games.life`)."""
+        self.life.forget = self.forget
         ACTIVE.set_function(lambda: sum(1 for g in self.cache.values() if g.status == "playing"))
-
-    def kick(self, game_id: str) -> None:
-        if self.on_due is not None:
-            self.on_due(game_id)
-
-    def written(
-        self,
-        game_id: str,
-        before: int,
-        events: Sequence[LogEvent],
-        turns: Sequence[int | None],
-        own: Own | None = None,
-    ) -> None:
-        """Entries this replica appended after ``before`` (their events, and
-        whose turn it is after each), for the watch feeds; ``own``: the last
-        of them are the answer of a session's move, which its own watch
-        is not handed."""
-        if self.on_written is not None:
-            self.on_written(game_id, before, events, turns, own)
 
     def lock(self, game_id: str) -> GameLock:
         """The game's lock, for ``async with``."""

@@ -51,13 +51,13 @@ from typing import Any
 
 from ramino import reasons as R
 from ramino import tasks
-from ramino.app.fanout import Encode, WatcherTooSlow
+from ramino.app.games.cache import Limits
+from ramino.app.games.fanout import Encode, WatcherTooSlow
+from ramino.app.games.moves import Moves
+from ramino.app.games.options import SeatTold
+from ramino.app.games.outcomes import KeptAnswer, LegalMoves, MoveOutcome, SeenGame
+from ramino.app.games.watch import Cancelling, StreamEnd, Watch, WatchItem
 from ramino.app.log import END_EVENTS
-from ramino.app.moves import Moves
-from ramino.app.options import SeatTold
-from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, SeenGame
-from ramino.app.table import Limits
-from ramino.app.watch import Cancelling, StreamEnd, Watch, WatchItem
 from ramino.engine import Command
 from ramino.errors import RaminoError
 from ramino.store import RequestRecord

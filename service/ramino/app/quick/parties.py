@@ -5,7 +5,7 @@ invitation names one player, may be accepted once, and expires after
 ``invitation_ttl``. A player who accepts joins (up to ``party_size`` players,
 the leader included). The leader queues the party: one ticket, the leader's,
 that carries the members and takes a seat for each
-(:meth:`~ramino.app.matchmaker.Matchmaker.submit`); the matchmaker seats them
+(:meth:`~ramino.app.quick.matchmaker.Matchmaker.submit`); the matchmaker seats them
 together in one game, rated as usual. While that ticket is live nobody joins
 and the party does not queue again. A member who leaves, or a leader who
 leaves (which disbands the party), ends a waiting ticket of the party first
@@ -37,8 +37,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ramino import reasons
-from ramino.app.lobby import checked_name
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig, QueueSpec
+from ramino.app.names import checked_name
+from ramino.app.quick.matchmaker import Matchmaker
+from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
 from ramino.errors import BadRequest, Busy, NotFound, NotPermitted, PartyStateError
 from ramino.store.tickets import (
     ACTIVE,
@@ -67,7 +68,7 @@ _ID_CHARS = frozenset("0123456789abcdef")
 
 @dataclass(frozen=True, slots=True)
 class Wishes:
-    """A ticket's matching grammar (:mod:`ramino.app.clauses`), as asked."""
+    """A ticket's matching grammar (:mod:`ramino.app.quick.clauses`), as asked."""
 
     numbers: dict[str, float] = field(default_factory=dict)
     clauses: list[dict[str, Any]] = field(default_factory=list)

@@ -21,15 +21,15 @@ import contextlib
 import math
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 import structlog
 
 from ramino import tasks
-from ramino.app.log import HostedGame
+from ramino.app.hosted import HostedGame
 from ramino.bots import Bot, SearchBot, make_bot
-from ramino.bots.search import Decision
+from ramino.bots.search import LEVEL_BUDGETS, Budget, Decision
 from ramino.engine import (
     Command,
     Discard,
@@ -118,8 +118,17 @@ class StarvedLog:
 
 
 class Duties:
-    def __init__(self, app: DutyHost, clock: Callable[[], float], bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        app: DutyHost,
+        clock: Callable[[], float],
+        bot_delay: float = 0.0,
+        bot_budgets: Mapping[str, Budget] = LEVEL_BUDGETS,
+    ) -> None:
+        """``bot_budgets``: the searching levels' budgets (the server's:
+        :func:`~ramino.bots.search.level_budgets`)."""
         self._app = app
+        self.bot_budgets = bot_budgets
         self._starved = StarvedLog()
         self._clock = clock
         self.bot_delay = bot_delay
@@ -167,7 +176,8 @@ class Duties:
         key = (game_id, seat, kind)
         bot = self._bots.get(key)
         if bot is None:
-            bot = self._bots[key] = make_bot(kind, (seed + 1_000_003 * (seat + 1)) % 2**64)
+            seed = (seed + 1_000_003 * (seat + 1)) % 2**64
+            bot = self._bots[key] = make_bot(kind, seed, self.bot_budgets.get(kind))
         return bot
 
     async def _run(self, game_id: str) -> None:

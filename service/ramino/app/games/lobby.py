@@ -13,10 +13,12 @@ from typing import Any
 import structlog
 
 from ramino import reasons as R
-from ramino.app import invites
-from ramino.app.invites import InviteNotValid
-from ramino.app.log import Header, HostedGame, SeatSpec, engine_entries, entry
-from ramino.app.table import GameTable, ended_error, first_answer, game_id_for, request_id_reused
+from ramino.app.games import invites
+from ramino.app.games.cache import GameCache, ended_error, first_answer, request_id_reused
+from ramino.app.games.invites import InviteNotValid
+from ramino.app.hosted import HostedGame
+from ramino.app.log import Header, SeatSpec, engine_entries, entry
+from ramino.app.names import checked_name, game_id_for
 from ramino.bots import BOT_KINDS
 from ramino.engine import trial_deal
 from ramino.errors import BadRequest, GameStateError
@@ -31,23 +33,9 @@ from ramino.store import (
 
 log = structlog.get_logger("ramino.app")
 
-MAX_NAME = 64
-"""The longest player name, in characters (after stripping spaces)."""
-
 PROCESS_SECRET = secrets.token_bytes(32)
 """The secret of a lobby given none (tests, an app run without ``ramino
 serve``): random for the life of the process, as the seat tokens' is."""
-
-
-def checked_name(text: str, seat: int | None = None) -> str:
-    """A person's name as games and tickets keep it: ``text`` without the
-    spaces around it, 1 to :data:`MAX_NAME` characters; BAD_PLAYER_NAME
-    otherwise (naming ``seat`` when given)."""
-    name = text.strip()
-    if not name or len(name) > MAX_NAME:
-        where = "" if seat is None else f"seat {seat}: "
-        raise BadRequest(f"{where}a player name is 1 to {MAX_NAME} characters", R.BAD_PLAYER_NAME)
-    return name
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,7 +44,7 @@ class NewTable:
 
     game: HostedGame
     invite_code: str
-    """A private game's invite code (:mod:`ramino.app.invites`); empty for
+    """A private game's invite code (:mod:`ramino.app.games.invites`); empty for
     a public one."""
 
 
@@ -65,7 +53,7 @@ class Lobby:
 
     def __init__(
         self,
-        table: GameTable,
+        cache: GameCache,
         seed_source: Callable[[], int],
         fixed_deal: bool = False,
         secret: bytes | None = None,
@@ -74,9 +62,9 @@ class Lobby:
         (test mode): every game created is marked so. ``secret``: the
         server's, shared by its replicas, which keys the ids of the games
         people create with a request id and the secrets of invite codes
-        (:meth:`table_id`, :mod:`ramino.app.invites`); by default
+        (:meth:`table_id`, :mod:`ramino.app.games.invites`); by default
         :data:`PROCESS_SECRET`."""
-        self._t = table
+        self._t = cache
         self._seed_source = seed_source
         self._fixed_deal = fixed_deal
         self._secret = PROCESS_SECRET if secret is None else secret
@@ -109,12 +97,12 @@ class Lobby:
         """A new game; ``request`` is the record of its request id, if any
         (a retry of it gets the same game). ``decks`` stacks the first
         deals: for tests only, the API never sets it. ``rated``: its end
-        changes its players' ratings (``ramino.app.ratings``);
+        changes its players' ratings (``ramino.app.quick.ratings``);
         ``invite_hash``: a private game's (:attr:`Header.invite_hash`);
         ``quick_play``: quick-play tickets may take its open seats;
         ``game_id``: the game's id (a person's table: :meth:`table_id`),
         by default that of a request the server made itself (a match's,
-        whose request id is random: :func:`~ramino.app.table.game_id_for`),
+        whose request id is random: :func:`~ramino.app.names.game_id_for`),
         or random."""
         if not seats:
             raise BadRequest(
@@ -209,13 +197,13 @@ class Lobby:
         quick_play: bool = False,
     ) -> NewTable:
         """A game a person creates (CreateGame): ``private``, never listed,
-        joined with the invite code returned (:mod:`ramino.app.invites`), no
+        joined with the invite code returned (:mod:`ramino.app.games.invites`), no
         spectators; ``rated`` (no bot seat: the API lets only a server that
         knows players ask for it, and :meth:`join` seats only verified
         players in it; a turn timer, so that walking away loses);
         ``quick_play``, a public table with a turn timer (as quick play's
         games have) whose open seats quick-play tickets of its queue may take
-        (``ramino.app.matchmaker``).
+        (``ramino.app.quick.matchmaker``).
         A retry of ``request`` gets the first attempt's game and code."""
         if rated and any(s.bot is not None for s in seats):
             raise BadRequest(
@@ -286,7 +274,7 @@ class Lobby:
             entries,
         )
         game.last_at = now
-        self._t.kick(game.game_id)
+        self._t.life.dealt(game)
 
     async def join(
         self,
@@ -327,7 +315,7 @@ class Lobby:
         """:meth:`join` with an invite code, which names the game. A code that
         opens nothing is :class:`InviteNotValid`, whether its game exists or
         not: a secret this server did not make is refused before any lookup
-        (:func:`~ramino.app.invites.made_here`)."""
+        (:func:`~ramino.app.games.invites.made_here`)."""
         game_id, secret = invites.parse(code)
         if not invites.made_here(self._secret, game_id, secret):
             raise InviteNotValid()

@@ -9,7 +9,7 @@ from pathlib import Path
 import structlog
 
 from ramino import tasks
-from ramino.app.table import GameTable
+from ramino.app.games.cache import GameCache
 from ramino.store import Entry
 
 log = structlog.get_logger("ramino.app")
@@ -18,18 +18,23 @@ log = structlog.get_logger("ramino.app")
 class Housekeeping:
     """The expiry of the store's finished games."""
 
-    def __init__(self, table: GameTable) -> None:
-        self._t = table
+    def __init__(
+        self, cache: GameCache, retention: float | None = None, archive_dir: str | None = None
+    ) -> None:
+        """With ``retention`` seconds, finished games expire (archived as
+        ``archive_dir/{game}.jsonl`` first when given) once started."""
+        self._t = cache
+        self.retention = retention
+        self.archive_dir = archive_dir
         self._janitor: asyncio.Task[None] | None = None
 
     async def stop(self) -> None:
         await tasks.stop([self._janitor])
 
-    async def start(self, retention: float | None = None, archive_dir: str | None = None) -> None:
-        """With ``retention`` seconds, starts the expiry of finished games
-        (archived as ``archive_dir/{game}.jsonl`` first when given)."""
-        if retention is not None and self._janitor is None:
-            self._janitor = asyncio.create_task(self._expire(retention, archive_dir))
+    async def start(self) -> None:
+        """Starts the expiry of finished games, if they expire."""
+        if self.retention is not None and self._janitor is None:
+            self._janitor = asyncio.create_task(self._expire(self.retention, self.archive_dir))
 
     async def _expire(self, retention: float, archive_dir: str | None) -> None:
         archive = None
@@ -45,8 +50,7 @@ class Housekeeping:
         while True:
             try:
                 gone = await self._t.store.expire_finished(self._t.clock() - retention, archive)
-                for game_id in gone:
-                    self._t.forget(game_id)
+                self._t.life.expired(gone)
                 if gone:
                     log.info(
                         "finished games expired", count=len(gone), archived=archive is not None

@@ -21,18 +21,9 @@ import structlog
 from prometheus_client import Counter
 
 from ramino import reasons as R
-from ramino.app.fanout import Own
-from ramino.app.log import (
-    END_REASONS,
-    GameCreated,
-    HostedGame,
-    LogEvent,
-    engine_entries,
-    entry,
-    entry_turn,
-    log_event,
-)
-from ramino.app.outcomes import (
+from ramino.app.games.cache import GameCache, ended_error, first_answer
+from ramino.app.games.fanout import Own
+from ramino.app.games.outcomes import (
     KeptAnswer,
     LegalMoves,
     MoveOutcome,
@@ -41,7 +32,16 @@ from ramino.app.outcomes import (
     seen_game,
     with_hint,
 )
-from ramino.app.table import GameTable, ended_error, first_answer
+from ramino.app.hosted import HostedGame
+from ramino.app.log import (
+    END_REASONS,
+    GameCreated,
+    LogEvent,
+    engine_entries,
+    entry,
+    entry_turn,
+    log_event,
+)
 from ramino.bots import make_bot
 from ramino.bots.search import hint_budget
 from ramino.engine import Command, Event, Game, Resign, see_event
@@ -77,10 +77,10 @@ class Applied:
 class Moves:
     """Moves of seats, bots and timers, and ending games, over the replica's games."""
 
-    def __init__(self, table: GameTable, pool: WorkPool | None) -> None:
+    def __init__(self, cache: GameCache, pool: WorkPool | None) -> None:
         """``pool``: where searches of a hand of more than ``POOLED_HAND``
         cards run (without one, on the event loop)."""
-        self._t = table
+        self._t = cache
         self._pool = pool
 
     async def move(
@@ -113,7 +113,7 @@ class Moves:
                 continue
             if applied is not None:
                 own = None if by is None else Own(by, len(applied.events))
-                self._t.written(game_id, applied.before, applied.logged, applied.turns, own)
+                self._t.life.written(game_id, applied.before, applied.logged, applied.turns, own)
             return outcome
         raise AssertionError("unreachable")
 
@@ -131,7 +131,7 @@ class Moves:
         retry: nothing new), for the watch feeds once the lock is let go.
 
         The move is decided on the game as this replica holds it
-        (:meth:`GameTable.cached`: on a shared store, one round trip a move)
+        (:meth:`GameCache.cached`: on a shared store, one round trip a move)
         and appended over the entry it was decided on; when the store
         refuses that append (another replica wrote, or a failover lost what
         this one saw), or the move is refused, the game is loaded from the
@@ -296,10 +296,7 @@ class Moves:
         ):
             await self._t.store.save_snapshot(game.game_id, game.version, game.snapshot())
         self._t.remember(game)
-        if self._t.on_finished is not None and game.status == "finished":
-            await self._t.on_finished(game)
-        if self._t.turn_duty_at(game) is not None:
-            self._t.kick(game.game_id)
+        await self._t.life.moved(game, self._t.turn_duty_at(game) is not None)
 
     async def _outcome(
         self,
@@ -478,7 +475,7 @@ class Moves:
             except VersionConflict:
                 return False
             await self._applied(game, command, applied)
-        self._t.written(game_id, applied.before, applied.logged, applied.turns)
+        self._t.life.written(game_id, applied.before, applied.logged, applied.turns)
         return True
 
     async def forfeit(self, game_id: str, version: int) -> tuple[int, ...]:
@@ -525,7 +522,7 @@ class Moves:
             except VersionConflict:
                 return ()
             await self._applied(game, Resign(), applied)
-        self._t.written(game_id, applied.before, applied.logged, applied.turns)
+        self._t.life.written(game_id, applied.before, applied.logged, applied.turns)
         forfeited = seats[: len(parts)]
         log.info("rated game forfeited", game=game_id, seats=list(forfeited))
         return forfeited

@@ -32,17 +32,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ramino import reasons, tasks
+from ramino.app.hosting import GameRecords
 from ramino.app.log import Header, LogEvent, public_entry
-from ramino.app.matchmaker import (
-    Matchmaker,
-    MatchmakerConfig,
-    QueueSpec,
-    expected_wait,
-    window,
-)
-from ramino.app.parties import Parties, Wishes
-from ramino.app.ratings import Ratings
-from ramino.app.table import GameTable
+from ramino.app.quick.matchmaker import Matchmaker
+from ramino.app.quick.parties import Parties, Wishes
+from ramino.app.quick.policy import expected_wait, window
+from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
+from ramino.app.quick.ratings import Ratings
 from ramino.engine.seen import Seen
 from ramino.errors import GameStateError
 from ramino.store.base import GameNotFound
@@ -72,7 +68,7 @@ class TicketSight:
     """One look at a ticket: the ticket, the rating difference it accepts
     now, and whether that window widened since the stream's last look; while
     it waits, how many tickets wait in its queue and the seconds its table
-    may still take (:func:`~ramino.app.matchmaker.expected_wait`; both 0
+    may still take (:func:`~ramino.app.quick.matchmaker.expected_wait`; both 0
     when not looked at)."""
 
     ticket: Ticket
@@ -180,7 +176,7 @@ class QuickPlay:
 
     def __init__(
         self,
-        table: GameTable,
+        games: GameRecords,
         ratings: Ratings,
         matchmaker: Matchmaker,
         poll: float | None = None,
@@ -201,7 +197,7 @@ class QuickPlay:
                 f"a ticket stream polls every {poll} s: the matchmaker's grace must be "
                 f"longer, not {grace}"
             )
-        self._table = table
+        self._games = games
         self._ratings = ratings
         self.matchmaker = matchmaker
         self.poll = poll
@@ -209,6 +205,16 @@ class QuickPlay:
         self._clock = clock
         self.wakes = Wakes(matchmaker.tickets)
         self.parties = Parties(matchmaker, clock)
+
+    def start(self) -> None:
+        """Starts quick play's background work on this replica: the matchmaker."""
+        self.matchmaker.start()
+
+    async def close(self) -> None:
+        """Stops the matchmaker and the tickets' wakes, and closes the ticket store."""
+        await self.matchmaker.stop()
+        await self.wakes.close()
+        await self.matchmaker.tickets.close()
 
     # --- tickets -------------------------------------------------------------------
 
@@ -230,7 +236,7 @@ class QuickPlay:
         ticket it made (see :meth:`Matchmaker.submit`); with ``party_id``,
         the ticket of the player's party (:meth:`Parties.submit`); the
         matching grammar's ``numbers``, ``clauses`` and ``rating_band``
-        (:mod:`ramino.app.clauses`) either way."""
+        (:mod:`ramino.app.quick.clauses`) either way."""
         wishes = Wishes(numbers or {}, list(clauses), rating_band)
         if party_id:
             return await self.parties.submit(
@@ -372,14 +378,14 @@ class QuickPlay:
         """The game's whole public record, once it has finished, for
         ``player``: a private game's only for a player who sat in it (to
         anyone else it is no game at all, as its table was)."""
-        game = await self._table.load(game_id)
+        game = await self._games.load(game_id)
         if game.header.private and player not in game.player_ids.values():
             raise GameNotFound(game_id)
         if game.status != "finished":
             raise GameStateError(
                 "a game's record is given once it has finished", reasons.GAME_NOT_FINISHED
             )
-        entries = await self._table.store.read(game_id)
+        entries = await self._games.store.read(game_id)
         return GameRecord(
             game.header,
             [(e.version, public_entry(json.loads(e.data), None)) for e in entries],

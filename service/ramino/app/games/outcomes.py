@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ramino
+from ramino.app.hosted import HostedGame
+from ramino.app.log import GameCreated
 from ramino.engine import Command, Event, Knock, LayMelds, Seen, View, see_view
 from ramino.engine.hint import Hint as EngineHint
 from ramino.engine.hint import knock_unmatched
-
-from .log import GameCreated, HostedGame
 
 __all__ = [
     "Hint",

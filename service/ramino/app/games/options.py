@@ -1,13 +1,13 @@
 """What a seat is told it may do: the one rule for pushing a seat's options,
-used by its session (:mod:`ramino.app.session`) and by its watch
+used by its session (:mod:`ramino.app.games.session`) and by its watch
 (``GameServicer.WatchGame``, which only encodes what this gives)."""
 
 from __future__ import annotations
 
+from ramino.app.games.moves import Moves
+from ramino.app.games.outcomes import LegalMoves
+from ramino.app.games.watch import WatchItem
 from ramino.app.log import END_EVENTS
-from ramino.app.moves import Moves
-from ramino.app.outcomes import LegalMoves
-from ramino.app.watch import WatchItem
 
 __all__ = ["SeatTold"]
 

@@ -27,11 +27,10 @@ two games, and no game is half seated. The lease keeps two replicas from
 doing the same work at once; the claim keeps them correct when a lease runs
 out under a slow replica.
 
-Rating windows (``docs/matchmaking.md``): a ticket accepts a mate whose
-rating differs from its own by at most ``window(wait)`` points, where
-``window(wait) = min(window_max, window_base + window_step * floor(wait /
-window_interval))``; two tickets may meet when the wider of their two windows
-allows it, so the longest waiter is never held back by a newcomer.
+What a pass decides is :mod:`ramino.app.quick.policy` (pure: the rating
+windows, the clauses, which tickets meet and which seat of a table a ticket
+may take); the queues and their knobs are :mod:`ramino.app.quick.queues`.
+This module runs it: leases, passes, claims, the games made.
 """
 
 from __future__ import annotations
@@ -40,28 +39,26 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
 
 import ramino
 from ramino import reasons, tasks
-from ramino.app.clauses import (
-    allows,
-    allows_no_properties,
+from ramino.app.hosted import HostedGame
+from ramino.app.hosting import Seating
+from ramino.app.log import END_EVENTS, SeatSpec, log_event
+from ramino.app.names import checked_name, game_id_for
+from ramino.app.quick.clauses import (
     checked_band,
     checked_clauses,
     checked_numbers,
 )
-from ramino.app.lobby import Lobby, checked_name
-from ramino.app.log import END_EVENTS, Header, HostedGame, SeatSpec, log_event
-from ramino.app.ratings import Ratings
-from ramino.app.table import game_id_for
-from ramino.bots import BOT_KINDS
+from ramino.app.quick.policy import form, table_seat
+from ramino.app.quick.queues import MatchmakerConfig, QueueSpec, table_queues
+from ramino.app.quick.ratings import Ratings
 from ramino.engine import trial_deal
 from ramino.errors import BadRequest, GameStateError, NotFound
 from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
@@ -78,16 +75,7 @@ from ramino.store.tickets import (
     new_ticket_id,
 )
 
-__all__ = [
-    "DEAL_TRIES",
-    "GRACE",
-    "MatchmakerConfig",
-    "Matchmaker",
-    "QueueSpec",
-    "expected_wait",
-    "form",
-    "window",
-]
+__all__ = ["DEAL_TRIES", "Matchmaker"]
 
 log = structlog.get_logger("ramino.matchmaker")
 
@@ -99,9 +87,6 @@ MATCH_SCOPE = "matchmaker"
 """The scope of the request record a match's game is created with."""
 DEAL_TRIES = 5
 """Times a match's game is dealt again after losing a race to another writer."""
-GRACE = 10.0
-"""Seconds a waiting ticket outlives the last stream that followed it (for a
-reconnect), by default."""
 TABLES_LOOKED = 50
 """Tables offered to a queue that a pass looks at, oldest first."""
 FORM_ON_LOOP = 64
@@ -113,291 +98,6 @@ loop, 1,000 of them held it 2.3 s a pass, every call of the replica waiting;
 on a thread it turns every 12 ms."""
 
 
-QUEUE_KNOBS: dict[str, type] = {
-    "window_base": float,
-    "window_step": float,
-    "window_interval": float,
-    "window_max": float,
-    "settle": float,
-    "bots_after": float,
-    "turn_timer_seconds": int,
-    "prefer_for": float,
-}
-"""The knobs a queue may set for itself (:attr:`MatchmakerConfig.queues`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchmakerConfig:
-    """The matchmaker's knobs (``ramino serve``'s ``--quick-*`` flags), and
-    those of some queues over them (``--quick-queues``)."""
-
-    max_tickets_per_player: int = 3
-    ticket_ttl: float = 300.0
-    """Seconds a ticket waits at most, then it expires."""
-    grace: float | None = GRACE
-    """Seconds a waiting ticket may go unfollowed (no ticket stream, on any
-    replica, noted it in the store since, nor was it submitted since): a pass
-    then cancels it, and no match claims it. ``None``: tickets need no
-    stream (the matchmaker driven without its MatchService: simulations and
-    tests that submit directly)."""
-    window_base: float = 3.0
-    window_step: float = 3.0
-    window_interval: float = 10.0
-    window_max: float = 60.0
-    settle: float = 5.0
-    """Seconds the oldest ticket of a group that could start (its smallest
-    count reached, its largest not) waits for more before it starts."""
-    bots_after: float | None = 30.0
-    """Seconds after which the oldest ticket's game is filled with bots up to
-    its smallest seat count; ``None``: never."""
-    bot: str = "greedy"
-    turn_timer_seconds: int = 60
-    """The games' turn timer: a player who walks away is played for, and
-    loses (``docs/ratings.md``)."""
-    tick: float = 0.5
-    lease_ttl: float = 10.0
-    look_every: float = 30.0
-    """Seconds between two looks at a rated game in play (to record its
-    ratings if its last move's replica died before it did)."""
-    looks_per_pass: int = 20
-    prefer_for: float = 10.0
-    """Seconds a ticket's ``should`` clauses hold (``ramino.app.clauses``)."""
-    party_size: int = 4
-    """The most players a party holds, its leader included."""
-    invitation_ttl: float = 300.0
-    """Seconds an invitation to a party may be accepted."""
-    party_ttl: float = 3600.0
-    """Seconds a party is kept after its last change."""
-    queues: dict[str, dict[str, float]] = field(default_factory=dict)
-    """Knobs of some queues over those above, by variant (``"gin"``) or by
-    variant and rating (``"gin/rated"``, ``"gin/unrated"``, over the
-    variant's): any of :data:`QUEUE_KNOBS` (``bots_after`` 0: never)."""
-
-    def for_queue(self, variant: str, rated: bool) -> MatchmakerConfig:
-        """The knobs of a queue of ``variant``, rated or not."""
-        given = {
-            **self.queues.get(variant, {}),
-            **self.queues.get(f"{variant}/{'rated' if rated else 'unrated'}", {}),
-        }
-        knobs: dict[str, Any] = {k: QUEUE_KNOBS[k](v) for k, v in given.items()}
-        if not knobs:
-            return self
-        if knobs.get("bots_after") == 0:
-            knobs["bots_after"] = None
-        return replace(self, queues={}, **knobs)
-
-    def rated_turn_timers(self) -> set[int]:
-        """The turn timers of the rated queues' games: the default, and each
-        rated queue's of its own (``docs/matchmaking.md``)."""
-        variants = {name.partition("/")[0] for name in self.queues}
-        return {self.turn_timer_seconds} | {
-            self.for_queue(v, True).turn_timer_seconds for v in variants
-        }
-
-    def __post_init__(self) -> None:
-        if self.bot not in BOT_KINDS:
-            raise ValueError(f"unknown bot {self.bot!r}: one of {', '.join(sorted(BOT_KINDS))}")
-        if self.max_tickets_per_player < 1:
-            raise ValueError("max_tickets_per_player must be at least 1")
-        if not 2 <= self.party_size <= 6:
-            raise ValueError(f"a party holds 2 to 6 players, not {self.party_size}")
-        if self.grace is not None and not self.grace > 0:
-            raise ValueError(f"a ticket's grace is a positive number of seconds, not {self.grace}")
-        if not (
-            0 <= self.window_base <= self.window_max < math.inf
-            and 0 <= self.window_step < math.inf
-            and 0 < self.window_interval < math.inf
-        ):
-            raise ValueError(
-                "a rating window schedule is base, step, interval and max: base and step "
-                "0 or more, interval above 0, max at least base, not "
-                f"{self.window_base}, {self.window_step}, {self.window_interval}, "
-                f"{self.window_max}"
-            )
-        if not 0 <= self.prefer_for < math.inf:
-            raise ValueError(f"prefer_for is 0 or more seconds, not {self.prefer_for}")
-        if not 0 <= self.settle < math.inf:
-            raise ValueError(f"settle is 0 or more seconds, not {self.settle}")
-        if self.bots_after is not None and not 0 <= self.bots_after < math.inf:
-            raise ValueError(f"bots_after is 0 or more seconds, not {self.bots_after}")
-        if not 0 <= self.turn_timer_seconds <= 24 * 3600:
-            raise ValueError(f"a turn timer is 0 to 86400 seconds, not {self.turn_timer_seconds}")
-        for name, knobs in self.queues.items():
-            self._check_queue(name, knobs)
-
-    def _check_queue(self, name: str, knobs: dict[str, float]) -> None:
-        """A queue's knobs, each known and of its type, and the config they
-        make valid; a ValueError naming the queue and the knob otherwise."""
-        variant, _, rating = name.partition("/")
-        try:
-            ramino.Variant(variant)
-        except ramino.VariantError:
-            raise ValueError(f"queue {name!r}: no variant {variant!r}") from None
-        if rating not in ("", "rated", "unrated"):
-            raise ValueError(f"queue {name!r}: VARIANT, VARIANT/rated or VARIANT/unrated")
-        for knob, value in knobs.items():
-            kind = QUEUE_KNOBS.get(knob)
-            if kind is None:
-                raise ValueError(
-                    f"queue {name!r}: unknown knob {knob!r}: one of {', '.join(QUEUE_KNOBS)}"
-                )
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"queue {name!r}: {knob} is a number, not {value!r}")
-            if kind is int and value != int(value):
-                raise ValueError(f"queue {name!r}: {knob} is a whole number, not {value!r}")
-        try:
-            self.for_queue(variant, rating == "rated")
-        except ValueError as bad:
-            raise ValueError(f"queue {name!r}: {bad}") from None
-
-
-@dataclass(frozen=True, slots=True)
-class QueueSpec:
-    """What the games of a queue are: tickets of one queue meet."""
-
-    variant: str
-    overrides: dict[str, Any]
-    rated: bool
-    bots: bool = True
-    """Whether bots may fill its games' seats after the wait."""
-
-    @property
-    def key(self) -> str:
-        parts: list[Any] = [self.variant, self.overrides, self.rated]
-        if not self.bots:
-            parts.append("without bots")
-        text = json.dumps(parts, sort_keys=True)
-        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        name = "".join(c for c in self.variant.lower() if c.isalnum())[:24]
-        return f"{name}-{digest}" if name else digest
-
-
-def table_queues(header: Header) -> set[str]:
-    """The queues whose tickets may take a seat of a quick-play table: its
-    variant, overrides and rated flag, with bots (and, when it has no bot
-    seat, without)."""
-    keys = {QueueSpec(header.variant, header.overrides, header.rated).key}
-    if not any(s.bot for s in header.seats):
-        keys.add(QueueSpec(header.variant, header.overrides, header.rated, bots=False).key)
-    return keys
-
-
-def table_seat(
-    game: HostedGame,
-    ticket: Ticket,
-    waited: float = 0.0,
-    prefer_for: float = 0.0,
-    scores: Sequence[float] = (),
-) -> int | None:
-    """The open seat of a quick-play table that ``ticket``, after waiting
-    ``waited`` seconds, may take: its first, when the table waits for
-    players, has a seat count the ticket accepts, does not seat its player
-    already, has a turn timer (as quick play's games have), and the
-    ticket's own wishes allow it; else ``None``. A table
-    sets no property, so every ticket's properties accept it, but a clause
-    that asks for one (a must clause, or a should clause for the queue's
-    ``prefer_for``) does not; and the ticket's rating band holds against
-    the ``scores`` of the people seated there (the queue's rating window
-    does not: who sits at a table is its creator's business, but a
-    player's band and clauses are the player's). A party's ticket takes
-    one new game with all its players, never a table's seat."""
-    open_seats = game.open_seats
-    if (
-        not open_seats
-        or ticket.size > 1
-        or game.engine is not None
-        or game.ended is not None
-        or not ticket.min_seats <= len(game.players) <= ticket.max_seats
-        or ticket.player_id in game.player_ids.values()
-        or game.header.turn_timer_seconds <= 0  # (one offered before tables needed one)
-        or not allows_no_properties(ticket, waited, prefer_for)
-        or (ticket.rating_band and any(abs(s - ticket.rating) > ticket.rating_band for s in scores))
-    ):
-        return None
-    return open_seats[0]
-
-
-def window(wait: float, config: MatchmakerConfig) -> float:
-    """The rating difference a ticket accepts after ``wait`` seconds."""
-    steps = math.floor(max(0.0, wait) / config.window_interval)
-    return min(config.window_max, config.window_base + config.window_step * steps)
-
-
-def expected_wait(ticket: Ticket, waiting: int, now: float, config: MatchmakerConfig) -> float:
-    """Seconds until the ticket's table may start if nobody else comes, from
-    how many tickets wait in its queue (``waiting``, itself included): once
-    its anchor has waited ``settle`` when the queue holds enough tickets for
-    its smallest table, else once bots may fill it; 0 when neither will
-    (unknown: it waits for people). An estimate: mates whose properties or
-    rating do not fit are counted too."""
-    waited = now - ticket.created_at
-    if ticket.size + waiting - 1 >= ticket.min_seats:
-        return max(0.0, config.settle - waited)
-    if ticket.bots and config.bots_after is not None:
-        return max(0.0, config.bots_after - waited)
-    return 0.0
-
-
-def _compatible(a: Ticket, b: Ticket, now: float, config: MatchmakerConfig) -> bool:
-    if not set(a.players).isdisjoint(b.players):
-        return False
-    for key, value in a.properties.items():
-        if key in b.properties and b.properties[key] != value:
-            return False
-    if not (
-        allows(a, b, now - a.created_at, config.prefer_for)
-        and allows(b, a, now - b.created_at, config.prefer_for)
-    ):
-        return False
-    difference = abs(a.rating - b.rating)
-    if any(t.rating_band and difference > t.rating_band for t in (a, b)):
-        return False
-    wider = max(window(now - a.created_at, config), window(now - b.created_at, config))
-    return difference <= wider
-
-
-def form(
-    waiting: Sequence[Ticket], now: float, config: MatchmakerConfig
-) -> list[tuple[list[Ticket], int]]:
-    """Groups of waiting tickets (oldest first) to match now, each with the
-    bots that fill it: each ticket is an anchor in its turn and takes the
-    oldest compatible tickets that keep a seat count all accept (a party's
-    ticket takes a seat for each of its players)."""
-    used: set[str] = set()
-    groups: list[tuple[list[Ticket], int]] = []
-    for anchor in waiting:
-        if anchor.ticket_id in used:
-            continue
-        group, low, high = [anchor], anchor.min_seats, anchor.max_seats
-        seated = anchor.size
-        for t in waiting:
-            if seated >= high:
-                break
-            if t.ticket_id in used or t is anchor:
-                continue
-            lo, hi = max(low, t.min_seats), min(high, t.max_seats)
-            # A seat count all accept, with room for its players.
-            if lo > hi or seated + t.size > hi:
-                continue
-            if not all(_compatible(t, g, now, config) for g in group):
-                continue
-            group.append(t)
-            low, high = lo, hi
-            seated += t.size
-        waited = now - anchor.created_at
-        bots = 0
-        if seated == high or (seated >= low and waited >= config.settle):
-            pass
-        elif anchor.bots and config.bots_after is not None and waited >= config.bots_after:
-            bots = max(0, low - seated)
-        else:
-            continue
-        used.update(t.ticket_id for t in group)
-        # Seats in order of arrival (an older ticket may join a later anchor).
-        groups.append((sorted(group, key=lambda t: (t.created_at, t.ticket_id)), bots))
-    return groups
-
-
 class Matchmaker:
     """Tickets, their matching and their games, for one replica."""
 
@@ -405,7 +105,7 @@ class Matchmaker:
         self,
         tickets: TicketStore,
         games: Store,
-        lobby: Lobby,
+        lobby: Seating,
         ratings: Ratings,
         clock: Callable[[], float],
         config: MatchmakerConfig | None = None,
@@ -446,9 +146,9 @@ class Matchmaker:
         for the same ticket, that ticket, in whatever state it is now (a
         retry after a broken stream: never a second ticket); for another
         ticket, REQUEST_ID_REUSED. With a ``party`` (its leader's, checked
-        by :class:`~ramino.app.parties.Parties`), the ticket seats its
+        by :class:`~ramino.app.quick.parties.Parties`), the ticket seats its
         members too, and its rating is their mean. ``numbers``, ``clauses``
-        and ``rating_band``: the matching grammar (:mod:`ramino.app.clauses`)."""
+        and ``rating_band``: the matching grammar (:mod:`ramino.app.quick.clauses`)."""
         if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
             raise BadRequest(
                 f"a request id is at most {MAX_REQUEST_ID} printable characters",

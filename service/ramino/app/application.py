@@ -1,37 +1,42 @@
 """The application layer: hosted games over a store, as one replica serves them.
 
-:class:`GameApp` wires parts with one job each over the replica's games
-(:class:`~ramino.app.table.GameTable`: locks, cache, summaries): the lobby
-(:mod:`ramino.app.lobby`), moves (:mod:`ramino.app.moves`), watching
-(:mod:`ramino.app.watch`), housekeeping (:mod:`ramino.app.housekeeping`),
-quick play (:mod:`ramino.app.quick`, over :mod:`ramino.app.matchmaker`), and
-the duties (bots, timers, abandon), which see it only as a
-:class:`~ramino.app.duties.DutyHost`. It knows no transport: it returns
-domain outcomes and raises the domain errors of :mod:`ramino.errors`.
-"""
+:class:`GameApp` builds the application's two halves and is the one facade
+the GameService's servicer calls: the games' (:mod:`ramino.app.games`: the
+cache and locks, :class:`~ramino.app.games.cache.GameCache`; the lobby,
+the moves, watching and sessions, housekeeping, and the duties, which see
+the app only as a :class:`~ramino.app.games.duties.DutyHost`; a game's life
+and who is told of it, :mod:`ramino.app.games.life`) and quick play's
+(:mod:`ramino.app.quick`: :class:`~ramino.app.quick.play.QuickPlay`, the
+MatchService's, over the matchmaker, which sees the games only through the
+protocols of :mod:`ramino.app.hosting`). Its background work runs while it is
+entered (``async with``). It knows no transport: it returns domain outcomes
+and raises the domain errors of :mod:`ramino.errors`."""
 
 from __future__ import annotations
 
 import functools
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from ramino.app.duties import Duties
-from ramino.app.fanout import Encode, EncodeBatch
-from ramino.app.housekeeping import Housekeeping
-from ramino.app.lobby import MAX_NAME, Lobby, NewTable
-from ramino.app.log import GameCreated, HostedGame, SeatSpec
-from ramino.app.matchmaker import Matchmaker, MatchmakerConfig
-from ramino.app.moves import POOLED_HAND, Moves
-from ramino.app.options import SeatTold
-from ramino.app.outcomes import KeptAnswer, LegalMoves, MoveOutcome, legal_moves
-from ramino.app.quick import QuickPlay
-from ramino.app.ratings import Ratings
-from ramino.app.session import Session
-from ramino.app.table import Clock, GameTable, Limits
-from ramino.app.watch import Watch, WatchItem
+from ramino.app.games.cache import Clock, GameCache, Limits
+from ramino.app.games.duties import Duties
+from ramino.app.games.fanout import Encode, EncodeBatch
+from ramino.app.games.housekeeping import Housekeeping
+from ramino.app.games.lobby import Lobby, NewTable
+from ramino.app.games.moves import Moves
+from ramino.app.games.options import SeatTold
+from ramino.app.games.outcomes import KeptAnswer, LegalMoves, MoveOutcome
+from ramino.app.games.session import Session
+from ramino.app.games.watch import StreamEnd, Watch, WatchItem
+from ramino.app.hosted import HostedGame
+from ramino.app.log import GameCreated, SeatSpec
+from ramino.app.quick.matchmaker import Matchmaker
+from ramino.app.quick.play import QuickPlay
+from ramino.app.quick.queues import MatchmakerConfig
+from ramino.app.quick.ratings import Ratings
+from ramino.bots.search import LEVEL_BUDGETS, Budget
 from ramino.engine import Command, Game
 from ramino.engine.deck import SEED_LIMIT
 from ramino.pool import WorkPool
@@ -39,14 +44,7 @@ from ramino.store import GameSummary, Page, RequestRecord, Store
 from ramino.store.ratings import RatingStore, ratings_beside
 from ramino.store.tickets import TicketStore, tickets_beside
 
-__all__ = [
-    "GameApp",
-    "Limits",
-    "WatchItem",
-    "POOLED_HAND",
-    "MAX_NAME",
-    "legal_moves",
-]
+__all__ = ["GameApp", "Limits", "WatchItem"]
 
 
 class GameApp:
@@ -69,6 +67,9 @@ class GameApp:
         ticket_poll: float | None = None,
         ticket_push: bool = True,
         secret: bytes | None = None,
+        bot_budgets: Mapping[str, Budget] = LEVEL_BUDGETS,
+        retention: float | None = None,
+        archive_dir: str | None = None,
     ) -> None:
         """``snapshot_every``: entries between two snapshots of a game;
         ``pool``: where searches of a hand of more than ``POOLED_HAND`` cards
@@ -81,22 +82,29 @@ class GameApp:
         :func:`~ramino.store.tickets.tickets_beside`; its streams look at
         their tickets every ``ticket_poll`` seconds, woken by the store when
         their ticket changes, or, without ``ticket_push``, poll it:
-        :class:`~ramino.app.quick.QuickPlay`): the matchmaker starts
+        :class:`~ramino.app.quick.play.QuickPlay`): quick play starts
         and stops with the app. ``secret``: the server's, shared by its
         replicas (``ramino serve`` derives it from the seat-token secret),
         which keys the ids of people's tables and their invite codes
-        (:class:`~ramino.app.lobby.Lobby`); by default one per process."""
-        self.table = GameTable(store, clock, limits or Limits(), snapshot_every)
+        (:class:`~ramino.app.games.lobby.Lobby`); by default one per process.
+        ``bot_budgets``: the searching bots' budgets by level (the
+        server's: :func:`~ramino.bots.search.level_budgets`). With
+        ``retention`` seconds, finished games expire that long after their
+        end (archived as ``archive_dir/{game}.jsonl`` first when given).
+
+        Its background work runs while the app is entered (``async with``,
+        as ``ramino serve`` does): :meth:`start` and :meth:`close`."""
+        self.cache = GameCache(store, clock, limits or Limits(), snapshot_every)
         if test_seed is not None:
             if not 0 <= test_seed < SEED_LIMIT:
                 raise ValueError("a test seed is an integer from 0 to 2**256 - 1")
             seed_source = functools.partial(int, test_seed)
-        self.lobby = Lobby(self.table, seed_source, fixed_deal=test_seed is not None, secret=secret)
-        self.moves = Moves(self.table, pool)
-        self.watching = Watch(self.table)
-        self.housekeeping = Housekeeping(self.table)
+        self.lobby = Lobby(self.cache, seed_source, fixed_deal=test_seed is not None, secret=secret)
+        self.moves = Moves(self.cache, pool)
+        self.watching = Watch(self.cache)
+        self.housekeeping = Housekeeping(self.cache, retention, archive_dir)
         self.ratings = Ratings(ratings or ratings_beside(store), clock)
-        self.table.on_finished = self.ratings.game_finished
+        self.cache.life.ratings = self.ratings.game_finished
         self.quick: QuickPlay | None = None
         if matchmaker is not None:
             matching = Matchmaker(
@@ -108,36 +116,41 @@ class GameApp:
                 matchmaker,
             )
             self.quick = QuickPlay(
-                self.table, self.ratings, matching, ticket_poll, clock, ticket_push
+                self.cache, self.ratings, matching, ticket_poll, clock, ticket_push
             )
-        self.duties = Duties(self, clock, bot_delay) if run_duties else None
+        self.duties = Duties(self, clock, bot_delay, bot_budgets) if run_duties else None
         if self.duties is not None:
-            self.table.on_due = self.duties.kick
+            self.cache.life.due = self.duties.kick
 
     @property
     def store(self) -> Store:
-        return self.table.store
+        return self.cache.store
 
-    async def start(self, retention: float | None = None, archive_dir: str | None = None) -> None:
-        """Starts this replica's background work: duties (bots, timers, the
-        sweep), the matchmaker when the app serves quick play and, with
-        ``retention`` seconds, the expiry of finished games (archived as
-        ``archive_dir/{game}.jsonl`` first when given)."""
+    async def __aenter__(self) -> GameApp:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Starts this replica's background work: the games' (duties: bots,
+        timers, the sweep; the expiry of finished games) and quick play's
+        (the matchmaker), when the app serves it."""
         if self.duties is not None:
             self.duties.start()
+        await self.housekeeping.start()
         if self.quick is not None:
-            self.quick.matchmaker.start()
-        await self.housekeeping.start(retention, archive_dir)
+            self.quick.start()
 
     async def close(self) -> None:
+        """Stops it all, the watches first, and closes the stores."""
         self.watching.begin_shutdown()
         await self.watching.stopped()
         if self.duties is not None:
             await self.duties.stop()
         if self.quick is not None:
-            await self.quick.matchmaker.stop()
-            await self.quick.wakes.close()
-            await self.quick.matchmaker.tickets.close()
+            await self.quick.close()
         await self.housekeeping.stop()
         await self.ratings.store.close()
         await self.store.close()
@@ -145,13 +158,13 @@ class GameApp:
     # --- the replica's games ------------------------------------------------------
 
     async def load(self, game_id: str) -> HostedGame:
-        return await self.table.load(game_id)
+        return await self.cache.load(game_id)
 
     def summary(self, game: HostedGame) -> GameSummary:
-        return self.table.summary(game)
+        return self.cache.summary(game)
 
     def abandon_at(self, game: HostedGame) -> float | None:
-        return self.table.abandon_at(game)
+        return self.cache.abandon_at(game)
 
     # --- lobby ------------------------------------------------------------------------
 
@@ -275,8 +288,22 @@ class GameApp:
         snapshot: bool,
         encode: Encode,
         batch: EncodeBatch | None = None,
+        end: StreamEnd | None = None,
+        asked: bool = True,
+        origin: Sequence[Hashable] = (),
     ) -> AsyncIterator[WatchItem]:
-        return self.watching.watch(game_id, viewer, after_version, snapshot, encode, batch)
+        """A viewer's watch of a game (see :meth:`Watch.watch`)."""
+        return self.watching.watch(
+            game_id,
+            viewer,
+            after_version,
+            snapshot,
+            encode,
+            batch,
+            end=end,
+            asked=asked,
+            origin=origin,
+        )
 
     def seat_told(self, game_id: str, seat: int, told: bool | None = None) -> SeatTold:
         """The rule for a seat's stream's options (see :class:`SeatTold`)."""
@@ -292,7 +319,7 @@ class GameApp:
         resend: tuple[str, ...] = (),
         option_views: bool = False,
     ) -> Session:
-        """A seat's session (see :mod:`ramino.app.session`): its moves, the
+        """A seat's session (see :mod:`ramino.app.games.session`): its moves, the
         events it may see and its options, in version order (``hints``:
         options with their hint; ``views``: answers with the mover's view;
         ``resend``: the request ids of the moves a reopened session is
@@ -304,7 +331,7 @@ class GameApp:
             game_id,
             seat,
             encode,
-            self.table.limits,
+            self.cache.limits,
             hints,
             views,
             resend,

@@ -18,7 +18,7 @@ The rules (``docs/ratings.md``):
   person acted in it for the server's abandon time, or cancelled by its
   creator) changes no rating and is in no one's history. A rated game in
   play is never abandoned: the seats that stopped playing forfeit it
-  (``ramino.app.moves`` ``forfeit``, resignations the server plays), so it
+  (``ramino.app.games.moves`` ``forfeit``, resignations the server plays), so it
   ends rated.
 - Each finished game is recorded once by its game id (the store's
   :meth:`~ramino.store.ratings.RatingStore.record`), whichever replica and
@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from openskill.models import PlackettLuce
 
-from ramino.app.log import HostedGame
+from ramino.app.hosted import HostedGame
 from ramino.engine import MatchEnded
 from ramino.store.ratings import (
     BoardPage,
