@@ -50,7 +50,7 @@ from ramino.app.quick.matchmaker import Matchmaker
 from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
 from ramino.app.quick.ratings import rate_placings
 from ramino.store import open_store
-from ramino.store.ratings import FinishedGame, RatedSeat, Rating, RatingStore, ratings_beside
+from ramino.store.ratings import FinishedGame, RatedSeat, RatingRecord, RatingStore, ratings_beside
 from ramino.store.redis import RedisStore
 from ramino.store.tickets import MATCHED, MemoryTickets
 from ramino.v1 import match_pb2, match_pb2_grpc
@@ -155,12 +155,12 @@ async def simulate(
 
 
 def spread(
-    current: dict[str, Rating], placings: dict[str, int], rng: random.Random
-) -> dict[str, Rating]:
+    current: dict[str, RatingRecord], placings: dict[str, int], rng: random.Random
+) -> dict[str, RatingRecord]:
     """Ratings as a board of players after many games has them (mu around
     25, sigma from 1 to 4), not the two scores of everyone's first game."""
     return {
-        p: Rating(rng.gauss(25.0, 6.0), rng.uniform(1.0, 4.0), rng.randrange(1, 200), p)
+        p: RatingRecord(rng.gauss(25.0, 6.0), rng.uniform(1.0, 4.0), rng.randrange(1, 200), p)
         for p in placings
     }
 

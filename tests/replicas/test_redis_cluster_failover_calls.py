@@ -42,7 +42,7 @@ from ramino.store import (
 from ramino.store.ratings import FinishedGame, RatedSeat
 from ramino.store.ratings.redis import RedisRatings
 from ramino.store.redis import Layout, RedisStore
-from ramino.store.tickets import CANCELLED, Ticket, new_ticket_id
+from ramino.store.tickets import CANCELLED, TicketRecord, new_ticket_id
 from ramino.store.tickets.redis import RedisTickets
 from ramino.v1 import game_pb2, game_pb2_grpc
 from redis.crc import key_slot
@@ -311,7 +311,7 @@ class Drive:
             if not await self._paced():
                 return
             player = shard.players[n % len(shard.players)]
-            ticket = Ticket(
+            ticket = TicketRecord(
                 new_ticket_id(shard.queue), player, player, shard.queue, 2, 4, {}, 0.0, 1.0
             )
             await run("tickets.submit", t.submit(ticket, 10**6))

@@ -21,10 +21,11 @@ from ramino.app.hosted import HostedGame
 from ramino.app.log import Header
 from ramino.app.quick.policy import table_seat
 from ramino.app.quick.queues import QueueSpec, table_queues
+from ramino.app.quick.ratings import Rating
+from ramino.app.quick.tickets import Ticket
 from ramino.store import Store, open_store
-from ramino.store.ratings import Rating
 from ramino.store.redis import RedisStore
-from ramino.store.tickets import MATCHED, MATCHING, WAITING, Match, MatchSeat, Ticket
+from ramino.store.tickets import MATCHED, MATCHING, WAITING, Match, MatchSeat
 from ramino.v1 import game_pb2, match_pb2
 
 from tests.service.conftest import auth, reason_of

@@ -120,6 +120,24 @@ def test_the_check_sees_a_store_import_written_any_way() -> None:
         assert any(m.startswith("ramino.store") for m in imports(path, text=text)), text
 
 
+def test_the_stores_import_nothing_of_the_application() -> None:
+    """The stores keep records (``TicketRecord``, ``PartyRecord``,
+    ``RatingRecord``); the application's ``Ticket``, ``Party`` and ``Rating``
+    are made from them on its side, never named below it."""
+    store = sorted((PACKAGE / "store").rglob("*.py"))
+    assert len(store) > 15
+    reaching = {
+        module_name(path): sorted(
+            m for m in imports(path) if m == "ramino.app" or m.startswith("ramino.app.")
+        )
+        for path in store
+    }
+    assert {name: found for name, found in reaching.items() if found} == {}
+    assert imports(PACKAGE / "store/tickets/base.py", text="from ramino import app\n") >= {
+        "ramino.app"
+    }
+
+
 def test_ratings_and_tickets_are_laid_out_as_the_game_store() -> None:
     for store in ("ratings", "tickets"):
         folder = PACKAGE / "store" / store

@@ -26,7 +26,7 @@ from ramino.app.quick.play import QuickPlay
 from ramino.app.quick.queues import MatchmakerConfig
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
-from ramino.store.tickets import MemoryTickets, Ticket, TicketStore
+from ramino.store.tickets import MemoryTickets, TicketRecord, TicketStore
 from ramino.v1 import game_pb2, game_pb2_grpc, match_pb2, match_pb2_grpc
 
 from tests.service.conftest import SECRET, auth, reason_of
@@ -441,7 +441,7 @@ class CountedTickets(MemoryTickets):
         super().__init__()
         self.reads = 0
 
-    async def ticket(self, ticket_id: str) -> Ticket | None:
+    async def ticket(self, ticket_id: str) -> TicketRecord | None:
         self.reads += 1
         return await super().ticket(ticket_id)
 

@@ -14,9 +14,9 @@ from ramino import reasons
 from ramino.app.quick.clauses import allows, checked_clauses
 from ramino.app.quick.policy import form
 from ramino.app.quick.queues import MatchmakerConfig
+from ramino.app.quick.tickets import Ticket
 from ramino.errors import BadRequest
 from ramino.store import open_store
-from ramino.store.tickets import Ticket
 from ramino.v1 import match_pb2
 
 from tests.service.conftest import reason_of

@@ -25,6 +25,7 @@ from ramino.app.names import MAX_NAME, checked_name
 from ramino.app.quick.matchmaker import DEAL_TRIES, Matchmaker
 from ramino.app.quick.policy import form, window
 from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
+from ramino.app.quick.tickets import Ticket
 from ramino.engine import InvalidSetup, Resign, trial_deal
 from ramino.errors import BadRequest, NotFound
 from ramino.store import Store, VersionConflict, open_store
@@ -37,7 +38,6 @@ from ramino.store.tickets import (
     WAITING,
     Match,
     MemoryTickets,
-    Ticket,
     new_ticket_id,
     tickets_beside,
 )

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ramino.app.quick.clauses import OCCURS, allows, checked_clauses
 from ramino.app.quick.policy import form, window
 from ramino.app.quick.queues import MatchmakerConfig
-from ramino.store.tickets import Ticket
+from ramino.app.quick.tickets import Ticket
 
 CONFIG = MatchmakerConfig(settle=5.0, bots_after=30.0, prefer_for=20.0)
 CLAUSES = st.one_of(

@@ -22,7 +22,7 @@ from ramino.app.quick.queues import QueueSpec
 from ramino.errors import NotPermitted, PartyStateError
 from ramino.store import Store, open_store
 from ramino.store.redis import RedisStore
-from ramino.store.tickets import MemoryTickets, Ticket
+from ramino.store.tickets import MemoryTickets, TicketRecord
 from ramino.v1 import game_pb2, match_pb2
 
 from tests.service.conftest import auth, reason_of
@@ -378,7 +378,7 @@ class LeaveWhileQueueing(MemoryTickets):
         self.then: Callable[[], Awaitable[None]] | None = None
         self.written: list[str] = []
 
-    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+    async def submit(self, ticket: TicketRecord, limit: int) -> TicketRecord:
         stored = await super().submit(ticket, limit)
         self.written.append(stored.ticket_id)
         then, self.then = self.then, None

@@ -16,7 +16,7 @@ from ramino.store.ratings import (
     FinishedGame,
     MemoryRatings,
     RatedSeat,
-    Rating,
+    RatingRecord,
     RatingStore,
     SqliteRatings,
     ratings_beside,
@@ -217,7 +217,7 @@ async def test_beside_each_game_store(tmp_path: Path) -> None:
     await beside.close()
     again = ratings_beside(games)
     kept = await again.rating("rummy", "ann")
-    assert kept is not None and kept.games == 1 and kept != Rating(25, 25 / 3)
+    assert kept is not None and kept.games == 1 and kept != RatingRecord(25, 25 / 3)
     assert await again.recorded("g1") is not None
     await again.close()
     await games.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 from ramino import reasons, tasks
+from ramino.app.quick.tickets import ticket_of
 from ramino.store.memory import MemoryStore
 from ramino.store.sqlite import SqliteStore
 from ramino.store.tickets import (
@@ -27,11 +28,11 @@ from ramino.store.tickets import (
     Match,
     MatchSeat,
     MemoryTickets,
-    Party,
     PartyMember,
+    PartyRecord,
     SqliteTickets,
-    Ticket,
     TicketExists,
+    TicketRecord,
     TicketRequestReused,
     TicketStore,
     TooManyTickets,
@@ -66,11 +67,11 @@ async def tickets(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         await games.close()
 
 
-def ticket(player: str, at: float = 1.0, queue: str = Q) -> Ticket:
-    return Ticket(new_ticket_id(queue), player, f"name-{player}", queue, 2, 4, {}, 0.0, at)
+def ticket(player: str, at: float = 1.0, queue: str = Q) -> TicketRecord:
+    return TicketRecord(new_ticket_id(queue), player, f"name-{player}", queue, 2, 4, {}, 0.0, at)
 
 
-def match(match_id: str, *tickets: Ticket, bots: int = 0) -> Match:
+def match(match_id: str, *tickets: TicketRecord, bots: int = 0) -> Match:
     seats = tuple(MatchSeat(t.ticket_id, t.player_id, t.name) for t in tickets)
     seats += tuple(MatchSeat("", "", f"bot {i}", "greedy") for i in range(bots))
     return Match(match_id, tickets[0].queue, "rummy", {}, True, seats, 5.0)
@@ -345,7 +346,9 @@ def test_the_ticket_and_page_errors_are_ramino_errors_with_their_reasons() -> No
         assert status.code.name == reasons.REGISTRY[reason].code.value, reason
 
 
-def requested(player: str, request_id: str, at: float, queue: str = Q, asked: str = "a") -> Ticket:
+def requested(
+    player: str, request_id: str, at: float, queue: str = Q, asked: str = "a"
+) -> TicketRecord:
     """A ticket submitted with a request id (``asked``: its fingerprint)."""
     return replace(
         ticket(player, at, queue),
@@ -457,8 +460,8 @@ async def test_tickets_that_stop_waiting_are_announced(tickets: TicketStore) -> 
 # --- parties: written whole over the version read -----------------------------------
 
 
-def party(version: int = 1, expires_at: float = 100.0, **changes: object) -> Party:
-    p = Party("0123456789abcdef01234567", PartyMember("ann", "Ann"), (), (), 1.0, expires_at)
+def party(version: int = 1, expires_at: float = 100.0, **changes: object) -> PartyRecord:
+    p = PartyRecord("0123456789abcdef01234567", PartyMember("ann", "Ann"), (), (), 1.0, expires_at)
     return replace(p, version=version, **changes)  # type: ignore[arg-type]
 
 
@@ -505,9 +508,10 @@ def test_a_party_ticket_is_seated_whole_and_each_player_learns_their_seat() -> N
     )
     assert m.ticket_ids == [dan.ticket_id, ann.ticket_id]
     done = matched(ann, m, "g", 6.0)
-    assert done.players == ["ann", "bob", "cid"] and done.size == 3
-    assert [done.seat_of(p) for p in ("ann", "bob", "cid", "dan")] == [1, 2, 3, -1]
-    assert Ticket.from_json(done.to_json()) == done
+    assert TicketRecord.from_json(done.to_json()) == done
+    seated = ticket_of(done)  # as the application asks it
+    assert seated.players == ["ann", "bob", "cid"] and seated.size == 3
+    assert [seated.seat_of(p) for p in ("ann", "bob", "cid", "dan")] == [1, 2, 3, -1]
 
 
 def test_a_record_from_a_newer_replica_is_read_with_its_new_fields_left_out() -> None:
@@ -516,13 +520,13 @@ def test_a_record_from_a_newer_replica_is_read_with_its_new_fields_left_out() ->
     every field it knows comes through."""
     t = replace(ticket("ann"), numbers={"latency": 40.0}, rating_band=2.0)
     newer = orjson.loads(t.to_json()) | {"added_later": [1, 2]}
-    assert Ticket.from_json(orjson.dumps(newer)) == t
+    assert TicketRecord.from_json(orjson.dumps(newer)) == t
     m = Match("m1", Q, "rummy", {}, False, (MatchSeat("t1", "ann", "Ann"),), 2.0)
     stored = orjson.loads(m.to_json()) | {"added_later": 1}
     stored["seats"][0]["added_later"] = "x"
     assert Match.from_json(orjson.dumps(stored)) == m
-    p = Party("p1", PartyMember("ann", "Ann"), (), (Invitation("i1", "bob", 9.0),), 5.0, 6.0)
+    p = PartyRecord("p1", PartyMember("ann", "Ann"), (), (Invitation("i1", "bob", 9.0),), 5.0, 6.0)
     stored = orjson.loads(p.to_json()) | {"added_later": True}
     stored["leader"]["added_later"] = 1
     stored["invitations"][0]["added_later"] = 2
-    assert Party.from_json(orjson.dumps(stored)) == p
+    assert PartyRecord.from_json(orjson.dumps(stored)) == p

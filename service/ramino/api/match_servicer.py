@@ -26,15 +26,14 @@ from ramino.api.events import event_message
 from ramino.app.quick.play import QuickPlay, TicketSight
 from ramino.app.quick.queues import QueueSpec
 from ramino.app.quick.ratings import new_rating
+from ramino.app.quick.tickets import Party, Ticket
 from ramino.app.values import (
     CANCELLED,
     EXPIRED,
     MATCHED,
     HistoryEntry,
-    Party,
     PartyMember,
-    Rating,
-    Ticket,
+    RatingRecord,
 )
 from ramino.errors import BadRequest, Busy
 from ramino.slots import CountedSlots
@@ -56,7 +55,8 @@ FINAL: dict[str, Any] = {
 }
 
 
-def _rating(r: Rating | None) -> match_pb2.Rating | None:
+def _rating(r: RatingRecord | None) -> match_pb2.Rating | None:
+    """A rating: the application's, or the record in a history or a board entry."""
     if r is None:
         return None
     return match_pb2.Rating(mu=r.mu, sigma=r.sigma, score=r.score, games=r.games)

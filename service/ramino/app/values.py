@@ -1,8 +1,11 @@
 """The store's values and errors that the application hands the transport
-unchanged (a game's summary, a request's record, a ticket, a rating, a
-history entry, the errors a call may end in), named here so that the
-transport (``ramino.api``) never imports the store: it sees only what the
-application gives it (``tests/service/test_layers.py`` holds it to that)."""
+unchanged (a game's summary, a request's record, a history entry and the
+rating records in it and in a board's entries, a party's members, the
+errors a call may end in), named here so that the transport
+(``ramino.api``) never imports the store: it sees only what the application
+gives it (``tests/service/test_layers.py`` holds it to that). A ticket, a
+party and a rating are the application's own (``ramino.app.quick.tickets``,
+``ramino.app.quick.ratings``), made from the store's records there."""
 
 from __future__ import annotations
 
@@ -15,15 +18,13 @@ from ramino.store import (
     VersionConflict,
 )
 from ramino.store.base import fingerprint
-from ramino.store.ratings import HistoryEntry, Rating
+from ramino.store.ratings import HistoryEntry, RatingRecord
 from ramino.store.tickets import (
     CANCELLED,
     EXPIRED,
     MATCHED,
     Invitation,
-    Party,
     PartyMember,
-    Ticket,
     TicketExists,
 )
 
@@ -36,12 +37,10 @@ __all__ = [
     "GameSummary",
     "HistoryEntry",
     "Invitation",
-    "Party",
     "PartyMember",
-    "Rating",
+    "RatingRecord",
     "RequestRecord",
     "StoreError",
-    "Ticket",
     "TicketExists",
     "VersionConflict",
     "fingerprint",

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ramino import reasons
+from ramino.app.quick.tickets import Ticket
 from ramino.errors import BadRequest
-from ramino.store.tickets import Ticket
 
 __all__ = [
     "MAX_CLAUSES",

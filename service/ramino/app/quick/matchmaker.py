@@ -59,6 +59,7 @@ from ramino.app.quick.clauses import (
 from ramino.app.quick.policy import form, table_seat
 from ramino.app.quick.queues import MatchmakerConfig, QueueSpec, table_queues
 from ramino.app.quick.ratings import Ratings
+from ramino.app.quick.tickets import Party, Ticket, ticket_of
 from ramino.engine import trial_deal
 from ramino.errors import BadRequest, GameStateError, NotFound
 from ramino.store import GameExists, GameNotFound, RequestRecord, Store, VersionConflict
@@ -68,8 +69,6 @@ from ramino.store.tickets import (
     WAITING,
     Match,
     MatchSeat,
-    Party,
-    Ticket,
     TicketStore,
     followed_at,
     new_ticket_id,
@@ -214,11 +213,11 @@ class Matchmaker:
         stored = await self.tickets.submit(ticket, self.config.max_tickets_per_player)
         if stored is ticket:
             self._wake.set()
-        return stored
+        return ticket_of(stored)
 
     async def live(self, player_id: str) -> list[Ticket]:
         """The player's waiting and matching tickets, oldest first."""
-        return await self.tickets.live(player_id)
+        return [ticket_of(t) for t in await self.tickets.live(player_id)]
 
     def _check_seats(self, spec: QueueSpec, min_seats: int, max_seats: int) -> None:
         if not 2 <= min_seats <= max_seats <= 6:
@@ -248,7 +247,7 @@ class Matchmaker:
         found = await self.tickets.ticket(ticket_id)
         if found is None or player_id not in found.players:
             raise NotFound("no such ticket of yours", reasons.TICKET_NOT_FOUND)
-        return found
+        return ticket_of(found)
 
     async def cancel(self, player_id: str, ticket_id: str) -> Ticket:
         """Cancels a waiting ticket that seats the player (a party's member
@@ -257,7 +256,7 @@ class Matchmaker:
         await self.ticket(player_id, ticket_id)
         ended = await self.tickets.end(ticket_id, CANCELLED, self._clock())
         assert ended is not None
-        return ended
+        return ticket_of(ended)
 
     async def offer_table(self, game: HostedGame) -> None:
         """Offers a quick-play table (:attr:`Header.quick_play`) to the queues
@@ -317,7 +316,8 @@ class Matchmaker:
         now = self._clock()
         await self._look_at_games(queue, now)
         waiting = []
-        for t in await self._followed(await self.tickets.waiting(queue), now):
+        queued = [ticket_of(t) for t in await self.tickets.waiting(queue)]
+        for t in await self._followed(queued, now):
             if now - t.created_at >= self.config.ticket_ttl:
                 await self.tickets.end(t.ticket_id, EXPIRED, now)
             else:
@@ -459,7 +459,7 @@ class Matchmaker:
             if ended is not None and ended.state == CANCELLED:
                 log.info("ticket unfollowed", ticket=t.ticket_id, queue=t.queue)
             elif ended is not None and ended.state == WAITING:
-                followed.append(ended)
+                followed.append(ticket_of(ended))
         return followed
 
     def _match(

@@ -40,15 +40,14 @@ from ramino import reasons
 from ramino.app.names import checked_name
 from ramino.app.quick.matchmaker import Matchmaker
 from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
+from ramino.app.quick.tickets import Party, Ticket, party_of, ticket_of
 from ramino.errors import BadRequest, Busy, NotFound, NotPermitted, PartyStateError
 from ramino.store.tickets import (
     ACTIVE,
     CANCELLED,
     WAITING,
     Invitation,
-    Party,
     PartyMember,
-    Ticket,
     new_ticket_id,
 )
 
@@ -141,7 +140,7 @@ class Parties:
         if len(party_id) != 24 or not set(party_id) <= _ID_CHARS:
             return None
         party = await self._tickets.party(party_id, self._clock())
-        return None if party is None or party.disbanded else party
+        return None if party is None or party.disbanded else party_of(party)
 
     async def _write(self, party: Party) -> Party | None:
         """``party`` written over the version it was read at, kept for
@@ -164,7 +163,7 @@ class Parties:
         if not party.ticket_id:
             return None
         ticket = await self._tickets.ticket(party.ticket_id)
-        return ticket if ticket is not None and ticket.state in ACTIVE else None
+        return ticket_of(ticket) if ticket is not None and ticket.state in ACTIVE else None
 
     async def invite(self, player_id: str, party_id: str, invitee: str) -> Invitation:
         """An invitation of ``invitee`` to the leader's party, replacing an

@@ -38,12 +38,13 @@ from ramino.app.quick.matchmaker import Matchmaker
 from ramino.app.quick.parties import Parties, Wishes
 from ramino.app.quick.policy import expected_wait, window
 from ramino.app.quick.queues import MatchmakerConfig, QueueSpec
-from ramino.app.quick.ratings import Ratings
+from ramino.app.quick.ratings import Rating, Ratings
+from ramino.app.quick.tickets import Ticket
 from ramino.engine.seen import Seen
 from ramino.errors import GameStateError
 from ramino.store.base import GameNotFound
-from ramino.store.ratings import BoardPage, HistoryEntry, Rating
-from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, Ticket, TicketStore
+from ramino.store.ratings import BoardPage, HistoryEntry
+from ramino.store.tickets import CANCELLED, EXPIRED, MATCHED, TicketStore
 
 __all__ = [
     "ENDED",

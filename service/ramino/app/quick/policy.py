@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from ramino.app.hosted import HostedGame
 from ramino.app.quick.clauses import allows, allows_no_properties
 from ramino.app.quick.queues import MatchmakerConfig
-from ramino.store.tickets import Ticket
+from ramino.app.quick.tickets import Ticket
 
 __all__ = ["expected_wait", "form", "table_seat", "window"]
 

@@ -23,11 +23,19 @@ The rules (``docs/ratings.md``):
 - Each finished game is recorded once by its game id (the store's
   :meth:`~ramino.store.ratings.RatingStore.record`), whichever replica and
   however many times it is reported.
+
+The store keeps a rating's record (:class:`~ramino.store.ratings.RatingRecord`:
+its mean, uncertainty, games and name, and the board's score); a
+:class:`Rating` is that record as the model makes it (:func:`new_rating`,
+:func:`rate_placings`), made from the store's answer by :func:`rating_of`.
+A rating inside a history entry or a board entry stays the store's record,
+handed to the transport as it is (``ramino.app.values``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 
 from openskill.models import PlackettLuce
 
@@ -38,12 +46,20 @@ from ramino.store.ratings import (
     FinishedGame,
     HistoryEntry,
     RatedSeat,
-    Rating,
+    RatingRecord,
     RatingStore,
     check_page_size,
 )
 
-__all__ = ["MODEL", "Ratings", "finished_game", "new_rating", "rate_placings"]
+__all__ = [
+    "MODEL",
+    "Rating",
+    "Ratings",
+    "finished_game",
+    "new_rating",
+    "rate_placings",
+    "rating_of",
+]
 
 MODEL = PlackettLuce()
 """The rating model with OpenSkill's defaults: a new player at mu 25, sigma
@@ -53,12 +69,26 @@ HISTORY_MAX = 100
 """The most games one history read answers."""
 
 
+_RATING_FIELDS = tuple(f.name for f in fields(RatingRecord))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rating(RatingRecord):
+    """A player's skill in one variant, as the model (:data:`MODEL`) rates it."""
+
+
+def rating_of(record: RatingRecord) -> Rating:
+    """The rating of the store's record."""
+    return Rating(**{name: getattr(record, name) for name in _RATING_FIELDS})
+
+
 def new_rating(name: str = "") -> Rating:
+    """A new player's rating: the model's prior."""
     return Rating(MODEL.mu, MODEL.sigma, 0, name)
 
 
 def rate_placings(
-    current: dict[str, Rating], placings: dict[str, tuple[int, str]]
+    current: Mapping[str, RatingRecord], placings: dict[str, tuple[int, str]]
 ) -> dict[str, Rating]:
     """New ratings of the players of ``placings`` (player -> its rank, 1 the
     best, and its name), from ``current`` (a player absent from it is new)."""
@@ -135,7 +165,8 @@ class Ratings:
 
     async def rating(self, variant: str, player_id: str) -> Rating:
         """The player's rating (a new player's before any rated game)."""
-        return await self.store.rating(variant, player_id) or new_rating()
+        found = await self.store.rating(variant, player_id)
+        return new_rating() if found is None else rating_of(found)
 
     async def top(self, variant: str, page_size: int, page_token: str = "") -> BoardPage:
         return await self.store.top(variant, page_size, page_token)

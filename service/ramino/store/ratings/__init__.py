@@ -9,14 +9,14 @@ are computed by the caller's ``rate`` from the ratings read in that same step
 game makes the store read and rate again), so two games of one player
 finishing at once on two replicas both count.
 
-The leaderboard of a variant orders players by :attr:`Rating.score`, highest
+The leaderboard of a variant orders players by :attr:`RatingRecord.score`, highest
 first, and players of equal score by player id (descending, as Redis orders
 equal scores). Each player has one *member* string whose byte order is that
 order (:func:`board_member`); a page token is the member of a page's last
 entry, so the next page starts strictly after it: paging never repeats nor
 skips an entry whose rating did not change meanwhile.
 
-Laid out as the game store: the values and the protocol in
+Laid out as the game store: the records and the protocol in
 :mod:`~ramino.store.ratings.base`, one module per backend beside it.
 """
 
@@ -35,7 +35,7 @@ from ramino.store.ratings.base import (
     HistoryEntry,
     RatedSeat,
     RateFn,
-    Rating,
+    RatingRecord,
     RatingStore,
     board_member,
     check_page_size,
@@ -56,7 +56,7 @@ __all__ = [
     "MemoryRatings",
     "RateFn",
     "RatedSeat",
-    "Rating",
+    "RatingRecord",
     "RatingStore",
     "SqliteRatings",
     "board_member",

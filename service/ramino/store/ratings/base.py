@@ -1,11 +1,16 @@
-"""The ratings store's values and protocol (its backends: ``memory``,
-``sqlite``, ``redis``, beside this module)."""
+"""The ratings store's records and protocol (its backends: ``memory``,
+``sqlite``, ``redis``, beside this module).
+
+A record is what the store keeps and answers: plain data, serialised as it
+is written. The application's ``Rating`` (``ramino.app.quick.ratings``) is
+:class:`RatingRecord` with the rating model's new player, made from a
+record the store answers by one function."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,7 +29,7 @@ __all__ = [
     "FinishedGame",
     "HistoryEntry",
     "RateFn",
-    "Rating",
+    "RatingRecord",
     "RatingStore",
     "RatedSeat",
     "apply_game",
@@ -56,8 +61,9 @@ class BadPage(BadRequest):
 
 
 @dataclass(frozen=True, slots=True)
-class Rating:
-    """A player's skill in one variant (Weng-Lin: a mean and its uncertainty)."""
+class RatingRecord:
+    """A player's skill in one variant (Weng-Lin: a mean and its
+    uncertainty), as the store keeps it."""
 
     mu: float
     sigma: float
@@ -72,11 +78,18 @@ class Rating:
         ``mu - 3 sigma`` (OpenSkill's ordinal)."""
         return self.mu - 3 * self.sigma
 
+    def __eq__(self, other: object) -> bool:
+        # The application's rating is a record under a class of its own:
+        # the same fields are the same rating, whichever class each is.
+        if not isinstance(other, RatingRecord):
+            return NotImplemented
+        return self.to_list() == other.to_list()
+
     def to_list(self) -> list[Any]:
         return [self.mu, self.sigma, self.games, self.name]
 
     @classmethod
-    def from_list(cls, data: Sequence[Any]) -> Rating:
+    def from_list(cls, data: Sequence[Any]) -> RatingRecord:
         return cls(float(data[0]), float(data[1]), int(data[2]), str(data[3]))
 
 
@@ -154,8 +167,8 @@ class HistoryEntry:
 
     game: FinishedGame
     player_id: str
-    before: Rating | None
-    after: Rating | None
+    before: RatingRecord | None
+    after: RatingRecord | None
 
     def to_json(self) -> str:
         return orjson.dumps(
@@ -173,8 +186,8 @@ class HistoryEntry:
         return cls(
             FinishedGame.from_json(orjson.dumps(game)),
             str(player),
-            None if before is None else Rating.from_list(before),
-            None if after is None else Rating.from_list(after),
+            None if before is None else RatingRecord.from_list(before),
+            None if after is None else RatingRecord.from_list(after),
         )
 
 
@@ -183,7 +196,7 @@ class BoardEntry:
     rank: int
     """1 for the best; every entry has its own (ties are ordered by player id)."""
     player_id: str
-    rating: Rating
+    rating: RatingRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,12 +206,12 @@ class BoardPage:
     """Empty on the last page."""
 
 
-RateFn = Callable[[dict[str, Rating]], dict[str, Rating]]
+RateFn = Callable[[dict[str, RatingRecord]], Mapping[str, RatingRecord]]
 """New ratings of a game's rated players from their current ones (a player
 with no rating yet is absent from the argument)."""
 
 
-def board_member(rating: Rating, player_id: str) -> str:
+def board_member(rating: RatingRecord, player_id: str) -> str:
     """The player's place on its variant's board as a string whose byte
     order is the board's: score descending, then player id descending."""
     milli = max(-_SCORE_SPAN, min(_SCORE_SPAN, round(rating.score * 1000)))
@@ -256,7 +269,7 @@ class RatingStore(Protocol):
         """The game as recorded, if it was."""
         ...
 
-    async def rating(self, variant: str, player_id: str) -> Rating | None: ...
+    async def rating(self, variant: str, player_id: str) -> RatingRecord | None: ...
 
     async def rank(self, variant: str, player_id: str) -> int | None:
         """The player's place on the variant's board (1 for the best)."""
@@ -291,16 +304,16 @@ def newest_first(entries: list[HistoryEntry], limit: int) -> list[HistoryEntry]:
 
 
 def apply_game(
-    game: FinishedGame, current: dict[str, Rating], rate: RateFn
-) -> tuple[dict[str, Rating], list[HistoryEntry]]:
+    game: FinishedGame, current: dict[str, RatingRecord], rate: RateFn
+) -> tuple[dict[str, RatingRecord], list[HistoryEntry]]:
     """The new ratings of a game's rated players (none for an unrated game)
     and each verified player's history entry."""
-    new: dict[str, Rating] = {}
+    new: dict[str, RatingRecord] = {}
     if game.rated:
         rated = rate(current)
         for player in game.players:
             after = rated[player]
-            new[player] = Rating(after.mu, after.sigma, after.games, after.name)
+            new[player] = RatingRecord(after.mu, after.sigma, after.games, after.name)
     history = [
         HistoryEntry(game, p, current.get(p) if p in new else None, new.get(p))
         for p in game.players

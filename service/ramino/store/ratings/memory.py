@@ -12,7 +12,7 @@ from ramino.store.ratings.base import (
     FinishedGame,
     HistoryEntry,
     RateFn,
-    Rating,
+    RatingRecord,
     apply_game,
     board_member,
     check_page_size,
@@ -28,7 +28,7 @@ __all__ = ["MemoryRatings"]
 @dataclass
 class _Board:
     members: list[str] = field(default_factory=list)
-    ratings: dict[str, Rating] = field(default_factory=dict)
+    ratings: dict[str, RatingRecord] = field(default_factory=dict)
     history: dict[str, list[HistoryEntry]] = field(default_factory=dict)
 
 
@@ -61,7 +61,7 @@ class MemoryRatings:
     async def recorded(self, game_id: str) -> FinishedGame | None:
         return self._recorded.get(game_id)
 
-    async def rating(self, variant: str, player_id: str) -> Rating | None:
+    async def rating(self, variant: str, player_id: str) -> RatingRecord | None:
         board = self._boards.get(variant)
         return None if board is None else board.ratings.get(player_id)
 

@@ -35,7 +35,7 @@ from ramino.store.ratings.base import (
     FinishedGame,
     HistoryEntry,
     RateFn,
-    Rating,
+    RatingRecord,
     apply_game,
     board_member,
     check_page_size,
@@ -113,7 +113,7 @@ class RedisRatings:
                 return False
             raw = await self._redis.hmget(ratings, players) if players else []
             stored = {p: r for p, r in zip(players, raw, strict=True) if r is not None}
-            current = {p: Rating.from_list(orjson.loads(r)) for p, r in stored.items()}
+            current = {p: RatingRecord.from_list(orjson.loads(r)) for p, r in stored.items()}
             new, history = apply_game(game, current, rate)
             args: list[Any] = [game.game_id, game.to_json(), HISTORY_KEPT, len(players), token]
             for player, entry in zip(players, history, strict=True):
@@ -149,9 +149,9 @@ class RedisRatings:
         names = await self._redis.smembers(f"{self._prefix}r:variants")
         return sorted(n.decode() if isinstance(n, bytes) else str(n) for n in names)
 
-    async def rating(self, variant: str, player_id: str) -> Rating | None:
+    async def rating(self, variant: str, player_id: str) -> RatingRecord | None:
         found = await self._redis.hget(self._key(variant, "ratings"), player_id)
-        return None if found is None else Rating.from_list(orjson.loads(found))
+        return None if found is None else RatingRecord.from_list(orjson.loads(found))
 
     async def rank(self, variant: str, player_id: str) -> int | None:
         rating = await self.rating(variant, player_id)
@@ -170,7 +170,7 @@ class RedisRatings:
         players = [player_of(m) for m in shown]
         raw = await self._redis.hmget(self._key(variant, "ratings"), players) if players else []
         entries = [
-            BoardEntry(first_rank + i, p, Rating.from_list(orjson.loads(r)))
+            BoardEntry(first_rank + i, p, RatingRecord.from_list(orjson.loads(r)))
             for i, (p, r) in enumerate(zip(players, raw, strict=True))
             if r is not None
         ]

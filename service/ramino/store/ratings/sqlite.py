@@ -16,7 +16,7 @@ from ramino.store.ratings.base import (
     FinishedGame,
     HistoryEntry,
     RateFn,
-    Rating,
+    RatingRecord,
     apply_game,
     board_member,
     check_page_size,
@@ -77,7 +77,7 @@ class SqliteRatings:
             ).fetchone():
                 db.execute("ROLLBACK")
                 return False
-            current: dict[str, Rating] = {}
+            current: dict[str, RatingRecord] = {}
             for player in game.players:
                 found = await self._rating(game.variant, player)
                 if found is not None:
@@ -118,13 +118,13 @@ class SqliteRatings:
         ).fetchone()
         return None if row is None else FinishedGame.from_json(row[0])
 
-    async def _rating(self, variant: str, player_id: str) -> Rating | None:
+    async def _rating(self, variant: str, player_id: str) -> RatingRecord | None:
         row = self._db.execute(
             "SELECT rating FROM ratings WHERE variant = ? AND player_id = ?", (variant, player_id)
         ).fetchone()
-        return None if row is None else Rating.from_list(orjson.loads(row[0]))
+        return None if row is None else RatingRecord.from_list(orjson.loads(row[0]))
 
-    async def rating(self, variant: str, player_id: str) -> Rating | None:
+    async def rating(self, variant: str, player_id: str) -> RatingRecord | None:
         return await self._rating(variant, player_id)
 
     def _count(self, variant: str, member: str, change: int) -> None:
@@ -155,7 +155,7 @@ class SqliteRatings:
 
     def _page(self, variant: str, rows: list[Any], first_rank: int, page_size: int) -> BoardPage:
         entries = [
-            BoardEntry(first_rank + i, str(player), Rating.from_list(orjson.loads(rating)))
+            BoardEntry(first_rank + i, str(player), RatingRecord.from_list(orjson.loads(rating)))
             for i, (player, rating, _member) in enumerate(rows[:page_size])
         ]
         more = len(rows) > page_size
@@ -178,7 +178,9 @@ class SqliteRatings:
         if rank is None:
             return BoardPage([], "")
         start = max(0, rank - 1 - page_size // 2)
-        member = board_member(await self._rating(variant, player_id) or Rating(0, 0), player_id)
+        member = board_member(
+            await self._rating(variant, player_id) or RatingRecord(0, 0), player_id
+        )
         # Walked from the player's place both ways by the index (no OFFSET).
         above = self._db.execute(
             "SELECT player_id, rating, member FROM ratings WHERE variant = ? AND member < ? "

@@ -27,8 +27,10 @@ Every store gives the same guarantees:
 A ticket's id starts with its queue (``QUEUE.RANDOM``), so a store finds a
 ticket's queue from its id alone (on Redis, the hash slot of its keys).
 
-Laid out as the game store: the values and the protocol in
-:mod:`~ramino.store.tickets.base`, one module per backend beside it.
+Laid out as the game store: the records and the protocol in
+:mod:`~ramino.store.tickets.base`, one module per backend beside it. The
+application's ``Ticket`` and ``Party`` are made from the records
+(``ramino.app.quick.tickets``).
 """
 
 from __future__ import annotations
@@ -47,10 +49,10 @@ from ramino.store.tickets.base import (
     Invitation,
     Match,
     MatchSeat,
-    Party,
     PartyMember,
-    Ticket,
+    PartyRecord,
     TicketExists,
+    TicketRecord,
     TicketRequestReused,
     TicketStore,
     TooManyTickets,
@@ -72,12 +74,12 @@ __all__ = [
     "Invitation",
     "Match",
     "MatchSeat",
-    "Party",
-    "PartyMember",
     "MemoryTickets",
+    "PartyMember",
+    "PartyRecord",
     "SqliteTickets",
-    "Ticket",
     "TicketExists",
+    "TicketRecord",
     "TicketRequestReused",
     "TicketStore",
     "TooManyTickets",

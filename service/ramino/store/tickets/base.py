@@ -1,5 +1,10 @@
-"""The ticket store's values and protocol (its backends: ``memory``,
-``sqlite``, ``redis``, beside this module)."""
+"""The ticket store's records and protocol (its backends: ``memory``,
+``sqlite``, ``redis``, beside this module).
+
+A record is what the store keeps and answers: plain data, serialised as it
+is written. The application's ``Ticket`` and ``Party``
+(``ramino.app.quick.tickets``) are these records with what the application
+asks of them, made from a record the store answers by one function each."""
 
 from __future__ import annotations
 
@@ -28,10 +33,10 @@ __all__ = [
     "Invitation",
     "Match",
     "MatchSeat",
-    "Party",
     "PartyMember",
-    "Ticket",
+    "PartyRecord",
     "TicketExists",
+    "TicketRecord",
     "TicketRequestReused",
     "TicketStore",
     "TooManyTickets",
@@ -97,7 +102,7 @@ class TooManyTickets(BadRequest):
         return (type(self), (self.limit, self.member))
 
 
-def over_bound(ticket: Ticket, active: dict[str, int], limit: int) -> None:
+def over_bound(ticket: TicketRecord, active: dict[str, int], limit: int) -> None:
     """:class:`TooManyTickets` when one of the ticket's players (its own,
     then its party's members) holds ``limit`` active tickets (``active``:
     each one's count, the party's tickets it is a member of included)."""
@@ -106,7 +111,7 @@ def over_bound(ticket: Ticket, active: dict[str, int], limit: int) -> None:
             raise TooManyTickets(limit, "" if player == ticket.player_id else player)
 
 
-def followed_at(ticket: Ticket, touched: float) -> float:
+def followed_at(ticket: TicketRecord, touched: float) -> float:
     """When a stream last followed the ticket (``touched``: the store's
     note, 0 for none), or its submission when none did since."""
     return max(touched, ticket.created_at)
@@ -145,8 +150,8 @@ def known(kind: type, stored: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class Ticket:
-    """One player's wish to play, in one queue."""
+class TicketRecord:
+    """One player's wish to play, in one queue, as the store keeps it."""
 
     ticket_id: str
     player_id: str
@@ -203,28 +208,22 @@ class Ticket:
 
     @property
     def players(self) -> list[str]:
-        """Every player it seats: its own, then its party's members."""
+        """Every player it seats: its own, then its party's members (each
+        one's ticket bound counts it)."""
         return [self.player_id, *(m[0] for m in self.members)]
 
-    @property
-    def size(self) -> int:
-        """The seats it takes."""
-        return 1 + len(self.members)
-
-    def seat_of(self, player_id: str) -> int:
-        """The seat of one of its players once matched (-1 before)."""
-        if player_id == self.player_id or self.seat < 0:
-            return self.seat
-        for (member, _), seat in zip(self.members, self.member_seats, strict=True):
-            if member == player_id:
-                return seat
-        return -1
+    def __eq__(self, other: object) -> bool:
+        # The application's ticket is a record under a class of its own:
+        # the same fields are the same ticket, whichever class each is.
+        if not isinstance(other, TicketRecord):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(TicketRecord))
 
     def to_json(self) -> bytes:
         return orjson.dumps(asdict(self))
 
     @classmethod
-    def from_json(cls, data: str | bytes) -> Ticket:
+    def from_json(cls, data: str | bytes) -> TicketRecord:
         return cls(**known(cls, orjson.loads(data)))
 
 
@@ -276,7 +275,7 @@ class Match:
 class TicketStore(Protocol):
     """Tickets and matches (memory, sqlite, redis)."""
 
-    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+    async def submit(self, ticket: TicketRecord, limit: int) -> TicketRecord:
         """Adds a waiting ticket and answers it; :class:`TooManyTickets` when
         one of its players (its own, or a member of its party) holds
         ``limit`` active tickets already (:meth:`active`),
@@ -288,13 +287,13 @@ class TicketStore(Protocol):
         or :class:`TicketRequestReused` when its fingerprint differs."""
         ...
 
-    async def live(self, player_id: str) -> list[Ticket]:
+    async def live(self, player_id: str) -> list[TicketRecord]:
         """The player's waiting and matching tickets, oldest first."""
         ...
 
-    async def ticket(self, ticket_id: str) -> Ticket | None: ...
+    async def ticket(self, ticket_id: str) -> TicketRecord | None: ...
 
-    async def waiting(self, queue: str) -> list[Ticket]:
+    async def waiting(self, queue: str) -> list[TicketRecord]:
         """The queue's waiting tickets, oldest first."""
         ...
 
@@ -360,7 +359,7 @@ class TicketStore(Protocol):
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
-    ) -> Ticket | None:
+    ) -> TicketRecord | None:
         """Ends a waiting ticket as ``state`` (cancelled or expired) and
         answers it; a ticket no longer waiting, or, given
         ``unfollowed_since``, followed at or after it (:func:`followed_at`,
@@ -386,11 +385,11 @@ class TicketStore(Protocol):
         """:meth:`touched` of each ticket, in one read of the store."""
         ...
 
-    async def party(self, party_id: str, now: float) -> Party | None:
+    async def party(self, party_id: str, now: float) -> PartyRecord | None:
         """The party, unless unknown or forgotten (past its ``expires_at``)."""
         ...
 
-    async def put_party(self, party: Party, now: float) -> bool:
+    async def put_party(self, party: PartyRecord, now: float) -> bool:
         """Writes the party if the store holds the version before its
         ``version`` (none for version 1), in one atomic step: True; else
         False and nothing changes (another writer came first)."""
@@ -449,7 +448,7 @@ class Changes:
                 self._readers.pop(queue, None)
 
 
-def matched(ticket: Ticket, match: Match, game_id: str, now: float) -> Ticket:
+def matched(ticket: TicketRecord, match: Match, game_id: str, now: float) -> TicketRecord:
     """The ticket matched to ``game_id``, with the seat of each of its players."""
     seats = {s.player_id: i for i, s in enumerate(match.seats) if s.ticket_id == ticket.ticket_id}
     return replace(
@@ -486,8 +485,9 @@ class Invitation:
 
 
 @dataclass(frozen=True, slots=True)
-class Party:
-    """Players who queue as one ticket (its leader's) and sit in one game.
+class PartyRecord:
+    """Players who queue as one ticket (its leader's) and sit in one game,
+    as the store keeps them.
 
     Every change writes it whole over the version it was read at
     (:meth:`TicketStore.put_party`), so two replicas changing one party at
@@ -507,19 +507,17 @@ class Party:
     """Its leader left: it is gone for everyone."""
     version: int = 1
 
-    @property
-    def players(self) -> list[str]:
-        return [self.leader.player_id, *(m.player_id for m in self.members)]
-
-    @property
-    def size(self) -> int:
-        return 1 + len(self.members)
+    def __eq__(self, other: object) -> bool:
+        # As a ticket's (:meth:`TicketRecord.__eq__`).
+        if not isinstance(other, PartyRecord):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(PartyRecord))
 
     def to_json(self) -> bytes:
         return orjson.dumps(asdict(self))
 
     @classmethod
-    def from_json(cls, data: str | bytes) -> Party:
+    def from_json(cls, data: str | bytes) -> PartyRecord:
         d = known(cls, orjson.loads(data))
         d["leader"] = PartyMember(**known(PartyMember, d["leader"]))
         d["members"] = tuple(PartyMember(**known(PartyMember, m)) for m in d["members"])

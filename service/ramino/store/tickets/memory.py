@@ -12,9 +12,9 @@ from ramino.store.tickets.base import (
     WAITING,
     Changes,
     Match,
-    Party,
-    Ticket,
+    PartyRecord,
     TicketExists,
+    TicketRecord,
     TicketRequestReused,
     followed_at,
     matched,
@@ -26,7 +26,7 @@ __all__ = ["MemoryTickets"]
 
 @dataclass
 class _Queue:
-    tickets: dict[str, Ticket] = field(default_factory=dict)
+    tickets: dict[str, TicketRecord] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
     in_play: dict[str, float] = field(default_factory=dict)
     tables: dict[str, float] = field(default_factory=dict)
@@ -38,12 +38,12 @@ class MemoryTickets:
 
     def __init__(self) -> None:
         self._queues: dict[str, _Queue] = {}
-        self._tickets: dict[str, Ticket] = {}
+        self._tickets: dict[str, TicketRecord] = {}
         self._touched: dict[str, float] = {}
         self._requests: dict[tuple[str, str], str] = {}
         """(player, request id) -> the ticket id it made."""
         self._changes = Changes()
-        self._parties: dict[str, Party] = {}
+        self._parties: dict[str, PartyRecord] = {}
         self._holds: dict[str, tuple[str, float]] = {}
         """player -> the party they are held for, and since when."""
 
@@ -59,7 +59,7 @@ class MemoryTickets:
             if gone.request_id:
                 self._requests.pop((gone.player_id, gone.request_id), None)
 
-    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+    async def submit(self, ticket: TicketRecord, limit: int) -> TicketRecord:
         key = (ticket.player_id, ticket.request_id)
         first = self._tickets.get(self._requests.get(key, "")) if ticket.request_id else None
         if first is not None:
@@ -76,16 +76,16 @@ class MemoryTickets:
             self._requests[key] = ticket.ticket_id
         return ticket
 
-    async def live(self, player_id: str) -> list[Ticket]:
+    async def live(self, player_id: str) -> list[TicketRecord]:
         found = [
             t for t in self._tickets.values() if t.player_id == player_id and t.state in ACTIVE
         ]
         return sorted(found, key=lambda t: (t.created_at, t.ticket_id))
 
-    async def ticket(self, ticket_id: str) -> Ticket | None:
+    async def ticket(self, ticket_id: str) -> TicketRecord | None:
         return self._tickets.get(ticket_id)
 
-    async def waiting(self, queue: str) -> list[Ticket]:
+    async def waiting(self, queue: str) -> list[TicketRecord]:
         q = self._queues.get(queue)
         found = [] if q is None else [t for t in q.tickets.values() if t.state == WAITING]
         return sorted(found, key=lambda t: (t.created_at, t.ticket_id))
@@ -99,7 +99,7 @@ class MemoryTickets:
             name for name, q in self._queues.items() if q.tickets or q.matches or q.in_play
         )
 
-    def _set(self, ticket: Ticket) -> None:
+    def _set(self, ticket: TicketRecord) -> None:
         self._tickets[ticket.ticket_id] = ticket
         q = self._queues[ticket.queue]
         if ticket.state == WAITING:
@@ -107,7 +107,7 @@ class MemoryTickets:
         else:
             q.tickets.pop(ticket.ticket_id, None)
 
-    def _followed_at(self, ticket: Ticket) -> float:
+    def _followed_at(self, ticket: TicketRecord) -> float:
         return followed_at(ticket, self._touched.get(ticket.ticket_id, 0.0))
 
     async def claim(self, match: Match, followed_since: float | None = None) -> bool:
@@ -177,7 +177,7 @@ class MemoryTickets:
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
-    ) -> Ticket | None:
+    ) -> TicketRecord | None:
         t = self._tickets.get(ticket_id)
         if t is None or t.state != WAITING:
             return t
@@ -191,11 +191,11 @@ class MemoryTickets:
     def changes(self, queue: str) -> AsyncIterator[list[str]]:
         return self._changes.follow(queue)
 
-    async def party(self, party_id: str, now: float) -> Party | None:
+    async def party(self, party_id: str, now: float) -> PartyRecord | None:
         found = self._parties.get(party_id)
         return found if found is not None and found.expires_at > now else None
 
-    async def put_party(self, party: Party, now: float) -> bool:
+    async def put_party(self, party: PartyRecord, now: float) -> bool:
         held = await self.party(party.party_id, now)
         if (0 if held is None else held.version) != party.version - 1:
             return False

@@ -63,9 +63,9 @@ from ramino.store.tickets.base import (
     MATCHING,
     WAITING,
     Match,
-    Party,
-    Ticket,
+    PartyRecord,
     TicketExists,
+    TicketRecord,
     TicketRequestReused,
     TooManyTickets,
     matched,
@@ -279,7 +279,9 @@ class RedisTickets:
         places = self._places(player_id)
         return [places, f"{places}:requests", f"{places}:request_times"]
 
-    async def _reserve(self, ticket: Ticket, limit: int, request: bool, player_id: str = "") -> Any:
+    async def _reserve(
+        self, ticket: TicketRecord, limit: int, request: bool, player_id: str = ""
+    ) -> Any:
         """A place in the bound of the ticket's player (or of ``player_id``,
         a member of its party: no request noted)."""
         args = [
@@ -293,7 +295,7 @@ class RedisTickets:
         ]
         return await RESERVE(self._redis, self._requests(player_id or ticket.player_id), args)
 
-    async def _reserve_members(self, ticket: Ticket, limit: int) -> None:
+    async def _reserve_members(self, ticket: TicketRecord, limit: int) -> None:
         """A place in each member's bound for a party's ticket; past one's
         bound, the places taken for it are given back and the ticket is
         refused (:class:`TooManyTickets` naming the member)."""
@@ -307,7 +309,7 @@ class RedisTickets:
                     raise TooManyTickets(limit, member)
             taken.append(member)
 
-    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+    async def submit(self, ticket: TicketRecord, limit: int) -> TicketRecord:
         note = bool(ticket.request_id)  # the request is noted with the place
         reserved = await self._reserve(ticket, limit, note)
         if not isinstance(reserved, int):  # the request id's ticket, noted before
@@ -353,7 +355,7 @@ class RedisTickets:
             raise TicketExists(ticket.ticket_id)
         return ticket
 
-    async def live(self, player_id: str) -> list[Ticket]:
+    async def live(self, player_id: str) -> list[TicketRecord]:
         held = await self._redis.hkeys(self._places(player_id))
         found = [await self.ticket(_text(tid)) for tid in held]
         return sorted(
@@ -373,19 +375,19 @@ class RedisTickets:
             ):
                 await self._redis.hdel(places, ticket_id)
 
-    async def ticket(self, ticket_id: str) -> Ticket | None:
+    async def ticket(self, ticket_id: str) -> TicketRecord | None:
         queue = queue_of(ticket_id)
         if queue is None:
             return None
         found = await self._redis.hget(self._key(queue, "tickets"), ticket_id)
-        return None if found is None else Ticket.from_json(found)
+        return None if found is None else TicketRecord.from_json(found)
 
-    async def waiting(self, queue: str) -> list[Ticket]:
+    async def waiting(self, queue: str) -> list[TicketRecord]:
         ids = await self._redis.zrange(self._key(queue, "waiting"), 0, -1)
         if not ids:
             return []
         found = await self._redis.hmget(self._key(queue, "tickets"), ids)
-        tickets = [Ticket.from_json(f) for f in found if f is not None]
+        tickets = [TicketRecord.from_json(f) for f in found if f is not None]
         return sorted(
             (t for t in tickets if t.state == WAITING), key=lambda t: (t.created_at, t.ticket_id)
         )
@@ -453,7 +455,7 @@ class RedisTickets:
     async def complete(self, match: Match, game_id: str, now: float) -> bool:
         q = match.queue
         args: list[Any] = [match.match_id, repr(now), 0, game_id if match.rated else ""]
-        tickets: list[Ticket] = []
+        tickets: list[TicketRecord] = []
         for tid in match.ticket_ids:
             t = await self.ticket(tid)
             assert t is not None, tid
@@ -497,7 +499,7 @@ class RedisTickets:
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
-    ) -> Ticket | None:
+    ) -> TicketRecord | None:
         t = await self.ticket(ticket_id)
         if t is None or t.state != WAITING:
             return t
@@ -582,14 +584,14 @@ class RedisTickets:
     def _party(self, party_id: str) -> str:
         return f"{{{self._prefix}party:{party_id}}}"
 
-    async def party(self, party_id: str, now: float) -> Party | None:
+    async def party(self, party_id: str, now: float) -> PartyRecord | None:
         found = await self._redis.hget(self._party(party_id), "d")
         if found is None:
             return None
-        party = Party.from_json(found)
+        party = PartyRecord.from_json(found)
         return party if party.expires_at > now else None
 
-    async def put_party(self, party: Party, now: float) -> bool:
+    async def put_party(self, party: PartyRecord, now: float) -> bool:
         kept = max(1, math.ceil((party.expires_at - now) * 1000))
         args = [party.version, party.to_json(), kept]
         return bool(int(await PUT_PARTY(self._redis, [self._party(party.party_id)], args)))

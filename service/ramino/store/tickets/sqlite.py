@@ -14,9 +14,9 @@ from ramino.store.tickets.base import (
     WAITING,
     Changes,
     Match,
-    Party,
-    Ticket,
+    PartyRecord,
     TicketExists,
+    TicketRecord,
     TicketRequestReused,
     followed_at,
     matched,
@@ -97,7 +97,7 @@ class SqliteTickets:
         self._db = connect_beside(path, SCHEMA)
         self._changes = Changes()
 
-    def _write(self, ticket: Ticket) -> None:
+    def _write(self, ticket: TicketRecord) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO tickets VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
@@ -111,13 +111,13 @@ class SqliteTickets:
             ),
         )
 
-    def _get(self, ticket_id: str) -> Ticket | None:
+    def _get(self, ticket_id: str) -> TicketRecord | None:
         row = self._db.execute(
             "SELECT data FROM tickets WHERE ticket_id = ?", (ticket_id,)
         ).fetchone()
-        return None if row is None else Ticket.from_json(row[0])
+        return None if row is None else TicketRecord.from_json(row[0])
 
-    async def submit(self, ticket: Ticket, limit: int) -> Ticket:
+    async def submit(self, ticket: TicketRecord, limit: int) -> TicketRecord:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -150,7 +150,7 @@ class SqliteTickets:
             raise
         return ticket
 
-    def _first(self, ticket: Ticket) -> Ticket | None:
+    def _first(self, ticket: TicketRecord) -> TicketRecord | None:
         """The ticket the player's request id made before, if it is kept
         (:class:`TicketRequestReused` if it asked for something else)."""
         if not ticket.request_id:
@@ -164,24 +164,24 @@ class SqliteTickets:
             raise TicketRequestReused()
         return first
 
-    async def live(self, player_id: str) -> list[Ticket]:
+    async def live(self, player_id: str) -> list[TicketRecord]:
         rows = self._db.execute(
             "SELECT data FROM tickets WHERE player_id = ? AND state IN (?, ?) "
             "ORDER BY created_at, ticket_id",
             (player_id, *ACTIVE),
         ).fetchall()
-        return [Ticket.from_json(r[0]) for r in rows]
+        return [TicketRecord.from_json(r[0]) for r in rows]
 
-    async def ticket(self, ticket_id: str) -> Ticket | None:
+    async def ticket(self, ticket_id: str) -> TicketRecord | None:
         return self._get(ticket_id)
 
-    async def waiting(self, queue: str) -> list[Ticket]:
+    async def waiting(self, queue: str) -> list[TicketRecord]:
         rows = self._db.execute(
             "SELECT data FROM tickets WHERE queue = ? AND state = ? "
             "ORDER BY created_at, ticket_id",
             (queue, WAITING),
         ).fetchall()
-        return [Ticket.from_json(r[0]) for r in rows]
+        return [TicketRecord.from_json(r[0]) for r in rows]
 
     async def waiting_count(self, queue: str) -> int:
         row = self._db.execute(
@@ -197,7 +197,7 @@ class SqliteTickets:
         ).fetchall()
         return sorted(str(r[0]) for r in rows)
 
-    def _followed_at(self, ticket: Ticket) -> float:
+    def _followed_at(self, ticket: TicketRecord) -> float:
         row = self._db.execute(
             "SELECT at FROM ticket_streams WHERE ticket_id = ?", (ticket.ticket_id,)
         ).fetchone()
@@ -312,7 +312,7 @@ class SqliteTickets:
 
     async def end(
         self, ticket_id: str, state: str, now: float, unfollowed_since: float | None = None
-    ) -> Ticket | None:
+    ) -> TicketRecord | None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -400,13 +400,13 @@ class SqliteTickets:
             found.update((str(tid), float(at)) for tid, at in rows)
         return [found.get(tid, 0.0) for tid in ids]
 
-    async def party(self, party_id: str, now: float) -> Party | None:
+    async def party(self, party_id: str, now: float) -> PartyRecord | None:
         row = self._db.execute(
             "SELECT data FROM parties WHERE party_id = ? AND expires_at > ?", (party_id, now)
         ).fetchone()
-        return None if row is None else Party.from_json(row[0])
+        return None if row is None else PartyRecord.from_json(row[0])
 
-    async def put_party(self, party: Party, now: float) -> bool:
+    async def put_party(self, party: PartyRecord, now: float) -> bool:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
