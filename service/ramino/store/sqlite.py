@@ -436,6 +436,14 @@ class SqliteStore:
         ).fetchone()
         return int(row[0])
 
+    def settle(self) -> None:
+        """Commits the open batch of appends now (its appends are answered
+        as at the end of the turn): for a writer on another connection to
+        the same file (the tickets and ratings beside the games), which
+        would otherwise wait, holding the event loop, for a commit that
+        only the event loop can make."""
+        self._commit_batch()
+
     def _join_batch(self) -> asyncio.Future[None]:
         """The open batch of appends, opened here when there is none.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,10 @@ class SqliteRatings:
     game is recorded in one ``BEGIN IMMEDIATE`` transaction, so even two
     processes on one file record it once."""
 
-    def __init__(self, path: str | Path) -> None:
-        self._db = connect_beside(path, SCHEMA)
+    def __init__(self, path: str | Path, settle: Callable[[], None] | None = None) -> None:
+        """``settle``: the game store's beside which this one lives
+        (:func:`~ramino.store.beside.connect_beside`)."""
+        self._db = connect_beside(path, SCHEMA, settle)
 
     async def record(self, game: FinishedGame, rate: RateFn) -> bool:
         db = self._db

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -93,8 +93,10 @@ class SqliteTickets:
     """Tickets in the sqlite store's file, on a connection of their own;
     each change is one ``BEGIN IMMEDIATE`` transaction."""
 
-    def __init__(self, path: str | Path) -> None:
-        self._db = connect_beside(path, SCHEMA)
+    def __init__(self, path: str | Path, settle: Callable[[], None] | None = None) -> None:
+        """``settle``: the game store's beside which this one lives
+        (:func:`~ramino.store.beside.connect_beside`)."""
+        self._db = connect_beside(path, SCHEMA, settle)
         self._changes = Changes()
 
     def _write(self, ticket: TicketRecord) -> None:
