@@ -4,67 +4,14 @@
 //! kernel's rules take, and the policy chooses among those listed.
 
 use ramino_core::game::greedy;
-use ramino_core::game::{decide, legal_moves, meld_info, CardId, Command, Phase, Rules, State};
-use ramino_core::{Card, End, Variant};
+use ramino_core::game::{decide, legal_moves, Command, Phase};
+use ramino_core::{End, Variant};
 
-/// A two-seat table, its cards picked by name (each name takes the first
-/// id of that card not yet on the table).
-struct Table {
-    rules: Rules,
-    state: State,
-    used: Vec<bool>,
-}
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
 
 impl Table {
-    fn new(variant: Variant) -> Table {
-        let rules = Rules::new(variant);
-        let mut state = State::new(&["ann".to_owned(), "bob".to_owned()]);
-        state.round = 1;
-        state.dealer = 1;
-        state.first_player = 0;
-        state.seats[0].turns = 3;
-        state.seats[1].turns = 3;
-        let used = vec![false; rules.deck_size];
-        Table { rules, state, used }
-    }
-
-    fn ids(&mut self, text: &str) -> Vec<CardId> {
-        Card::parse_list(text)
-            .expect("test cards")
-            .into_iter()
-            .map(|card| {
-                let id = (0..self.rules.deck_size)
-                    .find(|&i| !self.used[i] && self.rules.cards[i] == card)
-                    .expect("a copy of the card is left");
-                self.used[id] = true;
-                CardId::try_from(id).expect("a card id")
-            })
-            .collect()
-    }
-
-    fn hand(&mut self, seat: usize, text: &str) -> Vec<CardId> {
-        let ids = self.ids(text);
-        self.state.seats[seat].hand = ids.clone();
-        ids
-    }
-
-    /// A table meld of `owner`, its cards in meld order; its index.
-    fn meld(&mut self, owner: usize, text: &str) -> usize {
-        let ids = self.ids(text);
-        self.state
-            .melds
-            .push(meld_info(owner, ids, &self.rules).expect("a meld"));
-        self.state.melds.len() - 1
-    }
-
-    /// The rest of the deck is the stock.
-    fn rest_to_stock(&mut self) {
-        self.state.stock = (0..self.rules.deck_size)
-            .filter(|&i| !self.used[i])
-            .map(|i| CardId::try_from(i).expect("a card id"))
-            .collect();
-    }
-
     /// The greedy command of `seat`, given `legal` (ties: the first best).
     fn greedy(&self, seat: usize, legal: Option<&[Command]>) -> Option<Command> {
         greedy::choose_among(&self.state, &self.rules, seat, legal, &mut |_, best| best[0])
@@ -76,6 +23,8 @@ impl Table {
 /// loose cards. The kernel's rules let 8H follow 7H; OpenSpiel's do not.
 fn chain_table() -> Table {
     let mut t = Table::new(Variant::gin());
+    t.state.seats[0].turns = 3;
+    t.state.seats[1].turns = 3;
     t.meld(0, "AS 2S 3S");
     t.meld(0, "4H 5H 6H 7H");
     t.hand(0, "QD");
@@ -113,6 +62,8 @@ fn greedy_lays_off_only_among_the_legal_moves_given() {
 fn greedy_lays_off_the_copy_of_a_card_the_legal_moves_name() {
     // Ramino51 holds two of each card: a list may name either copy.
     let mut t = Table::new(Variant::ramino51());
+    t.state.seats[0].turns = 3;
+    t.state.seats[1].turns = 3;
     t.meld(0, "4H 5H 6H");
     let hand = t.hand(0, "7H 9C KD QS");
     let twin = t.ids("7H")[0];
