@@ -29,15 +29,18 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports (relative imports resolved; ``from
-    package import module`` counted as the module)."""
-    tree = ast.parse(path.read_text(), str(path))
+def imports(path: Path, top_level_only: bool = False, text: str | None = None) -> set[str]:
+    """The modules ``path`` (or ``text`` as if it were at ``path``) imports,
+    relative imports resolved: every import or, with ``top_level_only``,
+    those run when the module is imported (not inside a function, nor under
+    ``if TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text() if text is None else text, str(path))
     here = module_name(path).split(".")
     if path.name != "__init__.py":
         here.pop()
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -45,6 +48,7 @@ def imported(path: Path) -> set[str]:
             if node.level:
                 base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
             found.add(base)
+            # ``from ramino.store import tickets`` imports a module too.
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
@@ -54,7 +58,7 @@ def app_graph() -> dict[str, set[str]]:
     imports (its own packages left out: their ``__init__`` only names)."""
     modules = {module_name(p): p for p in sorted(APP.rglob("*.py"))}
     return {
-        name: {m for m in imported(path) if m in modules and not name.startswith(m)}
+        name: {m for m in imports(path) if m in modules and not name.startswith(m)}
         for name, path in modules.items()
     }
 

@@ -13,7 +13,14 @@ from pathlib import Path
 
 import ramino
 
-from tests.service.app_graph import app_graph, crossings, part_of, shared_reaching_a_half
+from tests.service.app_graph import (
+    app_graph,
+    crossings,
+    imports,
+    module_name,
+    part_of,
+    shared_reaching_a_half,
+)
 
 PACKAGE = Path(ramino.__file__).parent
 BELOW_API = ["app", "engine", "store", "bots", "errors.py", "limits.py", "pool.py"]
@@ -62,37 +69,6 @@ def test_games_and_quick_play_meet_only_through_the_shared_parts() -> None:
     # the check is not blind: an arrow across is seen, and the wiring's are there
     assert crossings({"ramino.app.quick.play": {"ramino.app.games.cache"}}) != []
     assert {part_of(m) for m in graph["ramino.app.application"]} >= {"games", "quick"}
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def imports(path: Path, top_level_only: bool = False, text: str | None = None) -> set[str]:
-    """The modules ``path`` (or ``text`` as if it were at ``path``) imports,
-    relative imports resolved: every import or, with ``top_level_only``,
-    those run when the module is imported (not inside a function, nor under
-    ``if TYPE_CHECKING``)."""
-    tree = ast.parse(path.read_text() if text is None else text, str(path))
-    here = module_name(path).split(".")
-    if path.name != "__init__.py":
-        here.pop()
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
-    found: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
-            found.add(base)
-            # ``from ramino.store import tickets`` imports a module too.
-            found.update(f"{base}.{alias.name}" for alias in node.names)
-    return found
 
 
 def test_the_transport_imports_no_store() -> None:
