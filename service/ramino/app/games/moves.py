@@ -139,8 +139,9 @@ class Moves:
         as the store's game decides it."""
         async with self._t.lock(game_id):
             game = self._t.cached(game_id)
+            # Where this replica is the store's only writer, its copy is the store's game.
+            confirmed = game is None or not self._t.store.shared
             while True:
-                confirmed = game is None
                 try:
                     if game is None:
                         game = await self._t.load_locked(game_id)
@@ -154,6 +155,7 @@ class Moves:
                     )
                     if not confirmed and not lost:
                         game = None  # decided on this replica's copy: ask the store
+                        confirmed = True
                         continue
                     if request is None or lost or refused.reason == R.REQUEST_ID_REUSED:
                         raise
